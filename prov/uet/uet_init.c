@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The one exported symbol of libuet-fi.so: libfabric dlopens providers
+ * found in $(libdir)/libfabric or FI_PROVIDER_PATH and calls fi_prov_ini.
+ */
+#include "config.h"
+
+#include "uet_prov.h"
+
+FI_EXT_INI
+{
+	return uet_prov_init();
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Provider entry points.  Discovery is wired end to end so that libfabric
+ * loads and lists uet; the fabric/domain/endpoint objects arrive with the
+ * provider-core work, until then getinfo reports that nothing matches.
+ */
+#include "config.h"
+
+#include <rdma/fi_errno.h>
+
+#include "uet_prov.h"
+
+int uet_getinfo(uint32_t version, const char *node, const char *service,
+		uint64_t flags, const struct fi_info *hints,
+		struct fi_info **info)
+{
+	if (!info)
+		return -FI_EINVAL;
+	*info = NULL;
+	UET_DBG(FI_LOG_CORE, "no fabric objects are offered yet\n");
+	return -FI_ENODATA;
+}
+
+int uet_fabric(struct fi_fabric_attr *attr, struct fid_fabric **fabric,
+	       void *context)
+{
+	if (!attr || !fabric)
+		return -FI_EINVAL;
+	*fabric = NULL;
+	UET_WARN(FI_LOG_FABRIC, "uet offers no fabric yet\n");
+	return -FI_ENODATA;
+}
+
+static void uet_cleanup(void)
+{
+}
+
+struct fi_provider *uet_prov_init(void)
+{
+	uet_prov.getinfo = uet_getinfo;
+	uet_prov.fabric = uet_fabric;
+	uet_prov.cleanup = uet_cleanup;
+	return &uet_prov;
+}

@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Install dependencies, build and run the whole test suite:
+#   1. a -Werror build and `make check`,
+#   2. `make distcheck`,
+#   3. the unit suites again in an ASan+UBSan build.
+# Ends with every suite's libcheck summary; exits non-zero on any failure.
+set -u
+cd "$(dirname "$0")/.."
+top=$(pwd)
+jobs=$(nproc 2>/dev/null || echo 2)
+
+fail() {
+	echo "check.sh: FAILED: $*"
+	for log in "$top"/build*/test-suite.log; do
+		[ -f "$log" ] && { echo "== $log"; tail -n 80 "$log"; }
+	done
+	exit 1
+}
+
+sh scripts/deps.sh || fail "dependency installation"
+./autogen.sh >/dev/null 2>&1 || fail "autogen.sh"
+
+build() {
+	dir=$1
+	shift
+	rm -rf "$top/$dir"
+	mkdir -p "$top/$dir"
+	(cd "$top/$dir" && "$top/configure" --quiet "$@") ||
+		fail "configure $*"
+	make -C "$top/$dir" -j"$jobs" >/dev/null || fail "build in $dir"
+	make -C "$top/$dir" -j"$jobs" check || fail "make check in $dir"
+}
+
+echo "=== werror build: make check"
+build build --enable-werror
+echo "=== make distcheck"
+make -C build -j"$jobs" distcheck \
+	DISTCHECK_CONFIGURE_FLAGS="--enable-werror" >"$top/build/distcheck.log" 2>&1 ||
+	{ tail -n 60 "$top/build/distcheck.log"; fail "make distcheck"; }
+grep -E '^(uet-.*archives ready|=+)$' "$top/build/distcheck.log" | head -3
+echo "=== sanitizer build (ASan+UBSan): make check"
+build build-san --enable-sanitizers
+
+echo "=== libcheck summaries (werror build)"
+make -s -C build check-summary
+echo "=== libcheck summaries (sanitizer build)"
+make -s -C build-san check-summary

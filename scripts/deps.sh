@@ -1,0 +1,16 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Install the build and test dependencies (Debian 12).  Run as root, or as
+# a user with sudo.
+set -eu
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+	SUDO=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends \
+	build-essential autoconf automake libtool pkg-config \
+	libfabric-dev libfabric-bin check binutils >/dev/null
+echo "deps: installed (libfabric $(pkg-config --modversion libfabric)," \
+	"check $(pkg-config --modversion check))"

@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Discovery end to end: libfabric's own fi_info loads the built provider
+# from FI_PROVIDER_PATH and lists it, and the library exports nothing but
+# fi_prov_ini.  Exit 77 (skip) when fi_info is not installed.
+set -u
+
+libdir="${UET_PROV_LIBDIR:-$(pwd)/.libs}"
+so="$libdir/libuet-fi.so"
+
+if [ ! -f "$so" ]; then
+	echo "FAIL: $so not built"
+	exit 1
+fi
+
+exports=$(nm -D --defined-only "$so" | awk '{print $3}' | grep -v '^$' | sort)
+if [ "$exports" != "fi_prov_ini" ]; then
+	echo "FAIL: libuet-fi.so exports more than fi_prov_ini:"
+	echo "$exports"
+	exit 1
+fi
+echo "PASS: only fi_prov_ini is exported"
+
+if ! command -v fi_info >/dev/null 2>&1; then
+	echo "SKIP: fi_info not installed (apt-get install libfabric-bin)"
+	exit 77
+fi
+
+# A sanitizer build needs the ASan runtime loaded first in fi_info.
+preload=""
+if nm -D "$so" 2>/dev/null | grep -q '__asan_init'; then
+	preload=$(${CC:-cc} -print-file-name=libasan.so)
+	export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+fi
+
+out=$(FI_PROVIDER_PATH="$libdir" LD_PRELOAD="$preload" fi_info -l 2>&1)
+rc=$?
+echo "$out" | grep -A1 '^uet:'
+if [ $rc -ne 0 ] || ! echo "$out" | grep -q '^uet:'; then
+	echo "FAIL: fi_info -l (rc=$rc) does not list uet:"
+	echo "$out"
+	exit 1
+fi
+if ! echo "$out" | grep -A1 '^uet:' | grep -q 'version: 0\.1'; then
+	echo "FAIL: uet listed without its version 0.1"
+	exit 1
+fi
+echo "PASS: fi_info -l lists uet"
+
+# getinfo has nothing to offer yet: fi_info -p uet must fail cleanly
+# (no crash, no garbage), with libfabric's "no data" answer.
+out=$(FI_PROVIDER_PATH="$libdir" LD_PRELOAD="$preload" fi_info -p uet 2>&1)
+rc=$?
+if [ $rc -ge 128 ]; then
+	echo "FAIL: fi_info -p uet died with signal $((rc - 128)): $out"
+	exit 1
+fi
+if [ "$out" != "fi_getinfo: -61" ]; then
+	echo "FAIL: fi_info -p uet (rc=$rc) should answer -FI_ENODATA (-61):"
+	echo "$out"
+	exit 1
+fi
+echo "PASS: fi_info -p uet answers cleanly: $out"
+exit 0

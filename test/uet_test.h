@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Small helpers shared by the libcheck suites.
+ *
+ *   UET_TEST_MAIN(make_suite)   defines main(): runs the suite with
+ *                               libcheck's normal output and exits
+ *                               non-zero on any failure.
+ *   uet_test_seed()             the random seed of this run: from
+ *                               UET_TEST_SEED if set, else time-based;
+ *                               printed so that a failure is replayable.
+ *   uet_test_rand64()           xorshift64* generator over that seed.
+ */
+#ifndef UET_TEST_H
+#define UET_TEST_H
+
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static uint64_t uet_test_rng_state;
+
+static inline uint64_t uet_test_seed(void)
+{
+	static uint64_t seed;
+	const char *env;
+
+	if (seed)
+		return seed;
+	env = getenv("UET_TEST_SEED");
+	if (env && *env)
+		seed = strtoull(env, NULL, 0);
+	else
+		seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+	if (!seed)
+		seed = 0x9e3779b97f4a7c15ull;
+	fprintf(stderr, "UET_TEST_SEED=0x%llx\n", (unsigned long long)seed);
+	uet_test_rng_state = seed;
+	return seed;
+}
+
+static inline uint64_t uet_test_rand64(void)
+{
+	uint64_t x;
+
+	if (!uet_test_rng_state)
+		uet_test_seed();
+	x = uet_test_rng_state;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	uet_test_rng_state = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+/* Uniform value in [0, 2^bits). */
+static inline uint64_t uet_test_rand_bits(unsigned int bits)
+{
+	uint64_t v = uet_test_rand64();
+
+	return bits >= 64 ? v : (v & ((1ull << bits) - 1));
+}
+
+#define UET_TEST_MAIN(make_suite)					\
+	int main(void)							\
+	{								\
+		SRunner *sr;						\
+		int failed;						\
+									\
+		uet_test_seed();					\
+		sr = srunner_create(make_suite());			\
+		srunner_run_all(sr, CK_NORMAL);				\
+		failed = srunner_ntests_failed(sr);			\
+		srunner_free(sr);					\
+		return failed ? EXIT_FAILURE : EXIT_SUCCESS;		\
+	}
+
+#endif /* UET_TEST_H */

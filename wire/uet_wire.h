@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Conventions shared by every wire codec (PDS, SES, CMS, TSS).
+ *
+ * - Codecs are pure functions over byte buffers and host-order structs.
+ *   No libfabric, no sockets, no allocation, no logging.
+ * - Every fixed-size format has a UET_<FMT>_LEN constant, checked with
+ *   _Static_assert against the sum of its field widths.
+ * - Encoders:  ssize_t uet_<layer>_<fmt>_encode(uint8_t *buf, size_t len,
+ *                                              const struct ... *h);
+ *   return the encoded length, UET_WIRE_ENOBUFS when len is too small
+ *   (nothing is written then), or UET_WIRE_ERANGE when a host field does
+ *   not fit its wire width or is a reserved/forbidden value.
+ * - Decoders:  ssize_t uet_<layer>_<fmt>_decode(struct ... *h,
+ *                                              const uint8_t *buf,
+ *                                              size_t len);
+ *   check len before reading anything, then return the decoded length,
+ *   UET_WIRE_ETRUNC for a short buffer, UET_WIRE_ERESERVED when a
+ *   reserved-must-be-zero bit is set, UET_WIRE_ETYPE when the type /
+ *   opcode / next_hdr byte does not belong to this format, or
+ *   UET_WIRE_ERANGE for an invalid value (message_id 0, PDCID 0,
+ *   small-message som/eom not both 1, ...).
+ * - Error values are negative errno values, which are also the libfabric
+ *   FI_E* values, so upper layers can pass them through unchanged.
+ */
+#ifndef UET_WIRE_H
+#define UET_WIRE_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "uet_byteorder.h"
+#include "uet_wire_consts.h"
+
+#define UET_WIRE_ENOBUFS	(-ENOBUFS)	/* encode: output too small */
+#define UET_WIRE_ETRUNC		(-EMSGSIZE)	/* decode: input too short */
+#define UET_WIRE_ERESERVED	(-EBADMSG)	/* reserved bits not zero */
+#define UET_WIRE_ETYPE		(-EPROTO)	/* wrong type/opcode for format */
+#define UET_WIRE_ERANGE		(-ERANGE)	/* value out of range / invalid */
+
+/* Human-readable name of a UET_WIRE_E* value (for logs and tests). */
+const char *uet_wire_strerror(ssize_t err);
+
+#endif /* UET_WIRE_H */
