@@ -9,8 +9,12 @@
  * - Encoders:  ssize_t uet_<layer>_<fmt>_encode(uint8_t *buf, size_t len,
  *                                              const struct ... *h);
  *   return the encoded length, UET_WIRE_ENOBUFS when len is too small
- *   (nothing is written then), or UET_WIRE_ERANGE when a host field does
- *   not fit its wire width or is a reserved/forbidden value.
+ *   (checked first), UET_WIRE_ETYPE when the struct's type / opcode fits
+ *   its wire width but belongs to another format (the values the decoder
+ *   rejects with ETYPE, e.g. UET_DEFERRABLE_RTR given to the SES SOM=1
+ *   encoder), or UET_WIRE_ERANGE when a host field (type and opcode
+ *   included) does not fit its wire width or is a reserved/forbidden
+ *   value.  Nothing is written when an encoder fails.
  * - Decoders:  ssize_t uet_<layer>_<fmt>_decode(struct ... *h,
  *                                              const uint8_t *buf,
  *                                              size_t len);

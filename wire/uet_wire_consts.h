@@ -36,7 +36,7 @@
 #define UET_PDS_DEFAULT_SES_RSP_LEN	8
 
 #define UET_SES_STD_SOM1_LEN		44
-#define UET_SES_STD_SOM0_LEN		16
+#define UET_SES_STD_SOM0_LEN		44	/* C-16 */
 #define UET_SES_SMALL_MSG_LEN		32	/* also Small RMA */
 #define UET_SES_OPT_NONMATCH_LEN	32
 #define UET_SES_RSP_LEN			16
@@ -82,7 +82,7 @@ enum uet_pds_type {
  * Mapping to the formats of ses-formats.md:
  *   REQUEST_SMALL       -> Optimized Non-Matching (32 B)
  *   REQUEST_MEDIUM      -> Small Message / Small RMA (32 B)
- *   REQUEST_STD         -> Standard SOM=1 (44 B) / SOM=0 (16 B, som bit 0),
+ *   REQUEST_STD         -> Standard SOM=1 (44 B) / SOM=0 (44 B, som bit 0),
  *                          Deferrable Send (44 B), Ready-to-Restart (44 B)
  *   RESPONSE            -> Response (16 B), or the PDS Default SES
  *                          Response (8 B) when the opcode is

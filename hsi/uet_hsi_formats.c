@@ -1,0 +1,800 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * HSI descriptor codecs (little-endian).  Layouts: hsi-formats.md as
+ * resolved by the lead; docs/conformance.md (4.3) lists every field.
+ */
+#include <string.h>
+
+#include "uet_hsi_formats.h"
+
+/* ---- field sizes, checked against the format lengths ---- */
+
+/* SGL entry: address, memory_key, reserved/QW2, length_flags. */
+_Static_assert(8 + 8 + 8 + 8 == UET_HSI_SGL_ENTRY_LEN, "SGL entry size");
+_Static_assert(UET_HSI_SGL_INLINE_MAX == 8 + 8 + 8, "SGL inline area");
+
+/* Segment: opcode, flags, payload_len, sgl_count, rsvd, tag, dest,
+ * metadata, data. */
+_Static_assert(1 + 1 + 2 + 1 + 3 + 8 + 8 + 8 + 32 == UET_HSI_CMD_SEG_LEN,
+	       "command segment size");
+_Static_assert(UET_HSI_CMD_INLINE_MAX == UET_HSI_SGL_ENTRY_LEN,
+	       "segment data area holds one SGL entry");
+_Static_assert(UET_HSI_CMD_SGL_PER_SLOT * UET_HSI_SGL_ENTRY_LEN ==
+	       UET_HSI_CMD_SEG_LEN, "two extra SGL entries per ring slot");
+
+/* Receive: type, flags, status, src_id, tag, total_length, buf_id_0,
+ * buf_id_1, buf_off, rsvd, inline_data, marker. */
+_Static_assert(1 + 1 + 2 + 4 + 8 + 4 + 2 + 2 + 2 + 2 +
+	       UET_HSI_RECV_INLINE_MAX + 1 == UET_HSI_RECV_NOTIF_LEN,
+	       "receive notification size");
+
+/* Send completion: type, flags, status, rsvd0, op_context, bytes_sent,
+ * rsvd1 (43), marker. */
+_Static_assert(1 + 1 + 2 + 4 + 8 + 4 + 43 + 1 == UET_HSI_SEND_CMPL_LEN,
+	       "send completion size");
+
+/* Event: type, event_type, status, endpoint_id, rsvd0, event_data,
+ * timestamp, rsvd1 (39), marker. */
+_Static_assert(1 + 1 + 2 + 2 + 2 + 8 + 8 + 39 + 1 == UET_HSI_EVENT_NOTIF_LEN,
+	       "event notification size");
+
+/* Generic: type, flags, status, type-specific, marker. */
+_Static_assert(1 + 1 + 2 + UET_HSI_NOTIF_SPECIFIC_LEN + 1 == UET_HSI_NOTIF_LEN,
+	       "notification entry size");
+
+/* QW violation: event_type, violation_type, endpoint_id, size_or_offset,
+ * bar_offset, timestamp, rsvd (39), marker. */
+_Static_assert(1 + 1 + 2 + 4 + 8 + 8 + 39 + 1 == UET_HSI_QW_VIOLATION_LEN,
+	       "QW violation event size");
+
+/* PCIe command: opcode qword, packet_addr, packet_length, rsvd,
+ * metadata, rsvd.  Notification: status qword, packet_addr,
+ * packet_length, error_code, metadata, rsvd. */
+_Static_assert(8 + 8 + 4 + 4 + UET_HSI_PCIE_METADATA_LEN + 8 ==
+	       UET_HSI_PCIE_CMD_LEN, "PCIe command descriptor size");
+_Static_assert(8 + 8 + 4 + 4 + UET_HSI_PCIE_METADATA_LEN + 8 ==
+	       UET_HSI_PCIE_NOTIF_LEN, "PCIe notification descriptor size");
+
+_Static_assert(UET_HSI_NOTIF_MARKER_OFF == UET_HSI_NOTIF_LEN - 1,
+	       "marker is the last byte");
+
+/* ---- byte offsets private to this file ---- */
+
+#define SGL_OFF_ADDR		0
+#define SGL_OFF_KEY		8
+#define SGL_OFF_QW2		16
+#define SGL_OFF_LEN_FLAGS	24
+
+#define SEG_OFF_OPCODE		0
+#define SEG_OFF_FLAGS		1
+#define SEG_OFF_PAYLOAD_LEN	2
+#define SEG_OFF_SGL_COUNT	4
+#define SEG_OFF_RSVD		5
+#define SEG_RSVD_LEN		3
+#define SEG_OFF_TAG		8
+#define SEG_OFF_DEST		16
+#define SEG_OFF_METADATA	24
+#define SEG_OFF_DATA		32
+
+#define NOTIF_OFF_TYPE		0
+#define NOTIF_OFF_FLAGS		1
+#define NOTIF_OFF_STATUS	2
+#define NOTIF_OFF_SPECIFIC	4
+
+#define RECV_OFF_SRC_ID		4
+#define RECV_OFF_TAG		8
+#define RECV_OFF_TOTAL_LEN	16
+#define RECV_OFF_BUF_ID_0	20
+#define RECV_OFF_BUF_ID_1	22
+#define RECV_OFF_BUF_OFF	24
+#define RECV_OFF_RSVD		26
+#define RECV_RSVD_LEN		2
+#define RECV_OFF_INLINE		28
+
+#define SEND_OFF_RSVD0		4
+#define SEND_RSVD0_LEN		4
+#define SEND_OFF_OP_CONTEXT	8
+#define SEND_OFF_BYTES_SENT	16
+#define SEND_OFF_RSVD1		20
+#define SEND_RSVD1_LEN		43
+
+#define EVT_OFF_EVENT_TYPE	1
+#define EVT_OFF_STATUS		2
+#define EVT_OFF_ENDPOINT	4
+#define EVT_OFF_RSVD0		6
+#define EVT_RSVD0_LEN		2
+#define EVT_OFF_DATA		8
+#define EVT_OFF_TIMESTAMP	16
+#define EVT_OFF_RSVD1		24
+#define EVT_RSVD1_LEN		39
+
+#define QWV_OFF_VTYPE		1
+#define QWV_OFF_ENDPOINT	2
+#define QWV_OFF_SIZE		4
+#define QWV_OFF_BAR		8
+#define QWV_OFF_TIMESTAMP	16
+#define QWV_OFF_RSVD		24
+#define QWV_RSVD_LEN		39
+
+#define PCIE_OFF_QW0		0	/* opcode / status qword */
+#define PCIE_QW0_RSVD_MASK	(~0ull << 16)
+#define PCIE_OFF_ADDR		8
+#define PCIE_OFF_LEN		16
+#define PCIE_OFF_WORD5		20	/* cmd: reserved; notif: error_code */
+#define PCIE_OFF_METADATA	24
+#define PCIE_OFF_RSVD		56
+#define PCIE_RSVD_LEN		8
+
+/* ------------------------------------------------------------------ */
+/* SGL entry                                                           */
+/* ------------------------------------------------------------------ */
+
+static int sgl_check(const struct uet_hsi_sgl_entry *h)
+{
+	if (h->is_inline && h->length > UET_HSI_SGL_INLINE_MAX)
+		return UET_WIRE_ERANGE;
+	return 0;
+}
+
+/* Caller has checked the room and the values. */
+static void sgl_put(uint8_t *p, const struct uet_hsi_sgl_entry *h)
+{
+	uint64_t lf = h->length;
+
+	if (h->is_inline) {
+		memcpy(p, h->inline_data, UET_HSI_SGL_INLINE_MAX);
+		lf |= UET_HSI_SGL_LF_INLINE;
+	} else {
+		uet_put_le64(p + SGL_OFF_ADDR, h->address);
+		uet_put_le64(p + SGL_OFF_KEY, h->memory_key);
+		uet_put_le64(p + SGL_OFF_QW2, 0);
+	}
+	uet_put_le64(p + SGL_OFF_LEN_FLAGS, lf);
+}
+
+/* Caller has checked the length. */
+static int sgl_get(struct uet_hsi_sgl_entry *h, const uint8_t *p)
+{
+	uint64_t lf = uet_get_le64(p + SGL_OFF_LEN_FLAGS);
+
+	if (lf & UET_HSI_SGL_LF_RSVD_MASK)
+		return UET_WIRE_ERESERVED;
+	memset(h, 0, sizeof(*h));
+	h->is_inline = !!(lf & UET_HSI_SGL_LF_INLINE);
+	h->length = (uint32_t)lf;
+	if (h->is_inline) {
+		if (h->length > UET_HSI_SGL_INLINE_MAX)
+			return UET_WIRE_ERANGE;
+		memcpy(h->inline_data, p, UET_HSI_SGL_INLINE_MAX);
+	} else {
+		if (!uet_bytes_are_zero(p + SGL_OFF_QW2, 8))
+			return UET_WIRE_ERESERVED;
+		h->address = uet_get_le64(p + SGL_OFF_ADDR);
+		h->memory_key = uet_get_le64(p + SGL_OFF_KEY);
+	}
+	return 0;
+}
+
+ssize_t uet_hsi_sgl_entry_encode(uint8_t *buf, size_t len,
+				 const struct uet_hsi_sgl_entry *h)
+{
+	int ret;
+
+	if (len < UET_HSI_SGL_ENTRY_LEN)
+		return UET_WIRE_ENOBUFS;
+	ret = sgl_check(h);
+	if (ret)
+		return ret;
+	sgl_put(buf, h);
+	return UET_HSI_SGL_ENTRY_LEN;
+}
+
+ssize_t uet_hsi_sgl_entry_decode(struct uet_hsi_sgl_entry *h,
+				 const uint8_t *buf, size_t len)
+{
+	struct uet_hsi_sgl_entry t;
+	int ret;
+
+	if (len < UET_HSI_SGL_ENTRY_LEN)
+		return UET_WIRE_ETRUNC;
+	ret = sgl_get(&t, buf);
+	if (ret)
+		return ret;
+	*h = t;
+	return UET_HSI_SGL_ENTRY_LEN;
+}
+
+/* ------------------------------------------------------------------ */
+/* Command queue segment                                               */
+/* ------------------------------------------------------------------ */
+
+static bool family_valid(unsigned int family)
+{
+	return family >= UET_HSI_FAMILY_MSG && family <= UET_HSI_FAMILY_ATOMIC;
+}
+
+static bool variant_valid(unsigned int variant)
+{
+	return variant <= UET_HSI_VARIANT_INJECT;
+}
+
+ssize_t uet_hsi_cmd_seg_encode(uint8_t *buf, size_t len,
+			       const struct uet_hsi_cmd_seg *h)
+{
+	uint8_t opcode, flags;
+	int ret;
+
+	if (len < UET_HSI_CMD_SEG_LEN)
+		return UET_WIRE_ENOBUFS;
+	if (!family_valid(h->family) || !variant_valid(h->variant) ||
+	    h->data_src > UET_HSI_DATA_SGL)
+		return UET_WIRE_ERANGE;
+	if (h->data_src == UET_HSI_DATA_INLINE) {
+		if (h->sgl_count || h->payload_len > UET_HSI_CMD_INLINE_MAX)
+			return UET_WIRE_ERANGE;
+	} else {
+		ret = sgl_check(&h->sgl);
+		if (ret)
+			return ret;
+	}
+
+	opcode = (uint8_t)(h->family << UET_HSI_OP_FAMILY_SHIFT |
+			   h->variant << UET_HSI_OP_VARIANT_SHIFT |
+			   h->data_src);
+	flags = (uint8_t)((h->fence ? UET_HSI_CMD_FLAG_FENCE : 0) |
+			  (h->completion ? UET_HSI_CMD_FLAG_COMPLETION : 0) |
+			  (h->inject ? UET_HSI_CMD_FLAG_INJECT : 0) |
+			  (h->remote_cq ? UET_HSI_CMD_FLAG_REMOTE_CQ : 0));
+
+	buf[SEG_OFF_OPCODE] = opcode;
+	buf[SEG_OFF_FLAGS] = flags;
+	uet_put_le16(buf + SEG_OFF_PAYLOAD_LEN, h->payload_len);
+	buf[SEG_OFF_SGL_COUNT] = h->sgl_count;
+	memset(buf + SEG_OFF_RSVD, 0, SEG_RSVD_LEN);
+	uet_put_le64(buf + SEG_OFF_TAG, h->tag);
+	uet_put_le64(buf + SEG_OFF_DEST, h->dest);
+	uet_put_le64(buf + SEG_OFF_METADATA, h->metadata);
+	if (h->data_src == UET_HSI_DATA_INLINE)
+		memcpy(buf + SEG_OFF_DATA, h->inline_data,
+		       UET_HSI_CMD_INLINE_MAX);
+	else
+		sgl_put(buf + SEG_OFF_DATA, &h->sgl);
+	return UET_HSI_CMD_SEG_LEN;
+}
+
+ssize_t uet_hsi_cmd_seg_decode(struct uet_hsi_cmd_seg *h,
+			       const uint8_t *buf, size_t len)
+{
+	struct uet_hsi_cmd_seg t;
+	uint8_t opcode, flags;
+	int ret;
+
+	if (len < UET_HSI_CMD_SEG_LEN)
+		return UET_WIRE_ETRUNC;
+	opcode = buf[SEG_OFF_OPCODE];
+	flags = buf[SEG_OFF_FLAGS];
+	if ((opcode & UET_HSI_OP_RSVD_MASK) ||
+	    (flags & UET_HSI_CMD_FLAG_RSVD_MASK) ||
+	    !uet_bytes_are_zero(buf + SEG_OFF_RSVD, SEG_RSVD_LEN))
+		return UET_WIRE_ERESERVED;
+
+	memset(&t, 0, sizeof(t));
+	t.family = (opcode & UET_HSI_OP_FAMILY_MASK) >> UET_HSI_OP_FAMILY_SHIFT;
+	t.variant = (opcode & UET_HSI_OP_VARIANT_MASK) >>
+		    UET_HSI_OP_VARIANT_SHIFT;
+	t.data_src = opcode & UET_HSI_OP_DATA_SRC_MASK;
+	if (!family_valid(t.family) || !variant_valid(t.variant))
+		return UET_WIRE_ERANGE;
+	t.fence = !!(flags & UET_HSI_CMD_FLAG_FENCE);
+	t.completion = !!(flags & UET_HSI_CMD_FLAG_COMPLETION);
+	t.inject = !!(flags & UET_HSI_CMD_FLAG_INJECT);
+	t.remote_cq = !!(flags & UET_HSI_CMD_FLAG_REMOTE_CQ);
+	t.payload_len = uet_get_le16(buf + SEG_OFF_PAYLOAD_LEN);
+	t.sgl_count = buf[SEG_OFF_SGL_COUNT];
+	t.tag = uet_get_le64(buf + SEG_OFF_TAG);
+	t.dest = uet_get_le64(buf + SEG_OFF_DEST);
+	t.metadata = uet_get_le64(buf + SEG_OFF_METADATA);
+	if (t.data_src == UET_HSI_DATA_INLINE) {
+		if (t.sgl_count || t.payload_len > UET_HSI_CMD_INLINE_MAX)
+			return UET_WIRE_ERANGE;
+		memcpy(t.inline_data, buf + SEG_OFF_DATA,
+		       UET_HSI_CMD_INLINE_MAX);
+	} else {
+		ret = sgl_get(&t.sgl, buf + SEG_OFF_DATA);
+		if (ret)
+			return ret;
+	}
+	*h = t;
+	return UET_HSI_CMD_SEG_LEN;
+}
+
+int uet_hsi_cmd_seg_peek_sgl_count(const uint8_t *buf, size_t len)
+{
+	if (len < UET_HSI_CMD_SEG_LEN)
+		return UET_WIRE_ETRUNC;
+	return buf[SEG_OFF_SGL_COUNT];
+}
+
+/* ------------------------------------------------------------------ */
+/* Notifications: common helpers                                       */
+/* ------------------------------------------------------------------ */
+
+/* Type byte and marker of a whole entry; len already checked. */
+static int notif_check_head(const uint8_t *buf, uint8_t type)
+{
+	if (buf[NOTIF_OFF_TYPE] != type)
+		return UET_WIRE_ETYPE;
+	return 0;
+}
+
+static int notif_check_marker(const uint8_t *buf)
+{
+	if (!uet_hsi_marker_valid(buf[UET_HSI_NOTIF_MARKER_OFF]))
+		return UET_WIRE_ERANGE;
+	return 0;
+}
+
+int uet_hsi_notif_peek_type(const uint8_t *buf, size_t len)
+{
+	if (len < UET_HSI_NOTIF_LEN)
+		return UET_WIRE_ETRUNC;
+	return buf[NOTIF_OFF_TYPE];
+}
+
+int uet_hsi_notif_get_marker(const uint8_t *buf, size_t len)
+{
+	if (len < UET_HSI_NOTIF_LEN)
+		return UET_WIRE_ETRUNC;
+	return buf[UET_HSI_NOTIF_MARKER_OFF];
+}
+
+int uet_hsi_notif_set_marker(uint8_t *buf, size_t len, unsigned int marker)
+{
+	if (len < UET_HSI_NOTIF_LEN)
+		return UET_WIRE_ENOBUFS;
+	if (!uet_hsi_marker_valid(marker))
+		return UET_WIRE_ERANGE;
+	buf[UET_HSI_NOTIF_MARKER_OFF] = (uint8_t)marker;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Receive notification                                                */
+/* ------------------------------------------------------------------ */
+
+ssize_t uet_hsi_recv_notif_encode(uint8_t *buf, size_t len,
+				  const struct uet_hsi_recv_notif *h)
+{
+	if (len < UET_HSI_RECV_NOTIF_LEN)
+		return UET_WIRE_ENOBUFS;
+	buf[NOTIF_OFF_TYPE] = UET_HSI_NOTIF_RECV;
+	buf[NOTIF_OFF_FLAGS] =
+		(uint8_t)((h->is_inline ? UET_HSI_RECV_FLAG_INLINE : 0) |
+			  (h->continuation ?
+			   UET_HSI_RECV_FLAG_CONTINUATION : 0));
+	uet_put_le16(buf + NOTIF_OFF_STATUS, h->status);
+	uet_put_le32(buf + RECV_OFF_SRC_ID, h->src_id);
+	uet_put_le64(buf + RECV_OFF_TAG, h->tag);
+	uet_put_le32(buf + RECV_OFF_TOTAL_LEN, h->total_length);
+	uet_put_le16(buf + RECV_OFF_BUF_ID_0, h->buffer_id_0);
+	uet_put_le16(buf + RECV_OFF_BUF_ID_1, h->buffer_id_1);
+	uet_put_le16(buf + RECV_OFF_BUF_OFF, h->buffer_offset);
+	memset(buf + RECV_OFF_RSVD, 0, RECV_RSVD_LEN);
+	memcpy(buf + RECV_OFF_INLINE, h->inline_data, UET_HSI_RECV_INLINE_MAX);
+	return UET_HSI_RECV_NOTIF_LEN;
+}
+
+ssize_t uet_hsi_recv_notif_decode(struct uet_hsi_recv_notif *h,
+				  const uint8_t *buf, size_t len)
+{
+	struct uet_hsi_recv_notif t;
+	uint8_t flags;
+	int ret;
+
+	if (len < UET_HSI_RECV_NOTIF_LEN)
+		return UET_WIRE_ETRUNC;
+	ret = notif_check_head(buf, UET_HSI_NOTIF_RECV);
+	if (ret)
+		return ret;
+	flags = buf[NOTIF_OFF_FLAGS];
+	if ((flags & UET_HSI_RECV_FLAG_RSVD_MASK) ||
+	    !uet_bytes_are_zero(buf + RECV_OFF_RSVD, RECV_RSVD_LEN))
+		return UET_WIRE_ERESERVED;
+	ret = notif_check_marker(buf);
+	if (ret)
+		return ret;
+
+	t.is_inline = !!(flags & UET_HSI_RECV_FLAG_INLINE);
+	t.continuation = !!(flags & UET_HSI_RECV_FLAG_CONTINUATION);
+	t.status = uet_get_le16(buf + NOTIF_OFF_STATUS);
+	t.src_id = uet_get_le32(buf + RECV_OFF_SRC_ID);
+	t.tag = uet_get_le64(buf + RECV_OFF_TAG);
+	t.total_length = uet_get_le32(buf + RECV_OFF_TOTAL_LEN);
+	t.buffer_id_0 = uet_get_le16(buf + RECV_OFF_BUF_ID_0);
+	t.buffer_id_1 = uet_get_le16(buf + RECV_OFF_BUF_ID_1);
+	t.buffer_offset = uet_get_le16(buf + RECV_OFF_BUF_OFF);
+	memcpy(t.inline_data, buf + RECV_OFF_INLINE, UET_HSI_RECV_INLINE_MAX);
+	t.marker = buf[UET_HSI_NOTIF_MARKER_OFF];
+	*h = t;
+	return UET_HSI_RECV_NOTIF_LEN;
+}
+
+/* ------------------------------------------------------------------ */
+/* Send completion                                                     */
+/* ------------------------------------------------------------------ */
+
+ssize_t uet_hsi_send_cmpl_encode(uint8_t *buf, size_t len,
+				 const struct uet_hsi_send_cmpl *h)
+{
+	if (len < UET_HSI_SEND_CMPL_LEN)
+		return UET_WIRE_ENOBUFS;
+	buf[NOTIF_OFF_TYPE] = UET_HSI_NOTIF_SEND;
+	buf[NOTIF_OFF_FLAGS] = h->flags;
+	uet_put_le16(buf + NOTIF_OFF_STATUS, h->status);
+	memset(buf + SEND_OFF_RSVD0, 0, SEND_RSVD0_LEN);
+	uet_put_le64(buf + SEND_OFF_OP_CONTEXT, h->op_context);
+	uet_put_le32(buf + SEND_OFF_BYTES_SENT, h->bytes_sent);
+	memset(buf + SEND_OFF_RSVD1, 0, SEND_RSVD1_LEN);
+	return UET_HSI_SEND_CMPL_LEN;
+}
+
+ssize_t uet_hsi_send_cmpl_decode(struct uet_hsi_send_cmpl *h,
+				 const uint8_t *buf, size_t len)
+{
+	struct uet_hsi_send_cmpl t;
+	int ret;
+
+	if (len < UET_HSI_SEND_CMPL_LEN)
+		return UET_WIRE_ETRUNC;
+	ret = notif_check_head(buf, UET_HSI_NOTIF_SEND);
+	if (ret)
+		return ret;
+	if (!uet_bytes_are_zero(buf + SEND_OFF_RSVD0, SEND_RSVD0_LEN) ||
+	    !uet_bytes_are_zero(buf + SEND_OFF_RSVD1, SEND_RSVD1_LEN))
+		return UET_WIRE_ERESERVED;
+	ret = notif_check_marker(buf);
+	if (ret)
+		return ret;
+
+	t.flags = buf[NOTIF_OFF_FLAGS];
+	t.status = uet_get_le16(buf + NOTIF_OFF_STATUS);
+	t.op_context = uet_get_le64(buf + SEND_OFF_OP_CONTEXT);
+	t.bytes_sent = uet_get_le32(buf + SEND_OFF_BYTES_SENT);
+	t.marker = buf[UET_HSI_NOTIF_MARKER_OFF];
+	*h = t;
+	return UET_HSI_SEND_CMPL_LEN;
+}
+
+/* ------------------------------------------------------------------ */
+/* Event notification                                                  */
+/* ------------------------------------------------------------------ */
+
+static bool event_type_valid(unsigned int event_type)
+{
+	return event_type >= UET_HSI_EVENT_RXPOOL_EXHAUSTED &&
+	       event_type <= UET_HSI_EVENT_MAX;
+}
+
+ssize_t uet_hsi_event_notif_encode(uint8_t *buf, size_t len,
+				   const struct uet_hsi_event_notif *h)
+{
+	uint16_t status;
+
+	if (len < UET_HSI_EVENT_NOTIF_LEN)
+		return UET_WIRE_ENOBUFS;
+	if (!event_type_valid(h->event_type) ||
+	    h->severity > UET_HSI_SEV_FATAL ||
+	    h->status_code > UET_HSI_EVENT_CODE_MAX)
+		return UET_WIRE_ERANGE;
+	status = (uint16_t)(h->status_code << UET_HSI_EVENT_CODE_SHIFT |
+			    h->severity);
+
+	buf[NOTIF_OFF_TYPE] = UET_HSI_NOTIF_EVENT;
+	buf[EVT_OFF_EVENT_TYPE] = h->event_type;
+	uet_put_le16(buf + EVT_OFF_STATUS, status);
+	uet_put_le16(buf + EVT_OFF_ENDPOINT, h->endpoint_id);
+	memset(buf + EVT_OFF_RSVD0, 0, EVT_RSVD0_LEN);
+	uet_put_le64(buf + EVT_OFF_DATA, h->event_data);
+	uet_put_le64(buf + EVT_OFF_TIMESTAMP, h->timestamp);
+	memset(buf + EVT_OFF_RSVD1, 0, EVT_RSVD1_LEN);
+	return UET_HSI_EVENT_NOTIF_LEN;
+}
+
+ssize_t uet_hsi_event_notif_decode(struct uet_hsi_event_notif *h,
+				   const uint8_t *buf, size_t len)
+{
+	struct uet_hsi_event_notif t;
+	uint16_t status;
+	int ret;
+
+	if (len < UET_HSI_EVENT_NOTIF_LEN)
+		return UET_WIRE_ETRUNC;
+	ret = notif_check_head(buf, UET_HSI_NOTIF_EVENT);
+	if (ret)
+		return ret;
+	if (!uet_bytes_are_zero(buf + EVT_OFF_RSVD0, EVT_RSVD0_LEN) ||
+	    !uet_bytes_are_zero(buf + EVT_OFF_RSVD1, EVT_RSVD1_LEN))
+		return UET_WIRE_ERESERVED;
+	if (!event_type_valid(buf[EVT_OFF_EVENT_TYPE]))
+		return UET_WIRE_ERANGE;
+	ret = notif_check_marker(buf);
+	if (ret)
+		return ret;
+
+	status = uet_get_le16(buf + EVT_OFF_STATUS);
+	t.event_type = buf[EVT_OFF_EVENT_TYPE];
+	t.severity = status & UET_HSI_EVENT_SEV_MASK;
+	t.status_code = status >> UET_HSI_EVENT_CODE_SHIFT;
+	t.endpoint_id = uet_get_le16(buf + EVT_OFF_ENDPOINT);
+	t.event_data = uet_get_le64(buf + EVT_OFF_DATA);
+	t.timestamp = uet_get_le64(buf + EVT_OFF_TIMESTAMP);
+	t.marker = buf[UET_HSI_NOTIF_MARKER_OFF];
+	*h = t;
+	return UET_HSI_EVENT_NOTIF_LEN;
+}
+
+/* ------------------------------------------------------------------ */
+/* Generic notification entry                                          */
+/* ------------------------------------------------------------------ */
+
+static bool notif_type_valid(unsigned int type)
+{
+	switch (type) {
+	case UET_HSI_NOTIF_RECV:
+	case UET_HSI_NOTIF_SEND:
+	case UET_HSI_NOTIF_EVENT:
+	case UET_HSI_NOTIF_QW_VIOLATION:
+		return true;
+	default:
+		return false;
+	}
+}
+
+ssize_t uet_hsi_notif_entry_encode(uint8_t *buf, size_t len,
+				   const struct uet_hsi_notif_entry *h)
+{
+	if (len < UET_HSI_NOTIF_LEN)
+		return UET_WIRE_ENOBUFS;
+	if (!notif_type_valid(h->type))
+		return UET_WIRE_ERANGE;
+	buf[NOTIF_OFF_TYPE] = h->type;
+	buf[NOTIF_OFF_FLAGS] = h->flags;
+	uet_put_le16(buf + NOTIF_OFF_STATUS, h->status);
+	memcpy(buf + NOTIF_OFF_SPECIFIC, h->type_specific,
+	       UET_HSI_NOTIF_SPECIFIC_LEN);
+	return UET_HSI_NOTIF_LEN;
+}
+
+ssize_t uet_hsi_notif_entry_decode(struct uet_hsi_notif_entry *h,
+				   const uint8_t *buf, size_t len)
+{
+	struct uet_hsi_notif_entry t;
+	int ret;
+
+	if (len < UET_HSI_NOTIF_LEN)
+		return UET_WIRE_ETRUNC;
+	if (!notif_type_valid(buf[NOTIF_OFF_TYPE]))
+		return UET_WIRE_ETYPE;
+	ret = notif_check_marker(buf);
+	if (ret)
+		return ret;
+	t.type = buf[NOTIF_OFF_TYPE];
+	t.flags = buf[NOTIF_OFF_FLAGS];
+	t.status = uet_get_le16(buf + NOTIF_OFF_STATUS);
+	memcpy(t.type_specific, buf + NOTIF_OFF_SPECIFIC,
+	       UET_HSI_NOTIF_SPECIFIC_LEN);
+	t.marker = buf[UET_HSI_NOTIF_MARKER_OFF];
+	*h = t;
+	return UET_HSI_NOTIF_LEN;
+}
+
+/* ------------------------------------------------------------------ */
+/* QW violation event                                                  */
+/* ------------------------------------------------------------------ */
+
+static bool qwv_type_valid(unsigned int vtype)
+{
+	return vtype == UET_HSI_QWV_SUB_QW || vtype == UET_HSI_QWV_UNALIGNED;
+}
+
+ssize_t uet_hsi_qw_violation_encode(uint8_t *buf, size_t len,
+				    const struct uet_hsi_qw_violation *h)
+{
+	if (len < UET_HSI_QW_VIOLATION_LEN)
+		return UET_WIRE_ENOBUFS;
+	if (!qwv_type_valid(h->violation_type))
+		return UET_WIRE_ERANGE;
+	buf[NOTIF_OFF_TYPE] = UET_HSI_NOTIF_QW_VIOLATION;
+	buf[QWV_OFF_VTYPE] = h->violation_type;
+	uet_put_le16(buf + QWV_OFF_ENDPOINT, h->endpoint_id);
+	uet_put_le32(buf + QWV_OFF_SIZE, h->size_or_offset);
+	uet_put_le64(buf + QWV_OFF_BAR, h->bar_offset);
+	uet_put_le64(buf + QWV_OFF_TIMESTAMP, h->timestamp);
+	memset(buf + QWV_OFF_RSVD, 0, QWV_RSVD_LEN);
+	return UET_HSI_QW_VIOLATION_LEN;
+}
+
+ssize_t uet_hsi_qw_violation_decode(struct uet_hsi_qw_violation *h,
+				    const uint8_t *buf, size_t len)
+{
+	struct uet_hsi_qw_violation t;
+	int ret;
+
+	if (len < UET_HSI_QW_VIOLATION_LEN)
+		return UET_WIRE_ETRUNC;
+	ret = notif_check_head(buf, UET_HSI_NOTIF_QW_VIOLATION);
+	if (ret)
+		return ret;
+	if (!uet_bytes_are_zero(buf + QWV_OFF_RSVD, QWV_RSVD_LEN))
+		return UET_WIRE_ERESERVED;
+	if (!qwv_type_valid(buf[QWV_OFF_VTYPE]))
+		return UET_WIRE_ERANGE;
+	ret = notif_check_marker(buf);
+	if (ret)
+		return ret;
+	t.violation_type = buf[QWV_OFF_VTYPE];
+	t.endpoint_id = uet_get_le16(buf + QWV_OFF_ENDPOINT);
+	t.size_or_offset = uet_get_le32(buf + QWV_OFF_SIZE);
+	t.bar_offset = uet_get_le64(buf + QWV_OFF_BAR);
+	t.timestamp = uet_get_le64(buf + QWV_OFF_TIMESTAMP);
+	t.marker = buf[UET_HSI_NOTIF_MARKER_OFF];
+	*h = t;
+	return UET_HSI_QW_VIOLATION_LEN;
+}
+
+/* ------------------------------------------------------------------ */
+/* PCIe phase-1 descriptors                                            */
+/* ------------------------------------------------------------------ */
+
+ssize_t uet_hsi_pcie_cmd_encode(uint8_t *buf, size_t len,
+				const struct uet_hsi_pcie_cmd *h)
+{
+	if (len < UET_HSI_PCIE_CMD_LEN)
+		return UET_WIRE_ENOBUFS;
+	if (h->packet_length > UET_HSI_PCIE_PKT_MAX)
+		return UET_WIRE_ERANGE;
+	uet_put_le64(buf + PCIE_OFF_QW0,
+		     (uint64_t)h->flags << 8 | h->op);
+	uet_put_le64(buf + PCIE_OFF_ADDR, h->packet_addr);
+	uet_put_le32(buf + PCIE_OFF_LEN, h->packet_length);
+	uet_put_le32(buf + PCIE_OFF_WORD5, 0);
+	memcpy(buf + PCIE_OFF_METADATA, h->metadata,
+	       UET_HSI_PCIE_METADATA_LEN);
+	memset(buf + PCIE_OFF_RSVD, 0, PCIE_RSVD_LEN);
+	return UET_HSI_PCIE_CMD_LEN;
+}
+
+ssize_t uet_hsi_pcie_cmd_decode(struct uet_hsi_pcie_cmd *h,
+				const uint8_t *buf, size_t len)
+{
+	struct uet_hsi_pcie_cmd t;
+	uint64_t qw0;
+
+	if (len < UET_HSI_PCIE_CMD_LEN)
+		return UET_WIRE_ETRUNC;
+	qw0 = uet_get_le64(buf + PCIE_OFF_QW0);
+	if ((qw0 & PCIE_QW0_RSVD_MASK) ||
+	    !uet_bytes_are_zero(buf + PCIE_OFF_WORD5, 4) ||
+	    !uet_bytes_are_zero(buf + PCIE_OFF_RSVD, PCIE_RSVD_LEN))
+		return UET_WIRE_ERESERVED;
+	t.op = (uint8_t)qw0;
+	t.flags = (uint8_t)(qw0 >> 8);
+	t.packet_addr = uet_get_le64(buf + PCIE_OFF_ADDR);
+	t.packet_length = uet_get_le32(buf + PCIE_OFF_LEN);
+	if (t.packet_length > UET_HSI_PCIE_PKT_MAX)
+		return UET_WIRE_ERANGE;
+	memcpy(t.metadata, buf + PCIE_OFF_METADATA, UET_HSI_PCIE_METADATA_LEN);
+	*h = t;
+	return UET_HSI_PCIE_CMD_LEN;
+}
+
+ssize_t uet_hsi_pcie_notif_encode(uint8_t *buf, size_t len,
+				  const struct uet_hsi_pcie_notif *h)
+{
+	if (len < UET_HSI_PCIE_NOTIF_LEN)
+		return UET_WIRE_ENOBUFS;
+	uet_put_le64(buf + PCIE_OFF_QW0,
+		     (uint64_t)h->flags << 8 | h->type);
+	uet_put_le64(buf + PCIE_OFF_ADDR, h->packet_addr);
+	uet_put_le32(buf + PCIE_OFF_LEN, h->packet_length);
+	uet_put_le32(buf + PCIE_OFF_WORD5, h->error_code);
+	memcpy(buf + PCIE_OFF_METADATA, h->metadata,
+	       UET_HSI_PCIE_METADATA_LEN);
+	memset(buf + PCIE_OFF_RSVD, 0, PCIE_RSVD_LEN);
+	return UET_HSI_PCIE_NOTIF_LEN;
+}
+
+ssize_t uet_hsi_pcie_notif_decode(struct uet_hsi_pcie_notif *h,
+				  const uint8_t *buf, size_t len)
+{
+	struct uet_hsi_pcie_notif t;
+	uint64_t qw0;
+
+	if (len < UET_HSI_PCIE_NOTIF_LEN)
+		return UET_WIRE_ETRUNC;
+	qw0 = uet_get_le64(buf + PCIE_OFF_QW0);
+	if ((qw0 & PCIE_QW0_RSVD_MASK) ||
+	    !uet_bytes_are_zero(buf + PCIE_OFF_RSVD, PCIE_RSVD_LEN))
+		return UET_WIRE_ERESERVED;
+	t.type = (uint8_t)qw0;
+	t.flags = (uint8_t)(qw0 >> 8);
+	t.packet_addr = uet_get_le64(buf + PCIE_OFF_ADDR);
+	t.packet_length = uet_get_le32(buf + PCIE_OFF_LEN);
+	t.error_code = uet_get_le32(buf + PCIE_OFF_WORD5);
+	memcpy(t.metadata, buf + PCIE_OFF_METADATA, UET_HSI_PCIE_METADATA_LEN);
+	*h = t;
+	return UET_HSI_PCIE_NOTIF_LEN;
+}
+
+/* ------------------------------------------------------------------ */
+/* Names                                                               */
+/* ------------------------------------------------------------------ */
+
+#define NAME(tbl, v)						\
+	((v) < sizeof(tbl) / sizeof((tbl)[0]) && (tbl)[v] ?		\
+	 (tbl)[v] : "UNKNOWN")
+
+const char *uet_hsi_cmd_family_str(unsigned int family)
+{
+	static const char *const names[] = {
+		[UET_HSI_FAMILY_MSG] = "MSG",
+		[UET_HSI_FAMILY_TAGGED] = "TAGGED",
+		[UET_HSI_FAMILY_RMA] = "RMA",
+		[UET_HSI_FAMILY_ATOMIC] = "ATOMIC",
+	};
+	return NAME(names, family);
+}
+
+const char *uet_hsi_cmd_variant_str(unsigned int variant)
+{
+	static const char *const names[] = {
+		[UET_HSI_VARIANT_SEND] = "SEND",
+		[UET_HSI_VARIANT_RECV] = "RECV",
+		[UET_HSI_VARIANT_INJECT] = "INJECT",
+	};
+	return NAME(names, variant);
+}
+
+const char *uet_hsi_notif_type_str(unsigned int type)
+{
+	static const char *const names[] = {
+		[UET_HSI_NOTIF_RECV] = "RECV",
+		[UET_HSI_NOTIF_SEND] = "SEND",
+		[UET_HSI_NOTIF_EVENT] = "EVENT",
+		[UET_HSI_NOTIF_QW_VIOLATION] = "QW_VIOLATION",
+	};
+	return NAME(names, type);
+}
+
+const char *uet_hsi_event_type_str(unsigned int event_type)
+{
+	static const char *const names[] = {
+		[UET_HSI_EVENT_RXPOOL_EXHAUSTED] = "RXPOOL_EXHAUSTED",
+		[UET_HSI_EVENT_HELD_BUFFER_THRESHOLD] = "HELD_BUFFER_THRESHOLD",
+		[UET_HSI_EVENT_CREDIT_STARVATION] = "CREDIT_STARVATION",
+		[UET_HSI_EVENT_INVALID_DESCRIPTOR] = "INVALID_DESCRIPTOR",
+		[UET_HSI_EVENT_PROTECTION_VIOLATION] = "PROTECTION_VIOLATION",
+		[UET_HSI_EVENT_PCIE_ERROR] = "PCIE_ERROR",
+	};
+	return NAME(names, event_type);
+}
+
+const char *uet_hsi_severity_str(unsigned int severity)
+{
+	static const char *const names[] = {
+		[UET_HSI_SEV_INFO] = "INFO",
+		[UET_HSI_SEV_WARNING] = "WARNING",
+		[UET_HSI_SEV_ERROR] = "ERROR",
+		[UET_HSI_SEV_FATAL] = "FATAL",
+	};
+	return NAME(names, severity);
+}
+
+const char *uet_hsi_qw_violation_type_str(unsigned int vtype)
+{
+	static const char *const names[] = {
+		[UET_HSI_QWV_SUB_QW] = "SUB_QW",
+		[UET_HSI_QWV_UNALIGNED] = "UNALIGNED",
+	};
+	return NAME(names, vtype);
+}

@@ -1,0 +1,912 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * PDS wire codecs.  Layouts as implemented: docs/conformance.md (4.1).
+ *
+ * Every header is handled in three steps: the encoder checks the output
+ * length and every host field before it writes a byte; the decoder
+ * checks the input length before it reads a byte, decodes into a local
+ * struct and copies it out only on success.
+ */
+#include "uet_pds_wire.h"
+
+/* ------------------------------------------------------------------ */
+/* Prologue: big-endian u16 = type[15:11] next_hdr[10:7] flags[6:0].   */
+/* ------------------------------------------------------------------ */
+#define PRO_TYPE_BITS		5
+#define PRO_NEXT_HDR_BITS	4
+#define PRO_FLAGS_BITS		7
+#define PRO_TYPE_SHIFT		11
+#define PRO_NEXT_HDR_SHIFT	7
+#define PRO_TYPE_MAX		0x1f
+#define PRO_NEXT_HDR_MAX	0xf
+#define PRO_FLAGS_MASK		0x7f
+
+_Static_assert(PRO_TYPE_BITS + PRO_NEXT_HDR_BITS + PRO_FLAGS_BITS ==
+	       8 * UET_PDS_PROLOGUE_LEN, "prologue is 2 bytes");
+_Static_assert(PRO_TYPE_SHIFT == PRO_NEXT_HDR_BITS + PRO_FLAGS_BITS &&
+	       PRO_NEXT_HDR_SHIFT == PRO_FLAGS_BITS, "prologue shifts");
+
+/*
+ * Flag bits: bits of the 7-bit flags field, which are also bits 6:0 of
+ * byte 1 (bit 7 of byte 1 is the LSB of next_hdr).
+ */
+#define F_M		0x20	/* ACK, NACK, RUDI response */
+#define F_ISROD		0x20	/* control packet */
+#define F_RETX		0x10	/* all but UUD */
+#define F_AR		0x08	/* RUD/ROD request, control packet */
+#define F_P		0x08	/* ACK */
+#define F_NT		0x08	/* NACK */
+#define F_SYN		0x04	/* RUD/ROD request, control packet */
+#define F_REQ_SHIFT	1	/* ACK: req in flags[2:1] */
+#define F_REQ_MASK	0x06
+#define ACK_REQ_MAX	0x3
+
+/* Reserved flag bits of each format. */
+#define RSVD_RUD_ROD	0x63	/* [6:5], [1:0] */
+#define RSVD_RUDI	0x4f	/* [6], [3:0]; plus m in a request */
+#define RSVD_UUD	0x7f	/* [6:0] */
+#define RSVD_ACK	0x41	/* [6], [0] */
+#define RSVD_NACK	0x47	/* [6], [2:0] */
+#define RSVD_CP		0x43	/* [6], [1:0] */
+
+_Static_assert((RSVD_RUD_ROD & (F_RETX | F_AR | F_SYN)) == 0 &&
+	       (RSVD_RUD_ROD | F_RETX | F_AR | F_SYN) == PRO_FLAGS_MASK,
+	       "RUD/ROD flags cover 7 bits");
+_Static_assert((RSVD_RUDI & (F_M | F_RETX)) == 0 &&
+	       (RSVD_RUDI | F_M | F_RETX) == PRO_FLAGS_MASK,
+	       "RUDI flags cover 7 bits");
+_Static_assert((RSVD_ACK & (F_M | F_RETX | F_P | F_REQ_MASK)) == 0 &&
+	       (RSVD_ACK | F_M | F_RETX | F_P | F_REQ_MASK) == PRO_FLAGS_MASK,
+	       "ACK flags cover 7 bits");
+_Static_assert((RSVD_NACK & (F_M | F_RETX | F_NT)) == 0 &&
+	       (RSVD_NACK | F_M | F_RETX | F_NT) == PRO_FLAGS_MASK,
+	       "NACK flags cover 7 bits");
+_Static_assert((RSVD_CP & (F_ISROD | F_RETX | F_AR | F_SYN)) == 0 &&
+	       (RSVD_CP | F_ISROD | F_RETX | F_AR | F_SYN) == PRO_FLAGS_MASK,
+	       "CP flags cover 7 bits");
+
+/* dpdcid slot when syn = 1: pdc_info[15:12], psn_offset[11:0]. */
+#define PDC_INFO_BITS		4
+#define PSN_OFFSET_BITS		12
+#define PDC_INFO_SHIFT		12
+#define PDC_INFO_MAX		0xf
+
+_Static_assert(PDC_INFO_BITS + PSN_OFFSET_BITS == 16, "dpdcid slot");
+_Static_assert(UET_PSN_OFFSET_MAX == (1u << PSN_OFFSET_BITS) - 1,
+	       "psn_offset width");
+_Static_assert((UET_PDC_INFO_USE_RSV_PDC | UET_PDC_INFO_RSVD_MASK) ==
+	       PDC_INFO_MAX && !(UET_PDC_INFO_USE_RSV_PDC &
+				 UET_PDC_INFO_RSVD_MASK), "pdc_info bits");
+
+/* cc_type[7:4] / cc_flags[3:0] byte of ACK_CC and ACK_CCX. */
+#define CC_TYPE_SHIFT		4
+#define CC_FLAGS_MASK		0x0f
+
+/* Default SES Response: list[7:6] opcode[5:0]; version[7:6] rc[5:0]. */
+#define DSR_HI2_SHIFT		6
+#define DSR_LO6_MASK		0x3f
+
+/* ---- Format sizes: sum of field widths in bits ---- */
+
+/* prologue + clear_psn_offset + psn + spdcid + dpdcid */
+_Static_assert(16 + 16 + 32 + 16 + 16 == 8 * UET_PDS_RUD_ROD_REQ_LEN,
+	       "RUD/ROD request size");
+/* RUD/ROD request + req_cc_state */
+_Static_assert(8 * UET_PDS_RUD_ROD_REQ_LEN + 8 * UET_PDS_CC_STATE_LEN ==
+	       8 * UET_PDS_RUD_ROD_CC_REQ_LEN, "RUD/ROD CC request size");
+/* prologue + pkt_id */
+_Static_assert(16 + 32 == 8 * UET_PDS_RUDI_LEN, "RUDI size");
+_Static_assert(16 + 32 == 8 * UET_PDS_UUD_REQ_LEN, "UUD size");
+/* prologue + ack_psn_offset|probe_opaque + cack_psn + spdcid + dpdcid */
+_Static_assert(16 + 16 + 32 + 16 + 16 == 8 * UET_PDS_ACK_LEN, "ACK size");
+/* ACK + cc_type + cc_flags + mpr + sack_psn_offset + sack_bitmap
+ * + ack_cc_state */
+_Static_assert(8 * UET_PDS_ACK_LEN + 4 + 4 + 8 + 16 + 64 + 64 ==
+	       8 * UET_PDS_ACK_CC_LEN, "ACK_CC size");
+/* ACK + cc_type + cc_flags + mpr + sack_psn_offset + sack_bitmap
+ * + ack_ccx_state */
+_Static_assert(8 * UET_PDS_ACK_LEN + 4 + 4 + 8 + 16 + 64 +
+	       8 * UET_PDS_CC_STATE_LEN == 8 * UET_PDS_ACK_CCX_LEN,
+	       "ACK_CCX size");
+/* prologue + nack_code + vendor_code + nack_psn + spdcid + dpdcid */
+_Static_assert(16 + 8 + 8 + 32 + 16 + 16 == 8 * UET_PDS_NACK_LEN,
+	       "NACK size");
+/* NACK + nack_ccx_state */
+_Static_assert(8 * UET_PDS_NACK_LEN + 8 * UET_PDS_CC_STATE_LEN ==
+	       8 * UET_PDS_NACK_CCX_LEN, "NACK_CCX size");
+/* prologue + probe_opaque + psn + spdcid + dpdcid */
+_Static_assert(16 + 16 + 32 + 16 + 16 == 8 * UET_PDS_CP_LEN, "CP size");
+/* entropy + reserved */
+_Static_assert(16 + 16 == 8 * UET_PDS_ENTROPY_LEN, "entropy size");
+/* list + opcode + version + return_code + message_id + ri_generation
+ * + job_id */
+_Static_assert(2 + 6 + 2 + 6 + 16 + 8 + 24 ==
+	       8 * UET_PDS_DEFAULT_SES_RSP_LEN, "default SES response size");
+
+/* Byte offsets shared by the 12-byte headers. */
+#define OFF_W16		2	/* clear_psn_offset / ack_psn_offset / ... */
+#define OFF_W32		4	/* psn / cack_psn / nack_psn */
+#define OFF_SPDCID	8
+#define OFF_DPDCID	10
+#define OFF_EXT		12	/* first byte after the 12-byte header */
+
+/* ------------------------------------------------------------------ */
+/* Small helpers                                                       */
+/* ------------------------------------------------------------------ */
+
+static uint16_t prologue_pack(unsigned int type, unsigned int next_hdr,
+			      unsigned int flags)
+{
+	return (uint16_t)(type << PRO_TYPE_SHIFT |
+			  next_hdr << PRO_NEXT_HDR_SHIFT | flags);
+}
+
+static void prologue_unpack(const uint8_t *buf, uint8_t *type,
+			    uint8_t *next_hdr, uint8_t *flags)
+{
+	uint16_t v = uet_get_be16(buf);
+
+	*type = (uint8_t)(v >> PRO_TYPE_SHIFT);
+	*next_hdr = (uint8_t)(v >> PRO_NEXT_HDR_SHIFT & PRO_NEXT_HDR_MAX);
+	*flags = (uint8_t)(v & PRO_FLAGS_MASK);
+}
+
+/* Two's-complement reinterpretation without implementation-defined casts. */
+static int16_t s16(uint16_t v)
+{
+	return (int16_t)(v & 0x8000 ? (int32_t)v - 0x10000 : (int32_t)v);
+}
+
+static uint8_t flag(bool set, uint8_t bit)
+{
+	return set ? bit : 0;
+}
+
+static bool pdc_est_valid(uint8_t pdc_info, uint16_t psn_offset)
+{
+	return pdc_info <= PDC_INFO_MAX &&
+	       !(pdc_info & UET_PDC_INFO_RSVD_MASK) &&
+	       psn_offset <= UET_PSN_OFFSET_MAX;
+}
+
+static uint16_t pdc_est_pack(uint8_t pdc_info, uint16_t psn_offset)
+{
+	return (uint16_t)(pdc_info << PDC_INFO_SHIFT | psn_offset);
+}
+
+static bool cc_type_valid(unsigned int cc_type)
+{
+	return cc_type == UET_CC_NSCC || cc_type == UET_CC_CREDIT;
+}
+
+static bool ack_next_hdr_valid(unsigned int next_hdr)
+{
+	return next_hdr == UET_HDR_NONE || next_hdr == UET_HDR_RESPONSE ||
+	       next_hdr == UET_HDR_RESPONSE_DATA ||
+	       next_hdr == UET_HDR_RESPONSE_DATA_SMALL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Prologue and header length                                          */
+/* ------------------------------------------------------------------ */
+
+ssize_t uet_pds_prologue_encode(uint8_t *buf, size_t len,
+				const struct uet_pds_prologue *p)
+{
+	if (len < UET_PDS_PROLOGUE_LEN)
+		return UET_WIRE_ENOBUFS;
+	if (p->type > PRO_TYPE_MAX || p->next_hdr > PRO_NEXT_HDR_MAX ||
+	    p->flags > PRO_FLAGS_MASK)
+		return UET_WIRE_ERANGE;
+	uet_put_be16(buf, prologue_pack(p->type, p->next_hdr, p->flags));
+	return UET_PDS_PROLOGUE_LEN;
+}
+
+ssize_t uet_pds_prologue_decode(struct uet_pds_prologue *p,
+				const uint8_t *buf, size_t len)
+{
+	if (len < UET_PDS_PROLOGUE_LEN)
+		return UET_WIRE_ETRUNC;
+	prologue_unpack(buf, &p->type, &p->next_hdr, &p->flags);
+	return UET_PDS_PROLOGUE_LEN;
+}
+
+ssize_t uet_pds_hdr_len(const uint8_t *buf, size_t len)
+{
+	if (len < UET_PDS_PROLOGUE_LEN)
+		return UET_WIRE_ETRUNC;
+
+	switch (buf[0] >> (PRO_TYPE_SHIFT - 8)) {
+	case UET_PDS_TYPE_RUD_REQ:
+	case UET_PDS_TYPE_ROD_REQ:
+		return UET_PDS_RUD_ROD_REQ_LEN;
+	case UET_PDS_TYPE_RUDI_REQ:
+	case UET_PDS_TYPE_RUDI_RESP:
+		return UET_PDS_RUDI_LEN;
+	case UET_PDS_TYPE_UUD_REQ:
+		return UET_PDS_UUD_REQ_LEN;
+	case UET_PDS_TYPE_ACK:
+		return UET_PDS_ACK_LEN;
+	case UET_PDS_TYPE_ACK_CC:
+		return UET_PDS_ACK_CC_LEN;
+	case UET_PDS_TYPE_ACK_CCX:
+		return UET_PDS_ACK_CCX_LEN;
+	case UET_PDS_TYPE_NACK:
+		return UET_PDS_NACK_LEN;
+	case UET_PDS_TYPE_CP:
+		return UET_PDS_CP_LEN;
+	case UET_PDS_TYPE_NACK_CCX:
+		return UET_PDS_NACK_CCX_LEN;
+	case UET_PDS_TYPE_RUD_CC_REQ:
+	case UET_PDS_TYPE_ROD_CC_REQ:
+		return UET_PDS_RUD_ROD_CC_REQ_LEN;
+	default:	/* RESERVED, TSS (not a PDS header), undefined */
+		return UET_WIRE_ETYPE;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* RUD/ROD request, with or without CC state                          */
+/* ------------------------------------------------------------------ */
+
+static bool rud_rod_type_valid(unsigned int type, bool cc)
+{
+	if (cc)
+		return type == UET_PDS_TYPE_RUD_CC_REQ ||
+		       type == UET_PDS_TYPE_ROD_CC_REQ;
+	return type == UET_PDS_TYPE_RUD_REQ || type == UET_PDS_TYPE_ROD_REQ;
+}
+
+static int rud_rod_check(const struct uet_pds_rud_rod_req *h, bool cc)
+{
+	if (h->type > PRO_TYPE_MAX)
+		return UET_WIRE_ERANGE;		/* does not fit 5 bits */
+	if (!rud_rod_type_valid(h->type, cc))
+		return UET_WIRE_ETYPE;
+	if (h->next_hdr > UET_HDR_MAX || h->spdcid == 0)
+		return UET_WIRE_ERANGE;
+	if (h->syn ? !pdc_est_valid(h->pdc_info, h->psn_offset) :
+		     h->dpdcid == 0)
+		return UET_WIRE_ERANGE;
+	return 0;
+}
+
+static void rud_rod_put(uint8_t *buf, const struct uet_pds_rud_rod_req *h)
+{
+	uint8_t flags = flag(h->retx, F_RETX) | flag(h->ar, F_AR) |
+			flag(h->syn, F_SYN);
+
+	uet_put_be16(buf, prologue_pack(h->type, h->next_hdr, flags));
+	uet_put_be16(buf + OFF_W16, h->clear_psn_offset);
+	uet_put_be32(buf + OFF_W32, h->psn);
+	uet_put_be16(buf + OFF_SPDCID, h->spdcid);
+	uet_put_be16(buf + OFF_DPDCID, h->syn ?
+		     pdc_est_pack(h->pdc_info, h->psn_offset) : h->dpdcid);
+}
+
+static int rud_rod_get(struct uet_pds_rud_rod_req *out, const uint8_t *buf,
+		       bool cc)
+{
+	struct uet_pds_rud_rod_req h = { 0 };
+	uint8_t flags;
+	uint16_t dst;
+
+	prologue_unpack(buf, &h.type, &h.next_hdr, &flags);
+	if (!rud_rod_type_valid(h.type, cc))
+		return UET_WIRE_ETYPE;
+	if (flags & RSVD_RUD_ROD)
+		return UET_WIRE_ERESERVED;
+	h.retx = flags & F_RETX;
+	h.ar = flags & F_AR;
+	h.syn = flags & F_SYN;
+	h.clear_psn_offset = uet_get_be16(buf + OFF_W16);
+	h.psn = uet_get_be32(buf + OFF_W32);
+	h.spdcid = uet_get_be16(buf + OFF_SPDCID);
+	dst = uet_get_be16(buf + OFF_DPDCID);
+	if (h.syn) {
+		h.pdc_info = (uint8_t)(dst >> PDC_INFO_SHIFT);
+		h.psn_offset = dst & UET_PSN_OFFSET_MAX;
+		if (h.pdc_info & UET_PDC_INFO_RSVD_MASK)
+			return UET_WIRE_ERESERVED;
+	} else {
+		h.dpdcid = dst;
+	}
+	if (h.next_hdr > UET_HDR_MAX || h.spdcid == 0 ||
+	    (!h.syn && h.dpdcid == 0))
+		return UET_WIRE_ERANGE;
+	*out = h;
+	return 0;
+}
+
+ssize_t uet_pds_rud_rod_req_encode(uint8_t *buf, size_t len,
+				   const struct uet_pds_rud_rod_req *h)
+{
+	int ret;
+
+	if (len < UET_PDS_RUD_ROD_REQ_LEN)
+		return UET_WIRE_ENOBUFS;
+	ret = rud_rod_check(h, false);
+	if (ret)
+		return ret;
+	rud_rod_put(buf, h);
+	return UET_PDS_RUD_ROD_REQ_LEN;
+}
+
+ssize_t uet_pds_rud_rod_req_decode(struct uet_pds_rud_rod_req *h,
+				   const uint8_t *buf, size_t len)
+{
+	int ret;
+
+	if (len < UET_PDS_RUD_ROD_REQ_LEN)
+		return UET_WIRE_ETRUNC;
+	ret = rud_rod_get(h, buf, false);
+	return ret ? ret : UET_PDS_RUD_ROD_REQ_LEN;
+}
+
+ssize_t uet_pds_rud_rod_cc_req_encode(uint8_t *buf, size_t len,
+				      const struct uet_pds_rud_rod_cc_req *h)
+{
+	int ret;
+
+	if (len < UET_PDS_RUD_ROD_CC_REQ_LEN)
+		return UET_WIRE_ENOBUFS;
+	ret = rud_rod_check(&h->req, true);
+	if (ret)
+		return ret;
+	rud_rod_put(buf, &h->req);
+	uet_put_bytes(buf + OFF_EXT, h->req_cc_state,
+		      sizeof(h->req_cc_state));
+	return UET_PDS_RUD_ROD_CC_REQ_LEN;
+}
+
+ssize_t uet_pds_rud_rod_cc_req_decode(struct uet_pds_rud_rod_cc_req *h,
+				      const uint8_t *buf, size_t len)
+{
+	struct uet_pds_rud_rod_req req;
+	int ret;
+
+	if (len < UET_PDS_RUD_ROD_CC_REQ_LEN)
+		return UET_WIRE_ETRUNC;
+	ret = rud_rod_get(&req, buf, true);
+	if (ret)
+		return ret;
+	h->req = req;
+	memcpy(h->req_cc_state, buf + OFF_EXT, sizeof(h->req_cc_state));
+	return UET_PDS_RUD_ROD_CC_REQ_LEN;
+}
+
+/* ------------------------------------------------------------------ */
+/* RUDI request/response, UUD request                                  */
+/* ------------------------------------------------------------------ */
+
+#define OFF_PKT_ID	2
+
+ssize_t uet_pds_rudi_encode(uint8_t *buf, size_t len,
+			    const struct uet_pds_rudi *h)
+{
+	uint8_t flags;
+
+	if (len < UET_PDS_RUDI_LEN)
+		return UET_WIRE_ENOBUFS;
+	if (h->type > PRO_TYPE_MAX)
+		return UET_WIRE_ERANGE;
+	if (h->type != UET_PDS_TYPE_RUDI_REQ &&
+	    h->type != UET_PDS_TYPE_RUDI_RESP)
+		return UET_WIRE_ETYPE;
+	if (h->next_hdr > UET_HDR_MAX ||
+	    (h->m && h->type == UET_PDS_TYPE_RUDI_REQ))
+		return UET_WIRE_ERANGE;
+	flags = flag(h->m, F_M) | flag(h->retx, F_RETX);
+	uet_put_be16(buf, prologue_pack(h->type, h->next_hdr, flags));
+	uet_put_be32(buf + OFF_PKT_ID, h->pkt_id);
+	return UET_PDS_RUDI_LEN;
+}
+
+ssize_t uet_pds_rudi_decode(struct uet_pds_rudi *out,
+			    const uint8_t *buf, size_t len)
+{
+	struct uet_pds_rudi h = { 0 };
+	uint8_t flags, rsvd;
+
+	if (len < UET_PDS_RUDI_LEN)
+		return UET_WIRE_ETRUNC;
+	prologue_unpack(buf, &h.type, &h.next_hdr, &flags);
+	if (h.type != UET_PDS_TYPE_RUDI_REQ &&
+	    h.type != UET_PDS_TYPE_RUDI_RESP)
+		return UET_WIRE_ETYPE;
+	rsvd = RSVD_RUDI | (h.type == UET_PDS_TYPE_RUDI_REQ ? F_M : 0);
+	if (flags & rsvd)
+		return UET_WIRE_ERESERVED;
+	if (h.next_hdr > UET_HDR_MAX)
+		return UET_WIRE_ERANGE;
+	h.m = flags & F_M;
+	h.retx = flags & F_RETX;
+	h.pkt_id = uet_get_be32(buf + OFF_PKT_ID);
+	*out = h;
+	return UET_PDS_RUDI_LEN;
+}
+
+ssize_t uet_pds_uud_req_encode(uint8_t *buf, size_t len,
+			       const struct uet_pds_uud_req *h)
+{
+	if (len < UET_PDS_UUD_REQ_LEN)
+		return UET_WIRE_ENOBUFS;
+	if (h->next_hdr > UET_HDR_MAX)
+		return UET_WIRE_ERANGE;
+	uet_put_be16(buf, prologue_pack(UET_PDS_TYPE_UUD_REQ, h->next_hdr, 0));
+	uet_put_be32(buf + OFF_PKT_ID, h->pkt_id);
+	return UET_PDS_UUD_REQ_LEN;
+}
+
+ssize_t uet_pds_uud_req_decode(struct uet_pds_uud_req *out,
+			       const uint8_t *buf, size_t len)
+{
+	struct uet_pds_uud_req h = { 0 };
+	uint8_t type, flags;
+
+	if (len < UET_PDS_UUD_REQ_LEN)
+		return UET_WIRE_ETRUNC;
+	prologue_unpack(buf, &type, &h.next_hdr, &flags);
+	if (type != UET_PDS_TYPE_UUD_REQ)
+		return UET_WIRE_ETYPE;
+	if (flags & RSVD_UUD)
+		return UET_WIRE_ERESERVED;
+	if (h.next_hdr > UET_HDR_MAX)
+		return UET_WIRE_ERANGE;
+	h.pkt_id = uet_get_be32(buf + OFF_PKT_ID);
+	*out = h;
+	return UET_PDS_UUD_REQ_LEN;
+}
+
+/* ------------------------------------------------------------------ */
+/* ACK, ACK_CC, ACK_CCX                                                */
+/* ------------------------------------------------------------------ */
+
+/* Bytes 12-23 of ACK_CC and ACK_CCX. */
+#define OFF_CC_TYPE	12
+#define OFF_MPR		13
+#define OFF_SACK_OFF	14
+#define OFF_SACK_BITMAP	16
+#define OFF_CC_STATE	24
+
+static int ack_check(const struct uet_pds_ack *h)
+{
+	if (!ack_next_hdr_valid(h->next_hdr) || h->req > ACK_REQ_MAX ||
+	    h->spdcid == 0 || h->dpdcid == 0)
+		return UET_WIRE_ERANGE;
+	return 0;
+}
+
+static void ack_put(uint8_t *buf, uint8_t type, const struct uet_pds_ack *h)
+{
+	uint8_t flags = flag(h->m, F_M) | flag(h->retx, F_RETX) |
+			flag(h->p, F_P) | (uint8_t)(h->req << F_REQ_SHIFT);
+
+	uet_put_be16(buf, prologue_pack(type, h->next_hdr, flags));
+	uet_put_be16(buf + OFF_W16, h->p ? h->probe_opaque :
+		     (uint16_t)h->ack_psn_offset);
+	uet_put_be32(buf + OFF_W32, h->cack_psn);
+	uet_put_be16(buf + OFF_SPDCID, h->spdcid);
+	uet_put_be16(buf + OFF_DPDCID, h->dpdcid);
+}
+
+static int ack_get(struct uet_pds_ack *out, const uint8_t *buf, uint8_t type)
+{
+	struct uet_pds_ack h = { 0 };
+	uint8_t wire_type, flags;
+	uint16_t w16;
+
+	prologue_unpack(buf, &wire_type, &h.next_hdr, &flags);
+	if (wire_type != type)
+		return UET_WIRE_ETYPE;
+	if (flags & RSVD_ACK)
+		return UET_WIRE_ERESERVED;
+	h.m = flags & F_M;
+	h.retx = flags & F_RETX;
+	h.p = flags & F_P;
+	h.req = (flags & F_REQ_MASK) >> F_REQ_SHIFT;
+	w16 = uet_get_be16(buf + OFF_W16);
+	if (h.p)
+		h.probe_opaque = w16;
+	else
+		h.ack_psn_offset = s16(w16);
+	h.cack_psn = uet_get_be32(buf + OFF_W32);
+	h.spdcid = uet_get_be16(buf + OFF_SPDCID);
+	h.dpdcid = uet_get_be16(buf + OFF_DPDCID);
+	if (!ack_next_hdr_valid(h.next_hdr) || h.spdcid == 0 || h.dpdcid == 0)
+		return UET_WIRE_ERANGE;
+	*out = h;
+	return 0;
+}
+
+/* cc_type/cc_flags, mpr, sack_psn_offset, sack_bitmap (bytes 12-23). */
+static void sack_put(uint8_t *buf, uint8_t cc_type, uint8_t mpr,
+		     int16_t sack_psn_offset, uint64_t sack_bitmap)
+{
+	uet_put_u8(buf + OFF_CC_TYPE, (uint8_t)(cc_type << CC_TYPE_SHIFT));
+	uet_put_u8(buf + OFF_MPR, mpr);
+	uet_put_be16(buf + OFF_SACK_OFF, (uint16_t)sack_psn_offset);
+	uet_put_be64(buf + OFF_SACK_BITMAP, sack_bitmap);
+}
+
+static int sack_get(const uint8_t *buf, uint8_t *cc_type, uint8_t *mpr,
+		    int16_t *sack_psn_offset, uint64_t *sack_bitmap)
+{
+	uint8_t b = uet_get_u8(buf + OFF_CC_TYPE);
+
+	if (b & CC_FLAGS_MASK)
+		return UET_WIRE_ERESERVED;
+	if (!cc_type_valid(b >> CC_TYPE_SHIFT))
+		return UET_WIRE_ERANGE;
+	*cc_type = b >> CC_TYPE_SHIFT;
+	*mpr = uet_get_u8(buf + OFF_MPR);
+	*sack_psn_offset = s16(uet_get_be16(buf + OFF_SACK_OFF));
+	*sack_bitmap = uet_get_be64(buf + OFF_SACK_BITMAP);
+	return 0;
+}
+
+ssize_t uet_pds_ack_encode(uint8_t *buf, size_t len,
+			   const struct uet_pds_ack *h)
+{
+	int ret;
+
+	if (len < UET_PDS_ACK_LEN)
+		return UET_WIRE_ENOBUFS;
+	ret = ack_check(h);
+	if (ret)
+		return ret;
+	ack_put(buf, UET_PDS_TYPE_ACK, h);
+	return UET_PDS_ACK_LEN;
+}
+
+ssize_t uet_pds_ack_decode(struct uet_pds_ack *h,
+			   const uint8_t *buf, size_t len)
+{
+	int ret;
+
+	if (len < UET_PDS_ACK_LEN)
+		return UET_WIRE_ETRUNC;
+	ret = ack_get(h, buf, UET_PDS_TYPE_ACK);
+	return ret ? ret : UET_PDS_ACK_LEN;
+}
+
+ssize_t uet_pds_ack_cc_encode(uint8_t *buf, size_t len,
+			      const struct uet_pds_ack_cc *h)
+{
+	int ret;
+
+	if (len < UET_PDS_ACK_CC_LEN)
+		return UET_WIRE_ENOBUFS;
+	ret = ack_check(&h->ack);
+	if (ret)
+		return ret;
+	if (!cc_type_valid(h->cc_type))
+		return UET_WIRE_ERANGE;
+	ack_put(buf, UET_PDS_TYPE_ACK_CC, &h->ack);
+	sack_put(buf, h->cc_type, h->mpr, h->sack_psn_offset, h->sack_bitmap);
+	uet_put_be64(buf + OFF_CC_STATE, h->ack_cc_state);
+	return UET_PDS_ACK_CC_LEN;
+}
+
+ssize_t uet_pds_ack_cc_decode(struct uet_pds_ack_cc *out,
+			      const uint8_t *buf, size_t len)
+{
+	struct uet_pds_ack_cc h = { 0 };
+	int ret;
+
+	if (len < UET_PDS_ACK_CC_LEN)
+		return UET_WIRE_ETRUNC;
+	ret = ack_get(&h.ack, buf, UET_PDS_TYPE_ACK_CC);
+	if (ret)
+		return ret;
+	ret = sack_get(buf, &h.cc_type, &h.mpr, &h.sack_psn_offset,
+		       &h.sack_bitmap);
+	if (ret)
+		return ret;
+	h.ack_cc_state = uet_get_be64(buf + OFF_CC_STATE);
+	*out = h;
+	return UET_PDS_ACK_CC_LEN;
+}
+
+ssize_t uet_pds_ack_ccx_encode(uint8_t *buf, size_t len,
+			       const struct uet_pds_ack_ccx *h)
+{
+	int ret;
+
+	if (len < UET_PDS_ACK_CCX_LEN)
+		return UET_WIRE_ENOBUFS;
+	ret = ack_check(&h->ack);
+	if (ret)
+		return ret;
+	if (!cc_type_valid(h->cc_type))
+		return UET_WIRE_ERANGE;
+	ack_put(buf, UET_PDS_TYPE_ACK_CCX, &h->ack);
+	sack_put(buf, h->cc_type, h->mpr, h->sack_psn_offset, h->sack_bitmap);
+	uet_put_bytes(buf + OFF_CC_STATE, h->ack_ccx_state,
+		      sizeof(h->ack_ccx_state));
+	return UET_PDS_ACK_CCX_LEN;
+}
+
+ssize_t uet_pds_ack_ccx_decode(struct uet_pds_ack_ccx *out,
+			       const uint8_t *buf, size_t len)
+{
+	struct uet_pds_ack_ccx h = { 0 };
+	int ret;
+
+	if (len < UET_PDS_ACK_CCX_LEN)
+		return UET_WIRE_ETRUNC;
+	ret = ack_get(&h.ack, buf, UET_PDS_TYPE_ACK_CCX);
+	if (ret)
+		return ret;
+	ret = sack_get(buf, &h.cc_type, &h.mpr, &h.sack_psn_offset,
+		       &h.sack_bitmap);
+	if (ret)
+		return ret;
+	memcpy(h.ack_ccx_state, buf + OFF_CC_STATE, sizeof(h.ack_ccx_state));
+	*out = h;
+	return UET_PDS_ACK_CCX_LEN;
+}
+
+/* ------------------------------------------------------------------ */
+/* NACK, NACK_CCX                                                      */
+/* ------------------------------------------------------------------ */
+
+#define OFF_NACK_CODE	2
+#define OFF_VENDOR_CODE	3
+
+static int nack_check(const struct uet_pds_nack *h)
+{
+	if (h->next_hdr != UET_HDR_NONE || h->nack_code > UET_NACK_MAX)
+		return UET_WIRE_ERANGE;
+	return 0;
+}
+
+static void nack_put(uint8_t *buf, uint8_t type, const struct uet_pds_nack *h)
+{
+	uint8_t flags = flag(h->m, F_M) | flag(h->retx, F_RETX) |
+			flag(h->nt, F_NT);
+
+	uet_put_be16(buf, prologue_pack(type, h->next_hdr, flags));
+	uet_put_u8(buf + OFF_NACK_CODE, h->nack_code);
+	uet_put_u8(buf + OFF_VENDOR_CODE, h->vendor_code);
+	uet_put_be32(buf + OFF_W32, h->nack_psn);
+	uet_put_be16(buf + OFF_SPDCID, h->spdcid);
+	uet_put_be16(buf + OFF_DPDCID, h->dpdcid);
+}
+
+static int nack_get(struct uet_pds_nack *out, const uint8_t *buf,
+		    uint8_t type)
+{
+	struct uet_pds_nack h = { 0 };
+	uint8_t wire_type, flags;
+
+	prologue_unpack(buf, &wire_type, &h.next_hdr, &flags);
+	if (wire_type != type)
+		return UET_WIRE_ETYPE;
+	if (flags & RSVD_NACK)
+		return UET_WIRE_ERESERVED;
+	h.m = flags & F_M;
+	h.retx = flags & F_RETX;
+	h.nt = flags & F_NT;
+	h.nack_code = uet_get_u8(buf + OFF_NACK_CODE);
+	h.vendor_code = uet_get_u8(buf + OFF_VENDOR_CODE);
+	h.nack_psn = uet_get_be32(buf + OFF_W32);
+	h.spdcid = uet_get_be16(buf + OFF_SPDCID);
+	h.dpdcid = uet_get_be16(buf + OFF_DPDCID);
+	if (nack_check(&h))
+		return UET_WIRE_ERANGE;
+	*out = h;
+	return 0;
+}
+
+ssize_t uet_pds_nack_encode(uint8_t *buf, size_t len,
+			    const struct uet_pds_nack *h)
+{
+	int ret;
+
+	if (len < UET_PDS_NACK_LEN)
+		return UET_WIRE_ENOBUFS;
+	ret = nack_check(h);
+	if (ret)
+		return ret;
+	nack_put(buf, UET_PDS_TYPE_NACK, h);
+	return UET_PDS_NACK_LEN;
+}
+
+ssize_t uet_pds_nack_decode(struct uet_pds_nack *h,
+			    const uint8_t *buf, size_t len)
+{
+	int ret;
+
+	if (len < UET_PDS_NACK_LEN)
+		return UET_WIRE_ETRUNC;
+	ret = nack_get(h, buf, UET_PDS_TYPE_NACK);
+	return ret ? ret : UET_PDS_NACK_LEN;
+}
+
+ssize_t uet_pds_nack_ccx_encode(uint8_t *buf, size_t len,
+				const struct uet_pds_nack_ccx *h)
+{
+	int ret;
+
+	if (len < UET_PDS_NACK_CCX_LEN)
+		return UET_WIRE_ENOBUFS;
+	ret = nack_check(&h->nack);
+	if (ret)
+		return ret;
+	nack_put(buf, UET_PDS_TYPE_NACK_CCX, &h->nack);
+	uet_put_bytes(buf + OFF_EXT, h->nack_ccx_state,
+		      sizeof(h->nack_ccx_state));
+	return UET_PDS_NACK_CCX_LEN;
+}
+
+ssize_t uet_pds_nack_ccx_decode(struct uet_pds_nack_ccx *h,
+				const uint8_t *buf, size_t len)
+{
+	struct uet_pds_nack nack;
+	int ret;
+
+	if (len < UET_PDS_NACK_CCX_LEN)
+		return UET_WIRE_ETRUNC;
+	ret = nack_get(&nack, buf, UET_PDS_TYPE_NACK_CCX);
+	if (ret)
+		return ret;
+	h->nack = nack;
+	memcpy(h->nack_ccx_state, buf + OFF_EXT, sizeof(h->nack_ccx_state));
+	return UET_PDS_NACK_CCX_LEN;
+}
+
+/* ------------------------------------------------------------------ */
+/* Control packet                                                      */
+/* ------------------------------------------------------------------ */
+
+ssize_t uet_pds_cp_encode(uint8_t *buf, size_t len,
+			  const struct uet_pds_cp *h)
+{
+	uint8_t flags;
+
+	if (len < UET_PDS_CP_LEN)
+		return UET_WIRE_ENOBUFS;
+	if (h->ctl_type > UET_CTL_MAX || h->spdcid == 0)
+		return UET_WIRE_ERANGE;
+	/* as in a RUD/ROD request: dpdcid != 0 once the PDC exists */
+	if (h->syn ? !pdc_est_valid(h->pdc_info, h->psn_offset) :
+		     h->dpdcid == 0)
+		return UET_WIRE_ERANGE;
+	flags = flag(h->isrod, F_ISROD) | flag(h->retx, F_RETX) |
+		flag(h->ar, F_AR) | flag(h->syn, F_SYN);
+	uet_put_be16(buf, prologue_pack(UET_PDS_TYPE_CP, h->ctl_type, flags));
+	uet_put_be16(buf + OFF_W16, h->probe_opaque);
+	uet_put_be32(buf + OFF_W32, h->psn);
+	uet_put_be16(buf + OFF_SPDCID, h->spdcid);
+	uet_put_be16(buf + OFF_DPDCID, h->syn ?
+		     pdc_est_pack(h->pdc_info, h->psn_offset) : h->dpdcid);
+	return UET_PDS_CP_LEN;
+}
+
+ssize_t uet_pds_cp_decode(struct uet_pds_cp *out,
+			  const uint8_t *buf, size_t len)
+{
+	struct uet_pds_cp h = { 0 };
+	uint8_t type, flags;
+	uint16_t dst;
+
+	if (len < UET_PDS_CP_LEN)
+		return UET_WIRE_ETRUNC;
+	prologue_unpack(buf, &type, &h.ctl_type, &flags);
+	if (type != UET_PDS_TYPE_CP)
+		return UET_WIRE_ETYPE;
+	if (flags & RSVD_CP)
+		return UET_WIRE_ERESERVED;
+	h.isrod = flags & F_ISROD;
+	h.retx = flags & F_RETX;
+	h.ar = flags & F_AR;
+	h.syn = flags & F_SYN;
+	h.probe_opaque = uet_get_be16(buf + OFF_W16);
+	h.psn = uet_get_be32(buf + OFF_W32);
+	h.spdcid = uet_get_be16(buf + OFF_SPDCID);
+	dst = uet_get_be16(buf + OFF_DPDCID);
+	if (h.syn) {
+		h.pdc_info = (uint8_t)(dst >> PDC_INFO_SHIFT);
+		h.psn_offset = dst & UET_PSN_OFFSET_MAX;
+		if (h.pdc_info & UET_PDC_INFO_RSVD_MASK)
+			return UET_WIRE_ERESERVED;
+	} else {
+		h.dpdcid = dst;
+	}
+	if (h.ctl_type > UET_CTL_MAX || h.spdcid == 0 ||
+	    (!h.syn && h.dpdcid == 0))
+		return UET_WIRE_ERANGE;
+	*out = h;
+	return UET_PDS_CP_LEN;
+}
+
+/* ------------------------------------------------------------------ */
+/* Entropy header                                                      */
+/* ------------------------------------------------------------------ */
+
+ssize_t uet_pds_entropy_encode(uint8_t *buf, size_t len,
+			       const struct uet_pds_entropy *h)
+{
+	if (len < UET_PDS_ENTROPY_LEN)
+		return UET_WIRE_ENOBUFS;
+	uet_put_be16(uet_put_be16(buf, h->entropy), 0);
+	return UET_PDS_ENTROPY_LEN;
+}
+
+ssize_t uet_pds_entropy_decode(struct uet_pds_entropy *h,
+			       const uint8_t *buf, size_t len)
+{
+	if (len < UET_PDS_ENTROPY_LEN)
+		return UET_WIRE_ETRUNC;
+	if (!uet_bytes_are_zero(buf + 2, 2))
+		return UET_WIRE_ERESERVED;
+	h->entropy = uet_get_be16(buf);
+	return UET_PDS_ENTROPY_LEN;
+}
+
+/* ------------------------------------------------------------------ */
+/* PDS Default SES Response                                            */
+/* ------------------------------------------------------------------ */
+
+#define OFF_DSR_MSG_ID	2
+#define OFF_DSR_RI_GEN	4
+#define OFF_DSR_JOB_ID	5
+
+static bool dsr_opcode_valid(unsigned int opcode)
+{
+	return opcode == UET_DEFAULT_RESPONSE || opcode == UET_NO_RESPONSE;
+}
+
+static bool dsr_rc_valid(unsigned int rc)
+{
+	return rc == UET_RC_NULL || rc == UET_RC_OK;
+}
+
+ssize_t uet_pds_default_ses_rsp_encode(uint8_t *buf, size_t len,
+				       const struct uet_pds_default_ses_rsp *h)
+{
+	if (len < UET_PDS_DEFAULT_SES_RSP_LEN)
+		return UET_WIRE_ENOBUFS;
+	if (h->opcode > DSR_LO6_MASK)
+		return UET_WIRE_ERANGE;		/* does not fit 6 bits */
+	if (!dsr_opcode_valid(h->opcode))
+		return UET_WIRE_ETYPE;
+	if (h->list || h->version != UET_SES_VERSION || h->ri_generation ||
+	    !dsr_rc_valid(h->return_code) || h->job_id > UET_JOB_ID_MAX)
+		return UET_WIRE_ERANGE;
+	buf = uet_put_u8(buf, (uint8_t)(h->list << DSR_HI2_SHIFT | h->opcode));
+	buf = uet_put_u8(buf, (uint8_t)(h->version << DSR_HI2_SHIFT |
+					h->return_code));
+	buf = uet_put_be16(buf, h->message_id);
+	buf = uet_put_u8(buf, h->ri_generation);
+	uet_put_be24(buf, h->job_id);
+	return UET_PDS_DEFAULT_SES_RSP_LEN;
+}
+
+ssize_t uet_pds_default_ses_rsp_decode(struct uet_pds_default_ses_rsp *out,
+				       const uint8_t *buf, size_t len)
+{
+	struct uet_pds_default_ses_rsp h = { 0 };
+	uint8_t b0, b1;
+
+	if (len < UET_PDS_DEFAULT_SES_RSP_LEN)
+		return UET_WIRE_ETRUNC;
+	b0 = uet_get_u8(buf);
+	b1 = uet_get_u8(buf + 1);
+	h.list = b0 >> DSR_HI2_SHIFT;
+	h.opcode = b0 & DSR_LO6_MASK;
+	h.version = b1 >> DSR_HI2_SHIFT;
+	h.return_code = b1 & DSR_LO6_MASK;
+	h.message_id = uet_get_be16(buf + OFF_DSR_MSG_ID);
+	h.ri_generation = uet_get_u8(buf + OFF_DSR_RI_GEN);
+	h.job_id = uet_get_be24(buf + OFF_DSR_JOB_ID);
+	if (!dsr_opcode_valid(h.opcode))
+		return UET_WIRE_ETYPE;
+	if (h.list || h.version != UET_SES_VERSION || h.ri_generation)
+		return UET_WIRE_ERESERVED;
+	if (!dsr_rc_valid(h.return_code))
+		return UET_WIRE_ERANGE;
+	*out = h;
+	return UET_PDS_DEFAULT_SES_RSP_LEN;
+}
