@@ -38,7 +38,7 @@ echo "=== make distcheck"
 make -C build -j"$jobs" distcheck \
 	DISTCHECK_CONFIGURE_FLAGS="--enable-werror" >"$top/build/distcheck.log" 2>&1 ||
 	{ tail -n 60 "$top/build/distcheck.log"; fail "make distcheck"; }
-grep -E '^(uet-.*archives ready|=+)$' "$top/build/distcheck.log" | head -3
+grep -A1 'archives ready' "$top/build/distcheck.log"
 echo "=== sanitizer build (ASan+UBSan): make check"
 build build-san --enable-sanitizers
 
