@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The software NIC's link layer: moves whole UET datagrams (PDS prologue +
+ * PDS header + SES header(s) + payload) between fabric addresses.
+ *
+ * Two implementations share this ops table:
+ *   - UDP (uet_link_udp.c): one socket per NIC instance, IPv4 or IPv6,
+ *     sendmmsg/recvmmsg batching, scatter-gather straight from the caller's
+ *     iovecs (no staging copy of payload on send);
+ *   - in-memory (uet_link_mem.c): a test fabric connecting several links,
+ *     with programmable drop, duplication, reordering, delay and corruption,
+ *     driven by a caller-supplied clock so tests are deterministic.
+ *
+ * The protocol state machines (PDS, SES) never do I/O themselves: they call
+ * these ops.  All calls are non-blocking.
+ */
+#ifndef UET_LINK_H
+#define UET_LINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+/* A fabric address of the software NIC: an IP address and UDP port. */
+struct uet_link_addr {
+	struct sockaddr_storage ss;
+	socklen_t len;
+};
+
+/* Most iovecs of one datagram: headers + payload fragments. */
+#define UET_LINK_MAX_IOV	8
+
+/* One datagram to send.  iov may point into the caller's memory; the link
+ * has finished with it when send() returns. */
+struct uet_link_pkt {
+	const struct uet_link_addr *dst;
+	uint16_t entropy;	/* ECMP entropy; see uet_link_ops.send */
+	unsigned int iovcnt;
+	struct iovec iov[UET_LINK_MAX_IOV];
+};
+
+/* One received datagram.  buf belongs to the link and stays valid until
+ * the next recv() call on the same link. */
+struct uet_link_rx {
+	const uint8_t *buf;
+	size_t len;
+	struct uet_link_addr src;
+};
+
+struct uet_link;
+
+struct uet_link_ops {
+	/* Send up to n datagrams; returns how many were accepted (0..n), or a
+	 * negative errno for a hard error.  Accepting fewer than n (e.g. the
+	 * socket buffer is full) is not an error: the caller keeps the rest
+	 * and retries later.  A datagram larger than mtu() is refused with
+	 * -EMSGSIZE.  UDP: the source port is the NIC's bound port, so the
+	 * entropy of all packets of one NIC instance is that port (one socket
+	 * per NIC instance); entropy is recorded for the in-memory link. */
+	int (*send)(struct uet_link *link, const struct uet_link_pkt *pkts,
+		    unsigned int n);
+	/* Receive up to n datagrams without blocking; returns the number
+	 * received (0 if none) or a negative errno. */
+	int (*recv)(struct uet_link *link, struct uet_link_rx *rx,
+		    unsigned int n);
+	/* File descriptor that becomes readable when recv() may return
+	 * datagrams (for epoll), or -1 if the link has none. */
+	int (*fd)(struct uet_link *link);
+	/* Largest datagram (UDP payload) this link carries. */
+	size_t (*mtu)(struct uet_link *link);
+	/* The address peers send to in order to reach this link. */
+	int (*local_addr)(struct uet_link *link, struct uet_link_addr *addr);
+	void (*close)(struct uet_link *link);
+};
+
+struct uet_link {
+	const struct uet_link_ops *ops;
+};
+
+/* Address helpers. */
+int uet_link_addr_from_str(struct uet_link_addr *addr, const char *host,
+			   uint16_t port);
+int uet_link_addr_to_str(const struct uet_link_addr *addr, char *buf,
+			 size_t len);
+bool uet_link_addr_eq(const struct uet_link_addr *a,
+		      const struct uet_link_addr *b);
+
+#endif /* UET_LINK_H */

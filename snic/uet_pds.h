@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * PDS: the Packet Delivery Sublayer of the software NIC.
+ *
+ * One uet_pds per NIC instance.  It owns the PDCs (packet delivery
+ * contexts) of that NIC, keyed at the initiator by {JobID, destination
+ * fabric address, traffic class, delivery mode} and shared by everything
+ * on the NIC that talks to that destination, and at the target by
+ * {source fabric address, source PDCID}.
+ *
+ * Delivery modes: RUD (reliable, delivered to SES as packets arrive), ROD
+ * (reliable, delivered strictly in PSN order), RUDI (reliable by pkt_id,
+ * idempotent, no PDC), UUD (unreliable, no ACK).
+ *
+ * The state machines take the current time (ns, any monotonic origin) as
+ * an argument and emit packets through the link ops table; there is no
+ * I/O, clock read or sleep inside, so tests drive two NICs over the
+ * in-memory link with a fake clock.
+ *
+ * SES boundary:
+ *   - SES hands PDS one packet at a time (uet_pds_send): an encoded SES
+ *     header in hdr[] plus payload iovecs pointing at the caller's memory
+ *     (zero copy; the memory must stay valid until tx_done).
+ *   - PDS delivers every new (non-duplicate) request packet to SES through
+ *     the rx upcall.  SES may answer with an SES response, which PDS sends
+ *     on the ACK of that packet and retains until the initiator's CLEAR_PSN
+ *     passes it, so a retransmitted duplicate or an ACK_REQUEST gets the
+ *     same response again; duplicates without a retained response get the
+ *     Default SES Response (RC_OK).  SES returning -EAGAIN means "no
+ *     buffer": the packet is not delivered, PDS NACKs it (NO_PKT_BUF) and
+ *     the initiator retransmits later.
+ *   - PDS reports every sent packet exactly once through tx_done: acked
+ *     (with the SES response of that packet if one arrived), or failed
+ *     (-ETIMEDOUT when the peer stopped answering after the bounded number
+ *     of retries, -ECANCELED when the PDS is destroyed, -ECONNRESET when
+ *     the peer closed the PDC in error).
+ *   - A packet with want_rsp set is not reported as done until its SES
+ *     response has arrived: if it was covered by a cumulative ACK without
+ *     its response, PDS asks for it with an ACK_REQUEST control packet.
+ */
+#ifndef UET_PDS_H
+#define UET_PDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "uet_link.h"
+#include "uet_list.h"
+
+enum uet_pds_mode {
+	UET_PDS_MODE_RUD = 0,
+	UET_PDS_MODE_ROD = 1,
+	UET_PDS_MODE_RUDI = 2,
+	UET_PDS_MODE_UUD = 3,
+};
+
+/* PDC identity at the initiator. */
+struct uet_pds_key {
+	uint32_t job_id;		/* 24 bits */
+	struct uet_link_addr dst;
+	uint8_t tc;			/* traffic class */
+	uint8_t mode;			/* enum uet_pds_mode */
+};
+
+/* Largest encoded SES header PDS carries for SES (standard 44 B + the
+ * largest extension, CAS 40 B). */
+#define UET_PDS_SES_HDR_MAX	88
+#define UET_PDS_TX_MAX_IOV	4
+
+/* Largest SES response SES may attach to an ACK. */
+#define UET_PDS_RSP_MAX		32
+
+/*
+ * One packet handed from SES to PDS.  SES allocates it (usually embedded
+ * in its own per-packet state) and fills the fields above `priv`; PDS owns
+ * it from uet_pds_send() until tx_done.
+ */
+struct uet_pds_tx_pkt {
+	uint8_t next_hdr;		/* enum uet_next_hdr of hdr[] */
+	bool want_rsp;			/* done only once its SES response came */
+	uint16_t hdr_len;
+	uint8_t hdr[UET_PDS_SES_HDR_MAX];
+	unsigned int iovcnt;
+	struct iovec iov[UET_PDS_TX_MAX_IOV];
+	void *ctx;			/* SES's; returned in tx_done */
+
+	/* Owned by PDS. */
+	struct {
+		struct uet_dlist entry;
+		void *pdc;
+		uint32_t psn;		/* PSN, or pkt_id for RUDI */
+		uint64_t first_tx_ns;
+		uint64_t last_tx_ns;
+		uint16_t tx_count;
+		uint8_t state;
+		bool acked;
+		bool rsp_requested;
+	} priv;
+};
+
+/* What PDS tells SES about a received request packet. */
+struct uet_pds_rx_info {
+	const struct uet_link_addr *src;
+	uint8_t mode;			/* enum uet_pds_mode */
+	uint8_t next_hdr;		/* SES header type in ses[] */
+	uint32_t psn;			/* PSN, or pkt_id for RUDI/UUD */
+	void *pdc;			/* target-side PDC, NULL for RUDI/UUD */
+	const uint8_t *ses;		/* SES header(s) + payload */
+	size_t ses_len;
+};
+
+/* An SES response to carry on the ACK of the packet being delivered. */
+struct uet_pds_rsp {
+	uint8_t next_hdr;		/* UET_HDR_NONE: no response */
+	uint16_t len;
+	uint8_t buf[UET_PDS_RSP_MAX];
+};
+
+struct uet_pds_upcalls {
+	/* A new request packet.  Return 0 (rsp->next_hdr set to a response
+	 * header, or left UET_HDR_NONE), -EAGAIN (no buffer: NACK, retried
+	 * by the initiator), or another negative errno (malformed SES: the
+	 * packet is acked, counted and dropped). */
+	int (*rx)(void *ctx, const struct uet_pds_rx_info *info,
+		  struct uet_pds_rsp *rsp);
+	/* A packet handed to uet_pds_send() is finished; see the header
+	 * comment for status values.  rsp is NULL when no SES response came
+	 * with its ACK. */
+	void (*tx_done)(void *ctx, struct uet_pds_tx_pkt *pkt, int status,
+			uint8_t rsp_next_hdr, const uint8_t *rsp,
+			size_t rsp_len);
+};
+
+struct uet_pds_cfg {
+	uint32_t window;		/* unacked PSNs per PDC, <= 1024 */
+	uint64_t rto_init_ns;		/* first retransmission timeout */
+	uint64_t rto_min_ns;
+	uint64_t rto_max_ns;		/* cap of exponential backoff */
+	unsigned int max_retries;	/* then the PDC fails (-ETIMEDOUT) */
+	unsigned int ack_coalesce;	/* ACK at least every N packets */
+	uint64_t ack_delay_ns;		/* ... or after this delay */
+	uint64_t idle_close_ns;		/* close PDCs idle this long, 0 never */
+	uint32_t max_pdcs;		/* per NIC, both directions */
+	uint64_t seed;			/* PSN/PDCID randomness; 0 = random */
+	bool fixed_start_psn;		/* tests: use start_psn for new PDCs */
+	uint32_t start_psn;
+};
+
+/* Defaults suitable for loopback and a LAN. */
+void uet_pds_cfg_default(struct uet_pds_cfg *cfg);
+
+struct uet_pds;
+
+int uet_pds_create(struct uet_pds **pds, const struct uet_pds_cfg *cfg,
+		   struct uet_link *link, const struct uet_pds_upcalls *up,
+		   void *up_ctx);
+/* Install the upper layer's upcalls (SES does this in uet_ses_create;
+ * up may be NULL at uet_pds_create time). */
+void uet_pds_set_upcalls(struct uet_pds *pds, const struct uet_pds_upcalls *up,
+			 void *up_ctx);
+/* Fails every outstanding packet with -ECANCELED, closes every PDC. */
+void uet_pds_destroy(struct uet_pds *pds);
+
+/* Room for new packets on the PDC of key (its window), opening nothing. */
+unsigned int uet_pds_tx_space(struct uet_pds *pds,
+			      const struct uet_pds_key *key);
+/* Transmit pkt on the PDC of key, establishing the PDC if needed.
+ * Returns 0, -EAGAIN when the PDC's window is full (retry after a
+ * tx_done or progress), or -EINVAL / -ENOMEM. */
+int uet_pds_send(struct uet_pds *pds, const struct uet_pds_key *key,
+		 struct uet_pds_tx_pkt *pkt, uint64_t now);
+/* Send one SES packet back to the initiator of a received request, on
+ * the reverse direction of its PDC (used for responses that do not fit an
+ * ACK, e.g. Response with Data).  Same return values as uet_pds_send. */
+int uet_pds_send_reply(struct uet_pds *pds, void *rx_pdc,
+		       struct uet_pds_tx_pkt *pkt, uint64_t now);
+
+/* Process one received datagram. */
+void uet_pds_rx(struct uet_pds *pds, const uint8_t *buf, size_t len,
+		const struct uet_link_addr *src, uint64_t now);
+/* Run timers (retransmission, delayed ACKs, ACK requests, idle close). */
+void uet_pds_timer(struct uet_pds *pds, uint64_t now);
+/* Earliest time uet_pds_timer() has work, UINT64_MAX if none. */
+uint64_t uet_pds_next_deadline(const struct uet_pds *pds);
+/* Convenience: receive from the link, process, run timers. */
+int uet_pds_poll(struct uet_pds *pds, uint64_t now);
+
+struct uet_pds_stats {
+	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes;
+	uint64_t retx, retx_timeout, retx_nack, retx_sack;
+	uint64_t dup_rx, ooo_held;
+	uint64_t ack_tx, ack_rx, nack_tx, nack_rx, cp_tx, cp_rx;
+	uint64_t rsp_retained, default_rsp_tx;
+	uint64_t malformed, unknown_pdc, wrong_mode;
+	uint64_t pdc_opened, pdc_closed, pdc_failed;
+	uint64_t link_busy;
+};
+
+void uet_pds_get_stats(const struct uet_pds *pds, struct uet_pds_stats *st);
+/* Counters of the initiator PDC of key; -ENOENT if there is none. */
+int uet_pds_get_pdc_stats(const struct uet_pds *pds,
+			  const struct uet_pds_key *key,
+			  struct uet_pds_stats *st);
+
+#endif /* UET_PDS_H */

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * SES: the Semantic Sublayer of the software NIC.
+ *
+ * One uet_ses per NIC instance, on top of its uet_pds.  Initiator side:
+ * segments sends and tagged sends into SES packets (standard SOM=1 + 44-byte
+ * SOM=0 continuations, or the small-message format for single-packet
+ * messages), uses the rendezvous extension above the rendezvous threshold
+ * (eager part + memory key/offset; the target pulls the rest with UET_READ
+ * requests answered by Response-with-Data), and completes operations from
+ * PDS acknowledgements and SES responses.  Target side: addresses requests
+ * by {JobID, PIDonFEP, resource index}, matches them against posted receives
+ * (match_bits with ignore bits; any source or a directed source) or buffers
+ * them on the unexpected list up to a bound (beyond it the initiator is told
+ * to retry; nothing is lost, memory stays bounded), reassembles multi-packet
+ * messages placed by message_offset in any arrival order, and answers with
+ * the spec's return codes.
+ *
+ * Like PDS, SES takes the current time as an argument and does no I/O of
+ * its own.
+ */
+#ifndef UET_SES_H
+#define UET_SES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "uet_link.h"
+#include "uet_pds.h"
+
+/* A remote SES endpoint. */
+struct uet_ses_addr {
+	struct uet_link_addr fa;	/* fabric address (IP + UDP port) */
+	uint32_t job_id;		/* 24 bits */
+	uint16_t pid_on_fep;		/* 12 bits */
+	uint16_t ri;			/* resource index, 12 bits */
+};
+
+struct uet_ses_cfg {
+	uint64_t rdzv_threshold;	/* messages above use rendezvous */
+	uint64_t unexp_max_bytes;	/* buffered unexpected data bound */
+	uint32_t unexp_max_msgs;	/* unexpected message count bound */
+	uint8_t tc;
+	uint8_t mode;			/* enum uet_pds_mode for messages */
+	size_t mtu;			/* largest datagram the link carries */
+};
+
+void uet_ses_cfg_default(struct uet_ses_cfg *cfg);
+
+/* Completion of a send. */
+struct uet_ses_send_cmpl {
+	void *op_ctx;
+	int status;			/* 0 or negative errno */
+	uint8_t rc;			/* SES return code from the target */
+	uint64_t len;			/* bytes sent */
+};
+
+/* Completion of a receive. */
+struct uet_ses_recv_cmpl {
+	void *op_ctx;
+	int status;			/* 0, -ETRUNC-like: see olen; -ECANCELED */
+	uint64_t len;			/* bytes placed */
+	uint64_t olen;			/* bytes that did not fit (truncation) */
+	uint64_t tag;
+	bool has_data;
+	uint64_t header_data;
+	struct uet_ses_addr src;	/* sender's fabric address and ids */
+	uint32_t initiator;		/* SES initiator field */
+};
+
+struct uet_ses_upcalls {
+	void (*send_done)(void *ctx, const struct uet_ses_send_cmpl *c);
+	void (*recv_done)(void *ctx, const struct uet_ses_recv_cmpl *c);
+};
+
+struct uet_ses;
+struct uet_ses_ep;
+
+int uet_ses_create(struct uet_ses **ses, const struct uet_ses_cfg *cfg,
+		   struct uet_pds *pds, const struct uet_ses_upcalls *up,
+		   void *up_ctx);
+void uet_ses_destroy(struct uet_ses *ses);
+
+/* uet_ses_create installs SES's receive/completion upcalls on pds with
+ * uet_pds_set_upcalls(); SES and PDS are destroyed in reverse order. */
+
+/* A local receive context: {JobID, PIDonFEP, resource index}. */
+int uet_ses_ep_open(struct uet_ses *ses, uint32_t job_id, uint16_t pid_on_fep,
+		    uint16_t ri, struct uet_ses_ep **ep);
+/* Cancels everything pending on ep (completions with -ECANCELED). */
+void uet_ses_ep_close(struct uet_ses_ep *ep);
+
+struct uet_ses_send_req {
+	struct uet_ses_ep *ep;		/* local initiator */
+	struct uet_ses_addr dst;
+	bool tagged;
+	uint64_t tag;
+	bool has_data;
+	uint64_t header_data;
+	bool dc;			/* delivery complete */
+	const struct iovec *iov;	/* caller memory, valid until done */
+	unsigned int iovcnt;
+	void *op_ctx;
+};
+
+struct uet_ses_recv_req {
+	struct uet_ses_ep *ep;
+	bool tagged;
+	uint64_t tag;
+	uint64_t ignore;		/* bits of tag that are ignored */
+	bool directed;			/* match only src */
+	struct uet_ses_addr src;
+	const struct iovec *iov;
+	unsigned int iovcnt;
+	void *op_ctx;
+};
+
+/* Queue a send / post a receive.  0, -EAGAIN (too many pending: retry
+ * after completions), -EINVAL. */
+int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
+		 uint64_t now);
+int uet_ses_recv(struct uet_ses *ses, const struct uet_ses_recv_req *req,
+		 uint64_t now);
+/* Cancel a posted receive by op_ctx: 0 (a -ECANCELED completion follows)
+ * or -ENOENT. */
+int uet_ses_cancel(struct uet_ses *ses, struct uet_ses_ep *ep, void *op_ctx);
+
+/* Push queued packets as PDS windows open; run rendezvous pulls. */
+void uet_ses_progress(struct uet_ses *ses, uint64_t now);
+
+struct uet_ses_stats {
+	uint64_t msgs_tx, msgs_rx, pkts_tx, pkts_rx;
+	uint64_t expected, unexpected, unexp_bytes, unexp_bytes_hwm;
+	uint64_t unexp_refused;		/* told to retry: bound reached */
+	uint64_t truncated, rdzv_tx, rdzv_rx, rdzv_read_pkts;
+	uint64_t bad_job, bad_pid, bad_index, bad_hdr;
+	uint64_t err_rsp_tx, err_rsp_rx;
+};
+void uet_ses_get_stats(const struct uet_ses *ses, struct uet_ses_stats *st);
+
+#endif /* UET_SES_H */
