@@ -47,6 +47,15 @@ if ! echo "$out" | grep -A1 '^uet:' | grep -q 'version: 0\.1'; then
 fi
 echo "PASS: fi_info -l lists uet"
 
+# Registered FI_UET_* variables are visible through libfabric.
+out=$(FI_PROVIDER_PATH="$libdir" LD_PRELOAD="$preload" fi_info -g FI_UET_ 2>&1)
+if ! echo "$out" | grep -q '^# FI_UET_DEVICE: String'; then
+	echo "FAIL: fi_info -g FI_UET_ does not list FI_UET_DEVICE:"
+	echo "$out"
+	exit 1
+fi
+echo "PASS: fi_info -g FI_UET_ lists FI_UET_DEVICE"
+
 # getinfo has nothing to offer yet: fi_info -p uet must fail cleanly
 # (no crash, no garbage), with libfabric's "no data" answer.
 out=$(FI_PROVIDER_PATH="$libdir" LD_PRELOAD="$preload" fi_info -p uet 2>&1)

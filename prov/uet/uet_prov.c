@@ -6,8 +6,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
+
 #include <rdma/fi_errno.h>
 
+#include "uet_env.h"
+#include "uet_hsi_dev.h"
 #include "uet_prov.h"
 
 int uet_getinfo(uint32_t version, const char *node, const char *service,
@@ -33,10 +37,24 @@ int uet_fabric(struct fi_fabric_attr *attr, struct fid_fabric **fabric,
 
 static void uet_cleanup(void)
 {
+	uet_env_unregister_all();
 }
+
+/* Every FI_UET_* variable, registered with libfabric at load time so that
+ * fi_info -g FI_UET_ lists them (docs/environment.md). */
+static const struct uet_env_var *const uet_env_vars[] = {
+	&uet_hsi_env_device,
+};
 
 struct fi_provider *uet_prov_init(void)
 {
+	int ret;
+
+	ret = uet_env_register_all(uet_env_vars,
+				   sizeof(uet_env_vars) / sizeof(uet_env_vars[0]));
+	if (ret && ret != -EEXIST)
+		UET_WARN(FI_LOG_CORE, "registering FI_UET_* variables: %d\n",
+			 ret);
 	uet_prov.getinfo = uet_getinfo;
 	uet_prov.fabric = uet_fabric;
 	uet_prov.cleanup = uet_cleanup;

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The HSI device: one ops table for every backend the provider can drive.
+ *
+ * The provider only ever talks to a device through this table: it opens
+ * the device on a local address, opens command/notification queue pairs
+ * (one per endpoint), writes command segments into the command ring and
+ * rings the doorbell, calls progress, and reads notifications.  The
+ * software NIC is one backend; a PMR hardware backend would be another,
+ * added to the backend table in uet_hsi_dev.c without touching the
+ * provider.
+ *
+ * Memory keys are 64 bits wide (hsi-formats.md section 4.1); a backend
+ * built on verbs keeps the mapping from its 32-bit lkeys/rkeys to these
+ * keys inside the backend.
+ *
+ * Backend selection happens in one place, uet_hsi_dev_select(), steered by
+ * FI_UET_DEVICE=auto|snic|pmr.
+ */
+#ifndef UET_HSI_DEV_H
+#define UET_HSI_DEV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uet_env.h"
+#include "uet_hsi_cmdq.h"
+#include "uet_hsi_notifq.h"
+
+struct uet_hsi_dev;
+struct uet_hsi_queue;
+
+struct uet_hsi_dev_attr {
+	const char *host;		/* numeric local address of the port */
+	uint16_t port;			/* 0: the backend's default */
+	uint32_t job_id;		/* 24 bits */
+};
+
+struct uet_hsi_queue_attr {
+	uint32_t cmdq_depth;		/* slots, power of two */
+	uint32_t notifq_depth;		/* entries, not a multiple of 13 */
+	uint16_t pid_on_fep;		/* 12 bits */
+	uint16_t resource_index;	/* 12 bits */
+};
+
+/* A command/notification queue pair; the rings are shared memory between
+ * the provider (producer of commands, consumer of notifications) and the
+ * device. */
+struct uet_hsi_queue {
+	struct uet_hsi_dev *dev;
+	struct uet_hsi_cmdq *cmdq;
+	struct uet_hsi_notifq *notifq;
+};
+
+struct uet_hsi_dev_ops {
+	const char *name;
+	/* Is a device of this kind present on the machine? */
+	bool (*present)(void);
+	int (*open)(const struct uet_hsi_dev_attr *attr,
+		    struct uet_hsi_dev **dev);
+	void (*close)(struct uet_hsi_dev *dev);
+	/* The device's fabric address, in the backend's byte format. */
+	int (*getname)(struct uet_hsi_dev *dev, void *addr, size_t *len);
+	int (*queue_open)(struct uet_hsi_dev *dev,
+			  const struct uet_hsi_queue_attr *attr,
+			  struct uet_hsi_queue **q);
+	void (*queue_close)(struct uet_hsi_queue *q);
+	/* Tell the device that the command ring's doorbell moved. */
+	int (*doorbell)(struct uet_hsi_queue *q);
+	/* Make progress (receive, timers, notifications); returns the number
+	 * of events processed or a negative errno. */
+	int (*progress)(struct uet_hsi_dev *dev);
+	/* A file descriptor to sleep on in epoll, or -1. */
+	int (*wait_fd)(struct uet_hsi_dev *dev);
+	/* Map a peer's fabric address to the 64-bit handle commands carry in
+	 * their dest field. */
+	int (*peer_insert)(struct uet_hsi_dev *dev, const void *addr,
+			   size_t len, uint64_t *peer);
+	int (*peer_remove)(struct uet_hsi_dev *dev, uint64_t peer);
+	/* Register memory for local/remote access; returns a 64-bit key. */
+	int (*mr_reg)(struct uet_hsi_dev *dev, void *addr, size_t len,
+		      uint64_t access, uint64_t *key);
+	int (*mr_dereg)(struct uet_hsi_dev *dev, uint64_t key);
+};
+
+/* Every device starts with its ops table. */
+struct uet_hsi_dev {
+	const struct uet_hsi_dev_ops *ops;
+};
+
+enum uet_hsi_dev_kind {
+	UET_HSI_DEV_AUTO = 0,
+	UET_HSI_DEV_SNIC = 1,
+	UET_HSI_DEV_PMR = 2,
+};
+
+/* FI_UET_DEVICE, registered by the provider at load time. */
+extern const struct uet_env_var uet_hsi_env_device;
+
+/*
+ * Choose a backend from tbl (n entries, indexed by enum uet_hsi_dev_kind;
+ * NULL where this build has none) for the requested kind: AUTO takes PMR
+ * when its backend reports a present device, else the software NIC; an
+ * explicit kind takes that backend or fails with -ENODEV.  Pure: no
+ * environment, no logging (for tests).
+ */
+int uet_hsi_dev_choose(const struct uet_hsi_dev_ops *const *tbl, size_t n,
+		       int kind, const struct uet_hsi_dev_ops **ops);
+
+/*
+ * The backend for this process: reads FI_UET_DEVICE, probes PMR hardware
+ * (enumerating verbs devices when built with rdma-core headers), logs the
+ * choice at FI_INFO.  -ENODEV when the requested backend is unavailable.
+ */
+int uet_hsi_dev_select(const struct uet_hsi_dev_ops **ops);
+
+/*
+ * Names of verbs devices that look like PMR NICs (name prefix "pmr"),
+ * written to buf as a comma-separated list; returns how many were found
+ * (0 when the build has no verbs support or there are none).
+ */
+int uet_hsi_dev_probe_pmr(char *buf, size_t len);
+
+#endif /* UET_HSI_DEV_H */
