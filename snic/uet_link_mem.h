@@ -5,7 +5,7 @@
  * port, never put on a wire).  send() copies the datagram into the fabric
  * with a delivery time; recv() returns datagrams whose delivery time has
  * come according to the fabric's clock, which the test sets.  Faults are
- * programmable per fabric and per direction:
+ * programmable per fabric:
  *   - by rate (probability in parts per million, from a seeded PRNG):
  *     drop, duplicate, reorder (hold back behind later packets), corrupt
  *     (flip one random bit), extra delay (uniform 0..max);

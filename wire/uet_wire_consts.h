@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* UDP destination port for UET (UE 1.0.1; see conformance.md C-12). */
+/* UDP destination port for UET (UE 1.0.1; see conformance.md C-18). */
 #define UET_UDP_PORT			4793
 
 /* ------------------------------------------------------------------ */

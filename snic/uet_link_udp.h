@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * UDP link: the software NIC's datagrams over one non-blocking UDP socket
+ * (IPv4 or IPv6), batched with sendmmsg()/recvmmsg().
+ *
+ *   host    a local IPv4 or IPv6 literal ("127.0.0.1", "::1", "0.0.0.0",
+ *           "::", "fe80::1%eth0"); no name lookup.  A wildcard bind
+ *           reports the loopback address of its family as local_addr().
+ *   port    0: UET_UDP_PORT (4793) if free, else an ephemeral port, so
+ *           several NIC instances can share a host.  Non-zero: exactly
+ *           that port, -EADDRINUSE when taken.
+ *   mtu     largest UDP payload.  0: the MTU of the interface that owns
+ *           host (for a wildcard: the smallest MTU of the interfaces that
+ *           are up and carry an address of that family) minus the IP and
+ *           UDP headers (28 bytes for IPv4, 48 for IPv6), capped at 65507
+ *           (IPv4) / 65527 (IPv6); 1500 when the interface is not found.
+ *           A non-zero value above the cap is -EINVAL.
+ *   sndbuf, rcvbuf
+ *           SO_SNDBUF / SO_RCVBUF in bytes when > 0 (failure is an
+ *           error); otherwise 4 MiB is tried and a failure ignored (the
+ *           kernel clamps to net.core.[rw]mem_max).
+ *
+ * send() passes each datagram's iovecs to the kernel as they are (no
+ * staging copy).  recv() fills up to 64 datagrams per call into
+ * link-owned mtu-sized buffers, valid until the next recv().  A received
+ * datagram longer than mtu is discarded and counted (rx_trunc).
+ *
+ * One socket per NIC instance: every datagram's UDP source port is the
+ * bound port, so the entropy of a NIC instance is constant (the entropy
+ * field of uet_link_pkt is not put on the wire by this link).
+ *
+ * Not thread safe: one link belongs to one thread (or the caller's lock).
+ */
+#ifndef UET_LINK_UDP_H
+#define UET_LINK_UDP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uet_link.h"
+
+/* Datagrams per sendmmsg()/recvmmsg() call. */
+#define UET_LINK_UDP_BATCH	64
+
+/* Largest UDP payload: 65535 minus the IPv4 / UDP headers, and 65535
+ * minus the UDP header for IPv6 (the IPv6 header is not in the length). */
+#define UET_LINK_UDP_MAX_PAYLOAD_V4	65507
+#define UET_LINK_UDP_MAX_PAYLOAD_V6	65527
+
+struct uet_link_udp_cfg {
+	const char *host;
+	uint16_t port;
+	size_t mtu;
+	int sndbuf;
+	int rcvbuf;
+};
+
+struct uet_link_udp_stats {
+	uint64_t tx_pkts, tx_bytes;	/* handed to the kernel */
+	uint64_t tx_again;		/* sends cut short: EAGAIN / ENOBUFS */
+	uint64_t tx_err;		/* datagrams lost to a network error
+					 * (unreachable, refused): accepted */
+	uint64_t rx_pkts, rx_bytes;	/* returned by recv() */
+	uint64_t rx_trunc;		/* longer than mtu: discarded */
+};
+
+/*
+ * Open a UDP link.  Returns 0, or -EINVAL (bad cfg or host), -EADDRINUSE,
+ * -EADDRNOTAVAIL (host is not local), -ENOMEM, or another negative errno
+ * from socket() / bind().
+ */
+int uet_link_udp_open(const struct uet_link_udp_cfg *cfg,
+		      struct uet_link **link);
+
+/* Counters of a link opened by uet_link_udp_open(); -EINVAL for any
+ * other link. */
+int uet_link_udp_get_stats(struct uet_link *link,
+			   struct uet_link_udp_stats *st);
+
+#endif /* UET_LINK_UDP_H */
