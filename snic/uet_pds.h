@@ -97,6 +97,20 @@ struct uet_pds_tx_pkt {
 		uint8_t state;
 		bool acked;
 		bool rsp_requested;
+		/* Added for the implementation (snic/uet_pds_*.c). */
+		struct uet_dlist qentry;	/* link-busy queue */
+		void *hbuf;		/* PDS + SES header buffer */
+		uint64_t due_ns;	/* NACK retry / next ACK_REQUEST */
+		uint32_t epoch;		/* PDC progress epoch of retries */
+		uint16_t retries;	/* retransmissions without progress */
+		uint8_t mode;		/* enum uet_pds_mode */
+		uint8_t pds_len;	/* PDS header bytes in hbuf */
+		bool ar;		/* request an immediate ACK */
+		bool nack_retx;		/* next retransmission is NACK's */
+		uint8_t rsp_next_hdr;	/* response when on the done queue */
+		uint16_t rsp_len;
+		int status;
+		const uint8_t *rsp;
 	} priv;
 };
 

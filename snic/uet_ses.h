@@ -68,7 +68,20 @@ struct uet_ses_recv_cmpl {
 	uint64_t header_data;
 	struct uet_ses_addr src;	/* sender's fabric address and ids */
 	uint32_t initiator;		/* SES initiator field */
+	uint8_t rc;			/* SES return code behind a failed
+					 * rendezvous pull, else UET_RC_OK */
 };
+
+/*
+ * The SES initiator field of the requests this NIC sends: the sending
+ * endpoint's {PIDonFEP, resource index}.  The target decodes it into
+ * uet_ses_recv_cmpl.src.pid_on_fep / .ri, and a directed receive matches
+ * {src.fa, uet_ses_initiator_id(src.pid_on_fep, src.ri)}.
+ */
+static inline uint32_t uet_ses_initiator_id(uint16_t pid_on_fep, uint16_t ri)
+{
+	return ((uint32_t)(pid_on_fep & 0xfffu) << 12) | (ri & 0xfffu);
+}
 
 struct uet_ses_upcalls {
 	void (*send_done)(void *ctx, const struct uet_ses_send_cmpl *c);
@@ -137,6 +150,8 @@ struct uet_ses_stats {
 	uint64_t truncated, rdzv_tx, rdzv_rx, rdzv_read_pkts;
 	uint64_t bad_job, bad_pid, bad_index, bad_hdr;
 	uint64_t err_rsp_tx, err_rsp_rx;
+	uint64_t stale_msgs;		/* incomplete messages replaced by a
+					 * new one with the same message_id */
 };
 void uet_ses_get_stats(const struct uet_ses *ses, struct uet_ses_stats *st);
 

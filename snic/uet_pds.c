@@ -1,0 +1,751 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * PDS: creation, configuration, statistics, the link output queues, the
+ * completion queue, the timer pass and poll.  The protocol lives in
+ * uet_pds_pdc.c, uet_pds_tx.c, uet_pds_rx.c and uet_pds_rudi.c; see
+ * uet_pds_internal.h for the map and docs/software-nic-pds.md for the
+ * state machines.
+ *
+ * Link output: every datagram goes out through link->ops->send as
+ * iovecs.  Data packets are {header buffer (PDS + SES header, from
+ * hbuf_pool), payload iovecs of the caller}; control datagrams are one
+ * small buffer.  When the link accepts nothing (busy), control datagrams
+ * are copied to ctlq (bounded; beyond it they are dropped and counted:
+ * every one of them is recoverable) and data packets are linked on dataq
+ * by priv.qentry; both queues are retried by the timer, data headers
+ * being re-encoded at that time so that they carry the current state.
+ *
+ * Completions: tx_done upcalls are queued on doneq (priv.entry) while the
+ * state machines run and delivered by uet_pds_flush_done() at the end of
+ * uet_pds_rx() and uet_pds_timer(), so an upcall never runs in the middle
+ * of a state change and may call uet_pds_send().
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "uet_byteorder.h"
+#include "uet_pds_internal.h"
+
+/* ---- configuration ---- */
+
+void uet_pds_cfg_default(struct uet_pds_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->window = 256;
+	cfg->rto_init_ns = 4000000ull;		/* 4 ms */
+	cfg->rto_min_ns = 1000000ull;		/* 1 ms */
+	cfg->rto_max_ns = 500000000ull;		/* 500 ms */
+	cfg->max_retries = 12;
+	cfg->ack_coalesce = 8;
+	cfg->ack_delay_ns = 50000ull;		/* 50 us */
+	cfg->idle_close_ns = 5000000000ull;	/* 5 s */
+	cfg->max_pdcs = 4096;
+	cfg->seed = 0;
+	cfg->fixed_start_psn = false;
+	cfg->start_psn = 0;
+}
+
+static int uet_pds_cfg_check(const struct uet_pds_cfg *cfg)
+{
+	if (cfg->window == 0 || cfg->window > UET_PDS_WINDOW_MAX)
+		return -EINVAL;
+	if (cfg->rto_min_ns == 0 || cfg->rto_min_ns > cfg->rto_max_ns ||
+	    cfg->rto_init_ns < cfg->rto_min_ns ||
+	    cfg->rto_init_ns > cfg->rto_max_ns)
+		return -EINVAL;
+	if (cfg->ack_coalesce == 0)
+		return -EINVAL;
+	if (cfg->max_pdcs == 0 || cfg->max_pdcs > UINT16_MAX - 1)
+		return -EINVAL;
+	if (cfg->max_retries > UINT16_MAX - 1)
+		return -EINVAL;
+	return 0;
+}
+
+/* ---- randomness ---- */
+
+uint64_t uet_pds_rand(struct uet_pds *pds)
+{
+	uint64_t x = pds->rng;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	pds->rng = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+static uint64_t uet_pds_seed(const struct uet_pds_cfg *cfg,
+			     const struct uet_pds *pds)
+{
+	uint64_t seed = cfg->seed;
+
+	if (!seed &&
+	    getrandom(&seed, sizeof(seed), GRND_NONBLOCK) != sizeof(seed))
+		seed = uet_hash_u64((uint64_t)(uintptr_t)pds);
+	seed = uet_hash_mix64(seed);
+	return seed ? seed : 0x9e3779b97f4a7c15ull;
+}
+
+/* ---- helpers ---- */
+
+int uet_pds_addr_key(const struct uet_link_addr *addr,
+		     uint8_t key[UET_PDS_ADDR_KEY_LEN])
+{
+	struct sockaddr_in6 sin6;
+	struct sockaddr_in sin;
+
+	memset(key, 0, UET_PDS_ADDR_KEY_LEN);
+	switch (addr->ss.ss_family) {
+	case AF_INET:
+		if (addr->len < sizeof(sin))
+			return -EAFNOSUPPORT;
+		memcpy(&sin, &addr->ss, sizeof(sin));
+		key[0] = 4;
+		memcpy(key + 1, &sin.sin_port, 2);
+		memcpy(key + 3, &sin.sin_addr, 4);
+		return 0;
+	case AF_INET6:
+		if (addr->len < sizeof(sin6))
+			return -EAFNOSUPPORT;
+		memcpy(&sin6, &addr->ss, sizeof(sin6));
+		key[0] = 6;
+		memcpy(key + 1, &sin6.sin6_port, 2);
+		memcpy(key + 3, &sin6.sin6_addr, 16);
+		uet_put_be32(key + 19, sin6.sin6_scope_id);
+		return 0;
+	default:
+		return -EAFNOSUPPORT;
+	}
+}
+
+void uet_pds_default_rsp(struct uet_pds_rsp *rsp)
+{
+	struct uet_pds_default_ses_rsp d;
+	ssize_t n;
+
+	memset(&d, 0, sizeof(d));
+	d.opcode = UET_DEFAULT_RESPONSE;
+	d.return_code = UET_RC_OK;
+	n = uet_pds_default_ses_rsp_encode(rsp->buf, sizeof(rsp->buf), &d);
+	rsp->next_hdr = UET_HDR_RESPONSE;
+	rsp->len = n > 0 ? (uint16_t)n : 0;
+}
+
+void uet_pds_rtt_sample(struct uet_pds *pds, struct uet_pds_rtt *rtt,
+			uint64_t sample)
+{
+	uint64_t delta, rto;
+
+	if (!rtt->valid) {
+		rtt->srtt = sample;
+		rtt->rttvar = sample / 2;
+		rtt->valid = true;
+	} else {
+		delta = rtt->srtt > sample ? rtt->srtt - sample :
+					     sample - rtt->srtt;
+		rtt->rttvar = (3 * rtt->rttvar + delta) / 4;
+		rtt->srtt = (7 * rtt->srtt + sample) / 8;
+	}
+	rto = rtt->srtt + 4 * rtt->rttvar;
+	if (rto < pds->cfg.rto_min_ns)
+		rto = pds->cfg.rto_min_ns;
+	if (rto > pds->cfg.rto_max_ns)
+		rto = pds->cfg.rto_max_ns;
+	rtt->rto = rto;
+}
+
+uint64_t uet_pds_rto_backoff(const struct uet_pds *pds,
+			     const struct uet_pds_rtt *rtt, unsigned int shift)
+{
+	uint64_t rto = rtt->rto;
+
+	while (shift-- && rto < pds->cfg.rto_max_ns) {
+		if (rto > UINT64_MAX / 2)
+			return pds->cfg.rto_max_ns;
+		rto <<= 1;
+	}
+	return uet_pds_min64(rto, pds->cfg.rto_max_ns);
+}
+
+/* ---- link output ---- */
+
+static void uet_pds_ctl_enqueue(struct uet_pds *pds,
+				const struct uet_link_addr *dst,
+				uint16_t entropy, const uint8_t *buf,
+				size_t len, uint64_t now)
+{
+	struct uet_pds_ctl *c;
+
+	pds->busy_ns = now;
+	if (pds->nctlq >= UET_PDS_CTLQ_MAX || len > sizeof(c->buf))
+		return;
+	c = uet_bufpool_get(&pds->ctl_pool);
+	if (!c)
+		return;
+	c->dst = *dst;
+	c->entropy = entropy;
+	c->len = (uint16_t)len;
+	memcpy(c->buf, buf, len);
+	uet_dlist_insert_tail(&pds->ctlq, &c->entry);
+	pds->nctlq++;
+}
+
+void uet_pds_out_ctl(struct uet_pds *pds, const struct uet_link_addr *dst,
+		     uint16_t entropy, const uint8_t *buf, size_t len,
+		     uint64_t now)
+{
+	struct uet_link_pkt lp;
+	int ret;
+
+	pds->st.tx_pkts++;
+	pds->st.tx_bytes += len;
+	if (!uet_dlist_empty(&pds->ctlq)) {
+		uet_pds_ctl_enqueue(pds, dst, entropy, buf, len, now);
+		return;
+	}
+	memset(&lp, 0, sizeof(lp));
+	lp.dst = dst;
+	lp.entropy = entropy;
+	lp.iovcnt = 1;
+	lp.iov[0].iov_base = (void *)buf;
+	lp.iov[0].iov_len = len;
+	ret = pds->link->ops->send(pds->link, &lp, 1);
+	if (ret == 0) {
+		pds->st.link_busy++;
+		uet_pds_ctl_enqueue(pds, dst, entropy, buf, len, now);
+	}
+	/* A hard error loses the datagram, as the network may. */
+}
+
+static const struct uet_link_addr *uet_pds_pkt_dst(struct uet_pds_tx_pkt *pkt)
+{
+	struct uet_pdc *pdc = pkt->priv.pdc;
+	struct uet_pds_hbuf *hb = pkt->priv.hbuf;
+
+	return pdc ? &pdc->peer : &hb->dst;
+}
+
+static void uet_pds_encode_pkt(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
+{
+	if (pkt->priv.pdc)
+		uet_pdc_encode_req(pds, pkt);
+	else
+		uet_pds_nopdc_encode_hdr(pds, pkt);
+}
+
+/* One send attempt of an encoded packet: 1 sent, 0 busy, < 0 error. */
+static int uet_pds_try_pkt(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
+{
+	struct uet_pds_hbuf *hb = pkt->priv.hbuf;
+	struct uet_pdc *pdc = pkt->priv.pdc;
+	struct uet_link_pkt lp;
+	unsigned int i;
+
+	memset(&lp, 0, sizeof(lp));
+	lp.dst = uet_pds_pkt_dst(pkt);
+	lp.entropy = pdc ? pdc->lpdcid : (uint16_t)pkt->priv.psn;
+	lp.iov[0].iov_base = hb->bytes;
+	lp.iov[0].iov_len = (size_t)pkt->priv.pds_len + pkt->hdr_len;
+	for (i = 0; i < pkt->iovcnt; i++)
+		lp.iov[i + 1] = pkt->iov[i];
+	lp.iovcnt = pkt->iovcnt + 1;
+	return pds->link->ops->send(pds->link, &lp, 1);
+}
+
+static size_t uet_pds_pkt_bytes(const struct uet_pds_tx_pkt *pkt)
+{
+	size_t n = (size_t)pkt->priv.pds_len + pkt->hdr_len;
+	unsigned int i;
+
+	for (i = 0; i < pkt->iovcnt; i++)
+		n += pkt->iov[i].iov_len;
+	return n;
+}
+
+/* The link took pkt (or lost it for good). */
+static void uet_pds_pkt_gone(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt,
+			     int ret)
+{
+	struct uet_pdc *pdc = pkt->priv.pdc;
+
+	UET_PDS_INC(pds, pdc, tx_pkts);
+	UET_PDS_ADD(pds, pdc, tx_bytes, uet_pds_pkt_bytes(pkt));
+	if (pkt->priv.state == UET_PKT_UUD) {
+		pds->uud_pending--;
+		uet_pds_complete(pds, pkt, ret < 0 ? ret : 0, UET_HDR_NONE,
+				 NULL, 0);
+	}
+}
+
+void uet_pds_out_pkt(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt,
+		     uint64_t now)
+{
+	int ret;
+
+	if (uet_dlist_linked(&pkt->priv.qentry))
+		return;		/* goes out, freshly encoded, at the flush */
+	if (!uet_dlist_empty(&pds->dataq)) {
+		uet_dlist_insert_tail(&pds->dataq, &pkt->priv.qentry);
+		return;
+	}
+	uet_pds_encode_pkt(pds, pkt);
+	ret = uet_pds_try_pkt(pds, pkt);
+	if (ret == 0) {
+		UET_PDS_INC(pds, (struct uet_pdc *)pkt->priv.pdc, link_busy);
+		pds->busy_ns = now;
+		uet_dlist_insert_tail(&pds->dataq, &pkt->priv.qentry);
+		return;
+	}
+	uet_pds_pkt_gone(pds, pkt, ret);
+}
+
+void uet_pds_unqueue_pkt(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
+{
+	if (uet_dlist_linked(&pkt->priv.qentry))
+		uet_dlist_remove(&pkt->priv.qentry);
+}
+
+/* Retry the queued datagrams, control first; stop at the first refusal. */
+static void uet_pds_flush_link(struct uet_pds *pds, uint64_t now)
+{
+	struct uet_pds_tx_pkt *pkt;
+	struct uet_pds_ctl *c;
+	struct uet_link_pkt lp;
+	int ret;
+
+	while ((c = uet_dlist_first_entry(&pds->ctlq, struct uet_pds_ctl,
+					  entry))) {
+		memset(&lp, 0, sizeof(lp));
+		lp.dst = &c->dst;
+		lp.entropy = c->entropy;
+		lp.iovcnt = 1;
+		lp.iov[0].iov_base = c->buf;
+		lp.iov[0].iov_len = c->len;
+		ret = pds->link->ops->send(pds->link, &lp, 1);
+		if (ret == 0) {
+			pds->st.link_busy++;
+			pds->busy_ns = now;
+			return;
+		}
+		uet_dlist_remove(&c->entry);
+		pds->nctlq--;
+		uet_bufpool_put(&pds->ctl_pool, c);
+	}
+	while ((pkt = uet_dlist_first_entry(&pds->dataq, struct uet_pds_tx_pkt,
+					    priv.qentry))) {
+		uet_pds_encode_pkt(pds, pkt);
+		ret = uet_pds_try_pkt(pds, pkt);
+		if (ret == 0) {
+			pds->st.link_busy++;
+			pds->busy_ns = now;
+			return;
+		}
+		uet_dlist_remove(&pkt->priv.qentry);
+		uet_pds_pkt_gone(pds, pkt, ret);
+	}
+}
+
+/* ---- completions ---- */
+
+void uet_pds_complete(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt,
+		      int status, uint8_t rsp_next_hdr, const uint8_t *rsp,
+		      size_t rsp_len)
+{
+	uet_pds_unqueue_pkt(pds, pkt);
+	if (uet_dlist_linked(&pkt->priv.entry))
+		uet_dlist_remove(&pkt->priv.entry);
+	if (pkt->priv.hbuf) {
+		uet_bufpool_put(&pds->hbuf_pool, pkt->priv.hbuf);
+		pkt->priv.hbuf = NULL;
+	}
+	pkt->priv.state = UET_PKT_DONE;
+	pkt->priv.status = status;
+	pkt->priv.rsp_next_hdr = rsp ? rsp_next_hdr : UET_HDR_NONE;
+	pkt->priv.rsp = rsp;
+	pkt->priv.rsp_len = (uint16_t)(rsp ? rsp_len : 0);
+	uet_dlist_insert_tail(&pds->doneq, &pkt->priv.entry);
+}
+
+void uet_pds_flush_done(struct uet_pds *pds)
+{
+	struct uet_pds_tx_pkt *pkt;
+	struct uet_dlist *e;
+
+	while ((e = uet_dlist_pop_head(&pds->doneq))) {
+		pkt = uet_container_of(e, struct uet_pds_tx_pkt, priv.entry);
+		pkt->priv.state = UET_PKT_IDLE;
+		pkt->priv.pdc = NULL;
+		if (pds->have_up && pds->up.tx_done)
+			pds->up.tx_done(pds->up_ctx, pkt, pkt->priv.status,
+					pkt->priv.rsp_next_hdr, pkt->priv.rsp,
+					pkt->priv.rsp_len);
+	}
+}
+
+/* ---- create / destroy ---- */
+
+static int uet_pds_pools_init(struct uet_pds *pds)
+{
+	struct uet_bufpool_attr attr;
+	int ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(struct uet_pds_hbuf);
+	ret = uet_bufpool_init(&pds->hbuf_pool, &attr);
+	if (ret)
+		return ret;
+	attr.size = sizeof(struct uet_pds_ctl);
+	attr.max_count = UET_PDS_CTLQ_MAX;
+	ret = uet_bufpool_init(&pds->ctl_pool, &attr);
+	if (ret)
+		goto err_hbuf;
+	attr.size = sizeof(struct uet_pds_retained);
+	attr.max_count = 0;
+	ret = uet_bufpool_init(&pds->ret_pool, &attr);
+	if (ret)
+		goto err_ctl;
+	pds->hold_data_max = pds->mtu < UET_PDS_HOLD_MAX ? pds->mtu :
+							   UET_PDS_HOLD_MAX;
+	attr.size = sizeof(struct uet_pds_hold) + pds->hold_data_max;
+	attr.chunk_count = 8;
+	attr.max_count = (size_t)pds->cfg.window * UET_PDS_HOLD_WINDOWS;
+	ret = uet_bufpool_init(&pds->hold_pool, &attr);
+	if (ret)
+		goto err_ret;
+	return 0;
+
+err_ret:
+	uet_bufpool_destroy(&pds->ret_pool);
+err_ctl:
+	uet_bufpool_destroy(&pds->ctl_pool);
+err_hbuf:
+	uet_bufpool_destroy(&pds->hbuf_pool);
+	return ret;
+}
+
+static void uet_pds_pools_fini(struct uet_pds *pds)
+{
+	uet_bufpool_destroy(&pds->hold_pool);
+	uet_bufpool_destroy(&pds->ret_pool);
+	uet_bufpool_destroy(&pds->ctl_pool);
+	uet_bufpool_destroy(&pds->hbuf_pool);
+}
+
+int uet_pds_create(struct uet_pds **pdsp, const struct uet_pds_cfg *cfg,
+		   struct uet_link *link, const struct uet_pds_upcalls *up,
+		   void *up_ctx)
+{
+	struct uet_pds *pds;
+	int ret;
+
+	if (!pdsp || !cfg || !link || !link->ops)
+		return -EINVAL;
+	ret = uet_pds_cfg_check(cfg);
+	if (ret)
+		return ret;
+	pds = calloc(1, sizeof(*pds));
+	if (!pds)
+		return -ENOMEM;
+	pds->cfg = *cfg;
+	pds->link = link;
+	pds->mtu = link->ops->mtu(link);
+	pds->rng = uet_pds_seed(cfg, pds);
+	pds->ring_size = 1;
+	while (pds->ring_size < cfg->window)
+		pds->ring_size <<= 1;
+	pds->ring_mask = pds->ring_size - 1;
+	uet_dlist_init(&pds->pdcs);
+	uet_dlist_init(&pds->ctlq);
+	uet_dlist_init(&pds->dataq);
+	uet_dlist_init(&pds->doneq);
+	pds->next_pdcid = (uint16_t)uet_pds_rand(pds);
+	pds->next_gen = (uint32_t)uet_pds_rand(pds);
+	uet_pds_set_upcalls(pds, up, up_ctx);
+
+	ret = uet_hashmap_init(&pds->ini_map, UET_PDS_INI_KEY_LEN, 0);
+	if (ret)
+		goto err_free;
+	ret = uet_hashmap_init(&pds->tgt_map, UET_PDS_TGT_KEY_LEN, 0);
+	if (ret)
+		goto err_ini;
+	ret = uet_hashmap_init(&pds->id_map, 0, 0);
+	if (ret)
+		goto err_tgt;
+	ret = uet_hashmap_init(&pds->ret_map, 0, 0);
+	if (ret)
+		goto err_id;
+	ret = uet_pds_pools_init(pds);
+	if (ret)
+		goto err_ret;
+	ret = uet_pds_rudi_init(pds);
+	if (ret)
+		goto err_pools;
+	*pdsp = pds;
+	return 0;
+
+err_pools:
+	uet_pds_pools_fini(pds);
+err_ret:
+	uet_hashmap_fini(&pds->ret_map);
+err_id:
+	uet_hashmap_fini(&pds->id_map);
+err_tgt:
+	uet_hashmap_fini(&pds->tgt_map);
+err_ini:
+	uet_hashmap_fini(&pds->ini_map);
+err_free:
+	free(pds);
+	return ret;
+}
+
+void uet_pds_set_upcalls(struct uet_pds *pds, const struct uet_pds_upcalls *up,
+			 void *up_ctx)
+{
+	if (up) {
+		pds->up = *up;
+		pds->have_up = true;
+	} else {
+		memset(&pds->up, 0, sizeof(pds->up));
+		pds->have_up = false;
+	}
+	pds->up_ctx = up_ctx;
+}
+
+void uet_pds_destroy(struct uet_pds *pds)
+{
+	struct uet_pds_ctl *c;
+	struct uet_pdc *pdc;
+
+	if (!pds)
+		return;
+	pds->destroying = true;
+	/* Best effort: one CLOSE_COMMAND / CLOSE_REQUEST per live PDC. */
+	uet_dlist_foreach_entry(&pds->pdcs, pdc, entry) {
+		if (!pdc->rpdcid)
+			continue;
+		if (pdc->initiator)
+			uet_pdc_send_cp(pds, pdc, UET_CTL_CLOSE_COMMAND,
+					pdc->next_psn, false, false, 0, 0);
+		else
+			uet_pdc_send_cp(pds, pdc, UET_CTL_CLOSE_REQUEST,
+					pdc->next_psn, false, false, 0, 0);
+	}
+	uet_dlist_foreach_entry_safe(&pds->pdcs, pdc, entry)
+		uet_pdc_fail(pds, pdc, -ECANCELED);
+	uet_pds_rudi_fail_all(pds, -ECANCELED);
+	uet_pds_flush_done(pds);
+
+	uet_dlist_foreach_entry_safe(&pds->ctlq, c, entry) {
+		uet_dlist_remove(&c->entry);
+		uet_bufpool_put(&pds->ctl_pool, c);
+	}
+	uet_pds_rudi_fini(pds);
+	uet_pds_pools_fini(pds);
+	uet_hashmap_fini(&pds->ret_map);
+	uet_hashmap_fini(&pds->id_map);
+	uet_hashmap_fini(&pds->tgt_map);
+	uet_hashmap_fini(&pds->ini_map);
+	free(pds);
+}
+
+/* ---- send entry points ---- */
+
+static int uet_pds_pkt_check(const struct uet_pds *pds,
+			     const struct uet_pds_tx_pkt *pkt, size_t pds_len)
+{
+	size_t total = pds_len + pkt->hdr_len;
+	unsigned int i;
+
+	if (pkt->next_hdr == UET_HDR_NONE || pkt->next_hdr > UET_HDR_MAX ||
+	    pkt->hdr_len > UET_PDS_SES_HDR_MAX ||
+	    pkt->iovcnt > UET_PDS_TX_MAX_IOV)
+		return -EINVAL;
+	for (i = 0; i < pkt->iovcnt; i++) {
+		if (pkt->iov[i].iov_len && !pkt->iov[i].iov_base)
+			return -EINVAL;
+		total += pkt->iov[i].iov_len;
+	}
+	if (total > pds->mtu)
+		return -EMSGSIZE;
+	return 0;
+}
+
+static void uet_pds_pkt_init(struct uet_pds_tx_pkt *pkt, uint8_t mode)
+{
+	memset(&pkt->priv, 0, sizeof(pkt->priv));
+	uet_dlist_init(&pkt->priv.entry);
+	uet_dlist_init(&pkt->priv.qentry);
+	pkt->priv.mode = mode;
+}
+
+unsigned int uet_pds_tx_space(struct uet_pds *pds,
+			      const struct uet_pds_key *key)
+{
+	uint8_t ikey[UET_PDS_INI_KEY_LEN];
+	struct uet_pdc *pdc;
+
+	if (!pds || !key || pds->destroying)
+		return 0;
+	switch (key->mode) {
+	case UET_PDS_MODE_RUDI:
+		return uet_pds_rudi_space(pds);
+	case UET_PDS_MODE_UUD:
+		return uet_pds_uud_space(pds);
+	case UET_PDS_MODE_RUD:
+	case UET_PDS_MODE_ROD:
+		break;
+	default:
+		return 0;
+	}
+	if (uet_pds_ini_key(key, ikey))
+		return 0;
+	pdc = uet_pdc_by_ini_key(pds, ikey);
+	if (!pdc)
+		return pds->npdcs < pds->cfg.max_pdcs ? pds->cfg.window : 0;
+	return uet_pdc_tx_space(pds, pdc);
+}
+
+int uet_pds_send(struct uet_pds *pds, const struct uet_pds_key *key,
+		 struct uet_pds_tx_pkt *pkt, uint64_t now)
+{
+	uint8_t ikey[UET_PDS_INI_KEY_LEN];
+	struct uet_pdc *pdc;
+	size_t pds_len;
+	int ret;
+
+	if (!pds || !key || !pkt)
+		return -EINVAL;
+	if (pds->destroying)
+		return -ECANCELED;
+	pds_len = key->mode == UET_PDS_MODE_RUD ||
+		  key->mode == UET_PDS_MODE_ROD ? UET_PDS_RUD_ROD_REQ_LEN :
+						  UET_PDS_RUDI_LEN;
+	ret = uet_pds_pkt_check(pds, pkt, pds_len);
+	if (ret)
+		return ret;
+	uet_pds_pkt_init(pkt, key->mode);
+	switch (key->mode) {
+	case UET_PDS_MODE_RUDI:
+		return uet_pds_rudi_send(pds, key, pkt, now);
+	case UET_PDS_MODE_UUD:
+		return uet_pds_uud_send(pds, key, pkt, now);
+	case UET_PDS_MODE_RUD:
+	case UET_PDS_MODE_ROD:
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (uet_pds_ini_key(key, ikey))
+		return -EINVAL;		/* job_id too wide, unknown family */
+	pdc = uet_pdc_by_ini_key(pds, ikey);
+	if (!pdc) {
+		ret = uet_pdc_create_ini(pds, key, ikey, now, &pdc);
+		if (ret)
+			return ret;
+	}
+	return uet_pdc_send(pds, pdc, pkt, now);
+}
+
+int uet_pds_send_reply(struct uet_pds *pds, void *rx_pdc,
+		       struct uet_pds_tx_pkt *pkt, uint64_t now)
+{
+	struct uet_pdc *pdc;
+	int ret;
+
+	if (!pds || !rx_pdc || !pkt)
+		return -EINVAL;
+	if (pds->destroying)
+		return -ECANCELED;
+	pdc = uet_pdc_from_handle(pds, rx_pdc);
+	if (!pdc || !pdc->rpdcid || pdc->state == UET_PDC_CLOSE_ACK_WAIT)
+		return -ENOTCONN;
+	ret = uet_pds_pkt_check(pds, pkt, UET_PDS_RUD_ROD_REQ_LEN);
+	if (ret)
+		return ret;
+	uet_pds_pkt_init(pkt, pdc->mode);
+	return uet_pdc_send(pds, pdc, pkt, now);
+}
+
+/* ---- timers ---- */
+
+void uet_pds_timer(struct uet_pds *pds, uint64_t now)
+{
+	struct uet_pdc *pdc;
+
+	if (!pds)
+		return;
+	uet_pds_flush_link(pds, now);
+	uet_dlist_foreach_entry_safe(&pds->pdcs, pdc, entry) {
+		if (!uet_pdc_tx_timer(pds, pdc, now))
+			continue;
+		uet_pdc_rx_timer(pds, pdc, now);
+		uet_pdc_lifecycle_timer(pds, pdc, now);
+	}
+	uet_pds_rudi_timer(pds, now);
+	uet_pds_flush_done(pds);
+}
+
+uint64_t uet_pds_next_deadline(const struct uet_pds *pds)
+{
+	const struct uet_pdc *pdc;
+	uint64_t next = UINT64_MAX;
+
+	if (!pds)
+		return UINT64_MAX;
+	if (!uet_dlist_empty(&pds->doneq))
+		return 0;
+	if (!uet_dlist_empty(&pds->ctlq) || !uet_dlist_empty(&pds->dataq))
+		next = pds->busy_ns + UET_PDS_BUSY_RETRY_NS;
+	uet_dlist_foreach_entry(&pds->pdcs, pdc, entry) {
+		next = uet_pds_min64(next, uet_pdc_tx_deadline(pds, pdc));
+		next = uet_pds_min64(next, uet_pdc_rx_deadline(pds, pdc));
+		next = uet_pds_min64(next,
+				     uet_pdc_lifecycle_deadline(pds, pdc));
+	}
+	return uet_pds_min64(next, uet_pds_rudi_deadline(pds));
+}
+
+int uet_pds_poll(struct uet_pds *pds, uint64_t now)
+{
+	struct uet_link_rx rx[UET_PDS_RECV_BATCH];
+	int n, i;
+
+	if (!pds)
+		return -EINVAL;
+	n = pds->link->ops->recv(pds->link, rx, UET_PDS_RECV_BATCH);
+	for (i = 0; i < n; i++)
+		uet_pds_rx(pds, rx[i].buf, rx[i].len, &rx[i].src, now);
+	uet_pds_timer(pds, now);
+	return n;
+}
+
+/* ---- statistics ---- */
+
+void uet_pds_get_stats(const struct uet_pds *pds, struct uet_pds_stats *st)
+{
+	*st = pds->st;
+}
+
+int uet_pds_get_pdc_stats(const struct uet_pds *pds,
+			  const struct uet_pds_key *key,
+			  struct uet_pds_stats *st)
+{
+	uint8_t ikey[UET_PDS_INI_KEY_LEN];
+	struct uet_pdc *pdc;
+
+	if (!pds || !key || !st)
+		return -EINVAL;
+	if (uet_pds_ini_key(key, ikey))
+		return -ENOENT;
+	pdc = uet_pdc_by_ini_key(pds, ikey);
+	if (!pdc)
+		return -ENOENT;
+	*st = pdc->st;
+	return 0;
+}

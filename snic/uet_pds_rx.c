@@ -1,0 +1,789 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Receive path: datagram dispatch and validation, and the receive
+ * direction of a PDC.
+ *
+ * Every datagram is decoded with the wire codecs before anything else
+ * is looked at; whatever fails (short, reserved bits, bad type, PDCID 0,
+ * an unknown control type, a response longer than UET_PDS_RSP_MAX, an
+ * unsupported source address) is counted in stats.malformed and dropped.
+ *
+ * Receive state of a PDC: win is a uet_psn_window whose base is the
+ * cumulative point + 1 (cack_psn = base - 1) and whose marks are the PSNs
+ * received beyond it.  A request is
+ *   new        base <= psn < base + window and not marked: delivered to SES
+ *              (RUD at once; ROD only in order, out-of-order ones copied
+ *              to a hold buffer and delivered when the gap fills);
+ *   duplicate  marked, or in the window below base: never delivered
+ *              again; answered with an ACK that carries the retained SES
+ *              response of that PSN or the Default SES Response;
+ *   out of window  NACK PSN_OOR_WINDOW.
+ * ACKs: immediately when the request has ar, carries back an SES
+ * response, arrived out of order or leaves holes (then ACK_CC with the
+ * SACK bitmap of the 64 PSNs after cack_psn), or cfg.ack_coalesce
+ * requests are unacknowledged; otherwise after cfg.ack_delay_ns.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uet_byteorder.h"
+#include "uet_log.h"
+#include "uet_pds_internal.h"
+
+/* ---- receive state ---- */
+
+int uet_pdc_rx_init(struct uet_pds *pds, struct uet_pdc *pdc)
+{
+	int ret;
+
+	ret = uet_psn_window_init(&pdc->win, pdc->start_psn, pds->cfg.window);
+	if (ret)
+		return ret;
+	pdc->deliver_psn = pdc->start_psn;
+	pdc->ack_due_ns = UINT64_MAX;
+	pdc->deliver_retry_ns = UINT64_MAX;
+	uet_dlist_init(&pdc->retained);
+	return 0;
+}
+
+static void uet_pdc_ret_free(struct uet_pds *pds, struct uet_pdc *pdc,
+			     struct uet_pds_retained *r)
+{
+	uet_hashmap_remove(&pds->ret_map, &r->node);
+	uet_dlist_remove(&r->entry);
+	pdc->nretained--;
+	uet_bufpool_put(&pds->ret_pool, r);
+}
+
+static void uet_pdc_rx_free_state(struct uet_pds *pds, struct uet_pdc *pdc)
+{
+	struct uet_pds_retained *r;
+	uint32_t i;
+
+	uet_dlist_foreach_entry_safe(&pdc->retained, r, entry)
+		uet_pdc_ret_free(pds, pdc, r);
+	if (pdc->hold) {
+		for (i = 0; i < pds->ring_size; i++) {
+			if (pdc->hold[i])
+				uet_bufpool_put(&pds->hold_pool, pdc->hold[i]);
+			pdc->hold[i] = NULL;
+		}
+	}
+	pdc->nheld = 0;
+}
+
+void uet_pdc_rx_reset(struct uet_pds *pds, struct uet_pdc *pdc)
+{
+	uet_pdc_rx_free_state(pds, pdc);
+	uet_psn_window_reset(&pdc->win, pdc->start_psn);
+	pdc->deliver_psn = pdc->start_psn;
+	pdc->deliver_retry_ns = UINT64_MAX;
+	pdc->ack_pending = 0;
+	pdc->ack_due_ns = UINT64_MAX;
+}
+
+void uet_pdc_rx_fini(struct uet_pds *pds, struct uet_pdc *pdc)
+{
+	uet_pdc_rx_free_state(pds, pdc);
+	free(pdc->hold);
+	pdc->hold = NULL;
+	uet_psn_window_fini(&pdc->win);
+}
+
+bool uet_pdc_rx_idle(const struct uet_pdc *pdc)
+{
+	return pdc->nheld == 0 && pdc->ack_due_ns == UINT64_MAX;
+}
+
+static inline uint32_t uet_pdc_cack(const struct uet_pdc *pdc)
+{
+	return uet_psn_window_base(&pdc->win) - 1;
+}
+
+/* ---- retained SES responses ---- */
+
+static uint64_t uet_pdc_ret_key(const struct uet_pdc *pdc, uint32_t psn)
+{
+	return (uint64_t)pdc->lpdcid << 32 | psn;
+}
+
+static struct uet_pds_retained *
+uet_pdc_retained(const struct uet_pds *pds, const struct uet_pdc *pdc,
+		 uint32_t psn)
+{
+	struct uet_hnode *n;
+
+	n = uet_hashmap_lookup_u64(&pds->ret_map, uet_pdc_ret_key(pdc, psn));
+	return n ? uet_container_of(n, struct uet_pds_retained, node) : NULL;
+}
+
+static void uet_pdc_retain(struct uet_pds *pds, struct uet_pdc *pdc,
+			   uint32_t psn, const struct uet_pds_rsp *rsp)
+{
+	struct uet_pds_retained *r, *pos;
+	struct uet_dlist *at;
+
+	/* Bounded even if the initiator never advances CLEAR_PSN. */
+	if (pdc->nretained >= 2 * pds->cfg.window) {
+		r = uet_dlist_first_entry(&pdc->retained,
+					  struct uet_pds_retained, entry);
+		uet_pdc_ret_free(pds, pdc, r);
+	}
+	r = uet_bufpool_get(&pds->ret_pool);
+	if (!r)
+		return;
+	r->psn = psn;
+	r->rsp = *rsp;
+	if (uet_hashmap_insert_u64(&pds->ret_map, &r->node,
+				   uet_pdc_ret_key(pdc, psn))) {
+		uet_bufpool_put(&pds->ret_pool, r);
+		return;
+	}
+	/* PSN order; deliveries are mostly in order, so scan from the tail. */
+	at = pdc->retained.prev;
+	while (at != &pdc->retained) {
+		pos = uet_container_of(at, struct uet_pds_retained, entry);
+		if (uet_seq32_lt(pos->psn, psn))
+			break;
+		at = at->prev;
+	}
+	uet_dlist_insert_after(at, &r->entry);
+	pdc->nretained++;
+	UET_PDS_INC(pds, pdc, rsp_retained);
+}
+
+void uet_pdc_rx_clear(struct uet_pds *pds, struct uet_pdc *pdc,
+		      uint32_t clear_psn)
+{
+	struct uet_pds_retained *r;
+	uint32_t cack = uet_pdc_cack(pdc);
+
+	/* Nothing beyond what we received can have been acknowledged. */
+	if (uet_seq32_lt(cack, clear_psn))
+		clear_psn = cack;
+	while ((r = uet_dlist_first_entry(&pdc->retained,
+					  struct uet_pds_retained, entry)) &&
+	       uet_seq32_le(r->psn, clear_psn))
+		uet_pdc_ret_free(pds, pdc, r);
+}
+
+/* ---- output: ACK, NACK ---- */
+
+static void uet_pdc_send_ack(struct uet_pds *pds, struct uet_pdc *pdc,
+			     uint32_t ack_psn, const struct uet_pds_rsp *rsp,
+			     bool probe, uint16_t probe_opaque, bool retx,
+			     uint64_t now)
+{
+	uint8_t buf[UET_PDS_CTL_BYTES];
+	struct uet_pds_ack_cc cc;
+	uint32_t cack = uet_pdc_cack(pdc);
+	int32_t off = uet_seq32_diff(ack_psn, cack);
+	ssize_t n;
+
+	pdc->ack_pending = 0;
+	pdc->ack_due_ns = UINT64_MAX;
+	if (!pdc->rpdcid)
+		return;
+	if (off < INT16_MIN || off > INT16_MAX) {
+		off = 0;	/* cannot name it: acknowledge cack only */
+		rsp = NULL;
+	}
+	memset(&cc, 0, sizeof(cc));
+	cc.ack.next_hdr = rsp ? rsp->next_hdr : UET_HDR_NONE;
+	cc.ack.retx = retx;
+	cc.ack.p = probe;
+	/* req: "0 = RUD, 1 = ROD" as documented (conformance.md D-4). */
+	cc.ack.req = pdc->mode == UET_PDS_MODE_ROD ? 1 : 0;
+	if (probe)
+		cc.ack.probe_opaque = probe_opaque;
+	else
+		cc.ack.ack_psn_offset = (int16_t)off;
+	cc.ack.cack_psn = cack;
+	cc.ack.spdcid = pdc->lpdcid;
+	cc.ack.dpdcid = pdc->rpdcid;
+	if (uet_psn_window_count(&pdc->win)) {
+		/* Holes: SACK the 64 PSNs after cack_psn. */
+		cc.cc_type = UET_CC_NSCC;
+		cc.sack_psn_offset = 1;
+		cc.sack_bitmap = uet_psn_window_get64(&pdc->win, cack + 1);
+		n = uet_pds_ack_cc_encode(buf, sizeof(buf), &cc);
+	} else {
+		n = uet_pds_ack_encode(buf, sizeof(buf), &cc.ack);
+	}
+	if (n < 0)
+		return;
+	if (rsp) {
+		memcpy(buf + n, rsp->buf, rsp->len);
+		n += rsp->len;
+	}
+	UET_PDS_INC(pds, pdc, ack_tx);
+	uet_pds_out_ctl(pds, &pdc->peer, pdc->lpdcid, buf, (size_t)n, now);
+}
+
+void uet_pds_send_nack(struct uet_pds *pds, const struct uet_link_addr *dst,
+		       uint8_t code, bool nt, uint32_t psn, uint16_t spdcid,
+		       uint16_t dpdcid, bool retx, uint64_t now)
+{
+	uint8_t buf[UET_PDS_NACK_LEN];
+	struct uet_pds_nack n;
+
+	memset(&n, 0, sizeof(n));
+	n.next_hdr = UET_HDR_NONE;
+	n.retx = retx;
+	n.nt = nt;
+	n.nack_code = code;
+	n.nack_psn = psn;
+	n.spdcid = spdcid;
+	n.dpdcid = dpdcid;
+	if (uet_pds_nack_encode(buf, sizeof(buf), &n) != UET_PDS_NACK_LEN)
+		return;
+	pds->st.nack_tx++;
+	uet_pds_out_ctl(pds, dst, dpdcid, buf, sizeof(buf), now);
+}
+
+static void uet_pdc_send_nack(struct uet_pds *pds, struct uet_pdc *pdc,
+			      uint8_t code, uint32_t psn, bool retx,
+			      uint64_t now)
+{
+	pdc->st.nack_tx++;
+	uet_pds_send_nack(pds, &pdc->peer, code, false, psn, pdc->lpdcid,
+			  pdc->rpdcid, retx, now);
+}
+
+/* An ACK naming psn with what we know about its SES response. */
+static void uet_pdc_answer(struct uet_pds *pds, struct uet_pdc *pdc,
+			   uint32_t psn, bool retx, uint64_t now)
+{
+	struct uet_pds_retained *r = uet_pdc_retained(pds, pdc, psn);
+	struct uet_pds_rsp def;
+
+	if (r) {
+		uet_pdc_send_ack(pds, pdc, psn, &r->rsp, false, 0, retx, now);
+		return;
+	}
+	if (pdc->mode == UET_PDS_MODE_ROD &&
+	    uet_seq32_le(pdc->deliver_psn, psn)) {
+		/* Held, not yet delivered: its response does not exist yet. */
+		uet_pdc_send_ack(pds, pdc, psn, NULL, false, 0, retx, now);
+		return;
+	}
+	uet_pds_default_rsp(&def);
+	UET_PDS_INC(pds, pdc, default_rsp_tx);
+	uet_pdc_send_ack(pds, pdc, psn, &def, false, 0, retx, now);
+}
+
+/* ---- delivery to SES ---- */
+
+/* Give one request to SES; rsp->next_hdr is NONE unless it answered. */
+static int uet_pdc_deliver(struct uet_pds *pds, struct uet_pdc *pdc,
+			   uint8_t next_hdr, uint32_t psn, const uint8_t *ses,
+			   size_t ses_len, struct uet_pds_rsp *rsp)
+{
+	struct uet_pds_rx_info info;
+	int ret;
+
+	memset(rsp, 0, sizeof(*rsp));
+	rsp->next_hdr = UET_HDR_NONE;
+	if (!pds->have_up || !pds->up.rx)
+		return -EAGAIN;
+	info.src = &pdc->peer;
+	info.mode = pdc->mode;
+	info.next_hdr = next_hdr;
+	info.psn = psn;
+	info.pdc = uet_pdc_handle(pdc);
+	info.ses = ses;
+	info.ses_len = ses_len;
+	ret = pds->up.rx(pds->up_ctx, &info, rsp);
+	if (ret == -EAGAIN)
+		return ret;
+	if (ret < 0) {
+		/* Malformed for SES: acknowledged, counted, dropped. */
+		UET_PDS_INC(pds, pdc, malformed);
+		rsp->next_hdr = UET_HDR_NONE;
+		return 0;
+	}
+	if (rsp->next_hdr != UET_HDR_NONE &&
+	    (rsp->next_hdr > UET_HDR_MAX || rsp->len == 0 ||
+	     rsp->len > UET_PDS_RSP_MAX)) {
+		UET_WARN_ONCE(FI_LOG_EP_DATA,
+			      "SES response of invalid size dropped\n");
+		UET_PDS_INC(pds, pdc, malformed);
+		rsp->next_hdr = UET_HDR_NONE;
+	}
+	return 0;
+}
+
+/* ROD: deliver the held packets that are now in order. */
+static void uet_pdc_rod_deliver_held(struct uet_pds *pds, struct uet_pdc *pdc,
+				     uint64_t now)
+{
+	uint32_t base = uet_psn_window_base(&pdc->win);
+	struct uet_pds_hold *hb;
+	struct uet_pds_rsp rsp;
+	uint32_t psn;
+
+	while (pdc->deliver_psn != base) {
+		psn = pdc->deliver_psn;
+		hb = pdc->hold ? pdc->hold[psn & pds->ring_mask] : NULL;
+		if (!hb || hb->psn != psn) {
+			/* Cannot happen: received and undelivered is held. */
+			pdc->deliver_psn++;
+			continue;
+		}
+		if (uet_pdc_deliver(pds, pdc, hb->next_hdr, psn, hb->data,
+				    hb->len, &rsp) == -EAGAIN) {
+			pdc->deliver_retry_ns = now +
+				(pds->cfg.ack_delay_ns ? pds->cfg.ack_delay_ns :
+							 UET_PDS_BUSY_RETRY_NS);
+			return;
+		}
+		pdc->hold[psn & pds->ring_mask] = NULL;
+		pdc->nheld--;
+		uet_bufpool_put(&pds->hold_pool, hb);
+		pdc->deliver_psn++;
+		if (rsp.next_hdr != UET_HDR_NONE) {
+			uet_pdc_retain(pds, pdc, psn, &rsp);
+			uet_pdc_send_ack(pds, pdc, psn, &rsp, false, 0, false,
+					 now);
+		}
+	}
+	pdc->deliver_retry_ns = UINT64_MAX;
+}
+
+static int uet_pdc_hold(struct uet_pds *pds, struct uet_pdc *pdc,
+			uint8_t next_hdr, uint32_t psn, const uint8_t *ses,
+			size_t ses_len)
+{
+	struct uet_pds_hold *hb;
+
+	if (ses_len > pds->hold_data_max)
+		return -EMSGSIZE;
+	if (!pdc->hold) {
+		pdc->hold = calloc(pds->ring_size, sizeof(*pdc->hold));
+		if (!pdc->hold)
+			return -ENOMEM;
+	}
+	hb = uet_bufpool_get(&pds->hold_pool);
+	if (!hb)
+		return -ENOMEM;
+	hb->psn = psn;
+	hb->next_hdr = next_hdr;
+	hb->len = ses_len;
+	memcpy(hb->data, ses, ses_len);
+	pdc->hold[psn & pds->ring_mask] = hb;
+	pdc->nheld++;
+	UET_PDS_INC(pds, pdc, ooo_held);
+	return 0;
+}
+
+/* ---- requests ---- */
+
+static void uet_pdc_req_rx(struct uet_pds *pds, struct uet_pdc *pdc,
+			   const struct uet_pds_rud_rod_req *h,
+			   const uint8_t *ses, size_t ses_len, uint64_t now)
+{
+	uint32_t psn = h->psn, base = uet_psn_window_base(&pdc->win);
+	uint32_t width = pds->cfg.window, limit, off;
+	struct uet_pds_rsp rsp;
+	bool immediate;
+	int ret;
+
+	pdc->last_active_ns = now;
+	if (pdc->state == UET_PDC_T_CLOSE_REQ_WAIT)
+		pdc->state = UET_PDC_T_ESTABLISHED;
+	pdc->st.rx_pkts++;	/* the PDS counted the datagram already */
+	pdc->st.rx_bytes += ses_len;
+
+	off = psn - base;
+	limit = width;
+	if (pdc->mode == UET_PDS_MODE_ROD)	/* held packets are bounded */
+		limit = pdc->deliver_psn + width - base;
+	if (off >= limit && base - 1 - psn >= width) {
+		uet_pdc_send_nack(pds, pdc, UET_NACK_PSN_OOR_WINDOW, psn,
+				  h->retx, now);
+		return;
+	}
+	uet_pdc_rx_clear(pds, pdc, psn - h->clear_psn_offset);
+	if (off >= limit || uet_psn_window_test(&pdc->win, psn)) {
+		UET_PDS_INC(pds, pdc, dup_rx);
+		uet_pdc_answer(pds, pdc, psn, h->retx, now);
+		return;
+	}
+
+	memset(&rsp, 0, sizeof(rsp));
+	rsp.next_hdr = UET_HDR_NONE;
+	if (pdc->mode == UET_PDS_MODE_RUD ||
+	    (psn == base && pdc->deliver_psn == base)) {
+		ret = uet_pdc_deliver(pds, pdc, h->next_hdr, psn, ses, ses_len,
+				      &rsp);
+		if (ret == -EAGAIN) {
+			uet_pdc_send_nack(pds, pdc, UET_NACK_NO_PKT_BUF, psn,
+					  h->retx, now);
+			return;
+		}
+		if (pdc->mode == UET_PDS_MODE_ROD)
+			pdc->deliver_psn++;
+	} else if (uet_pdc_hold(pds, pdc, h->next_hdr, psn, ses, ses_len)) {
+		uet_pdc_send_nack(pds, pdc, UET_NACK_NO_PKT_BUF, psn, h->retx,
+				  now);
+		return;
+	}
+	uet_psn_window_set(&pdc->win, psn);
+	uet_psn_window_advance_contiguous(&pdc->win);
+	if (rsp.next_hdr != UET_HDR_NONE)
+		uet_pdc_retain(pds, pdc, psn, &rsp);
+	if (pdc->mode == UET_PDS_MODE_ROD)
+		uet_pdc_rod_deliver_held(pds, pdc, now);
+
+	pdc->ack_pending++;
+	pdc->ack_psn = psn;
+	immediate = h->ar || rsp.next_hdr != UET_HDR_NONE || psn != base ||
+		    uet_psn_window_base(&pdc->win) - base != 1 ||
+		    uet_psn_window_count(&pdc->win) ||
+		    pdc->ack_pending >= pds->cfg.ack_coalesce;
+	if (immediate)
+		uet_pdc_send_ack(pds, pdc, psn,
+				 rsp.next_hdr != UET_HDR_NONE ? &rsp : NULL,
+				 false, 0, h->retx, now);
+	else if (pdc->ack_due_ns == UINT64_MAX)
+		pdc->ack_due_ns = now + pds->cfg.ack_delay_ns;
+}
+
+static void uet_pds_req_rx(struct uet_pds *pds, const uint8_t *buf,
+			   size_t len, const struct uet_link_addr *src,
+			   uint64_t now)
+{
+	uint8_t tkey[UET_PDS_TGT_KEY_LEN];
+	struct uet_pds_rud_rod_cc_req cc;
+	struct uet_pds_rud_rod_req h;
+	unsigned int type = buf[0] >> 3;
+	struct uet_pdc *pdc;
+	uint32_t start;
+	uint8_t mode;
+	ssize_t hl;
+
+	if (type == UET_PDS_TYPE_RUD_CC_REQ ||
+	    type == UET_PDS_TYPE_ROD_CC_REQ) {
+		hl = uet_pds_rud_rod_cc_req_decode(&cc, buf, len);
+		h = cc.req;
+	} else {
+		hl = uet_pds_rud_rod_req_decode(&h, buf, len);
+	}
+	if (hl < 0 || h.next_hdr == UET_HDR_NONE ||
+	    uet_pds_addr_key(src, tkey)) {
+		pds->st.malformed++;
+		return;
+	}
+	mode = type == UET_PDS_TYPE_ROD_REQ || type == UET_PDS_TYPE_ROD_CC_REQ ?
+	       UET_PDS_MODE_ROD : UET_PDS_MODE_RUD;
+
+	if (h.syn) {
+		/* One general pool: use_rsv_pdc is served from it too. */
+		uet_put_be16(tkey + UET_PDS_ADDR_KEY_LEN, h.spdcid);
+		start = h.psn - h.psn_offset;
+		pdc = uet_pdc_by_tgt_key(pds, tkey);
+		if (pdc && pdc->start_psn != start) {
+			/* A new incarnation of the initiator's PDC. */
+			UET_PDS_INC(pds, pdc, pdc_closed);
+			uet_pdc_tx_fail_all(pds, pdc, -ECONNRESET);
+			uet_pdc_teardown(pds, pdc);
+			pdc = NULL;
+		}
+		if (!pdc && uet_pdc_create_tgt(pds, src, tkey, h.spdcid, mode,
+					       start, now, &pdc)) {
+			uet_pds_send_nack(pds, src, UET_NACK_NO_PDC_AVAIL,
+					  false, h.psn, 0, h.spdcid, h.retx,
+					  now);
+			return;
+		}
+	} else {
+		pdc = uet_pdc_by_id(pds, h.dpdcid);
+		if (!pdc || !uet_link_addr_eq(&pdc->peer, src) ||
+		    (pdc->rpdcid && pdc->rpdcid != h.spdcid) ||
+		    (!pdc->rpdcid && !pdc->initiator)) {
+			pds->st.unknown_pdc++;
+			uet_pds_send_nack(pds, src, UET_NACK_INV_DPDCID, false,
+					  h.psn, 0, h.spdcid, h.retx, now);
+			return;
+		}
+		if (!pdc->rpdcid) {
+			/* A reply from the target before its first ACK. */
+			pdc->rpdcid = h.spdcid;
+			if (pdc->state == UET_PDC_SYN_SENT)
+				pdc->state = UET_PDC_ESTABLISHED;
+		}
+	}
+	if (pdc->mode != mode) {
+		UET_PDS_INC(pds, pdc, wrong_mode);
+		uet_pdc_send_nack(pds, pdc, UET_NACK_PDC_HDR_MISMATCH, h.psn,
+				  h.retx, now);
+		return;
+	}
+	uet_pdc_req_rx(pds, pdc, &h, buf + hl, len - (size_t)hl, now);
+}
+
+/* ---- ACK / NACK ---- */
+
+static void uet_pds_ack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
+			       size_t len, const struct uet_link_addr *src,
+			       uint64_t now)
+{
+	struct uet_pds_ack_ccx ccx;
+	struct uet_pds_ack_cc cc;
+	struct uet_pds_ack ack;
+	unsigned int type = buf[0] >> 3;
+	int16_t sack_off = 0;
+	uint64_t bitmap = 0;
+	const uint8_t *rsp;
+	struct uet_pdc *pdc;
+	size_t rsp_len;
+	ssize_t hl;
+
+	switch (type) {
+	case UET_PDS_TYPE_ACK:
+		hl = uet_pds_ack_decode(&ack, buf, len);
+		break;
+	case UET_PDS_TYPE_ACK_CC:
+		hl = uet_pds_ack_cc_decode(&cc, buf, len);
+		ack = cc.ack;
+		sack_off = cc.sack_psn_offset;
+		bitmap = cc.sack_bitmap;
+		break;
+	default:
+		hl = uet_pds_ack_ccx_decode(&ccx, buf, len);
+		ack = ccx.ack;
+		sack_off = ccx.sack_psn_offset;
+		bitmap = ccx.sack_bitmap;
+		break;
+	}
+	if (hl < 0) {
+		pds->st.malformed++;
+		return;
+	}
+	rsp = buf + hl;
+	rsp_len = len - (size_t)hl;
+	if (ack.next_hdr == UET_HDR_NONE) {
+		rsp = NULL;
+		rsp_len = 0;
+	} else if (ack.p || rsp_len == 0 || rsp_len > UET_PDS_RSP_MAX) {
+		pds->st.malformed++;
+		return;
+	}
+	pdc = uet_pdc_by_id(pds, ack.dpdcid);
+	if (!pdc || !uet_link_addr_eq(&pdc->peer, src) ||
+	    (pdc->rpdcid ? pdc->rpdcid != ack.spdcid : !pdc->initiator)) {
+		pds->st.unknown_pdc++;
+		return;
+	}
+	UET_PDS_INC(pds, pdc, ack_rx);
+	uet_pdc_ack_rx(pds, pdc, &ack, type != UET_PDS_TYPE_ACK, sack_off,
+		       bitmap, rsp, rsp_len, now);
+}
+
+static void uet_pds_nack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
+				size_t len, const struct uet_link_addr *src,
+				uint64_t now)
+{
+	struct uet_pds_nack_ccx ccx;
+	struct uet_pds_nack n;
+	struct uet_pdc *pdc;
+	ssize_t hl;
+
+	if ((buf[0] >> 3) == UET_PDS_TYPE_NACK) {
+		hl = uet_pds_nack_decode(&n, buf, len);
+	} else {
+		hl = uet_pds_nack_ccx_decode(&ccx, buf, len);
+		n = ccx.nack;
+	}
+	if (hl < 0) {
+		pds->st.malformed++;
+		return;
+	}
+	if (n.nt) {
+		uet_pds_rudi_nack_rx(pds, &n, src, now);
+		return;
+	}
+	pdc = uet_pdc_by_id(pds, n.dpdcid);
+	if (!pdc || !uet_link_addr_eq(&pdc->peer, src) ||
+	    (pdc->rpdcid && n.spdcid && n.spdcid != pdc->rpdcid)) {
+		pds->st.unknown_pdc++;
+		return;
+	}
+	UET_PDS_INC(pds, pdc, nack_rx);
+	uet_pdc_nack_rx(pds, pdc, &n, now);
+}
+
+/* ---- control packets ---- */
+
+static void uet_pdc_ack_request_rx(struct uet_pds *pds, struct uet_pdc *pdc,
+				   const struct uet_pds_cp *cp, uint64_t now)
+{
+	uint32_t base = uet_psn_window_base(&pdc->win);
+	uint32_t width = pds->cfg.window, psn = cp->psn;
+
+	if (psn - base < width) {
+		if (!uet_psn_window_test(&pdc->win, psn)) {
+			uet_pdc_send_nack(pds, pdc, UET_NACK_PSN_GAP, psn,
+					  cp->retx, now);
+			return;
+		}
+	} else if (base - 1 - psn >= width) {
+		uet_pdc_send_nack(pds, pdc, UET_NACK_PSN_OOR_WINDOW, psn,
+				  cp->retx, now);
+		return;
+	}
+	uet_pdc_answer(pds, pdc, psn, cp->retx, now);
+}
+
+static void uet_pdc_close_command_rx(struct uet_pds *pds, struct uet_pdc *pdc,
+				     const struct uet_pds_cp *cp, uint64_t now)
+{
+	if (pdc->initiator) {
+		pds->st.malformed++;
+		return;
+	}
+	/* Close only when everything before the CLOSE was received and
+	 * delivered and our own replies are done; else the initiator
+	 * retries and eventually gives up. */
+	if (cp->psn != uet_psn_window_base(&pdc->win) || pdc->nheld ||
+	    (pdc->mode == UET_PDS_MODE_ROD && pdc->deliver_psn != cp->psn) ||
+	    pdc->nout)
+		return;
+	uet_pdc_send_ack(pds, pdc, cp->psn, NULL, false, 0, cp->retx, now);
+	UET_PDS_INC(pds, pdc, pdc_closed);
+	uet_pdc_teardown(pds, pdc);
+}
+
+static void uet_pds_cp_rx(struct uet_pds *pds, const uint8_t *buf,
+			  size_t len, const struct uet_link_addr *src,
+			  uint64_t now)
+{
+	struct uet_pdc *pdc;
+	struct uet_pds_cp cp;
+
+	if (uet_pds_cp_decode(&cp, buf, len) < 0 || cp.syn) {
+		/* We never open a PDC with a control packet. */
+		pds->st.malformed++;
+		return;
+	}
+	pds->st.cp_rx++;
+	pdc = uet_pdc_by_id(pds, cp.dpdcid);
+	if (!pdc || !uet_link_addr_eq(&pdc->peer, src) || !pdc->rpdcid ||
+	    pdc->rpdcid != cp.spdcid) {
+		pds->st.unknown_pdc++;
+		switch (cp.ctl_type) {
+		case UET_CTL_ACK_REQUEST:
+		case UET_CTL_PROBE:
+		case UET_CTL_CLOSE_COMMAND:
+		case UET_CTL_CLEAR_COMMAND:
+			uet_pds_send_nack(pds, src, UET_NACK_INV_DPDCID, false,
+					  cp.psn, 0, cp.spdcid, cp.retx, now);
+			break;
+		default:
+			break;
+		}
+		return;
+	}
+	pdc->st.cp_rx++;
+	pdc->last_heard_ns = now;
+	switch (cp.ctl_type) {
+	case UET_CTL_NOOP:
+		break;
+	case UET_CTL_ACK_REQUEST:
+		uet_pdc_ack_request_rx(pds, pdc, &cp, now);
+		break;
+	case UET_CTL_PROBE:
+		uet_pdc_send_ack(pds, pdc, uet_pdc_cack(pdc), NULL, true,
+				 cp.probe_opaque, cp.retx, now);
+		break;
+	case UET_CTL_CLEAR_COMMAND:
+		uet_pdc_rx_clear(pds, pdc, cp.psn - 1);
+		break;
+	case UET_CTL_CLEAR_REQUEST:
+		if (pdc->initiator && pdc->nout == 0)
+			uet_pdc_send_cp(pds, pdc, UET_CTL_CLEAR_COMMAND,
+					pdc->next_psn, false, false, 0, now);
+		break;
+	case UET_CTL_CLOSE_COMMAND:
+		uet_pdc_close_command_rx(pds, pdc, &cp, now);
+		break;
+	case UET_CTL_CLOSE_REQUEST:
+		if (pdc->initiator && pdc->state == UET_PDC_ESTABLISHED &&
+		    pdc->nout == 0 && uet_pdc_rx_idle(pdc))
+			uet_pdc_start_close(pds, pdc, now);
+		break;
+	default:
+		/* CREDIT, CREDIT_REQUEST, NEGOTIATION: not supported. */
+		UET_PDS_INC(pds, pdc, malformed);
+		break;
+	}
+}
+
+/* ---- timers ---- */
+
+void uet_pdc_rx_timer(struct uet_pds *pds, struct uet_pdc *pdc, uint64_t now)
+{
+	if (pdc->deliver_retry_ns <= now)
+		uet_pdc_rod_deliver_held(pds, pdc, now);
+	if (pdc->ack_due_ns <= now)
+		uet_pdc_send_ack(pds, pdc, pdc->ack_psn, NULL, false, 0, false,
+				 now);
+}
+
+uint64_t uet_pdc_rx_deadline(const struct uet_pds *pds,
+			     const struct uet_pdc *pdc)
+{
+	return uet_pds_min64(pdc->ack_due_ns, pdc->deliver_retry_ns);
+}
+
+/* ---- dispatch ---- */
+
+void uet_pds_rx(struct uet_pds *pds, const uint8_t *buf, size_t len,
+		const struct uet_link_addr *src, uint64_t now)
+{
+	if (!pds)
+		return;
+	pds->st.rx_pkts++;
+	pds->st.rx_bytes += len;
+	if (!buf || !src || len < UET_PDS_PROLOGUE_LEN) {
+		pds->st.malformed++;
+		return;
+	}
+	switch (buf[0] >> 3) {
+	case UET_PDS_TYPE_RUD_REQ:
+	case UET_PDS_TYPE_ROD_REQ:
+	case UET_PDS_TYPE_RUD_CC_REQ:
+	case UET_PDS_TYPE_ROD_CC_REQ:
+		uet_pds_req_rx(pds, buf, len, src, now);
+		break;
+	case UET_PDS_TYPE_RUDI_REQ:
+		uet_pds_rudi_req_rx(pds, buf, len, src, now);
+		break;
+	case UET_PDS_TYPE_RUDI_RESP:
+		uet_pds_rudi_resp_rx(pds, buf, len, src, now);
+		break;
+	case UET_PDS_TYPE_UUD_REQ:
+		uet_pds_uud_rx(pds, buf, len, src, now);
+		break;
+	case UET_PDS_TYPE_ACK:
+	case UET_PDS_TYPE_ACK_CC:
+	case UET_PDS_TYPE_ACK_CCX:
+		uet_pds_ack_pkt_rx(pds, buf, len, src, now);
+		break;
+	case UET_PDS_TYPE_NACK:
+	case UET_PDS_TYPE_NACK_CCX:
+		uet_pds_nack_pkt_rx(pds, buf, len, src, now);
+		break;
+	case UET_PDS_TYPE_CP:
+		uet_pds_cp_rx(pds, buf, len, src, now);
+		break;
+	default:
+		/* Reserved, TSS (not supported) and undefined types. */
+		pds->st.malformed++;
+		break;
+	}
+	uet_pds_flush_done(pds);
+}

@@ -1,0 +1,592 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The transmit direction of a PDC: PSN assignment, request header
+ * encoding, ACK / NACK processing, RTT estimation and retransmission.
+ *
+ * Outstanding packets (handed to uet_pds_send and not yet reported by
+ * tx_done) live in a ring indexed by PSN (ring_size >= cfg.window) and on
+ * exactly one list:
+ *   sent     unacked, ordered by last transmission (a retransmission
+ *            moves the packet to the tail);
+ *   nacked   unacked, NACKed: retransmitted at priv.due_ns;
+ *   rspwait  acked but want_rsp and the SES response has not come:
+ *            ACK_REQUEST at priv.due_ns.
+ * oldest is the first PSN not done (CLEAR_PSN = oldest - 1) and the
+ * window is next_psn - oldest <= cfg.window, so clear_psn_offset always
+ * fits; snd_una is the first PSN not known to be acked.
+ *
+ * Retransmission timer (one per PDC, rto_due_ns): when it fires with no
+ * backoff, every packet of `sent` whose last transmission is an RTO old
+ * is retransmitted; with backoff (nothing acked since the previous
+ * expiry) only the lowest unacked PSN is retransmitted and a PROBE asks
+ * the peer for its state.  Each expiry doubles the RTO (capped at
+ * rto_max); any ACK progress resets the backoff.  A packet that would be
+ * retransmitted for the (max_retries + 1)-th time since the PDC last made
+ * progress fails the PDC: every outstanding packet completes with
+ * -ETIMEDOUT.  SACK: a packet reported missing below the highest SACKed
+ * PSN is retransmitted at most once per smoothed RTT.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uet_pds_internal.h"
+
+int uet_pdc_tx_init(struct uet_pds *pds, struct uet_pdc *pdc)
+{
+	pdc->ring = calloc(pds->ring_size, sizeof(*pdc->ring));
+	if (!pdc->ring)
+		return -ENOMEM;
+	uet_dlist_init(&pdc->sent);
+	uet_dlist_init(&pdc->nacked);
+	uet_dlist_init(&pdc->rspwait);
+	pdc->rtt.rto = pds->cfg.rto_init_ns;
+	pdc->next_psn = pdc->start_psn;
+	pdc->snd_una = pdc->start_psn;
+	pdc->oldest = pdc->start_psn;
+	pdc->rto_due_ns = UINT64_MAX;
+	return 0;
+}
+
+void uet_pdc_tx_fini(struct uet_pds *pds, struct uet_pdc *pdc)
+{
+	free(pdc->ring);
+	pdc->ring = NULL;
+}
+
+static inline struct uet_pds_tx_pkt **
+uet_pdc_slot(const struct uet_pds *pds, const struct uet_pdc *pdc,
+	     uint32_t psn)
+{
+	return &pdc->ring[psn & pds->ring_mask];
+}
+
+/* psn is in [oldest, next_psn). */
+static bool uet_pdc_in_flight(const struct uet_pdc *pdc, uint32_t psn)
+{
+	return psn - pdc->oldest < pdc->next_psn - pdc->oldest;
+}
+
+uint32_t uet_pdc_clear_base(const struct uet_pdc *pdc)
+{
+	return pdc->oldest;
+}
+
+unsigned int uet_pdc_tx_space(const struct uet_pds *pds,
+			      const struct uet_pdc *pdc)
+{
+	uint32_t used = pdc->next_psn - pdc->oldest;
+	uint32_t space, syn_room;
+
+	if (pdc->state == UET_PDC_CLOSE_ACK_WAIT ||
+	    pdc->state == UET_PDC_CLOSED)
+		return 0;
+	space = used < pds->cfg.window ? pds->cfg.window - used : 0;
+	if (pdc->state == UET_PDC_SYN_SENT) {
+		/* psn_offset is 12 bits: at most 4096 PSNs before an ACK. */
+		used = pdc->next_psn - pdc->start_psn;
+		syn_room = used <= UET_PSN_OFFSET_MAX ?
+			   UET_PSN_OFFSET_MAX + 1 - used : 0;
+		if (syn_room < space)
+			space = syn_room;
+	}
+	return space;
+}
+
+static void uet_pdc_advance(const struct uet_pds *pds, struct uet_pdc *pdc)
+{
+	struct uet_pds_tx_pkt *pkt;
+
+	while (pdc->snd_una != pdc->next_psn) {
+		pkt = *uet_pdc_slot(pds, pdc, pdc->snd_una);
+		if (pkt && !pkt->priv.acked)
+			break;
+		pdc->snd_una++;
+	}
+	while (pdc->oldest != pdc->next_psn &&
+	       !*uet_pdc_slot(pds, pdc, pdc->oldest))
+		pdc->oldest++;
+}
+
+/* Arm the retransmission timer for the oldest transmission in `sent`. */
+static void uet_pdc_rearm(const struct uet_pds *pds, struct uet_pdc *pdc)
+{
+	struct uet_pds_tx_pkt *head;
+
+	head = uet_dlist_first_entry(&pdc->sent, struct uet_pds_tx_pkt,
+				     priv.entry);
+	pdc->rto_due_ns = head ? head->priv.last_tx_ns +
+			  uet_pds_rto_backoff(pds, &pdc->rtt, pdc->backoff) :
+			  UINT64_MAX;
+}
+
+int uet_pdc_send(struct uet_pds *pds, struct uet_pdc *pdc,
+		 struct uet_pds_tx_pkt *pkt, uint64_t now)
+{
+	struct uet_pds_hbuf *hb;
+	bool was_idle;
+	uint32_t psn;
+
+	if (!uet_pdc_tx_space(pds, pdc))
+		return pdc->state == UET_PDC_CLOSE_ACK_WAIT ? -ENOTCONN :
+							      -EAGAIN;
+	hb = uet_bufpool_get(&pds->hbuf_pool);
+	if (!hb)
+		return -ENOMEM;
+	pkt->priv.hbuf = hb;
+	pkt->priv.pds_len = UET_PDS_RUD_ROD_REQ_LEN;
+	memcpy(hb->bytes + UET_PDS_RUD_ROD_REQ_LEN, pkt->hdr, pkt->hdr_len);
+	pkt->priv.pdc = pdc;
+	psn = pdc->next_psn++;
+	pkt->priv.psn = psn;
+	*uet_pdc_slot(pds, pdc, psn) = pkt;
+	pdc->nout++;
+	pkt->priv.state = UET_PKT_SENT;
+	pkt->priv.first_tx_ns = now;
+	pkt->priv.last_tx_ns = now;
+	pkt->priv.tx_count = 1;
+	pkt->priv.epoch = pdc->epoch;
+	/* ACK at once: the first packet, and the one that fills the window. */
+	pkt->priv.ar = psn == pdc->start_psn ||
+		       pdc->next_psn - pdc->oldest >= pds->cfg.window;
+	was_idle = uet_dlist_empty(&pdc->sent);
+	uet_dlist_insert_tail(&pdc->sent, &pkt->priv.entry);
+	if (was_idle)
+		uet_pdc_rearm(pds, pdc);
+	pdc->last_active_ns = now;
+	if (pdc->state == UET_PDC_T_CLOSE_REQ_WAIT)
+		pdc->state = UET_PDC_T_ESTABLISHED;	/* busy again */
+	uet_pds_out_pkt(pds, pkt, now);
+	return 0;
+}
+
+void uet_pdc_encode_req(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
+{
+	struct uet_pdc *pdc = pkt->priv.pdc;
+	struct uet_pds_hbuf *hb = pkt->priv.hbuf;
+	struct uet_pds_rud_rod_req h;
+
+	memset(&h, 0, sizeof(h));
+	h.type = pdc->mode == UET_PDS_MODE_ROD ? UET_PDS_TYPE_ROD_REQ :
+						 UET_PDS_TYPE_RUD_REQ;
+	h.next_hdr = pkt->next_hdr;
+	h.retx = pkt->priv.tx_count > 1;
+	h.ar = pkt->priv.ar;
+	h.syn = pdc->state == UET_PDC_SYN_SENT;
+	/* CLEAR_PSN = oldest - 1; the packet itself is not done. */
+	h.clear_psn_offset = (uint16_t)(pkt->priv.psn -
+					uet_pdc_clear_base(pdc) + 1);
+	h.psn = pkt->priv.psn;
+	h.spdcid = pdc->lpdcid;
+	if (h.syn) {
+		h.pdc_info = 0;		/* general pool */
+		h.psn_offset = (uint16_t)(pkt->priv.psn - pdc->start_psn);
+	} else {
+		h.dpdcid = pdc->rpdcid;
+	}
+	/* Every value fits by construction (window, psn_offset bound). */
+	(void)uet_pds_rud_rod_req_encode(hb->bytes, UET_PDS_RUD_ROD_REQ_LEN,
+					 &h);
+}
+
+/* ---- retransmission ---- */
+
+/* Count one more retransmission of pkt; false once it exceeds the bound. */
+static bool uet_pdc_retry_ok(const struct uet_pds *pds,
+			     const struct uet_pdc *pdc,
+			     struct uet_pds_tx_pkt *pkt)
+{
+	if (pkt->priv.epoch != pdc->epoch) {
+		pkt->priv.epoch = pdc->epoch;
+		pkt->priv.retries = 0;
+	}
+	if (pkt->priv.retries >= pds->cfg.max_retries)
+		return false;
+	pkt->priv.retries++;
+	return true;
+}
+
+enum uet_pdc_retx_cause {
+	UET_RETX_TIMEOUT,
+	UET_RETX_NACK,
+	UET_RETX_SACK,
+};
+
+/* Retransmit pkt; false when the PDC failed (and was freed) instead. */
+static bool uet_pdc_retransmit(struct uet_pds *pds, struct uet_pdc *pdc,
+			       struct uet_pds_tx_pkt *pkt,
+			       enum uet_pdc_retx_cause cause, uint64_t now)
+{
+	if (!uet_pdc_retry_ok(pds, pdc, pkt)) {
+		uet_pdc_fail(pds, pdc, -ETIMEDOUT);
+		return false;
+	}
+	if (pkt->priv.tx_count < UINT16_MAX)
+		pkt->priv.tx_count++;
+	pkt->priv.last_tx_ns = now;
+	pkt->priv.ar = true;
+	pkt->priv.state = UET_PKT_SENT;
+	pkt->priv.nack_retx = false;
+	uet_dlist_remove(&pkt->priv.entry);
+	uet_dlist_insert_tail(&pdc->sent, &pkt->priv.entry);
+	UET_PDS_INC(pds, pdc, retx);
+	switch (cause) {
+	case UET_RETX_TIMEOUT:
+		UET_PDS_INC(pds, pdc, retx_timeout);
+		break;
+	case UET_RETX_NACK:
+		UET_PDS_INC(pds, pdc, retx_nack);
+		break;
+	case UET_RETX_SACK:
+		UET_PDS_INC(pds, pdc, retx_sack);
+		break;
+	}
+	uet_pds_out_pkt(pds, pkt, now);
+	return true;
+}
+
+/* ---- ACK processing ---- */
+
+struct uet_pdc_ack_ctx {
+	uint64_t now;
+	bool progress;
+};
+
+/* Mark pkt acked; rsp (may be NULL) is the SES response for it. */
+static void uet_pdc_ack_pkt(struct uet_pds *pds, struct uet_pdc *pdc,
+			    struct uet_pds_tx_pkt *pkt, bool designated,
+			    uint8_t rsp_nh, const uint8_t *rsp, size_t rsp_len,
+			    struct uet_pdc_ack_ctx *c)
+{
+	if (pkt->priv.acked) {
+		if (rsp && pkt->priv.state == UET_PKT_RSPWAIT) {
+			pdc->rsp_since_clear = true;
+			*uet_pdc_slot(pds, pdc, pkt->priv.psn) = NULL;
+			pdc->nout--;
+			uet_pds_complete(pds, pkt, 0, rsp_nh, rsp, rsp_len);
+			c->progress = true;
+		}
+		return;
+	}
+	pkt->priv.acked = true;
+	c->progress = true;
+	/* Karn: only packets transmitted once give RTT samples. */
+	if (designated && pkt->priv.tx_count == 1)
+		uet_pds_rtt_sample(pds, &pdc->rtt,
+				   c->now - pkt->priv.first_tx_ns);
+	uet_pds_unqueue_pkt(pds, pkt);
+	uet_dlist_remove(&pkt->priv.entry);
+	if (rsp)
+		pdc->rsp_since_clear = true;
+	if (rsp || !pkt->want_rsp) {
+		*uet_pdc_slot(pds, pdc, pkt->priv.psn) = NULL;
+		pdc->nout--;
+		uet_pds_complete(pds, pkt, 0, rsp_nh, rsp, rsp_len);
+		return;
+	}
+	/* Acked without its response: ask for it (rate-limited by RTO). */
+	pkt->priv.state = UET_PKT_RSPWAIT;
+	pkt->priv.due_ns = c->now;
+	pkt->priv.epoch = pdc->epoch + 1;	/* fresh retry budget */
+	pkt->priv.retries = 0;
+	uet_dlist_insert_tail(&pdc->rspwait, &pkt->priv.entry);
+}
+
+static struct uet_pds_tx_pkt *uet_pdc_pkt(const struct uet_pds *pds,
+					  const struct uet_pdc *pdc,
+					  uint32_t psn)
+{
+	if (!uet_pdc_in_flight(pdc, psn))
+		return NULL;
+	return *uet_pdc_slot(pds, pdc, psn);
+}
+
+static uint64_t uet_pdc_sack_holdoff(const struct uet_pdc *pdc)
+{
+	return pdc->rtt.valid ? pdc->rtt.srtt : pdc->rtt.rto;
+}
+
+void uet_pdc_ack_rx(struct uet_pds *pds, struct uet_pdc *pdc,
+		    const struct uet_pds_ack *ack, bool has_sack,
+		    int16_t sack_psn_offset, uint64_t sack_bitmap,
+		    const uint8_t *rsp, size_t rsp_len, uint64_t now)
+{
+	struct uet_pdc_ack_ctx c = { .now = now, .progress = false };
+	struct uet_pds_tx_pkt *pkt;
+	uint32_t cack = ack->cack_psn, psn, base, hi = 0;
+	bool have_hi = false;
+	unsigned int i;
+
+	pdc->last_heard_ns = now;
+	pdc->last_active_ns = now;
+	if (pdc->state == UET_PDC_SYN_SENT) {
+		pdc->rpdcid = ack->spdcid;
+		pdc->state = UET_PDC_ESTABLISHED;
+	}
+	if (pdc->state == UET_PDC_CLOSE_ACK_WAIT && !ack->p &&
+	    (uint32_t)(cack + (uint32_t)(int32_t)ack->ack_psn_offset) ==
+	    pdc->close_psn) {
+		UET_PDS_INC(pds, pdc, pdc_closed);
+		uet_pdc_teardown(pds, pdc);
+		return;
+	}
+	/* A cumulative point beyond anything sent is bogus. */
+	if (uet_seq32_diff(cack, pdc->next_psn - 1) > 0) {
+		UET_PDS_INC(pds, pdc, malformed);
+		return;
+	}
+
+	/* 1. The designated packet first: its response rides on this ACK. */
+	if (!ack->p) {
+		psn = cack + (uint32_t)(int32_t)ack->ack_psn_offset;
+		pkt = uet_pdc_pkt(pds, pdc, psn);
+		if (pkt)
+			uet_pdc_ack_pkt(pds, pdc, pkt, true,
+					ack->next_hdr, rsp, rsp_len, &c);
+	}
+	/* 2. Cumulative. */
+	if (uet_seq32_diff(cack, pdc->snd_una) >= 0) {
+		for (psn = pdc->snd_una; psn != cack + 1; psn++) {
+			pkt = *uet_pdc_slot(pds, pdc, psn);
+			if (pkt)
+				uet_pdc_ack_pkt(pds, pdc, pkt, false,
+						UET_HDR_NONE, NULL, 0, &c);
+		}
+	}
+	/* 3. Selective. */
+	if (has_sack && sack_bitmap) {
+		base = cack + (uint32_t)(int32_t)sack_psn_offset;
+		for (i = 0; i < 64; i++) {
+			if (!(sack_bitmap >> i & 1))
+				continue;
+			psn = base + i;
+			if (!uet_pdc_in_flight(pdc, psn))
+				continue;
+			hi = psn;
+			have_hi = true;
+			pkt = *uet_pdc_slot(pds, pdc, psn);
+			if (pkt)
+				uet_pdc_ack_pkt(pds, pdc, pkt, false,
+						UET_HDR_NONE, NULL, 0, &c);
+		}
+	}
+	uet_pdc_advance(pds, pdc);
+	if (c.progress) {
+		pdc->epoch++;
+		pdc->backoff = 0;
+		uet_pdc_rearm(pds, pdc);
+	}
+
+	/* 4. Holes below the highest SACKed PSN: retransmit, once per RTT. */
+	if (!have_hi || !uet_seq32_lt(pdc->snd_una, hi))
+		return;
+	for (psn = pdc->snd_una; psn != hi; psn++) {
+		pkt = *uet_pdc_slot(pds, pdc, psn);
+		if (!pkt || pkt->priv.acked || pkt->priv.state != UET_PKT_SENT)
+			continue;
+		if (now - pkt->priv.last_tx_ns < uet_pdc_sack_holdoff(pdc))
+			continue;
+		if (!uet_pdc_retransmit(pds, pdc, pkt, UET_RETX_SACK, now))
+			return;
+	}
+}
+
+/* ---- NACK processing ---- */
+
+static void uet_pdc_nack_later(const struct uet_pds *pds, struct uet_pdc *pdc,
+			       struct uet_pds_tx_pkt *pkt, uint64_t due)
+{
+	pkt->priv.acked = false;
+	pkt->priv.state = UET_PKT_NACKED;
+	pkt->priv.nack_retx = true;
+	pkt->priv.due_ns = due;
+	uet_pds_unqueue_pkt((struct uet_pds *)pds, pkt);
+	uet_dlist_remove(&pkt->priv.entry);
+	uet_dlist_insert_tail(&pdc->nacked, &pkt->priv.entry);
+	if (uet_dlist_empty(&pdc->sent))
+		pdc->rto_due_ns = UINT64_MAX;
+}
+
+void uet_pdc_nack_rx(struct uet_pds *pds, struct uet_pdc *pdc,
+		     const struct uet_pds_nack *nack, uint64_t now)
+{
+	uint32_t psn = nack->nack_psn;
+	struct uet_pds_tx_pkt *pkt;
+	uint64_t rto;
+
+	pdc->last_heard_ns = now;
+	if (nack->nack_code == UET_NACK_INV_DPDCID) {
+		if (pdc->state == UET_PDC_CLOSE_ACK_WAIT &&
+		    psn == pdc->close_psn) {
+			UET_PDS_INC(pds, pdc, pdc_closed);
+			uet_pdc_teardown(pds, pdc);
+		} else if (uet_pdc_pkt(pds, pdc, psn)) {
+			uet_pdc_restart(pds, pdc, now);
+		}
+		return;
+	}
+	pkt = uet_pdc_pkt(pds, pdc, psn);
+	if (!pkt)
+		return;		/* stale: already done */
+	rto = uet_pds_rto_backoff(pds, &pdc->rtt, 0);
+	switch (nack->nack_code) {
+	case UET_NACK_NO_PKT_BUF:
+	case UET_NACK_NO_PDC_AVAIL:
+	case UET_NACK_PSN_OOR_WINDOW:
+		/* Back off one RTO, then retransmit (or ask again). */
+		if (pkt->priv.state == UET_PKT_RSPWAIT)
+			pkt->priv.due_ns = now + rto;
+		else
+			uet_pdc_nack_later(pds, pdc, pkt, now + rto);
+		break;
+	case UET_NACK_TRIMMED:
+	case UET_NACK_PSN_GAP:
+		/* Not received (even if we thought it was): send again. */
+		uet_pdc_nack_later(pds, pdc, pkt, now);
+		break;
+	case UET_NACK_PDC_HDR_MISMATCH:
+		/* The packet is refused for good; the rest start over on a
+		 * fresh PDC (the target holds a hole at this PSN). */
+		*uet_pdc_slot(pds, pdc, psn) = NULL;
+		pdc->nout--;
+		uet_pds_complete(pds, pkt, -EPROTO, UET_HDR_NONE, NULL, 0);
+		uet_pdc_advance(pds, pdc);
+		if (uet_dlist_empty(&pdc->sent))
+			pdc->rto_due_ns = UINT64_MAX;
+		if (pdc->nout)
+			uet_pdc_restart(pds, pdc, now);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- timer ---- */
+
+/* The lowest PSN still unacked and waiting on `sent`, or NULL. */
+static struct uet_pds_tx_pkt *uet_pdc_lowest_sent(const struct uet_pds *pds,
+						   const struct uet_pdc *pdc)
+{
+	struct uet_pds_tx_pkt *pkt;
+	uint32_t psn;
+
+	for (psn = pdc->snd_una; psn != pdc->next_psn; psn++) {
+		pkt = *uet_pdc_slot(pds, pdc, psn);
+		if (pkt && pkt->priv.state == UET_PKT_SENT)
+			return pkt;
+	}
+	return NULL;
+}
+
+static bool uet_pdc_rto_expired(struct uet_pds *pds, struct uet_pdc *pdc,
+				uint64_t now)
+{
+	struct uet_pds_tx_pkt *pkt;
+	struct uet_dlist exp;
+	uint64_t rto;
+
+	if (uet_dlist_empty(&pdc->sent)) {
+		pdc->rto_due_ns = UINT64_MAX;
+		return true;
+	}
+	if (pdc->backoff == 0) {
+		rto = uet_pds_rto_backoff(pds, &pdc->rtt, 0);
+		uet_dlist_init(&exp);
+		while ((pkt = uet_dlist_first_entry(&pdc->sent,
+						    struct uet_pds_tx_pkt,
+						    priv.entry)) &&
+		       pkt->priv.last_tx_ns + rto <= now) {
+			uet_dlist_remove(&pkt->priv.entry);
+			uet_dlist_insert_tail(&exp, &pkt->priv.entry);
+		}
+		if (uet_dlist_empty(&exp)) {
+			uet_pdc_rearm(pds, pdc);
+			return true;
+		}
+		while ((pkt = uet_dlist_first_entry(&exp,
+						    struct uet_pds_tx_pkt,
+						    priv.entry)))
+			if (!uet_pdc_retransmit(pds, pdc, pkt,
+						UET_RETX_TIMEOUT, now))
+				return false;
+	} else {
+		pkt = uet_pdc_lowest_sent(pds, pdc);
+		if (pkt && !uet_pdc_retransmit(pds, pdc, pkt,
+					       UET_RETX_TIMEOUT, now))
+			return false;
+		/* Liveness: nothing heard from the peer for an RTO. */
+		if (pdc->rpdcid && now - pdc->last_heard_ns >=
+				   uet_pds_rto_backoff(pds, &pdc->rtt, 0)) {
+			pdc->probe_opaque++;
+			uet_pdc_send_cp(pds, pdc, UET_CTL_PROBE, pdc->snd_una,
+					false, true, pdc->probe_opaque, now);
+		}
+	}
+	pdc->backoff++;
+	pdc->rto_due_ns = now + uet_pds_rto_backoff(pds, &pdc->rtt,
+						    pdc->backoff);
+	return true;
+}
+
+bool uet_pdc_tx_timer(struct uet_pds *pds, struct uet_pdc *pdc, uint64_t now)
+{
+	struct uet_pds_tx_pkt *pkt;
+
+	uet_dlist_foreach_entry_safe(&pdc->nacked, pkt, priv.entry) {
+		if (pkt->priv.due_ns > now)
+			continue;
+		if (!uet_pdc_retransmit(pds, pdc, pkt, UET_RETX_NACK, now))
+			return false;
+		if (pdc->rto_due_ns == UINT64_MAX)
+			uet_pdc_rearm(pds, pdc);
+	}
+	if (pdc->rto_due_ns <= now && !uet_pdc_rto_expired(pds, pdc, now))
+		return false;
+	uet_dlist_foreach_entry(&pdc->rspwait, pkt, priv.entry) {
+		if (pkt->priv.due_ns > now)
+			continue;
+		if (!uet_pdc_retry_ok(pds, pdc, pkt)) {
+			uet_pdc_fail(pds, pdc, -ETIMEDOUT);
+			return false;
+		}
+		pkt->priv.due_ns = now + uet_pds_rto_backoff(pds, &pdc->rtt,
+							     pkt->priv.retries);
+		uet_pdc_send_cp(pds, pdc, UET_CTL_ACK_REQUEST, pkt->priv.psn,
+				pkt->priv.retries > 1, true, 0, now);
+	}
+	return true;
+}
+
+uint64_t uet_pdc_tx_deadline(const struct uet_pds *pds,
+			     const struct uet_pdc *pdc)
+{
+	const struct uet_pds_tx_pkt *pkt;
+	uint64_t next = pdc->rto_due_ns;
+
+	uet_dlist_foreach_entry(&pdc->nacked, pkt, priv.entry)
+		next = uet_pds_min64(next, pkt->priv.due_ns);
+	uet_dlist_foreach_entry(&pdc->rspwait, pkt, priv.entry)
+		next = uet_pds_min64(next, pkt->priv.due_ns);
+	return next;
+}
+
+void uet_pdc_tx_fail_all(struct uet_pds *pds, struct uet_pdc *pdc,
+			 int status)
+{
+	struct uet_pds_tx_pkt **slot;
+	uint32_t psn;
+
+	for (psn = pdc->oldest; psn != pdc->next_psn; psn++) {
+		slot = uet_pdc_slot(pds, pdc, psn);
+		if (!*slot)
+			continue;
+		uet_pds_complete(pds, *slot, status, UET_HDR_NONE, NULL, 0);
+		*slot = NULL;
+	}
+	pdc->nout = 0;
+	pdc->oldest = pdc->next_psn;
+	pdc->snd_una = pdc->next_psn;
+	pdc->rto_due_ns = UINT64_MAX;
+}

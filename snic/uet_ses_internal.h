@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * SES internals shared by uet_ses*.c.  Not part of the NIC's API.
+ *
+ * Object model (docs/software-nic-ses.md has the protocol):
+ *
+ *   uet_ses_send_op   one send at the initiator: segmentation state, the
+ *                     rendezvous memory key, the packets in flight.
+ *   uet_ses_recv_op   one posted receive.
+ *   uet_ses_rx_msg    one message at the target that needs state beyond a
+ *                     single packet: multi-packet reassembly, an
+ *                     unexpected message (with its bounce buffer), or a
+ *                     rendezvous pull.
+ *   uet_ses_read      one UET_READ the target sent to pull rendezvous data.
+ *   uet_ses_reply     the initiator's answer to one UET_READ: the
+ *                     Response-with-Data packets, made as the window opens.
+ *   uet_ses_notice    the target's deferred SES Response that ends a
+ *                     rendezvous (sent as a request, next_hdr RESPONSE).
+ *
+ * Every object comes from a pool, is on ses->live until released, and is
+ * released through uet_ses_release(): it is then only queued, and freed
+ * (after its user completion upcall, if any) when the outermost SES entry
+ * point returns.  So nothing is freed under a PDS upcall, a push pass or
+ * a list walk, and user upcalls may call back into SES.
+ *
+ * Anything that emits packets embeds a uet_ses_txi and sits on ses->txq
+ * while it has packets left to emit; uet_ses_push() runs the queue.
+ *
+ * Not thread safe: the NIC's lock covers the whole SES.
+ */
+#ifndef UET_SES_INTERNAL_H
+#define UET_SES_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "uet_bufpool.h"
+#include "uet_hashmap.h"
+#include "uet_list.h"
+#include "uet_pds.h"
+#include "uet_ses.h"
+#include "uet_ses_wire.h"
+
+/* PDS header in front of every SES header (RUD/ROD request, 12 B). */
+#define UET_SES_PDS_HDR_LEN	UET_PDS_RUD_ROD_REQ_LEN
+/* Largest UET_READ the target issues for a rendezvous pull. */
+#define UET_SES_READ_CHUNK	(64u * 1024)
+/* iovecs kept inside an operation; more are copied to the heap. */
+#define UET_SES_IOV_INLINE	4
+/* Canonical fabric address: family 2, port 2, address 16, scope id 4. */
+#define UET_SES_FA_KEY_LEN	24
+/* Key of a message being reassembled: source address + message_id. */
+#define UET_SES_RXKEY_LEN	(UET_SES_FA_KEY_LEN + 2)
+/* message_id values 1..65535. */
+#define UET_SES_MSG_IDS		65535u
+/* Route key: 'K' + job_id 3 + address + tc + mode, or 'P' + PDC pointer. */
+#define UET_SES_ROUTE_KEY_LEN	(1 + 3 + UET_SES_FA_KEY_LEN + 2)
+/* Idle routes are swept once there are more than this many. */
+#define UET_SES_ROUTES_IDLE_MAX	64
+
+enum uet_ses_obj_type {
+	UET_SES_OBJ_SEND = 1,
+	UET_SES_OBJ_RECV,
+	UET_SES_OBJ_RXMSG,
+	UET_SES_OBJ_READ,
+	UET_SES_OBJ_REPLY,
+	UET_SES_OBJ_NOTICE,
+};
+
+struct uet_ses_obj {
+	struct uet_dlist live;		/* ses->live until freed */
+	struct uet_dlist reap;		/* ses->reapq once released */
+	uint8_t type;			/* enum uet_ses_obj_type */
+	bool dead;			/* released */
+	bool cmpl;			/* deliver its completion when freed */
+};
+
+enum uet_ses_txi_type {
+	UET_SES_TXI_SEND = 1,		/* uet_ses_send_op */
+	UET_SES_TXI_PULL,		/* uet_ses_rx_msg: UET_READs */
+	UET_SES_TXI_REPLY,		/* uet_ses_reply: Response with Data */
+	UET_SES_TXI_NOTICE,		/* uet_ses_notice */
+};
+
+struct uet_ses_pkt;
+
+/* Something with packets to emit. */
+struct uet_ses_txi {
+	struct uet_dlist entry;		/* ses->txq while queued */
+	struct uet_ses_pkt *stash;	/* built, refused with -EAGAIN */
+	uint8_t type;			/* enum uet_ses_txi_type */
+};
+
+enum uet_ses_pkt_kind {
+	UET_SES_PKT_SEND = 1,		/* owner: uet_ses_send_op */
+	UET_SES_PKT_READ,		/* owner: uet_ses_read */
+	UET_SES_PKT_REPLY,		/* owner: uet_ses_reply */
+	UET_SES_PKT_NOTICE,		/* owner: uet_ses_notice */
+};
+
+/*
+ * Where packets go: a PDC key (uet_pds_send) or a received PDC
+ * (uet_pds_send_reply).  It counts our packets in flight there and
+ * remembers that PDS refused one (-EAGAIN), so that nothing more is
+ * tried on it until one of those packets is done.
+ */
+struct uet_ses_route {
+	struct uet_hnode node;		/* ses->routes */
+	uint8_t key[UET_SES_ROUTE_KEY_LEN];
+	unsigned int inflight;
+	bool blocked;
+};
+
+/* One packet handed to PDS; pds.ctx points back here. */
+struct uet_ses_pkt {
+	struct uet_pds_tx_pkt pds;
+	void *owner;
+	struct uet_ses_route *route;
+	uint8_t kind;			/* enum uet_ses_pkt_kind */
+	uint32_t len;			/* payload bytes */
+};
+
+/* An entry of this SES's message_id space (sends and READs). */
+struct uet_ses_msgid {
+	struct uet_hnode node;		/* ses->msg_ids */
+	uint16_t id;			/* 0: none allocated */
+	uint8_t kind;			/* UET_SES_OBJ_SEND or _READ */
+};
+
+struct uet_ses_ep {
+	struct uet_ses *ses;
+	struct uet_hnode node;		/* ses->eps */
+	struct uet_dlist entry;		/* ses->ep_list */
+	uint32_t job_id;
+	uint16_t pid_on_fep;
+	uint16_t ri;
+	struct uet_dlist posted;	/* uet_ses_recv_op, post order */
+	struct uet_dlist unexp;		/* uet_ses_rx_msg, arrival order */
+	struct uet_dlist active;	/* matched uet_ses_rx_msg in progress */
+};
+
+struct uet_ses_send_op {
+	struct uet_ses_obj obj;
+	struct uet_ses_msgid mid;
+	struct uet_ses_txi txi;
+	struct uet_dlist entry;		/* ses->sends */
+	struct uet_ses_ep *ep;		/* NULL once the endpoint closed */
+	struct uet_pds_key key;
+	uint8_t dst_fa[UET_SES_FA_KEY_LEN];
+	uint32_t job_id;		/* destination */
+	uint16_t pid_on_fep;
+	uint16_t ri;
+	uint32_t initiator;
+	uint8_t opcode;
+	bool tagged;
+	bool has_data;
+	bool dc;
+	bool small;			/* one packet, small-message header */
+	bool rdzv;
+	uint64_t tag;
+	uint64_t header_data;
+	struct iovec *iov;
+	unsigned int iovcnt;
+	struct iovec iov_inline[UET_SES_IOV_INLINE];
+	uint64_t len;
+	uint64_t next_off;		/* first byte not yet packetised */
+	uint64_t eager_len;		/* rendezvous: bytes in packet 1 */
+	bool built_all;			/* every packet built */
+	bool stop;			/* build no more (error, cancel) */
+	bool notice;			/* rendezvous: the target finished */
+	unsigned int pkts_out;		/* SEND and REPLY packets in PDS */
+	struct uet_dlist replies;	/* uet_ses_reply alive */
+	struct uet_hnode mkey_node;	/* ses->mkeys while registered */
+	uint64_t mkey;
+	bool mkey_reg;
+	int status;
+	uint8_t rc;
+	void *op_ctx;
+	struct uet_ses_send_cmpl cmpl;
+};
+
+struct uet_ses_recv_op {
+	struct uet_ses_obj obj;
+	struct uet_dlist entry;		/* ep->posted while unmatched */
+	struct uet_ses_ep *ep;
+	bool posted;
+	bool tagged;
+	bool directed;
+	uint64_t tag;
+	uint64_t ignore;
+	uint8_t src_fa[UET_SES_FA_KEY_LEN];
+	uint32_t src_initiator;
+	struct iovec *iov;
+	unsigned int iovcnt;
+	struct iovec iov_inline[UET_SES_IOV_INLINE];
+	uint64_t len;
+	void *op_ctx;
+	struct uet_ses_recv_cmpl cmpl;
+};
+
+struct uet_ses_rx_msg {
+	struct uet_ses_obj obj;
+	struct uet_ses_txi txi;		/* rendezvous pulls */
+	struct uet_hnode node;		/* ses->rx_msgs until complete */
+	uint8_t key[UET_SES_RXKEY_LEN];
+	bool in_map;
+	struct uet_dlist entry;		/* ep->unexp or ep->active */
+	bool on_unexp;
+	struct uet_ses_ep *ep;
+	struct uet_link_addr src;
+	uint16_t msg_id;		/* 0 for the small-message format */
+	uint32_t job_id;
+	uint32_t initiator;
+	uint8_t opcode;
+	bool tagged;
+	bool hd;
+	bool som_seen;
+	uint64_t tag;
+	uint64_t header_data;
+	uint64_t total;			/* request_length */
+	uint64_t rcvd;			/* bytes arrived (eager + pulled) */
+	uint64_t need;			/* bytes to arrive in all */
+	uint8_t *ubuf;			/* unexpected bounce buffer */
+	uint64_t ubuf_len;
+	struct uet_ses_recv_op *recv;	/* matched receive */
+	/* rendezvous */
+	bool rdzv;
+	uint64_t mkey;
+	uint64_t rbuf_off;		/* initiator offset of byte eager_len */
+	uint64_t eager_len;
+	uint64_t pull_pos;		/* next message byte to request */
+	uint64_t pull_end;		/* message bytes to pull: [eager, end) */
+	struct uet_pds_key peer_key;	/* PDC towards the initiator */
+	struct uet_dlist reads;		/* uet_ses_read in flight */
+};
+
+struct uet_ses_read {
+	struct uet_ses_obj obj;
+	struct uet_ses_msgid mid;
+	struct uet_dlist entry;		/* msg->reads */
+	struct uet_ses_rx_msg *msg;	/* NULL once orphaned */
+	uint8_t peer_fa[UET_SES_FA_KEY_LEN];
+	uint32_t job_id;
+	uint64_t pos;			/* message offset of the first byte */
+	uint64_t len;
+	uint64_t rcvd;
+	bool pkt_done;			/* PDS finished the READ packet */
+};
+
+struct uet_ses_reply {
+	struct uet_ses_obj obj;
+	struct uet_ses_txi txi;
+	struct uet_dlist entry;		/* send->replies */
+	struct uet_ses_send_op *send;
+	void *rx_pdc;
+	uint16_t read_msg_id;
+	uint32_t job_id;
+	uint64_t off;			/* offset in the send buffer */
+	uint64_t len;
+	uint64_t next;			/* bytes built */
+	unsigned int pkts_out;
+	bool stop;
+	/* Stopped early: one Response with Data carrying this code (and
+	 * no data) tells the target its READ will not be served. */
+	uint8_t err_rc;
+	bool err_built;
+};
+
+struct uet_ses_notice {
+	struct uet_ses_obj obj;
+	struct uet_ses_txi txi;
+	struct uet_pds_key key;
+	struct uet_ses_rsp rsp;
+	bool built;
+};
+
+struct uet_ses {
+	struct uet_ses_cfg cfg;
+	struct uet_pds *pds;
+	struct uet_pds_upcalls pds_up;
+	struct uet_ses_upcalls up;
+	void *up_ctx;
+	uint64_t now;			/* latest time given to SES */
+
+	struct uet_hashmap eps;		/* uet_ses_ep by {job, pid, ri} */
+	struct uet_dlist ep_list;
+	struct uet_hashmap msg_ids;	/* uet_ses_msgid by id */
+	uint16_t next_msg_id;
+	struct uet_hashmap rx_msgs;	/* uet_ses_rx_msg by {src, msg_id} */
+	struct uet_hashmap mkeys;	/* uet_ses_send_op by memory key */
+	uint64_t mkey_seq;
+	struct uet_hashmap routes;	/* uet_ses_route by route key */
+
+	struct uet_dlist txq;		/* uet_ses_txi with packets to emit */
+	struct uet_dlist sends;		/* uet_ses_send_op not completed */
+	struct uet_dlist live;		/* every object not yet freed */
+	struct uet_dlist reapq;		/* released, to free at exit */
+
+	struct uet_bufpool pkt_pool;
+	struct uet_bufpool send_pool;
+	struct uet_bufpool recv_pool;
+	struct uet_bufpool rxmsg_pool;
+	struct uet_bufpool read_pool;
+	struct uet_bufpool reply_pool;
+	struct uet_bufpool notice_pool;
+	struct uet_bufpool route_pool;
+
+	size_t pkts_in_pds;		/* packets PDS owns */
+	unsigned int depth;		/* nesting of SES entry points */
+	bool pushing;
+	bool push_again;
+	bool closing;			/* uet_ses_destroy running */
+	bool zombie;			/* destroyed, waiting for PDS */
+
+	uint64_t unexp_msgs;
+	/* payload bytes per packet by header */
+	uint64_t pay_small;		/* small message (32 B) */
+	uint64_t pay_std;		/* standard SOM=1 / SOM=0 (44 B) */
+	uint64_t pay_rdzv;		/* SOM=1 + rendezvous extension */
+	uint64_t pay_rdata;		/* Response with Data (24 B) */
+
+	struct uet_ses_stats stats;
+};
+
+/* ---- uet_ses.c: lifetime, ids, helpers ---- */
+
+void uet_ses_enter(struct uet_ses *ses);
+void uet_ses_leave(struct uet_ses *ses);
+void uet_ses_set_now(struct uet_ses *ses, uint64_t now);
+void *uet_ses_obj_alloc(struct uet_ses *ses, uint8_t type);
+/* Free obj when the outermost entry point returns, after its user
+ * completion when cmpl is set.  The caller has unlinked it from every
+ * list and map of the protocol state. */
+void uet_ses_release(struct uet_ses *ses, struct uet_ses_obj *obj,
+		     bool cmpl);
+void uet_ses_zombie_pkt_done(struct uet_ses *ses, struct uet_ses_pkt *pkt);
+
+int uet_ses_msgid_alloc(struct uet_ses *ses, struct uet_ses_msgid *mid,
+			uint8_t kind);
+void uet_ses_msgid_free(struct uet_ses *ses, struct uet_ses_msgid *mid);
+struct uet_ses_msgid *uet_ses_msgid_find(struct uet_ses *ses, uint16_t id,
+					 uint8_t kind);
+
+void uet_ses_fa_key(const struct uet_link_addr *fa,
+		    uint8_t key[UET_SES_FA_KEY_LEN]);
+struct uet_ses_ep *uet_ses_ep_find(struct uet_ses *ses, uint32_t job_id,
+				   uint16_t pid_on_fep, uint16_t ri,
+				   uint8_t *rc);
+
+int uet_ses_iov_dup(const struct iovec *src, unsigned int cnt,
+		    struct iovec *inl, struct iovec **out, uint64_t *len);
+void uet_ses_iov_free(struct iovec *iov, struct iovec *inl);
+/* Copy into iov at byte offset off; returns the bytes copied (clipped). */
+uint64_t uet_ses_iov_copy_in(const struct iovec *iov, unsigned int cnt,
+			     uint64_t off, const void *src, uint64_t len);
+/* Up to max bytes of iov from off, in at most outmax segments. */
+uint64_t uet_ses_iov_gather(const struct iovec *iov, unsigned int cnt,
+			    uint64_t off, uint64_t max, struct iovec *out,
+			    unsigned int outmax, unsigned int *outcnt);
+
+int uet_ses_rc_errno(uint8_t rc);
+
+/* A return code that reports a failure (not RC_NULL or RC_OK). */
+static inline bool uet_ses_rc_is_error(int rc)
+{
+	return rc != UET_RC_OK && rc != UET_RC_NULL;
+}
+
+/* ---- uet_ses_tx.c: packets out ---- */
+
+void uet_ses_txi_queue(struct uet_ses *ses, struct uet_ses_txi *txi);
+void uet_ses_txi_cancel(struct uet_ses *ses, struct uet_ses_txi *txi);
+void uet_ses_push(struct uet_ses *ses);
+void uet_ses_routes_sweep(struct uet_ses *ses);
+struct uet_ses_pkt *uet_ses_pkt_get(struct uet_ses *ses, uint8_t kind,
+				    void *owner);
+void uet_ses_pkt_put(struct uet_ses *ses, struct uet_ses_pkt *pkt);
+void uet_ses_pds_tx_done(void *ctx, struct uet_pds_tx_pkt *pdspkt,
+			 int status, uint8_t rsp_next_hdr, const uint8_t *rsp,
+			 size_t rsp_len);
+/* SES return code of an ACK's SES response; UET_RC_OK when absent or
+ * default, -errno when it does not parse. */
+int uet_ses_rsp_rc(uint8_t next_hdr, const uint8_t *rsp, size_t len);
+/* Fail op with status (and the target's rc).  tell: the code to send
+ * the target for READs not yet served (UET_RC_NULL: nothing to send, the
+ * target knows or cannot be reached). */
+void uet_ses_send_error(struct uet_ses *ses, struct uet_ses_send_op *op,
+			int status, uint8_t rc, uint8_t tell);
+void uet_ses_send_check(struct uet_ses *ses, struct uet_ses_send_op *op);
+void uet_ses_send_cancel_all(struct uet_ses *ses, struct uet_ses_ep *ep);
+
+/* ---- uet_ses_rx.c: packets in ---- */
+
+int uet_ses_pds_rx(void *ctx, const struct uet_pds_rx_info *info,
+		   struct uet_pds_rsp *rsp);
+void uet_ses_rsp_fill(struct uet_pds_rsp *rsp, uint8_t list, uint8_t rc,
+		      uint16_t msg_id, uint32_t job_id, uint64_t mlen);
+void uet_ses_rx_msg_unmap(struct uet_ses *ses, struct uet_ses_rx_msg *msg);
+
+/* ---- uet_ses_match.c: receives ---- */
+
+struct uet_ses_recv_op *uet_ses_match_posted(struct uet_ses_ep *ep,
+					     bool tagged, uint64_t tag,
+					     uint32_t initiator,
+					     const uint8_t *src_fa);
+void uet_ses_rx_bind(struct uet_ses *ses, struct uet_ses_rx_msg *msg,
+		     struct uet_ses_recv_op *recv);
+void uet_ses_rx_check(struct uet_ses *ses, struct uet_ses_rx_msg *msg);
+void uet_ses_rx_fail(struct uet_ses *ses, struct uet_ses_rx_msg *msg,
+		     int status, uint8_t rc);
+void uet_ses_rx_drop_unexp(struct uet_ses *ses, struct uet_ses_rx_msg *msg);
+void uet_ses_recv_complete(struct uet_ses *ses, struct uet_ses_recv_op *r,
+			   int status);
+/* Complete r with the data of message m (already placed). */
+void uet_ses_recv_deliver(struct uet_ses *ses, struct uet_ses_recv_op *r,
+			  const struct uet_ses_rx_msg *m);
+void uet_ses_unexp_account(struct uet_ses *ses, int64_t bytes, int msgs);
+
+/* ---- uet_ses_rdzv.c: rendezvous ---- */
+
+int uet_ses_mkey_register(struct uet_ses *ses, struct uet_ses_send_op *op);
+void uet_ses_mkey_unregister(struct uet_ses *ses, struct uet_ses_send_op *op);
+void uet_ses_pull_start(struct uet_ses *ses, struct uet_ses_rx_msg *msg);
+int uet_ses_pull_build(struct uet_ses *ses, struct uet_ses_rx_msg *msg,
+		       struct uet_ses_pkt **out);
+bool uet_ses_pull_more(const struct uet_ses_rx_msg *msg);
+void uet_ses_pull_orphan(struct uet_ses *ses, struct uet_ses_rx_msg *msg);
+int uet_ses_reply_build(struct uet_ses *ses, struct uet_ses_reply *rp,
+			struct uet_ses_pkt **out);
+bool uet_ses_reply_more(const struct uet_ses_reply *rp);
+void uet_ses_reply_stop(struct uet_ses *ses, struct uet_ses_reply *rp,
+			uint8_t tell);
+void uet_ses_reply_check(struct uet_ses *ses, struct uet_ses_reply *rp);
+void uet_ses_notice_send(struct uet_ses *ses, const struct uet_pds_key *key,
+			 uint16_t msg_id, uint32_t job_id, uint8_t rc,
+			 uint32_t mlen);
+int uet_ses_notice_build(struct uet_ses *ses, struct uet_ses_notice *n,
+			 struct uet_ses_pkt **out);
+void uet_ses_read_tx_done(struct uet_ses *ses, struct uet_ses_pkt *pkt,
+			  int status, int rc);
+void uet_ses_reply_tx_done(struct uet_ses *ses, struct uet_ses_pkt *pkt,
+			   int status);
+void uet_ses_read_check(struct uet_ses *ses, struct uet_ses_read *rd);
+int uet_ses_rx_read_req(struct uet_ses *ses, const struct uet_pds_rx_info *info,
+			const struct uet_ses_std_som1 *h,
+			struct uet_pds_rsp *rsp);
+int uet_ses_rx_read_data(struct uet_ses *ses,
+			 const struct uet_pds_rx_info *info);
+int uet_ses_rx_notice(struct uet_ses *ses, const struct uet_pds_rx_info *info);
+
+#endif /* UET_SES_INTERNAL_H */

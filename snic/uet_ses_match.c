@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * SES target: posted receives, the unexpected list, matching, and the
+ * completion of receives.
+ *
+ * Matching rule, for a message {tagged, tag, initiator, source address}
+ * and a receive {tagged, tag, ignore, directed, src}:
+ *   - tagged messages only match tagged receives, untagged only untagged;
+ *   - tagged: (tag & ~ignore) == (receive tag & ~ignore);
+ *   - directed receive: the source fabric address and the initiator
+ *     field (uet_ses_initiator_id(src.pid_on_fep, src.ri)) are equal.
+ * Posted receives are searched in post order, unexpected messages in the
+ * order their first packet arrived.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdma/fi_errno.h>
+
+#include "uet_ses_internal.h"
+
+static bool ses_recv_match(const struct uet_ses_recv_op *r, bool tagged,
+			   uint64_t tag, uint32_t initiator,
+			   const uint8_t *src_fa)
+{
+	if (r->tagged != tagged)
+		return false;
+	if (tagged && ((r->tag ^ tag) & ~r->ignore))
+		return false;
+	if (r->directed && (r->src_initiator != initiator ||
+			    memcmp(r->src_fa, src_fa, UET_SES_FA_KEY_LEN)))
+		return false;
+	return true;
+}
+
+struct uet_ses_recv_op *uet_ses_match_posted(struct uet_ses_ep *ep,
+					     bool tagged, uint64_t tag,
+					     uint32_t initiator,
+					     const uint8_t *src_fa)
+{
+	struct uet_ses_recv_op *r;
+
+	uet_dlist_foreach_entry(&ep->posted, r, entry)
+		if (ses_recv_match(r, tagged, tag, initiator, src_fa))
+			return r;
+	return NULL;
+}
+
+void uet_ses_unexp_account(struct uet_ses *ses, int64_t bytes, int msgs)
+{
+	ses->stats.unexp_bytes += (uint64_t)bytes;
+	if (ses->stats.unexp_bytes > ses->stats.unexp_bytes_hwm)
+		ses->stats.unexp_bytes_hwm = ses->stats.unexp_bytes;
+	ses->unexp_msgs += (uint64_t)(int64_t)msgs;
+}
+
+/* Message attributes of a receive completion. */
+static void ses_recv_fill(struct uet_ses_recv_op *r,
+			  const struct uet_ses_rx_msg *m)
+{
+	struct uet_ses_recv_cmpl *c = &r->cmpl;
+
+	c->tag = m->tag;
+	c->has_data = m->hd;
+	c->header_data = m->hd ? m->header_data : 0;
+	c->src.fa = m->src;
+	c->src.job_id = m->job_id;
+	c->src.pid_on_fep = (m->initiator >> 12) & UET_PID_ON_FEP_MAX;
+	c->src.ri = m->initiator & UET_RESOURCE_INDEX_MAX;
+	c->initiator = m->initiator;
+}
+
+void uet_ses_recv_complete(struct uet_ses *ses, struct uet_ses_recv_op *r,
+			   int status)
+{
+	r->cmpl.op_ctx = r->op_ctx;
+	r->cmpl.status = status;
+	uet_ses_release(ses, &r->obj, true);
+}
+
+void uet_ses_recv_deliver(struct uet_ses *ses, struct uet_ses_recv_op *r,
+			  const struct uet_ses_rx_msg *m)
+{
+	uint64_t len = m->total < r->len ? m->total : r->len;
+
+	ses_recv_fill(r, m);
+	r->cmpl.len = len;
+	r->cmpl.olen = m->total - len;
+	r->cmpl.rc = UET_RC_OK;
+	if (r->cmpl.olen)
+		ses->stats.truncated++;
+	ses->stats.msgs_rx++;
+	uet_ses_recv_complete(ses, r, r->cmpl.olen ? -FI_ETRUNC : 0);
+}
+
+void uet_ses_rx_check(struct uet_ses *ses, struct uet_ses_rx_msg *m)
+{
+	uint64_t placed;
+
+	if (m->obj.dead || !m->som_seen || m->rcvd < m->need)
+		return;
+	uet_ses_rx_msg_unmap(ses, m);
+	if (!m->recv)
+		return;		/* waits on the unexpected list */
+	uet_ses_txi_cancel(ses, &m->txi);
+	uet_ses_pull_orphan(ses, m);
+	if (m->rdzv) {
+		placed = m->total < m->recv->len ? m->total : m->recv->len;
+		uet_ses_notice_send(ses, &m->peer_key, m->msg_id, m->job_id,
+				    UET_RC_OK, placed);
+	}
+	uet_dlist_remove(&m->entry);
+	uet_ses_recv_deliver(ses, m->recv, m);
+	m->recv = NULL;
+	uet_ses_release(ses, &m->obj, false);
+}
+
+void uet_ses_rx_fail(struct uet_ses *ses, struct uet_ses_rx_msg *m,
+		     int status, uint8_t rc)
+{
+	struct uet_ses_recv_op *r = m->recv;
+
+	if (m->obj.dead)
+		return;
+	uet_ses_txi_cancel(ses, &m->txi);
+	uet_ses_rx_msg_unmap(ses, m);
+	uet_ses_pull_orphan(ses, m);
+	if (m->rdzv)
+		uet_ses_notice_send(ses, &m->peer_key, m->msg_id, m->job_id,
+				    uet_ses_rc_is_error(rc) ? rc :
+				    UET_RC_CANCELLED, 0);
+	if (m->on_unexp) {
+		uet_ses_unexp_account(ses, -(int64_t)m->ubuf_len, -1);
+		m->on_unexp = false;
+	}
+	uet_dlist_remove(&m->entry);
+	if (r) {
+		ses_recv_fill(r, m);
+		r->cmpl.rc = rc;
+		uet_ses_recv_complete(ses, r, status);
+		m->recv = NULL;
+	}
+	uet_ses_release(ses, &m->obj, false);
+}
+
+void uet_ses_rx_drop_unexp(struct uet_ses *ses, struct uet_ses_rx_msg *m)
+{
+	uet_ses_rx_fail(ses, m, -ECANCELED, UET_RC_CANCELLED);
+}
+
+/* A receive takes an unexpected message: copy out what was buffered and
+ * continue in the receive's own buffer. */
+void uet_ses_rx_bind(struct uet_ses *ses, struct uet_ses_rx_msg *m,
+		     struct uet_ses_recv_op *r)
+{
+	uet_dlist_remove(&m->entry);
+	uet_dlist_insert_tail(&m->ep->active, &m->entry);
+	if (m->ubuf_len)
+		uet_ses_iov_copy_in(r->iov, r->iovcnt, 0, m->ubuf,
+				    m->ubuf_len);
+	free(m->ubuf);
+	m->ubuf = NULL;
+	uet_ses_unexp_account(ses, -(int64_t)m->ubuf_len, -1);
+	m->ubuf_len = 0;
+	m->on_unexp = false;
+	m->recv = r;
+	if (m->rdzv)
+		uet_ses_pull_start(ses, m);
+	uet_ses_rx_check(ses, m);
+}
+
+int uet_ses_recv(struct uet_ses *ses, const struct uet_ses_recv_req *req,
+		 uint64_t now)
+{
+	struct uet_ses_recv_op *r;
+	struct uet_ses_rx_msg *m;
+	struct uet_ses_ep *ep;
+	int ret;
+
+	if (!ses || !req || !req->ep || req->ep->ses != ses)
+		return -EINVAL;
+	if (ses->closing || ses->zombie)
+		return -EINVAL;
+	if (req->directed && req->src.fa.len > sizeof(req->src.fa.ss))
+		return -EINVAL;
+	ep = req->ep;
+	uet_ses_set_now(ses, now);
+	uet_ses_enter(ses);
+
+	r = uet_ses_obj_alloc(ses, UET_SES_OBJ_RECV);
+	if (!r) {
+		ret = -EAGAIN;
+		goto out;
+	}
+	ret = uet_ses_iov_dup(req->iov, req->iovcnt, r->iov_inline, &r->iov,
+			      &r->len);
+	if (ret) {
+		r->iov = r->iov_inline;
+		uet_ses_release(ses, &r->obj, false);
+		goto out;
+	}
+	r->iovcnt = req->iovcnt;
+	r->ep = ep;
+	r->tagged = req->tagged;
+	r->tag = req->tag;
+	r->ignore = req->tagged ? req->ignore : 0;
+	r->directed = req->directed;
+	if (req->directed) {
+		uet_ses_fa_key(&req->src.fa, r->src_fa);
+		r->src_initiator = uet_ses_initiator_id(req->src.pid_on_fep,
+							req->src.ri);
+	}
+	r->op_ctx = req->op_ctx;
+	r->cmpl.rc = UET_RC_OK;
+	uet_dlist_init(&r->entry);
+
+	uet_dlist_foreach_entry(&ep->unexp, m, entry) {
+		if (ses_recv_match(r, m->tagged, m->tag, m->initiator,
+				   m->key)) {
+			uet_ses_rx_bind(ses, m, r);
+			goto push;
+		}
+	}
+	r->posted = true;
+	uet_dlist_insert_tail(&ep->posted, &r->entry);
+push:
+	uet_ses_push(ses);
+	ret = 0;
+out:
+	uet_ses_leave(ses);
+	return ret;
+}
+
+int uet_ses_cancel(struct uet_ses *ses, struct uet_ses_ep *ep, void *op_ctx)
+{
+	struct uet_ses_recv_op *r;
+	int ret = -ENOENT;
+
+	if (!ses || !ep || ep->ses != ses)
+		return -EINVAL;
+	uet_ses_enter(ses);
+	uet_dlist_foreach_entry(&ep->posted, r, entry) {
+		if (r->op_ctx != op_ctx)
+			continue;
+		uet_dlist_remove(&r->entry);
+		r->posted = false;
+		uet_ses_recv_complete(ses, r, -ECANCELED);
+		ret = 0;
+		break;
+	}
+	uet_ses_leave(ses);
+	return ret;
+}

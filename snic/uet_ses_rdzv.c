@@ -1,0 +1,500 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * SES rendezvous.
+ *
+ * Initiator: a send above the rendezvous threshold registers its whole
+ * buffer under a fresh 64-bit memory key and sends one packet: the SOM=1
+ * header (opcode UET_RENDEZVOUS_SEND / _TSEND), the rendezvous extension
+ * {eager_length, memory_key, buffer_offset = eager_length,
+ * remaining_length} and the first eager_length bytes.
+ *
+ * Target: once the message is matched (at once for a posted receive, or
+ * when a receive takes it from the unexpected list, which holds only its
+ * eager bytes) it pulls the rest, up to what the receive can hold, with
+ * UET_READ requests of at most UET_SES_READ_CHUNK bytes (standard SOM=1
+ * header: memory_key in match_bits, buffer_offset, request_length; each
+ * with want_rsp so a refusal comes back reliably) sent to the initiator
+ * with uet_pds_send().
+ *
+ * Initiator: a UET_READ is checked (address, key, the reader is the send's
+ * destination, range) and answered with an SES response on its ACK (RC_OK
+ * or RC_BAD_MKEY / RC_BAD_ADDR / ...), then with Response-with-Data
+ * packets (next_hdr RESPONSE_DATA, read_request_message_id, payload_length,
+ * message_offset within the read, modified_length = read length) sent
+ * zero-copy from the send buffer on the reverse direction of the READ's
+ * PDC with uet_pds_send_reply().
+ *
+ * Target: places them, completes the receive when every byte it asked for
+ * has arrived, and then sends the initiator a deferred SES Response
+ * (UET_RESPONSE, message_id of the rendezvous send, return code,
+ * modified_length = bytes placed) as a request (next_hdr RESPONSE) on the
+ * same PDC as the READs: the "notice".  It sends one as well when the
+ * message fails or is cancelled at the target (RC_CANCELLED, or the code
+ * the initiator returned).
+ *
+ * Initiator: the send completes when its packets and all its
+ * Response-with-Data packets are done and the notice has arrived (or an
+ * error ended it); then the memory key is dropped.  A send that stops
+ * while a READ is only partly served (its endpoint closed, a hard PDS
+ * error) answers that READ once more with a Response with Data without
+ * data carrying RC_CANCELLED or RC_INITIATOR_ERR, so the target's receive
+ * fails instead of waiting; READs arriving after that get RC_CANCELLED.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "uet_log.h"
+#include "uet_ses_internal.h"
+
+/* ---- memory keys (initiator) ---- */
+
+int uet_ses_mkey_register(struct uet_ses *ses, struct uet_ses_send_op *op)
+{
+	uint64_t key;
+
+	/* uet_hash_mix64 is a bijection: distinct counters, distinct keys. */
+	do {
+		key = uet_hash_mix64(++ses->mkey_seq);
+	} while (!key || uet_hashmap_lookup_u64(&ses->mkeys, key));
+	op->mkey = key;
+	op->mkey_reg = true;
+	return uet_hashmap_insert_u64(&ses->mkeys, &op->mkey_node, key);
+}
+
+void uet_ses_mkey_unregister(struct uet_ses *ses, struct uet_ses_send_op *op)
+{
+	if (!op->mkey_reg)
+		return;
+	uet_hashmap_remove(&ses->mkeys, &op->mkey_node);
+	op->mkey_reg = false;
+}
+
+/* ---- pulls (target) ---- */
+
+void uet_ses_pull_start(struct uet_ses *ses, struct uet_ses_rx_msg *m)
+{
+	uint64_t end = m->total < m->recv->len ? m->total : m->recv->len;
+
+	if (end < m->eager_len)
+		end = m->eager_len;
+	m->pull_pos = m->eager_len;
+	m->pull_end = end;
+	m->need = end;
+	if (m->pull_pos < m->pull_end)
+		uet_ses_txi_queue(ses, &m->txi);
+}
+
+bool uet_ses_pull_more(const struct uet_ses_rx_msg *m)
+{
+	return !m->obj.dead && m->recv && m->pull_pos < m->pull_end;
+}
+
+int uet_ses_pull_build(struct uet_ses *ses, struct uet_ses_rx_msg *m,
+		       struct uet_ses_pkt **out)
+{
+	struct uet_ses_std_som1 h;
+	struct uet_ses_read *rd;
+	struct uet_ses_pkt *pkt;
+	uint64_t len;
+	ssize_t n;
+
+	rd = uet_ses_obj_alloc(ses, UET_SES_OBJ_READ);
+	if (!rd)
+		return -EAGAIN;
+	if (uet_ses_msgid_alloc(ses, &rd->mid, UET_SES_OBJ_READ)) {
+		uet_ses_release(ses, &rd->obj, false);
+		return -EAGAIN;
+	}
+	pkt = uet_ses_pkt_get(ses, UET_SES_PKT_READ, rd);
+	if (!pkt) {
+		uet_ses_msgid_free(ses, &rd->mid);
+		uet_ses_release(ses, &rd->obj, false);
+		return -EAGAIN;
+	}
+	len = m->pull_end - m->pull_pos;
+	if (len > UET_SES_READ_CHUNK)
+		len = UET_SES_READ_CHUNK;
+
+	memset(&h, 0, sizeof(h));
+	h.ctl.opcode = UET_READ;
+	h.ctl.version = UET_SES_VERSION;
+	h.ctl.som = true;
+	h.ctl.eom = true;
+	h.message_id = rd->mid.id;
+	h.job_id = m->job_id;
+	h.pid_on_fep = (m->initiator >> 12) & UET_PID_ON_FEP_MAX;
+	h.resource_index = m->initiator & UET_RESOURCE_INDEX_MAX;
+	h.buffer_offset = m->rbuf_off + (m->pull_pos - m->eager_len);
+	h.initiator = uet_ses_initiator_id(m->ep->pid_on_fep, m->ep->ri);
+	h.match_bits = m->mkey;
+	h.request_length = (uint32_t)len;
+	n = uet_ses_std_som1_encode(pkt->pds.hdr, sizeof(pkt->pds.hdr), &h);
+	if (n < 0) {
+		uet_ses_pkt_put(ses, pkt);
+		uet_ses_msgid_free(ses, &rd->mid);
+		uet_ses_release(ses, &rd->obj, false);
+		return -EIO;
+	}
+	pkt->pds.next_hdr = UET_HDR_REQUEST_STD;
+	pkt->pds.hdr_len = (uint16_t)n;
+	pkt->pds.want_rsp = true;
+
+	rd->msg = m;
+	uet_dlist_insert_tail(&m->reads, &rd->entry);
+	memcpy(rd->peer_fa, m->key, UET_SES_FA_KEY_LEN);
+	rd->job_id = m->job_id;
+	rd->pos = m->pull_pos;
+	rd->len = len;
+	m->pull_pos += len;
+	*out = pkt;
+	return 0;
+}
+
+void uet_ses_read_check(struct uet_ses *ses, struct uet_ses_read *rd)
+{
+	if (rd->obj.dead || !rd->pkt_done)
+		return;
+	if (rd->msg && rd->rcvd < rd->len)
+		return;
+	if (rd->msg) {
+		uet_dlist_remove(&rd->entry);
+		rd->msg = NULL;
+	}
+	uet_ses_msgid_free(ses, &rd->mid);
+	uet_ses_release(ses, &rd->obj, false);
+}
+
+/*
+ * The message no longer takes data (completed or failed): its READs
+ * stay until PDS is done with their packets, then go.  Response-with-Data
+ * still arriving for them is ignored.
+ */
+void uet_ses_pull_orphan(struct uet_ses *ses, struct uet_ses_rx_msg *m)
+{
+	struct uet_ses_read *rd;
+
+	uet_dlist_foreach_entry_safe(&m->reads, rd, entry) {
+		uet_dlist_remove(&rd->entry);
+		rd->msg = NULL;
+		uet_ses_read_check(ses, rd);
+	}
+}
+
+void uet_ses_read_tx_done(struct uet_ses *ses, struct uet_ses_pkt *pkt,
+			  int status, int rc)
+{
+	struct uet_ses_read *rd = pkt->owner;
+
+	rd->pkt_done = true;
+	if (rd->msg && status < 0)
+		uet_ses_rx_fail(ses, rd->msg, status, UET_RC_OK);
+	else if (rd->msg && uet_ses_rc_is_error(rc))
+		uet_ses_rx_fail(ses, rd->msg, uet_ses_rc_errno((uint8_t)rc),
+				(uint8_t)rc);
+	uet_ses_read_check(ses, rd);
+}
+
+/* Response with Data for one of our READs. */
+int uet_ses_rx_read_data(struct uet_ses *ses,
+			 const struct uet_pds_rx_info *info)
+{
+	uint8_t fa[UET_SES_FA_KEY_LEN];
+	struct uet_ses_rsp_data h;
+	struct uet_ses_msgid *mid;
+	struct uet_ses_rx_msg *m;
+	struct uet_ses_read *rd;
+	uint64_t plen;
+	ssize_t n;
+
+	n = uet_ses_rsp_data_decode(&h, info->ses, info->ses_len);
+	if (n < 0)
+		return (int)n;
+	plen = info->ses_len - (size_t)n;
+	if (plen != h.payload_length)
+		return -EPROTO;
+	mid = uet_ses_msgid_find(ses, h.read_request_message_id,
+				 UET_SES_OBJ_READ);
+	if (!mid)
+		return 0;	/* a READ we gave up on */
+	rd = uet_container_of(mid, struct uet_ses_read, mid);
+	uet_ses_fa_key(info->src, fa);
+	if (memcmp(fa, rd->peer_fa, sizeof(fa)) || h.job_id != rd->job_id)
+		return -EPROTO;
+	if (uet_ses_rc_is_error(h.ctl.return_code)) {
+		ses->stats.err_rsp_rx++;
+		if (rd->msg)
+			uet_ses_rx_fail(ses, rd->msg,
+					uet_ses_rc_errno(h.ctl.return_code),
+					h.ctl.return_code);
+		return 0;
+	}
+	if (!plen || h.message_offset > rd->len ||
+	    plen > rd->len - h.message_offset || plen > rd->len - rd->rcvd)
+		return -EPROTO;
+	rd->rcvd += plen;
+	m = rd->msg;
+	if (m) {
+		uet_ses_iov_copy_in(m->recv->iov, m->recv->iovcnt,
+				    rd->pos + h.message_offset,
+				    info->ses + n, plen);
+		m->rcvd += plen;
+	}
+	uet_ses_read_check(ses, rd);
+	if (m)
+		uet_ses_rx_check(ses, m);
+	return 0;
+}
+
+/* ---- reads (initiator) ---- */
+
+int uet_ses_rx_read_req(struct uet_ses *ses, const struct uet_pds_rx_info *info,
+			const struct uet_ses_std_som1 *h,
+			struct uet_pds_rsp *rsp)
+{
+	uint8_t fa[UET_SES_FA_KEY_LEN];
+	struct uet_ses_send_op *op;
+	struct uet_ses_reply *rp;
+	struct uet_ses_ep *ep;
+	struct uet_hnode *node;
+	uint8_t rc;
+
+	if (info->ses_len != UET_SES_STD_SOM1_LEN || !h->ctl.eom)
+		return -EPROTO;
+	ep = uet_ses_ep_find(ses, h->job_id, h->pid_on_fep,
+			     h->resource_index, &rc);
+	if (!ep) {
+		if (rc == UET_RC_BAD_JOB_ID)
+			ses->stats.bad_job++;
+		else if (rc == UET_RC_BAD_PID)
+			ses->stats.bad_pid++;
+		else
+			ses->stats.bad_index++;
+		goto err_rsp;
+	}
+	rc = UET_RC_BAD_MKEY;
+	node = uet_hashmap_lookup_u64(&ses->mkeys, h->match_bits);
+	if (!node)
+		goto err_rsp;
+	op = uet_container_of(node, struct uet_ses_send_op, mkey_node);
+	uet_ses_fa_key(info->src, fa);
+	if (op->ep != ep || memcmp(fa, op->dst_fa, sizeof(fa)))
+		goto err_rsp;
+	rc = UET_RC_CANCELLED;
+	if (op->stop || op->status)
+		goto err_rsp;
+	rc = UET_RC_BAD_ADDR;
+	if (h->buffer_offset > op->len ||
+	    h->request_length > op->len - h->buffer_offset)
+		goto err_rsp;
+	rc = UET_RC_UNSUPPORTED_OP;
+	if (!info->pdc)
+		goto err_rsp;
+
+	if (h->request_length) {
+		rp = uet_ses_obj_alloc(ses, UET_SES_OBJ_REPLY);
+		if (!rp)
+			return -EAGAIN;
+		uet_dlist_init(&rp->txi.entry);
+		rp->txi.type = UET_SES_TXI_REPLY;
+		rp->send = op;
+		rp->rx_pdc = info->pdc;
+		rp->read_msg_id = h->message_id;
+		rp->job_id = h->job_id;
+		rp->off = h->buffer_offset;
+		rp->len = h->request_length;
+		uet_dlist_insert_tail(&op->replies, &rp->entry);
+		uet_ses_txi_queue(ses, &rp->txi);
+	}
+	uet_ses_rsp_fill(rsp, UET_LIST_EXPECTED, UET_RC_OK, h->message_id,
+			 h->job_id, h->request_length);
+	return 0;
+
+err_rsp:
+	ses->stats.err_rsp_tx++;
+	uet_ses_rsp_fill(rsp, UET_LIST_EXPECTED, rc, h->message_id, h->job_id,
+			 0);
+	return 0;
+}
+
+bool uet_ses_reply_more(const struct uet_ses_reply *rp)
+{
+	if (rp->obj.dead)
+		return false;
+	if (rp->stop)
+		return rp->err_rc && !rp->err_built;
+	return rp->next < rp->len;
+}
+
+int uet_ses_reply_build(struct uet_ses *ses, struct uet_ses_reply *rp,
+			struct uet_ses_pkt **out)
+{
+	struct uet_ses_send_op *op = rp->send;
+	struct uet_ses_rsp_data h;
+	struct uet_ses_pkt *pkt;
+	uint64_t max = rp->len - rp->next, plen;
+	ssize_t n;
+
+	pkt = uet_ses_pkt_get(ses, UET_SES_PKT_REPLY, rp);
+	if (!pkt)
+		return -EAGAIN;
+	if (max > ses->pay_rdata)
+		max = ses->pay_rdata;
+	if (rp->stop)
+		plen = 0;	/* the error answer: no data */
+	else
+		plen = uet_ses_iov_gather(op->iov, op->iovcnt,
+					  rp->off + rp->next, max,
+					  pkt->pds.iov, UET_PDS_TX_MAX_IOV,
+					  &pkt->pds.iovcnt);
+	memset(&h, 0, sizeof(h));
+	h.ctl.list = UET_LIST_EXPECTED;
+	h.ctl.opcode = UET_RESPONSE_W_DATA;
+	h.ctl.version = UET_SES_VERSION;
+	h.ctl.return_code = rp->stop ? rp->err_rc : UET_RC_OK;
+	h.job_id = rp->job_id;
+	h.read_request_message_id = rp->read_msg_id;
+	h.payload_length = (uint16_t)plen;
+	h.modified_length = (uint32_t)rp->len;
+	h.message_offset = (uint32_t)rp->next;
+	n = uet_ses_rsp_data_encode(pkt->pds.hdr, sizeof(pkt->pds.hdr), &h);
+	if ((!plen && !rp->stop) || n < 0) {
+		uet_ses_pkt_put(ses, pkt);
+		return -EIO;
+	}
+	pkt->pds.next_hdr = UET_HDR_RESPONSE_DATA;
+	pkt->pds.hdr_len = (uint16_t)n;
+	pkt->len = (uint32_t)plen;
+	rp->next += plen;
+	if (rp->stop)
+		rp->err_built = true;
+	*out = pkt;
+	return 0;
+}
+
+void uet_ses_reply_check(struct uet_ses *ses, struct uet_ses_reply *rp)
+{
+	struct uet_ses_send_op *op = rp->send;
+
+	if (rp->obj.dead || rp->pkts_out || rp->txi.stash ||
+	    uet_ses_reply_more(rp))
+		return;
+	uet_ses_txi_cancel(ses, &rp->txi);
+	uet_dlist_remove(&rp->entry);
+	uet_ses_release(ses, &rp->obj, false);
+	uet_ses_send_check(ses, op);
+}
+
+void uet_ses_reply_stop(struct uet_ses *ses, struct uet_ses_reply *rp,
+			uint8_t tell)
+{
+	if (rp->obj.dead)
+		return;
+	if (!rp->stop) {
+		rp->stop = true;
+		uet_ses_txi_cancel(ses, &rp->txi);
+		if (tell != UET_RC_NULL && rp->next < rp->len &&
+		    !ses->closing) {
+			rp->err_rc = tell;
+			uet_ses_txi_queue(ses, &rp->txi);
+		}
+	}
+	uet_ses_reply_check(ses, rp);
+}
+
+void uet_ses_reply_tx_done(struct uet_ses *ses, struct uet_ses_pkt *pkt,
+			   int status)
+{
+	struct uet_ses_reply *rp = pkt->owner;
+	struct uet_ses_send_op *op = rp->send;
+
+	/* The data did not get through: the send fails, and its other
+	 * replies (some queued on the same, failed PDC) stop. */
+	if (status < 0)
+		uet_ses_send_error(ses, op, status, UET_RC_NULL, UET_RC_NULL);
+	uet_ses_reply_check(ses, rp);
+	uet_ses_send_check(ses, op);
+}
+
+/* The target's notice that a rendezvous send is finished. */
+int uet_ses_rx_notice(struct uet_ses *ses, const struct uet_pds_rx_info *info)
+{
+	uint8_t fa[UET_SES_FA_KEY_LEN];
+	struct uet_ses_send_op *op;
+	struct uet_ses_msgid *mid;
+	struct uet_ses_rsp h;
+	ssize_t n;
+
+	n = uet_ses_rsp_decode(&h, info->ses, info->ses_len);
+	if (n < 0)
+		return (int)n;
+	if ((size_t)n != info->ses_len)
+		return -EPROTO;
+	mid = uet_ses_msgid_find(ses, h.message_id, UET_SES_OBJ_SEND);
+	if (!mid)
+		return 0;	/* the send already ended */
+	op = uet_container_of(mid, struct uet_ses_send_op, mid);
+	uet_ses_fa_key(info->src, fa);
+	if (!op->rdzv || memcmp(fa, op->dst_fa, sizeof(fa)) ||
+	    h.job_id != op->job_id)
+		return -EPROTO;
+	op->notice = true;
+	if (uet_ses_rc_is_error(h.ctl.return_code)) {
+		ses->stats.err_rsp_rx++;
+		uet_ses_send_error(ses, op, uet_ses_rc_errno(h.ctl.return_code),
+				   h.ctl.return_code, UET_RC_NULL);
+	}
+	uet_ses_send_check(ses, op);
+	return 0;
+}
+
+/* ---- notices (target) ---- */
+
+void uet_ses_notice_send(struct uet_ses *ses, const struct uet_pds_key *key,
+			 uint16_t msg_id, uint32_t job_id, uint8_t rc,
+			 uint32_t mlen)
+{
+	struct uet_ses_notice *n;
+
+	if (ses->closing)
+		return;
+	n = uet_ses_obj_alloc(ses, UET_SES_OBJ_NOTICE);
+	if (!n) {
+		UET_WARN_ONCE(FI_LOG_EP_DATA,
+			      "SES: no memory for a rendezvous notice\n");
+		return;
+	}
+	uet_dlist_init(&n->txi.entry);
+	n->txi.type = UET_SES_TXI_NOTICE;
+	n->key = *key;
+	n->rsp.ctl.list = UET_LIST_EXPECTED;
+	n->rsp.ctl.opcode = UET_RESPONSE;
+	n->rsp.ctl.version = UET_SES_VERSION;
+	n->rsp.ctl.return_code = rc;
+	n->rsp.message_id = msg_id;
+	n->rsp.job_id = job_id;
+	n->rsp.modified_length = mlen;
+	uet_ses_txi_queue(ses, &n->txi);
+}
+
+int uet_ses_notice_build(struct uet_ses *ses, struct uet_ses_notice *n,
+			 struct uet_ses_pkt **out)
+{
+	struct uet_ses_pkt *pkt;
+	ssize_t len;
+
+	pkt = uet_ses_pkt_get(ses, UET_SES_PKT_NOTICE, n);
+	if (!pkt)
+		return -EAGAIN;
+	len = uet_ses_rsp_encode(pkt->pds.hdr, sizeof(pkt->pds.hdr), &n->rsp);
+	if (len < 0) {
+		uet_ses_pkt_put(ses, pkt);
+		return -EIO;
+	}
+	pkt->pds.next_hdr = UET_HDR_RESPONSE;
+	pkt->pds.hdr_len = (uint16_t)len;
+	n->built = true;
+	*out = pkt;
+	return 0;
+}

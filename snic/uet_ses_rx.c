@@ -1,0 +1,541 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * SES target: the PDS rx upcall.  Every request packet is decoded with
+ * the wire codecs, checked for self-consistency, addressed to an open
+ * endpoint by {JobID, PIDonFEP, resource index}, and then:
+ *   - the first packet of a message to arrive (whatever its offset)
+ *     matches it against the endpoint's posted receives, or puts it on
+ *     the unexpected list with a bounce buffer for its eager bytes (or
+ *     returns -EAGAIN when the unexpected bound is reached: PDS NACKs it
+ *     and the initiator retries);
+ *   - later packets of the same {source, message_id} are placed at their
+ *     message_offset in the same buffer (a packet that cannot belong to
+ *     the message in progress under that id means the source reused the
+ *     id of a message it gave up on: that one fails, a new one starts);
+ *   - the message is complete when all its bytes have arrived.
+ * The SES response (16-byte UET_RESPONSE) travels on the packet's ACK: an
+ * error code for any packet that cannot be delivered, RC_OK for the last
+ * packet (eom) of a message; other packets get PDS's default response.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uet_byteorder.h"
+#include "uet_ses_internal.h"
+
+/* One request packet of a send, whatever its header format. */
+struct ses_rx_req {
+	uint8_t opcode;
+	bool som;
+	bool eom;
+	bool hd;
+	bool tagged;
+	bool rdzv;
+	uint16_t msg_id;		/* 0: small-message format */
+	uint16_t rsp_id;		/* message_id of our response */
+	uint32_t job_id;
+	uint16_t pid_on_fep;
+	uint16_t ri;
+	uint32_t initiator;
+	uint64_t tag;
+	uint64_t header_data;
+	uint64_t total;			/* request_length */
+	uint64_t off;			/* message_offset of data */
+	const uint8_t *data;
+	uint64_t plen;
+	struct uet_ses_rdzv_ext ext;
+};
+
+void uet_ses_rsp_fill(struct uet_pds_rsp *rsp, uint8_t list, uint8_t rc,
+		      uint16_t msg_id, uint32_t job_id, uint64_t mlen)
+{
+	struct uet_ses_rsp h;
+	ssize_t n;
+
+	memset(&h, 0, sizeof(h));
+	h.ctl.list = list;
+	h.ctl.opcode = UET_RESPONSE;
+	h.ctl.version = UET_SES_VERSION;
+	h.ctl.return_code = rc;
+	h.message_id = msg_id ? msg_id : 1;
+	h.job_id = job_id & UET_JOB_ID_MAX;
+	h.modified_length = mlen > UINT32_MAX ? UINT32_MAX : (uint32_t)mlen;
+	n = uet_ses_rsp_encode(rsp->buf, sizeof(rsp->buf), &h);
+	if (n < 0) {
+		rsp->next_hdr = UET_HDR_NONE;
+		rsp->len = 0;
+		return;
+	}
+	rsp->next_hdr = UET_HDR_RESPONSE;
+	rsp->len = (uint16_t)n;
+}
+
+/*
+ * The response to a header without a message_id (small message,
+ * optimized non-matching) carries the low 16 bits of the PSN (1 if
+ * zero): PDS ties a response to its packet, the initiator ignores it.
+ */
+static uint16_t ses_psn_rsp_id(const struct uet_pds_rx_info *info)
+{
+	uint16_t id = (uint16_t)info->psn;
+
+	return id ? id : 1;
+}
+
+static void ses_rx_error(struct uet_ses *ses, struct uet_pds_rsp *rsp,
+			 uint8_t rc, uint16_t rsp_id, uint32_t job_id)
+{
+	switch (rc) {
+	case UET_RC_BAD_JOB_ID:
+		ses->stats.bad_job++;
+		break;
+	case UET_RC_BAD_PID:
+		ses->stats.bad_pid++;
+		break;
+	case UET_RC_BAD_INDEX:
+		ses->stats.bad_index++;
+		break;
+	default:
+		break;
+	}
+	ses->stats.err_rsp_tx++;
+	uet_ses_rsp_fill(rsp, UET_LIST_EXPECTED, rc, rsp_id, job_id, 0);
+}
+
+void uet_ses_rx_msg_unmap(struct uet_ses *ses, struct uet_ses_rx_msg *msg)
+{
+	if (!msg->in_map)
+		return;
+	uet_hashmap_remove(&ses->rx_msgs, &msg->node);
+	msg->in_map = false;
+}
+
+static void ses_rx_place(struct uet_ses_rx_msg *m, const struct ses_rx_req *q)
+{
+	uint64_t n;
+
+	if (m->recv) {
+		uet_ses_iov_copy_in(m->recv->iov, m->recv->iovcnt, q->off,
+				    q->data, q->plen);
+	} else if (q->off < m->ubuf_len) {
+		n = m->ubuf_len - q->off;
+		if (n > q->plen)
+			n = q->plen;
+		memcpy(m->ubuf + q->off, q->data, n);
+	}
+	m->rcvd += q->plen;
+	if (q->som) {
+		m->som_seen = true;
+		m->hd = q->hd;
+		m->header_data = q->header_data;
+	}
+}
+
+/* RC_OK on the last packet of a message (and on a rendezvous request). */
+static void ses_rx_respond(struct uet_pds_rsp *rsp,
+			   const struct uet_ses_rx_msg *m,
+			   const struct ses_rx_req *q)
+{
+	uint64_t mlen = m->total;
+
+	if (!q->eom && !q->rdzv)
+		return;
+	if (m->recv && m->recv->len < mlen)
+		mlen = m->recv->len;
+	uet_ses_rsp_fill(rsp, m->recv ? UET_LIST_EXPECTED :
+			 UET_LIST_UNEXPECTED, UET_RC_OK, q->rsp_id, q->job_id,
+			 mlen);
+}
+
+/* Whether q can be a packet of m (same message, bytes still missing). */
+static bool ses_rx_fits(const struct uet_ses_rx_msg *m,
+			const struct uet_ses_ep *ep, const struct ses_rx_req *q)
+{
+	return m->ep == ep && m->total == q->total &&
+	       m->opcode == q->opcode && m->tag == q->tag &&
+	       m->initiator == q->initiator && !q->rdzv && !m->rdzv &&
+	       !(q->som && m->som_seen) && q->plen <= m->total - m->rcvd;
+}
+
+/* A later packet of a message already known. */
+static int ses_rx_more(struct uet_ses *ses, struct uet_ses_rx_msg *m,
+		       const struct ses_rx_req *q, struct uet_pds_rsp *rsp)
+{
+	ses_rx_place(m, q);
+	ses_rx_respond(rsp, m, q);
+	uet_ses_rx_check(ses, m);
+	return 0;
+}
+
+/* A whole message in one packet for a posted receive: no state kept. */
+static int ses_rx_single(struct uet_ses *ses,
+			 const struct uet_pds_rx_info *info,
+			 struct uet_ses_recv_op *r, const struct ses_rx_req *q,
+			 struct uet_pds_rsp *rsp)
+{
+	struct uet_ses_rx_msg tmp;
+
+	uet_dlist_remove(&r->entry);
+	r->posted = false;
+	uet_ses_iov_copy_in(r->iov, r->iovcnt, 0, q->data, q->plen);
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.src = *info->src;
+	tmp.job_id = q->job_id;
+	tmp.initiator = q->initiator;
+	tmp.tagged = q->tagged;
+	tmp.tag = q->tag;
+	tmp.hd = q->hd;
+	tmp.header_data = q->header_data;
+	tmp.total = q->total;
+	tmp.recv = r;
+	ses->stats.expected++;
+	ses_rx_respond(rsp, &tmp, q);
+	uet_ses_recv_deliver(ses, r, &tmp);
+	return 0;
+}
+
+static int ses_rx_send(struct uet_ses *ses, const struct uet_pds_rx_info *info,
+		       const struct ses_rx_req *q, struct uet_pds_rsp *rsp)
+{
+	uint8_t key[UET_SES_RXKEY_LEN];
+	struct uet_ses_recv_op *r;
+	struct uet_ses_rx_msg *m;
+	struct uet_ses_ep *ep;
+	struct uet_hnode *n;
+	uint64_t need_buf, used;
+	uint8_t rc;
+
+	ep = uet_ses_ep_find(ses, q->job_id, q->pid_on_fep, q->ri, &rc);
+	if (!ep) {
+		ses_rx_error(ses, rsp, rc, q->rsp_id, q->job_id);
+		return 0;
+	}
+	uet_ses_fa_key(info->src, key);
+	uet_put_be16(key + UET_SES_FA_KEY_LEN, q->msg_id);
+	if (q->msg_id) {
+		n = uet_hashmap_lookup_bytes(&ses->rx_msgs, key);
+		m = n ? uet_container_of(n, struct uet_ses_rx_msg, node) : NULL;
+		if (m && ses_rx_fits(m, ep, q))
+			return ses_rx_more(ses, m, q, rsp);
+		if (m) {
+			/*
+			 * The source reused the message_id: the message it
+			 * had started under it will never be finished (its
+			 * initiator gave up on it).  It fails, this packet
+			 * starts a new one.
+			 */
+			ses->stats.stale_msgs++;
+			uet_ses_rx_fail(ses, m, -EIO, UET_RC_OK);
+		}
+	}
+
+	/* The first packet of this message to arrive: match it. */
+	r = uet_ses_match_posted(ep, q->tagged, q->tag, q->initiator, key);
+	if (r && q->som && q->eom && !q->rdzv)
+		return ses_rx_single(ses, info, r, q, rsp);
+	need_buf = q->rdzv ? q->ext.eager_length : q->total;
+	if (!r) {
+		used = ses->stats.unexp_bytes;
+		if (ses->unexp_msgs >= ses->cfg.unexp_max_msgs ||
+		    used > ses->cfg.unexp_max_bytes ||
+		    need_buf > ses->cfg.unexp_max_bytes - used) {
+			ses->stats.unexp_refused++;
+			return -EAGAIN;
+		}
+	}
+	m = uet_ses_obj_alloc(ses, UET_SES_OBJ_RXMSG);
+	if (!m)
+		return -EAGAIN;
+	if (!r && need_buf) {
+		m->ubuf = malloc(need_buf);
+		if (!m->ubuf) {
+			uet_ses_release(ses, &m->obj, false);
+			return -EAGAIN;
+		}
+		m->ubuf_len = need_buf;
+	}
+	memcpy(m->key, key, sizeof(key));
+	uet_dlist_init(&m->entry);
+	uet_dlist_init(&m->txi.entry);
+	uet_dlist_init(&m->reads);
+	m->txi.type = UET_SES_TXI_PULL;
+	m->ep = ep;
+	m->src = *info->src;
+	m->msg_id = q->msg_id;
+	m->job_id = q->job_id;
+	m->initiator = q->initiator;
+	m->opcode = q->opcode;
+	m->tagged = q->tagged;
+	m->tag = q->tag;
+	m->total = q->total;
+	m->need = q->rdzv ? q->ext.eager_length : q->total;
+	if (q->rdzv) {
+		m->rdzv = true;
+		m->mkey = q->ext.memory_key;
+		m->rbuf_off = q->ext.buffer_offset;
+		m->eager_len = q->ext.eager_length;
+		m->peer_key.job_id = q->job_id;
+		m->peer_key.dst = *info->src;
+		m->peer_key.tc = ses->cfg.tc;
+		m->peer_key.mode = ses->cfg.mode;
+		ses->stats.rdzv_rx++;
+	}
+	if (r) {
+		uet_dlist_remove(&r->entry);
+		r->posted = false;
+		m->recv = r;
+		uet_dlist_insert_tail(&ep->active, &m->entry);
+		ses->stats.expected++;
+	} else {
+		m->on_unexp = true;
+		uet_dlist_insert_tail(&ep->unexp, &m->entry);
+		uet_ses_unexp_account(ses, (int64_t)need_buf, 1);
+		ses->stats.unexpected++;
+	}
+	ses_rx_place(m, q);
+	if (!q->rdzv && m->rcvd < m->total &&
+	    !uet_hashmap_insert_bytes(&ses->rx_msgs, &m->node, m->key))
+		m->in_map = true;
+	if (r && q->rdzv)
+		uet_ses_pull_start(ses, m);
+	ses_rx_respond(rsp, m, q);
+	uet_ses_rx_check(ses, m);
+	return 0;
+}
+
+static bool ses_opcode_is_send(uint8_t opcode)
+{
+	return opcode == UET_SEND || opcode == UET_TAGGED_SEND;
+}
+
+static bool ses_opcode_is_rdzv(uint8_t opcode)
+{
+	return opcode == UET_RENDEZVOUS_SEND || opcode == UET_RENDEZVOUS_TSEND;
+}
+
+static bool ses_opcode_is_tagged(uint8_t opcode)
+{
+	return opcode == UET_TAGGED_SEND || opcode == UET_RENDEZVOUS_TSEND;
+}
+
+static void ses_rx_unsupported(struct uet_ses *ses, struct uet_pds_rsp *rsp,
+			       uint16_t rsp_id, uint32_t job_id)
+{
+	ses->stats.err_rsp_tx++;
+	uet_ses_rsp_fill(rsp, UET_LIST_EXPECTED, UET_RC_UNSUPPORTED_OP, rsp_id,
+			 job_id, 0);
+}
+
+static int ses_rx_small(struct uet_ses *ses, const struct uet_pds_rx_info *info,
+			struct uet_pds_rsp *rsp)
+{
+	struct uet_ses_small_msg h;
+	struct ses_rx_req q;
+	ssize_t n;
+
+	n = uet_ses_small_msg_decode(&h, info->ses, info->ses_len);
+	if (n < 0)
+		return (int)n;
+	if (!ses_opcode_is_send(h.ctl.opcode)) {
+		ses_rx_unsupported(ses, rsp, ses_psn_rsp_id(info), h.job_id);
+		return 0;
+	}
+	memset(&q, 0, sizeof(q));
+	q.plen = info->ses_len - (size_t)n;
+	if (q.plen != h.request_length)
+		return -EPROTO;
+	q.opcode = h.ctl.opcode;
+	q.som = true;
+	q.eom = true;
+	q.hd = h.ctl.hd;
+	q.tagged = ses_opcode_is_tagged(h.ctl.opcode);
+	q.rsp_id = ses_psn_rsp_id(info);
+	q.job_id = h.job_id;
+	q.pid_on_fep = h.pid_on_fep;
+	q.ri = h.resource_index;
+	q.initiator = h.initiator;
+	q.tag = q.tagged ? h.match_bits : 0;
+	q.header_data = q.hd ? h.header_data : 0;
+	q.total = h.request_length;
+	q.data = info->ses + n;
+	return ses_rx_send(ses, info, &q, rsp);
+}
+
+static int ses_rx_som1(struct uet_ses *ses, const struct uet_pds_rx_info *info,
+		       struct uet_pds_rsp *rsp)
+{
+	struct uet_ses_std_som1 h;
+	struct ses_rx_req q;
+	ssize_t n, x;
+
+	n = uet_ses_std_som1_decode(&h, info->ses, info->ses_len);
+	if (n < 0)
+		return (int)n;
+	if (h.ctl.opcode == UET_READ)
+		return uet_ses_rx_read_req(ses, info, &h, rsp);
+	if (!ses_opcode_is_send(h.ctl.opcode) &&
+	    !ses_opcode_is_rdzv(h.ctl.opcode)) {
+		ses_rx_unsupported(ses, rsp, h.message_id, h.job_id);
+		return 0;
+	}
+	memset(&q, 0, sizeof(q));
+	q.opcode = h.ctl.opcode;
+	q.som = true;
+	q.eom = h.ctl.eom;
+	q.hd = h.ctl.hd;
+	q.tagged = ses_opcode_is_tagged(h.ctl.opcode);
+	q.rdzv = ses_opcode_is_rdzv(h.ctl.opcode);
+	q.msg_id = h.message_id;
+	q.rsp_id = h.message_id;
+	q.job_id = h.job_id;
+	q.pid_on_fep = h.pid_on_fep;
+	q.ri = h.resource_index;
+	q.initiator = h.initiator;
+	q.tag = q.tagged ? h.match_bits : 0;
+	q.header_data = q.hd ? h.header_data : 0;
+	q.total = h.request_length;
+	if (q.rdzv) {
+		/* The whole eager part and the extension in this packet. */
+		if (!h.ctl.eom)
+			return -EPROTO;
+		x = uet_ses_rdzv_ext_decode(&q.ext, info->ses + n,
+					    info->ses_len - (size_t)n);
+		if (x < 0)
+			return (int)x;
+		n += x;
+		q.plen = info->ses_len - (size_t)n;
+		if (q.ext.eager_length != q.plen ||
+		    q.plen + q.ext.remaining_length != q.total ||
+		    q.ext.buffer_offset > UINT64_MAX - q.ext.remaining_length)
+			return -EPROTO;
+	} else {
+		q.plen = info->ses_len - (size_t)n;
+		if (q.plen > q.total || q.eom != (q.plen == q.total))
+			return -EPROTO;
+	}
+	q.data = info->ses + n;
+	return ses_rx_send(ses, info, &q, rsp);
+}
+
+static int ses_rx_som0(struct uet_ses *ses, const struct uet_pds_rx_info *info,
+		       struct uet_pds_rsp *rsp)
+{
+	struct uet_ses_std_som0 h;
+	struct ses_rx_req q;
+	ssize_t n;
+
+	n = uet_ses_std_som0_decode(&h, info->ses, info->ses_len);
+	if (n < 0)
+		return (int)n;
+	if (ses_opcode_is_rdzv(h.ctl.opcode))
+		return -EPROTO;	/* rendezvous messages are one packet */
+	if (!ses_opcode_is_send(h.ctl.opcode)) {
+		ses_rx_unsupported(ses, rsp, h.message_id, h.job_id);
+		return 0;
+	}
+	memset(&q, 0, sizeof(q));
+	q.plen = info->ses_len - (size_t)n;
+	if (q.plen != h.payload_length || !q.plen || !h.message_offset ||
+	    h.message_offset > h.request_length ||
+	    q.plen > (uint64_t)h.request_length - h.message_offset ||
+	    h.ctl.eom != (h.message_offset + q.plen == h.request_length))
+		return -EPROTO;
+	q.opcode = h.ctl.opcode;
+	q.eom = h.ctl.eom;
+	q.tagged = ses_opcode_is_tagged(h.ctl.opcode);
+	q.msg_id = h.message_id;
+	q.rsp_id = h.message_id;
+	q.job_id = h.job_id;
+	q.pid_on_fep = h.pid_on_fep;
+	q.ri = h.resource_index;
+	q.initiator = h.initiator;
+	q.tag = q.tagged ? h.match_bits : 0;
+	q.total = h.request_length;
+	q.off = h.message_offset;
+	q.data = info->ses + n;
+	return ses_rx_send(ses, info, &q, rsp);
+}
+
+static int ses_rx_dispatch(struct uet_ses *ses,
+			   const struct uet_pds_rx_info *info,
+			   struct uet_pds_rsp *rsp)
+{
+	struct uet_ses_opt_nonmatch on;
+	struct uet_ses_defer_send ds;
+	struct uet_ses_rtr rtr;
+	ssize_t n;
+	int fmt;
+
+	fmt = uet_ses_request_format(info->next_hdr, info->ses, info->ses_len);
+	if (fmt < 0)
+		return fmt;
+	switch (fmt) {
+	case UET_SES_FMT_SMALL_MSG:
+		return ses_rx_small(ses, info, rsp);
+	case UET_SES_FMT_STD_SOM1:
+		return ses_rx_som1(ses, info, rsp);
+	case UET_SES_FMT_STD_SOM0:
+		return ses_rx_som0(ses, info, rsp);
+	case UET_SES_FMT_RSP:
+		return uet_ses_rx_notice(ses, info);
+	case UET_SES_FMT_RSP_DATA:
+		return uet_ses_rx_read_data(ses, info);
+	/* Well-formed requests this SES does not implement. */
+	case UET_SES_FMT_OPT_NONMATCH:
+		n = uet_ses_opt_nonmatch_decode(&on, info->ses, info->ses_len);
+		if (n < 0)
+			return (int)n;
+		ses_rx_unsupported(ses, rsp, ses_psn_rsp_id(info), on.job_id);
+		return 0;
+	case UET_SES_FMT_DEFER_SEND:
+		n = uet_ses_defer_send_decode(&ds, info->ses, info->ses_len);
+		if (n < 0)
+			return (int)n;
+		ses_rx_unsupported(ses, rsp, ds.message_id, ds.job_id);
+		return 0;
+	case UET_SES_FMT_RTR:
+		n = uet_ses_rtr_decode(&rtr, info->ses, info->ses_len);
+		if (n < 0)
+			return (int)n;
+		ses_rx_unsupported(ses, rsp, rtr.message_id, rtr.job_id);
+		return 0;
+	default:
+		/* A default response or optimized response as a request. */
+		return -EPROTO;
+	}
+}
+
+int uet_ses_pds_rx(void *ctx, const struct uet_pds_rx_info *info,
+		   struct uet_pds_rsp *rsp)
+{
+	struct uet_ses *ses = ctx;
+	int ret;
+
+	if (ses->zombie || ses->closing)
+		return -EAGAIN;
+	if (!info || !rsp || !info->src || (!info->ses && info->ses_len)) {
+		ses->stats.bad_hdr++;
+		return -EINVAL;
+	}
+	rsp->next_hdr = UET_HDR_NONE;
+	rsp->len = 0;
+	uet_ses_enter(ses);
+	ret = ses_rx_dispatch(ses, info, rsp);
+	if (ret == -EAGAIN) {
+		rsp->next_hdr = UET_HDR_NONE;
+		rsp->len = 0;
+	} else {
+		ses->stats.pkts_rx++;
+		if (ret < 0) {
+			ses->stats.bad_hdr++;
+			rsp->next_hdr = UET_HDR_NONE;
+			rsp->len = 0;
+		}
+	}
+	uet_ses_push(ses);
+	uet_ses_leave(ses);
+	return ret;
+}

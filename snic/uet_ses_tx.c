@@ -1,0 +1,762 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * SES initiator: sends become packets, packets go to PDS as its windows
+ * open, and PDS completions (with the SES responses on their ACKs) finish
+ * the sends.
+ *
+ * Segmentation of a send of len bytes (P = payload per packet):
+ *   - len fits one small-message packet (and at most UET_PDS_TX_MAX_IOV
+ *     iovec pieces): one packet, next_hdr REQUEST_MEDIUM;
+ *   - rendezvous (len > rdzv_threshold, RUD/ROD, and more than the first
+ *     packet holds): one SOM=1 packet with the rendezvous extension and
+ *     the first eager_len bytes, the target pulls the rest;
+ *   - otherwise one SOM=1 packet and SOM=0 continuations, each carrying
+ *     up to P bytes (fewer where the caller's iovecs would need more than
+ *     UET_PDS_TX_MAX_IOV pieces).
+ * The last packet (eom) of every message asks PDS for its SES response
+ * (want_rsp), so an error code of the target always reaches the sender.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "uet_byteorder.h"
+#include "uet_pds_wire.h"
+#include "uet_ses_internal.h"
+
+/* ---- packets ---- */
+
+struct uet_ses_pkt *uet_ses_pkt_get(struct uet_ses *ses, uint8_t kind,
+				    void *owner)
+{
+	struct uet_ses_pkt *pkt = uet_bufpool_get(&ses->pkt_pool);
+
+	if (!pkt)
+		return NULL;
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->pds.ctx = pkt;
+	pkt->kind = kind;
+	pkt->owner = owner;
+	return pkt;
+}
+
+void uet_ses_pkt_put(struct uet_ses *ses, struct uet_ses_pkt *pkt)
+{
+	uet_bufpool_put(&ses->pkt_pool, pkt);
+}
+
+/* Forget a built packet that never reached PDS. */
+static void ses_pkt_abort(struct uet_ses *ses, struct uet_ses_pkt *pkt)
+{
+	struct uet_ses_reply *rp;
+	struct uet_ses_read *rd;
+
+	if (pkt->kind == UET_SES_PKT_REPLY) {
+		/* Those bytes were not sent (an error answer may say so). */
+		rp = pkt->owner;
+		if (pkt->len)
+			rp->next -= pkt->len;
+		else if (rp->stop)
+			rp->err_built = false;
+	}
+	if (pkt->kind == UET_SES_PKT_READ) {
+		rd = pkt->owner;
+		rd->pkt_done = true;
+		if (rd->msg) {
+			uet_dlist_remove(&rd->entry);
+			rd->msg = NULL;
+		}
+		uet_ses_read_check(ses, rd);
+	}
+	uet_ses_pkt_put(ses, pkt);
+}
+
+/* ---- routes ---- */
+
+static struct uet_ses_route *ses_route_get(struct uet_ses *ses,
+					   const struct uet_pds_key *key,
+					   void *pdc)
+{
+	uint8_t k[UET_SES_ROUTE_KEY_LEN];
+	struct uet_ses_route *rt;
+	struct uet_hnode *n;
+	uintptr_t p = (uintptr_t)pdc;
+
+	memset(k, 0, sizeof(k));
+	if (key) {
+		k[0] = 'K';
+		uet_put_be24(k + 1, key->job_id & UET_JOB_ID_MAX);
+		uet_ses_fa_key(&key->dst, k + 4);
+		k[4 + UET_SES_FA_KEY_LEN] = key->tc;
+		k[5 + UET_SES_FA_KEY_LEN] = key->mode;
+	} else {
+		k[0] = 'P';
+		memcpy(k + 1, &p, sizeof(p));
+	}
+	n = uet_hashmap_lookup_bytes(&ses->routes, k);
+	if (n)
+		return uet_container_of(n, struct uet_ses_route, node);
+	rt = uet_bufpool_get(&ses->route_pool);
+	if (!rt)
+		return NULL;
+	memset(rt, 0, sizeof(*rt));
+	memcpy(rt->key, k, sizeof(k));
+	if (uet_hashmap_insert_bytes(&ses->routes, &rt->node, rt->key)) {
+		uet_bufpool_put(&ses->route_pool, rt);
+		return NULL;
+	}
+	return rt;
+}
+
+/* Forget routes with nothing in flight (outside any push pass). */
+void uet_ses_routes_sweep(struct uet_ses *ses)
+{
+	struct uet_hashmap_iter it;
+	struct uet_ses_route *rt;
+	struct uet_hnode *n;
+
+	if (ses->pushing ||
+	    uet_hashmap_count(&ses->routes) <= UET_SES_ROUTES_IDLE_MAX)
+		return;
+	uet_hashmap_foreach(&ses->routes, &it, n) {
+		rt = uet_container_of(n, struct uet_ses_route, node);
+		if (rt->inflight)
+			continue;
+		uet_hashmap_remove(&ses->routes, n);
+		uet_bufpool_put(&ses->route_pool, rt);
+	}
+}
+
+/* ---- the transmit queue ---- */
+
+/* txi->entry is initialised when its owner is created. */
+void uet_ses_txi_queue(struct uet_ses *ses, struct uet_ses_txi *txi)
+{
+	if (!uet_dlist_linked(&txi->entry))
+		uet_dlist_insert_tail(&ses->txq, &txi->entry);
+	if (ses->pushing)
+		ses->push_again = true;
+}
+
+void uet_ses_txi_cancel(struct uet_ses *ses, struct uet_ses_txi *txi)
+{
+	struct uet_ses_pkt *pkt = txi->stash;
+
+	if (uet_dlist_linked(&txi->entry))
+		uet_dlist_remove(&txi->entry);
+	txi->stash = NULL;
+	if (pkt)
+		ses_pkt_abort(ses, pkt);
+}
+
+static struct uet_ses_send_op *ses_txi_send(struct uet_ses_txi *txi)
+{
+	return uet_container_of(txi, struct uet_ses_send_op, txi);
+}
+
+static struct uet_ses_rx_msg *ses_txi_msg(struct uet_ses_txi *txi)
+{
+	return uet_container_of(txi, struct uet_ses_rx_msg, txi);
+}
+
+static struct uet_ses_reply *ses_txi_reply(struct uet_ses_txi *txi)
+{
+	return uet_container_of(txi, struct uet_ses_reply, txi);
+}
+
+static struct uet_ses_notice *ses_txi_notice(struct uet_ses_txi *txi)
+{
+	return uet_container_of(txi, struct uet_ses_notice, txi);
+}
+
+static bool ses_send_more(const struct uet_ses_send_op *op)
+{
+	return !op->obj.dead && !op->stop && !op->built_all;
+}
+
+static bool ses_txi_more(struct uet_ses_txi *txi)
+{
+	const struct uet_ses_notice *n;
+
+	switch (txi->type) {
+	case UET_SES_TXI_SEND:
+		return ses_send_more(ses_txi_send(txi));
+	case UET_SES_TXI_PULL:
+		return uet_ses_pull_more(ses_txi_msg(txi));
+	case UET_SES_TXI_REPLY:
+		return uet_ses_reply_more(ses_txi_reply(txi));
+	case UET_SES_TXI_NOTICE:
+		n = ses_txi_notice(txi);
+		return !n->obj.dead && !n->built;
+	default:
+		return false;
+	}
+}
+
+/* Not cancelled: a packet it built is still wanted. */
+static bool ses_txi_alive(struct uet_ses_txi *txi)
+{
+	const struct uet_ses_send_op *op;
+	const struct uet_ses_rx_msg *m;
+	const struct uet_ses_reply *rp;
+
+	switch (txi->type) {
+	case UET_SES_TXI_SEND:
+		op = ses_txi_send(txi);
+		return !op->obj.dead && !op->stop;
+	case UET_SES_TXI_PULL:
+		m = ses_txi_msg(txi);
+		return !m->obj.dead;
+	case UET_SES_TXI_REPLY:
+		rp = ses_txi_reply(txi);
+		return !rp->obj.dead && (!rp->stop || rp->err_rc);
+	case UET_SES_TXI_NOTICE:
+		return !ses_txi_notice(txi)->obj.dead;
+	default:
+		return false;
+	}
+}
+
+/* The PDC key of a txi, or NULL for a reply on a received PDC. */
+static const struct uet_pds_key *ses_txi_key(struct uet_ses_txi *txi)
+{
+	switch (txi->type) {
+	case UET_SES_TXI_SEND:
+		return &ses_txi_send(txi)->key;
+	case UET_SES_TXI_PULL:
+		return &ses_txi_msg(txi)->peer_key;
+	case UET_SES_TXI_NOTICE:
+		return &ses_txi_notice(txi)->key;
+	default:
+		return NULL;
+	}
+}
+
+static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
+			  struct uet_ses_pkt **out);
+
+static int ses_txi_build(struct uet_ses *ses, struct uet_ses_txi *txi,
+			 struct uet_ses_pkt **out)
+{
+	switch (txi->type) {
+	case UET_SES_TXI_SEND:
+		return ses_send_build(ses, ses_txi_send(txi), out);
+	case UET_SES_TXI_PULL:
+		return uet_ses_pull_build(ses, ses_txi_msg(txi), out);
+	case UET_SES_TXI_REPLY:
+		return uet_ses_reply_build(ses, ses_txi_reply(txi), out);
+	case UET_SES_TXI_NOTICE:
+		return uet_ses_notice_build(ses, ses_txi_notice(txi), out);
+	default:
+		return -EINVAL;
+	}
+}
+
+/* A hard error from PDS (not -EAGAIN) for a packet of txi. */
+static void ses_txi_fail(struct uet_ses *ses, struct uet_ses_txi *txi,
+			 int err)
+{
+	struct uet_ses_notice *n;
+	struct uet_ses_reply *rp;
+
+	switch (txi->type) {
+	case UET_SES_TXI_SEND:
+		uet_ses_send_error(ses, ses_txi_send(txi), err, UET_RC_NULL,
+				   UET_RC_NULL);
+		uet_ses_send_check(ses, ses_txi_send(txi));
+		break;
+	case UET_SES_TXI_PULL:
+		uet_ses_rx_fail(ses, ses_txi_msg(txi), err, UET_RC_OK);
+		break;
+	case UET_SES_TXI_REPLY:
+		rp = ses_txi_reply(txi);
+		uet_ses_send_error(ses, rp->send, err, UET_RC_NULL,
+				   UET_RC_INITIATOR_ERR);
+		uet_ses_reply_stop(ses, rp, UET_RC_NULL);
+		break;
+	case UET_SES_TXI_NOTICE:
+		n = ses_txi_notice(txi);
+		uet_ses_txi_cancel(ses, txi);
+		uet_ses_release(ses, &n->obj, false);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Account a packet as owned by PDS (before uet_pds_send: PDS may report
+ * it done before returning) or undo that. */
+static void ses_pkt_owned(struct uet_ses *ses, struct uet_ses_pkt *pkt,
+			  int delta)
+{
+	struct uet_ses_send_op *op;
+	struct uet_ses_reply *rp;
+
+	ses->pkts_in_pds += delta;
+	if (pkt->route)
+		pkt->route->inflight += delta;
+	switch (pkt->kind) {
+	case UET_SES_PKT_SEND:
+		op = pkt->owner;
+		op->pkts_out += delta;
+		break;
+	case UET_SES_PKT_REPLY:
+		rp = pkt->owner;
+		rp->pkts_out += delta;
+		rp->send->pkts_out += delta;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Emit as many packets of txi as PDS takes.  Returns true when txi still
+ * has packets to emit (blocked by a window), false when it is finished.
+ */
+static bool ses_txi_run(struct uet_ses *ses, struct uet_ses_txi *txi)
+{
+	const struct uet_pds_key *key = ses_txi_key(txi);
+	struct uet_ses_route *rt;
+	struct uet_ses_pkt *pkt;
+	void *pdc = NULL;
+	int ret;
+
+	if (!key)
+		pdc = ses_txi_reply(txi)->rx_pdc;
+	rt = ses_route_get(ses, key, pdc);
+	for (;;) {
+		/* Refused by PDS: wait for one of our packets there to end
+		 * (without any in flight, a retry is the only way on). */
+		if (rt && rt->blocked && rt->inflight)
+			return true;
+		pkt = txi->stash;
+		txi->stash = NULL;
+		if (!pkt) {
+			if (!ses_txi_more(txi))
+				return false;
+			/* The window as PDS reports it.  With nothing of ours
+			 * in flight the PDC may not exist yet (then it reports
+			 * no room): the send opens it. */
+			if (key && rt && rt->inflight &&
+			    !uet_pds_tx_space(ses->pds, key))
+				return true;
+			ret = ses_txi_build(ses, txi, &pkt);
+			if (ret == -EAGAIN)
+				return true;
+			if (ret < 0) {
+				ses_txi_fail(ses, txi, ret);
+				return false;
+			}
+		}
+		pkt->route = rt;
+		ses_pkt_owned(ses, pkt, 1);
+		if (key) {
+			ret = uet_pds_send(ses->pds, key, &pkt->pds, ses->now);
+			/* The PDC of key is closing: a new one opens once
+			 * it is gone, so this is a retry-later. */
+			if (ret == -ENOTCONN)
+				ret = -EAGAIN;
+		} else {
+			ret = uet_pds_send_reply(ses->pds, pdc, &pkt->pds,
+						 ses->now);
+		}
+		if (ret < 0) {
+			ses_pkt_owned(ses, pkt, -1);
+			if (ret == -EAGAIN && rt)
+				rt->blocked = true;
+			if (ret == -EAGAIN && ses_txi_alive(txi) &&
+			    !txi->stash) {
+				txi->stash = pkt;
+				return true;
+			}
+			ses_pkt_abort(ses, pkt);
+			if (ret != -EAGAIN)
+				ses_txi_fail(ses, txi, ret);
+			return false;
+		}
+		ses->stats.pkts_tx++;
+		if (pkt->kind == UET_SES_PKT_READ ||
+		    pkt->kind == UET_SES_PKT_REPLY)
+			ses->stats.rdzv_read_pkts++;
+	}
+}
+
+void uet_ses_push(struct uet_ses *ses)
+{
+	struct uet_ses_txi *txi;
+	struct uet_dlist round;
+	struct uet_dlist *e;
+
+	if (ses->pushing) {
+		ses->push_again = true;
+		return;
+	}
+	if (ses->closing || ses->zombie)
+		return;
+	ses->pushing = true;
+	do {
+		ses->push_again = false;
+		uet_dlist_init(&round);
+		uet_dlist_splice_tail(&round, &ses->txq);
+		while ((e = uet_dlist_pop_head(&round)) != NULL) {
+			txi = uet_container_of(e, struct uet_ses_txi, entry);
+			if (ses_txi_run(ses, txi) &&
+			    !uet_dlist_linked(&txi->entry))
+				uet_dlist_insert_tail(&ses->txq, &txi->entry);
+		}
+	} while (ses->push_again);
+	ses->pushing = false;
+}
+
+/* ---- sends ---- */
+
+static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
+			  struct uet_ses_pkt **out)
+{
+	struct uet_ses_std_som1 s1;
+	struct uet_ses_std_som0 s0;
+	struct uet_ses_small_msg sm;
+	struct uet_ses_rdzv_ext rx;
+	struct uet_ses_req_ctl ctl;
+	struct uet_pds_tx_pkt *p;
+	struct uet_ses_pkt *pkt;
+	uint64_t off = op->next_off, plen, max;
+	ssize_t n, n2 = 0;
+	bool eom;
+
+	pkt = uet_ses_pkt_get(ses, UET_SES_PKT_SEND, op);
+	if (!pkt)
+		return -EAGAIN;
+	p = &pkt->pds;
+
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.opcode = op->opcode;
+	ctl.version = UET_SES_VERSION;
+	ctl.dc = op->dc;
+
+	if (op->small)
+		max = op->len;
+	else if (off == 0)
+		max = op->rdzv ? op->eager_len : ses->pay_std;
+	else
+		max = ses->pay_std;
+	plen = uet_ses_iov_gather(op->iov, op->iovcnt, off, max, p->iov,
+				  UET_PDS_TX_MAX_IOV, &p->iovcnt);
+	if (!plen && op->len) {
+		uet_ses_pkt_put(ses, pkt);
+		return -EIO;
+	}
+	eom = op->small || op->rdzv || off + plen == op->len;
+	ctl.eom = eom;
+
+	if (op->small) {
+		memset(&sm, 0, sizeof(sm));
+		ctl.som = true;
+		ctl.hd = op->has_data;
+		sm.ctl = ctl;
+		sm.request_length = (uint16_t)op->len;
+		sm.job_id = op->job_id;
+		sm.pid_on_fep = op->pid_on_fep;
+		sm.resource_index = op->ri;
+		sm.initiator = op->initiator;
+		sm.match_bits = op->tag;
+		sm.header_data = op->has_data ? op->header_data : 0;
+		n = uet_ses_small_msg_encode(p->hdr, sizeof(p->hdr), &sm);
+		p->next_hdr = UET_HDR_REQUEST_MEDIUM;
+	} else if (off == 0) {
+		memset(&s1, 0, sizeof(s1));
+		ctl.som = true;
+		ctl.hd = op->has_data;
+		s1.ctl = ctl;
+		s1.message_id = op->mid.id;
+		s1.job_id = op->job_id;
+		s1.pid_on_fep = op->pid_on_fep;
+		s1.resource_index = op->ri;
+		s1.initiator = op->initiator;
+		s1.match_bits = op->tag;
+		s1.header_data = op->has_data ? op->header_data : 0;
+		s1.request_length = (uint32_t)op->len;
+		n = uet_ses_std_som1_encode(p->hdr, sizeof(p->hdr), &s1);
+		if (n > 0 && op->rdzv) {
+			memset(&rx, 0, sizeof(rx));
+			rx.eager_length = (uint32_t)plen;
+			rx.memory_key = op->mkey;
+			rx.buffer_offset = plen;
+			rx.remaining_length = (uint32_t)(op->len - plen);
+			n2 = uet_ses_rdzv_ext_encode(p->hdr + n,
+						     sizeof(p->hdr) - n, &rx);
+			if (n2 < 0)
+				n = n2;
+		}
+		p->next_hdr = UET_HDR_REQUEST_STD;
+	} else {
+		memset(&s0, 0, sizeof(s0));
+		s0.ctl = ctl;
+		s0.message_id = op->mid.id;
+		s0.job_id = op->job_id;
+		s0.pid_on_fep = op->pid_on_fep;
+		s0.resource_index = op->ri;
+		s0.initiator = op->initiator;
+		s0.match_bits = op->tag;
+		s0.payload_length = (uint16_t)plen;
+		s0.message_offset = (uint32_t)off;
+		s0.request_length = (uint32_t)op->len;
+		n = uet_ses_std_som0_encode(p->hdr, sizeof(p->hdr), &s0);
+		p->next_hdr = UET_HDR_REQUEST_STD;
+	}
+	if (n < 0) {
+		uet_ses_pkt_put(ses, pkt);
+		return -EIO;
+	}
+	p->hdr_len = (uint16_t)(n + n2);
+	p->want_rsp = eom;
+	pkt->len = (uint32_t)plen;
+	op->next_off = off + plen;
+	if (eom)
+		op->built_all = true;
+	*out = pkt;
+	return 0;
+}
+
+int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
+		 uint64_t now)
+{
+	struct uet_ses_send_op *op;
+	struct iovec tmp[UET_PDS_TX_MAX_IOV];
+	unsigned int cnt;
+	uint64_t eager;
+	bool pull_ok;
+	int ret;
+
+	if (!ses || !req || !req->ep || req->ep->ses != ses)
+		return -EINVAL;
+	if (ses->closing || ses->zombie)
+		return -EINVAL;
+	if (req->dst.job_id > UET_JOB_ID_MAX ||
+	    req->dst.pid_on_fep > UET_PID_ON_FEP_MAX ||
+	    req->dst.ri > UET_RESOURCE_INDEX_MAX ||
+	    req->dst.fa.len > sizeof(req->dst.fa.ss))
+		return -EINVAL;
+	uet_ses_set_now(ses, now);
+	uet_ses_enter(ses);
+
+	op = uet_ses_obj_alloc(ses, UET_SES_OBJ_SEND);
+	if (!op) {
+		ret = -EAGAIN;
+		goto out;
+	}
+	ret = uet_ses_iov_dup(req->iov, req->iovcnt, op->iov_inline, &op->iov,
+			      &op->len);
+	if (ret) {
+		op->iov = op->iov_inline;
+		goto err_release;
+	}
+	if (op->len > UINT32_MAX) {
+		ret = -EINVAL;
+		goto err_release;
+	}
+	ret = uet_ses_msgid_alloc(ses, &op->mid, UET_SES_OBJ_SEND);
+	if (ret)
+		goto err_release;
+
+	op->iovcnt = req->iovcnt;
+	op->ep = req->ep;
+	op->key.job_id = req->dst.job_id;
+	op->key.dst = req->dst.fa;
+	op->key.tc = ses->cfg.tc;
+	op->key.mode = ses->cfg.mode;
+	uet_ses_fa_key(&req->dst.fa, op->dst_fa);
+	op->job_id = req->dst.job_id;
+	op->pid_on_fep = req->dst.pid_on_fep;
+	op->ri = req->dst.ri;
+	op->initiator = uet_ses_initiator_id(req->ep->pid_on_fep, req->ep->ri);
+	op->tagged = req->tagged;
+	op->tag = req->tagged ? req->tag : 0;
+	op->has_data = req->has_data;
+	op->header_data = req->header_data;
+	op->dc = req->dc;
+	op->op_ctx = req->op_ctx;
+	op->rc = UET_RC_OK;
+	op->txi.type = UET_SES_TXI_SEND;
+	uet_dlist_init(&op->txi.entry);
+	uet_dlist_init(&op->replies);
+
+	pull_ok = ses->cfg.mode == UET_PDS_MODE_RUD ||
+		  ses->cfg.mode == UET_PDS_MODE_ROD;
+	if (pull_ok && op->len > ses->cfg.rdzv_threshold) {
+		eager = uet_ses_iov_gather(op->iov, op->iovcnt, 0,
+					   ses->pay_rdzv, tmp,
+					   UET_PDS_TX_MAX_IOV, &cnt);
+		if (eager < op->len) {
+			op->rdzv = true;
+			op->eager_len = eager;
+		}
+	}
+	if (!op->rdzv && op->len <= ses->pay_small &&
+	    uet_ses_iov_gather(op->iov, op->iovcnt, 0, op->len, tmp,
+			       UET_PDS_TX_MAX_IOV, &cnt) == op->len)
+		op->small = true;
+	if (op->rdzv)
+		op->opcode = op->tagged ? UET_RENDEZVOUS_TSEND :
+			     UET_RENDEZVOUS_SEND;
+	else
+		op->opcode = op->tagged ? UET_TAGGED_SEND : UET_SEND;
+	if (op->rdzv) {
+		ret = uet_ses_mkey_register(ses, op);
+		if (ret)
+			goto err_msgid;
+		ses->stats.rdzv_tx++;
+	}
+
+	uet_dlist_insert_tail(&ses->sends, &op->entry);
+	ses->stats.msgs_tx++;
+	uet_ses_txi_queue(ses, &op->txi);
+	uet_ses_push(ses);
+	ret = 0;
+	goto out;
+
+err_msgid:
+	uet_ses_msgid_free(ses, &op->mid);
+err_release:
+	uet_ses_release(ses, &op->obj, false);
+out:
+	uet_ses_leave(ses);
+	return ret;
+}
+
+void uet_ses_send_error(struct uet_ses *ses, struct uet_ses_send_op *op,
+			int status, uint8_t rc, uint8_t tell)
+{
+	struct uet_ses_reply *rp;
+
+	if (op->obj.dead)
+		return;
+	if (!op->status) {
+		op->status = status;
+		op->rc = rc;
+	}
+	op->stop = true;
+	uet_ses_txi_cancel(ses, &op->txi);
+	uet_dlist_foreach_entry_safe(&op->replies, rp, entry)
+		uet_ses_reply_stop(ses, rp, tell);
+}
+
+static void ses_send_finish(struct uet_ses *ses, struct uet_ses_send_op *op)
+{
+	uet_ses_txi_cancel(ses, &op->txi);
+	uet_ses_mkey_unregister(ses, op);
+	uet_ses_msgid_free(ses, &op->mid);
+	uet_dlist_remove(&op->entry);
+	op->cmpl.op_ctx = op->op_ctx;
+	op->cmpl.status = op->status;
+	op->cmpl.rc = op->status ? op->rc : UET_RC_OK;
+	op->cmpl.len = op->status ? 0 : op->len;
+	uet_ses_release(ses, &op->obj, true);
+}
+
+void uet_ses_send_check(struct uet_ses *ses, struct uet_ses_send_op *op)
+{
+	if (op->obj.dead)
+		return;
+	if (ses_send_more(op) || op->txi.stash)
+		return;
+	if (op->pkts_out || !uet_dlist_empty(&op->replies))
+		return;
+	if (op->rdzv && !op->notice && !op->status)
+		return;
+	ses_send_finish(ses, op);
+}
+
+void uet_ses_send_cancel_all(struct uet_ses *ses, struct uet_ses_ep *ep)
+{
+	struct uet_ses_send_op *op;
+
+	uet_dlist_foreach_entry_safe(&ses->sends, op, entry) {
+		if (ep && op->ep != ep)
+			continue;
+		op->ep = NULL;
+		uet_ses_send_error(ses, op, -ECANCELED, UET_RC_NULL,
+				   UET_RC_CANCELLED);
+		uet_ses_send_check(ses, op);
+	}
+}
+
+/* ---- completions from PDS ---- */
+
+int uet_ses_rsp_rc(uint8_t next_hdr, const uint8_t *rsp, size_t len)
+{
+	struct uet_pds_default_ses_rsp d;
+	struct uet_ses_rsp r;
+	ssize_t n;
+	int fmt;
+
+	fmt = uet_ses_request_format(next_hdr, rsp, len);
+	switch (fmt) {
+	case UET_SES_FMT_RSP:
+		n = uet_ses_rsp_decode(&r, rsp, len);
+		return n < 0 ? (int)n : r.ctl.return_code;
+	case UET_SES_FMT_DEFAULT_RSP:
+		n = uet_pds_default_ses_rsp_decode(&d, rsp, len);
+		return n < 0 ? (int)n : UET_RC_OK;
+	default:
+		return fmt < 0 ? fmt : -EPROTO;
+	}
+}
+
+void uet_ses_pds_tx_done(void *ctx, struct uet_pds_tx_pkt *pdspkt,
+			 int status, uint8_t rsp_next_hdr, const uint8_t *rsp,
+			 size_t rsp_len)
+{
+	struct uet_ses *ses = ctx;
+	struct uet_ses_pkt *pkt = pdspkt->ctx;
+	struct uet_ses_send_op *op;
+	struct uet_ses_notice *n;
+	int rc = UET_RC_OK;
+
+	if (ses->zombie) {
+		uet_ses_zombie_pkt_done(ses, pkt);
+		return;
+	}
+	uet_ses_enter(ses);
+	ses_pkt_owned(ses, pkt, -1);
+	if (pkt->route)
+		pkt->route->blocked = false;
+	if (rsp && rsp_next_hdr != UET_HDR_NONE) {
+		rc = uet_ses_rsp_rc(rsp_next_hdr, rsp, rsp_len);
+		if (rc < 0) {
+			ses->stats.bad_hdr++;
+			rc = UET_RC_OK;
+		} else if (uet_ses_rc_is_error(rc)) {
+			ses->stats.err_rsp_rx++;
+		}
+	}
+	switch (pkt->kind) {
+	case UET_SES_PKT_SEND:
+		op = pkt->owner;
+		if (status < 0)
+			uet_ses_send_error(ses, op, status, UET_RC_NULL,
+					   UET_RC_NULL);
+		else if (uet_ses_rc_is_error(rc))
+			uet_ses_send_error(ses, op, uet_ses_rc_errno(rc), rc,
+					   UET_RC_NULL);
+		uet_ses_send_check(ses, op);
+		break;
+	case UET_SES_PKT_READ:
+		uet_ses_read_tx_done(ses, pkt, status, rc);
+		break;
+	case UET_SES_PKT_REPLY:
+		uet_ses_reply_tx_done(ses, pkt, status);
+		break;
+	case UET_SES_PKT_NOTICE:
+		n = pkt->owner;
+		uet_ses_release(ses, &n->obj, false);
+		break;
+	default:
+		break;
+	}
+	uet_ses_pkt_put(ses, pkt);
+	uet_ses_push(ses);
+	uet_ses_leave(ses);
+}

@@ -1,0 +1,2027 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * SES unit tests: two or three SES instances joined by the fake PDS of
+ * ses_fake_pds.c (delivery in FIFO, newest-first or random order, NACK
+ * and retry on -EAGAIN, bounded windows).  Every wait is bounded by a
+ * step count.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <rdma/fi_errno.h>
+
+#include "ses_fake_pds.h"
+#include "uet_byteorder.h"
+#include "uet_ses.h"
+#include "uet_ses_internal.h"
+#include "uet_ses_wire.h"
+#include "uet_test.h"
+
+#define MAX_CMPL	1024
+#define MAX_NODES	3
+#define RUN_LIMIT	2000000u
+#define JOB		0x123456u
+#define KIB		1024u
+#define MIB		(1024u * 1024u)
+
+struct cq {
+	struct uet_ses_send_cmpl s[MAX_CMPL];
+	size_t ns;
+	struct uet_ses_recv_cmpl r[MAX_CMPL];
+	size_t nr;
+};
+
+struct node {
+	struct uet_pds *pds;
+	struct uet_ses *ses;
+	struct uet_ses_ep *ep;
+	struct uet_ses_addr addr;	/* how peers reach ep */
+	struct cq cq;
+};
+
+struct fx {
+	struct fake_net *net;
+	struct node n[MAX_NODES];
+	unsigned int nn;
+	uint64_t now;
+	uintptr_t seq;			/* for unique op_ctx values */
+	struct uet_ses_cfg cfg;
+};
+
+/* A fresh op_ctx (helpers called repeatedly must not reuse a stack
+ * address). */
+static void *new_ctx(struct fx *fx)
+{
+	return (void *)++fx->seq;
+}
+
+static void on_send_done(void *ctx, const struct uet_ses_send_cmpl *c)
+{
+	struct node *n = ctx;
+
+	ck_assert_uint_lt(n->cq.ns, MAX_CMPL);
+	n->cq.s[n->cq.ns++] = *c;
+}
+
+static void on_recv_done(void *ctx, const struct uet_ses_recv_cmpl *c)
+{
+	struct node *n = ctx;
+
+	ck_assert_uint_lt(n->cq.nr, MAX_CMPL);
+	n->cq.r[n->cq.nr++] = *c;
+}
+
+static const struct uet_ses_upcalls test_up = {
+	.send_done = on_send_done,
+	.recv_done = on_recv_done,
+};
+
+static void test_cfg(struct uet_ses_cfg *cfg)
+{
+	uet_ses_cfg_default(cfg);
+	cfg->rdzv_threshold = 16 * KIB;
+}
+
+static struct fx *fx_new(const struct uet_ses_cfg *cfg, uint8_t order,
+			 unsigned int window, unsigned int nodes)
+{
+	static const char *const ip[MAX_NODES] = {
+		"127.0.0.1", "127.0.0.2", "127.0.0.3"
+	};
+	struct fake_net_cfg nc;
+	struct fx *fx;
+	unsigned int i;
+
+	fx = calloc(1, sizeof(*fx));
+	ck_assert_ptr_nonnull(fx);
+	memset(&nc, 0, sizeof(nc));
+	nc.seed = uet_test_rand64() | 1;
+	nc.window = window;
+	nc.order = order;
+	nc.rsp_drop_pct = order == FAKE_SHUFFLE ? 30 : 0;
+	ck_assert_int_eq(fake_net_create(&fx->net, &nc), 0);
+	fx->cfg = *cfg;
+	fx->nn = nodes;
+	fx->now = 1000000;
+	for (i = 0; i < nodes; i++) {
+		struct node *n = &fx->n[i];
+
+		ck_assert_int_eq(fake_pds_create(fx->net, ip[i], 4793,
+						 &n->pds), 0);
+		ck_assert_int_eq(uet_ses_create(&n->ses, cfg, n->pds,
+						&test_up, n), 0);
+		ck_assert_int_eq(uet_ses_ep_open(n->ses, JOB, 0x10 + i,
+						 0x20 + i, &n->ep), 0);
+		n->addr.fa = *fake_pds_addr(n->pds);
+		n->addr.job_id = JOB;
+		n->addr.pid_on_fep = 0x10 + i;
+		n->addr.ri = 0x20 + i;
+	}
+	return fx;
+}
+
+static void fx_free(struct fx *fx)
+{
+	unsigned int i;
+
+	for (i = 0; i < fx->nn; i++) {
+		uet_ses_destroy(fx->n[i].ses);
+		fx->n[i].ses = NULL;
+	}
+	for (i = 0; i < fx->nn; i++)
+		if (fx->n[i].pds)
+			uet_pds_destroy(fx->n[i].pds);
+	fake_net_destroy(fx->net);
+	free(fx);
+}
+
+static void fx_progress(struct fx *fx)
+{
+	unsigned int i;
+
+	fx->now += 1000;
+	for (i = 0; i < fx->nn; i++)
+		if (fx->n[i].ses)
+			uet_ses_progress(fx->n[i].ses, fx->now);
+}
+
+/* Run until nothing is in flight; fails the test if that never happens. */
+static void fx_run(struct fx *fx)
+{
+	unsigned int iter;
+
+	for (iter = 0; iter < RUN_LIMIT; iter++) {
+		unsigned int did = fake_net_step(fx->net, 64);
+
+		fx_progress(fx);
+		if (!did && !fake_net_pending(fx->net))
+			return;
+	}
+	ck_abort_msg("the fake network did not settle");
+}
+
+/* Run at most steps deliveries/ACKs. */
+static void fx_run_steps(struct fx *fx, unsigned int steps)
+{
+	while (steps--) {
+		if (!fake_net_step(fx->net, 1) && !fake_net_pending(fx->net))
+			break;
+		if (!(steps % 16))
+			fx_progress(fx);
+	}
+	fx_progress(fx);
+}
+
+static void fill(uint8_t *buf, size_t len, uint64_t seed)
+{
+	uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		buf[i] = (uint8_t)(x >> 56);
+	}
+}
+
+/* Split buf into pieces iovecs (uneven; some of length 0 when there are
+ * more pieces than bytes). */
+static unsigned int split(struct iovec *iov, unsigned int max, void *buf,
+			  size_t len, unsigned int pieces)
+{
+	size_t off = 0, n;
+	unsigned int i;
+
+	if (pieces > max)
+		pieces = max;
+	if (!pieces)
+		pieces = 1;
+	for (i = 0; i < pieces; i++) {
+		n = i == pieces - 1 ? len - off :
+		    (len - off) / (pieces - i) + (i & 1);
+		if (n > len - off)
+			n = len - off;
+		iov[i].iov_base = (uint8_t *)buf + off;
+		iov[i].iov_len = n;
+		off += n;
+	}
+	return pieces;
+}
+
+static int fx_send(struct fx *fx, unsigned int from,
+		   const struct uet_ses_addr *dst, bool tagged, uint64_t tag,
+		   bool hd, uint64_t hdata, void *buf, size_t len,
+		   unsigned int pieces, void *ctx)
+{
+	struct uet_ses_send_req req;
+	struct iovec iov[64];
+
+	memset(&req, 0, sizeof(req));
+	req.ep = fx->n[from].ep;
+	req.dst = *dst;
+	req.tagged = tagged;
+	req.tag = tag;
+	req.has_data = hd;
+	req.header_data = hdata;
+	req.iov = iov;
+	req.iovcnt = split(iov, 64, buf, len, pieces);
+	req.op_ctx = ctx;
+	return uet_ses_send(fx->n[from].ses, &req, fx->now);
+}
+
+static int fx_recv(struct fx *fx, unsigned int at, bool tagged, uint64_t tag,
+		   uint64_t ignore, const struct uet_ses_addr *src,
+		   void *buf, size_t len, unsigned int pieces, void *ctx)
+{
+	struct uet_ses_recv_req req;
+	struct iovec iov[64];
+
+	memset(&req, 0, sizeof(req));
+	req.ep = fx->n[at].ep;
+	req.tagged = tagged;
+	req.tag = tag;
+	req.ignore = ignore;
+	if (src) {
+		req.directed = true;
+		req.src = *src;
+	}
+	req.iov = iov;
+	req.iovcnt = split(iov, 64, buf, len, pieces);
+	req.op_ctx = ctx;
+	return uet_ses_recv(fx->n[at].ses, &req, fx->now);
+}
+
+static const struct uet_ses_send_cmpl *find_send(const struct node *n,
+						 const void *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < n->cq.ns; i++)
+		if (n->cq.s[i].op_ctx == ctx)
+			return &n->cq.s[i];
+	return NULL;
+}
+
+static const struct uet_ses_recv_cmpl *find_recv(const struct node *n,
+						 const void *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < n->cq.nr; i++)
+		if (n->cq.r[i].op_ctx == ctx)
+			return &n->cq.r[i];
+	return NULL;
+}
+
+static struct uet_ses_stats stats(const struct node *n)
+{
+	struct uet_ses_stats st;
+
+	uet_ses_get_stats(n->ses, &st);
+	return st;
+}
+
+static void check_src(const struct uet_ses_recv_cmpl *rc,
+		      const struct node *from)
+{
+	ck_assert_uint_eq(rc->src.fa.len, from->addr.fa.len);
+	ck_assert_int_eq(memcmp(&rc->src.fa.ss, &from->addr.fa.ss,
+				from->addr.fa.len), 0);
+	ck_assert_uint_eq(rc->src.job_id, from->addr.job_id);
+	ck_assert_uint_eq(rc->src.pid_on_fep, from->addr.pid_on_fep);
+	ck_assert_uint_eq(rc->src.ri, from->addr.ri);
+	ck_assert_uint_eq(rc->initiator,
+			  uet_ses_initiator_id(from->addr.pid_on_fep,
+					       from->addr.ri));
+}
+
+/* Payload bytes per packet at the default MTU (1452): 1440 after PDS. */
+#define PAY_SMALL	(1452 - 12 - 32)
+#define PAY_STD		(1452 - 12 - 44)
+#define PAY_RDZV	(1452 - 12 - 44 - 32)
+
+static const size_t sizes[] = {
+	0, 1, 100, PAY_SMALL, PAY_SMALL + 1, PAY_STD * 3, 16 * KIB - 1,
+	16 * KIB, 16 * KIB + 1, 100000, MIB,
+};
+#define NSIZES	(sizeof(sizes) / sizeof(sizes[0]))
+
+/*
+ * One message A -> B of len bytes, checked byte for byte.  expected:
+ * the receive is posted first.
+ */
+static void one_message(struct fx *fx, size_t len, bool tagged, bool hd,
+			bool expected, unsigned int spieces,
+			unsigned int rpieces)
+{
+	struct node *a = &fx->n[0], *b = &fx->n[1];
+	const struct uet_ses_recv_cmpl *rc;
+	const struct uet_ses_send_cmpl *sc;
+	uint8_t *src, *dst;
+	size_t ns = a->cq.ns, nr = b->cq.nr;
+	uint64_t tag = uet_test_rand64();
+	uint64_t hdata = uet_test_rand64();
+	void *sctx = new_ctx(fx), *rctx = new_ctx(fx);
+
+	src = malloc(len + 1);
+	dst = malloc(len + 64);
+	ck_assert(src && dst);
+	fill(src, len, len ^ tag);
+	memset(dst, 0xa5, len + 64);
+	if (expected)
+		ck_assert_int_eq(fx_recv(fx, 1, tagged, tag, 0, NULL, dst, len,
+					 rpieces, rctx), 0);
+	ck_assert_int_eq(fx_send(fx, 0, &b->addr, tagged, tag, hd, hdata, src,
+				 len, spieces, sctx), 0);
+	fx_run(fx);
+	if (!expected) {
+		ck_assert_uint_eq(b->cq.nr, nr);
+		ck_assert_int_eq(fx_recv(fx, 1, tagged, tag, 0, NULL, dst, len,
+					 rpieces, rctx), 0);
+		fx_run(fx);
+	}
+	sc = find_send(a, sctx);
+	rc = find_recv(b, rctx);
+	ck_assert_msg(sc && rc, "len %zu: no completion", len);
+	ck_assert_uint_eq(a->cq.ns, ns + 1);
+	ck_assert_uint_eq(b->cq.nr, nr + 1);
+	ck_assert_int_eq(sc->status, 0);
+	ck_assert_uint_eq(sc->rc, UET_RC_OK);
+	ck_assert_uint_eq(sc->len, len);
+	ck_assert_int_eq(rc->status, 0);
+	ck_assert_uint_eq(rc->len, len);
+	ck_assert_uint_eq(rc->olen, 0);
+	ck_assert_uint_eq(rc->tag, (tagged ? tag : 0));
+	ck_assert(rc->has_data == hd);
+	if (hd)
+		ck_assert_uint_eq(rc->header_data, hdata);
+	ck_assert_uint_eq(rc->rc, UET_RC_OK);
+	check_src(rc, a);
+	ck_assert_msg(!memcmp(src, dst, len), "len %zu: data differs", len);
+	ck_assert_uint_eq(dst[len], 0xa5);
+	free(src);
+	free(dst);
+}
+
+START_TEST(test_sizes_expected)
+{
+	struct uet_ses_stats sa, sb;
+	struct uet_ses_cfg cfg;
+	struct fx *fx;
+	size_t i;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 64, 2);
+	for (i = 0; i < NSIZES; i++) {
+		one_message(fx, sizes[i], false, i & 1, true, 1, 1);
+		one_message(fx, sizes[i], true, !(i & 1), true,
+			    1 + i % 7, 1 + i % 5);
+	}
+	one_message(fx, 4 * MIB, true, true, true, 3, 2);
+	sa = stats(&fx->n[0]);
+	sb = stats(&fx->n[1]);
+	ck_assert_uint_eq(sa.msgs_tx, 2 * NSIZES + 1);
+	ck_assert_uint_eq(sb.msgs_rx, 2 * NSIZES + 1);
+	ck_assert_uint_eq(sb.expected, 2 * NSIZES + 1);
+	ck_assert_uint_eq(sb.unexpected, 0);
+	/* 16 KiB + 1, 100000, 1 MiB twice, and 4 MiB */
+	ck_assert_uint_eq(sa.rdzv_tx, 7);
+	ck_assert_uint_eq(sb.rdzv_rx, 7);
+	ck_assert_uint_gt(sa.rdzv_read_pkts, 4 * MIB / 1500);
+	ck_assert_uint_gt(sb.rdzv_read_pkts, 0);
+	ck_assert_uint_eq(sb.bad_hdr + sb.bad_job + sb.bad_pid +
+			  sb.bad_index + sb.err_rsp_tx, 0);
+	ck_assert_uint_eq(sa.err_rsp_rx, 0);
+	/* Every packet sent was delivered once, none refused. */
+	ck_assert_uint_eq(sb.pkts_rx, sa.pkts_tx);
+	ck_assert_uint_eq(sa.pkts_rx, sb.pkts_tx);
+	/* B sent its READs and one notice per rendezvous message. */
+	ck_assert_uint_eq(sb.pkts_tx, sb.rdzv_read_pkts + sb.rdzv_rx);
+	fx_free(fx);
+}
+END_TEST
+
+START_TEST(test_sizes_unexpected)
+{
+	struct uet_ses_stats sb;
+	struct uet_ses_cfg cfg;
+	struct fx *fx;
+	size_t i;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 64, 2);
+	for (i = 0; i < NSIZES; i++) {
+		one_message(fx, sizes[i], i & 1, true, false, 1 + i % 4, 2);
+		one_message(fx, sizes[i], !(i & 1), false, false, 5, 1);
+	}
+	one_message(fx, 4 * MIB, false, true, false, 1, 1);
+	sb = stats(&fx->n[1]);
+	ck_assert_uint_eq(sb.unexpected, 2 * NSIZES + 1);
+	ck_assert_uint_eq(sb.expected, 0);
+	ck_assert_uint_eq(sb.msgs_rx, 2 * NSIZES + 1);
+	ck_assert_uint_eq(sb.unexp_bytes, 0);
+	/* The largest eager message buffered: 16 KiB. */
+	ck_assert_uint_eq(sb.unexp_bytes_hwm, 16 * KIB);
+	fx_free(fx);
+}
+END_TEST
+
+/* Many messages in flight at once, all unexpected, then all received. */
+START_TEST(test_unexpected_batch)
+{
+	static const size_t len[] = { 0, 1, 3000, 16 * KIB, 20000, 300000 };
+	uint8_t *src[6], *dst[6];
+	struct uet_ses_stats sb;
+	struct uet_ses_cfg cfg;
+	int sctx[6], rctx[6];
+	struct fx *fx;
+	unsigned int i;
+	uint64_t eager = 0;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 16, 2);
+	for (i = 0; i < 6; i++) {
+		src[i] = malloc(len[i] + 1);
+		dst[i] = malloc(len[i] + 1);
+		fill(src[i], len[i], i);
+		ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, i, false,
+					 0, src[i], len[i], 2, &sctx[i]), 0);
+		eager += len[i] > cfg.rdzv_threshold ? PAY_RDZV : len[i];
+	}
+	fx_run(fx);
+	sb = stats(&fx->n[1]);
+	ck_assert_uint_eq(sb.unexpected, 6);
+	ck_assert_uint_eq(sb.unexp_bytes, eager);
+	ck_assert_uint_eq(sb.unexp_bytes_hwm, eager);
+	/* The eager sends are done, the rendezvous ones (20000, 300000)
+	 * wait for the target. */
+	ck_assert_uint_eq(fx->n[0].cq.ns, 4);
+	ck_assert_ptr_null(find_send(&fx->n[0], &sctx[4]));
+	ck_assert_ptr_null(find_send(&fx->n[0], &sctx[5]));
+	for (i = 6; i-- > 0;)
+		ck_assert_int_eq(fx_recv(fx, 1, true, i, 0, NULL, dst[i],
+					 len[i], 1, &rctx[i]), 0);
+	fx_run(fx);
+	for (i = 0; i < 6; i++) {
+		const struct uet_ses_recv_cmpl *rc = find_recv(&fx->n[1],
+							       &rctx[i]);
+
+		ck_assert_ptr_nonnull(rc);
+		ck_assert_int_eq(rc->status, 0);
+		ck_assert_uint_eq(rc->len, len[i]);
+		ck_assert(!memcmp(src[i], dst[i], len[i]));
+		ck_assert_int_eq(find_send(&fx->n[0], &sctx[i])->status, 0);
+		free(src[i]);
+		free(dst[i]);
+	}
+	ck_assert_uint_eq(stats(&fx->n[1]).unexp_bytes, 0);
+	fx_free(fx);
+}
+END_TEST
+
+START_TEST(test_ignore_bits)
+{
+	uint8_t s1[8] = "abcdefg", s2[8] = "hijklmn", s3[8] = "opqrstu";
+	uint8_t r1[8], r2[8], r3[8], r4[8];
+	const struct uet_ses_recv_cmpl *rc;
+	struct uet_ses_cfg cfg;
+	struct fx *fx;
+	int c1, c2, c3, c4, x;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 64, 2);
+	/* r1 does not match 0x12cd under ignore 0xff, r2 does. */
+	ck_assert_int_eq(fx_recv(fx, 1, true, 0x1300, 0xff, NULL, r1, 8, 1,
+				 &c1), 0);
+	ck_assert_int_eq(fx_recv(fx, 1, true, 0x1200, 0xff, NULL, r2, 8, 1,
+				 &c2), 0);
+	/* An untagged receive never takes a tagged send... */
+	ck_assert_int_eq(fx_recv(fx, 1, false, 0, 0, NULL, r3, 8, 1, &c3), 0);
+	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, 0x12cd, false, 0,
+				 s1, 8, 1, &x), 0);
+	fx_run(fx);
+	rc = find_recv(&fx->n[1], &c2);
+	ck_assert_ptr_nonnull(rc);
+	ck_assert_uint_eq(rc->tag, 0x12cd);
+	ck_assert(!memcmp(r2, s1, 8));
+	ck_assert_uint_eq(fx->n[1].cq.nr, 1);
+	/* ... and a tagged receive never takes an untagged one. */
+	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, false, 0x1300, false,
+				 0, s2, 8, 1, &x), 0);
+	fx_run(fx);
+	rc = find_recv(&fx->n[1], &c3);
+	ck_assert_ptr_nonnull(rc);
+	ck_assert_uint_eq(rc->tag, 0);
+	ck_assert(!memcmp(r3, s2, 8));
+	/* Ignore all bits: anything tagged matches. */
+	ck_assert_int_eq(fx_recv(fx, 1, true, 0, UINT64_MAX, NULL, r4, 8, 1,
+				 &c4), 0);
+	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true,
+				 0xfedcba9876543210ull, false, 0, s3, 8, 1, &x),
+			 0);
+	fx_run(fx);
+	/* r1 (0x1300/0xff) is first in line but does not match. */
+	rc = find_recv(&fx->n[1], &c4);
+	ck_assert_ptr_nonnull(rc);
+	ck_assert_uint_eq(rc->tag, 0xfedcba9876543210ull);
+	ck_assert(!memcmp(r4, s3, 8));
+	ck_assert_ptr_null(find_recv(&fx->n[1], &c1));
+	ck_assert_int_eq(uet_ses_cancel(fx->n[1].ses, fx->n[1].ep, &c1), 0);
+	rc = find_recv(&fx->n[1], &c1);
+	ck_assert_ptr_nonnull(rc);
+	ck_assert_int_eq(rc->status, -ECANCELED);
+	fx_free(fx);
+}
+END_TEST
+
+START_TEST(test_directed)
+{
+	uint8_t sa[100], sc[100], r1[100], r2[100], r3[100], r4[100];
+	const struct uet_ses_recv_cmpl *rc;
+	struct uet_ses_cfg cfg;
+	struct uet_ses_addr other;
+	struct fx *fx;
+	int c1, c2, c3, c4, x;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 64, 3);
+	fill(sa, sizeof(sa), 1);
+	fill(sc, sizeof(sc), 2);
+	/* Expected: B waits for C only, then for anyone. */
+	ck_assert_int_eq(fx_recv(fx, 1, true, 7, 0, &fx->n[2].addr, r1, 100, 1,
+				 &c1), 0);
+	ck_assert_int_eq(fx_recv(fx, 1, true, 7, 0, NULL, r2, 100, 1, &c2), 0);
+	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, 7, false, 0, sa,
+				 100, 1, &x), 0);
+	fx_run(fx);
+	rc = find_recv(&fx->n[1], &c2);
+	ck_assert_ptr_nonnull(rc);
+	check_src(rc, &fx->n[0]);
+	ck_assert(!memcmp(r2, sa, 100));
+	ck_assert_ptr_null(find_recv(&fx->n[1], &c1));
+	ck_assert_int_eq(fx_send(fx, 2, &fx->n[1].addr, true, 7, false, 0, sc,
+				 100, 1, &x), 0);
+	fx_run(fx);
+	rc = find_recv(&fx->n[1], &c1);
+	ck_assert_ptr_nonnull(rc);
+	check_src(rc, &fx->n[2]);
+	ck_assert(!memcmp(r1, sc, 100));
+
+	/* Unexpected: A's message arrives first, the directed receive for C
+	 * skips it; the same address with another ri is another source. */
+	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, 9, false, 0, sa,
+				 100, 1, &x), 0);
+	fx_run(fx);
+	ck_assert_int_eq(fx_send(fx, 2, &fx->n[1].addr, true, 9, false, 0, sc,
+				 100, 1, &x), 0);
+	fx_run(fx);
+	other = fx->n[2].addr;
+	other.ri++;
+	ck_assert_int_eq(fx_recv(fx, 1, true, 9, 0, &other, r4, 100, 1, &c4),
+			 0);
+	ck_assert_int_eq(fx_recv(fx, 1, true, 9, 0, &fx->n[2].addr, r3, 100, 1,
+				 &c3), 0);
+	fx_run(fx);
+	rc = find_recv(&fx->n[1], &c3);
+	ck_assert_ptr_nonnull(rc);
+	check_src(rc, &fx->n[2]);
+	ck_assert(!memcmp(r3, sc, 100));
+	ck_assert_ptr_null(find_recv(&fx->n[1], &c4));
+	ck_assert_uint_eq(stats(&fx->n[1]).unexpected, 2);
+	fx_free(fx);
+}
+END_TEST
+
+/* Newest first: every continuation reaches the target before its SOM=1. */
+START_TEST(test_reorder_lifo)
+{
+	struct uet_ses_cfg cfg;
+	struct fx *fx;
+
+	test_cfg(&cfg);
+	cfg.rdzv_threshold = 64 * KIB;
+	fx = fx_new(&cfg, FAKE_LIFO, 64, 2);
+	one_message(fx, 20000, true, true, true, 1, 3);
+	one_message(fx, 20000, false, true, false, 4, 1);
+	one_message(fx, 60000, true, false, false, 9, 2);
+	one_message(fx, 200000, true, true, true, 2, 2);
+	one_message(fx, 200000, false, true, false, 1, 1);
+	fx_free(fx);
+}
+END_TEST
+
+/* A tiny MTU: one byte of eager data, many continuations, many pieces. */
+START_TEST(test_tiny_mtu)
+{
+	struct uet_ses_cfg cfg;
+	struct fx *fx;
+
+	test_cfg(&cfg);
+	cfg.mtu = 12 + 44 + 32 + 1;
+	cfg.rdzv_threshold = 3000;
+	fx = fx_new(&cfg, FAKE_SHUFFLE, 32, 2);
+	one_message(fx, 0, true, true, true, 1, 1);
+	one_message(fx, 45, true, true, true, 1, 1);
+	one_message(fx, 46, false, false, false, 7, 1);
+	one_message(fx, 2999, true, true, false, 40, 13);
+	one_message(fx, 3001, true, true, true, 50, 3);
+	one_message(fx, 7000, false, true, false, 1, 60);
+	fx_free(fx);
+	ck_assert_int_eq(uet_ses_create(&(struct uet_ses *){ NULL }, &cfg,
+					NULL, &test_up, NULL), -EINVAL);
+}
+END_TEST
+
+static void trunc_case(struct fx *fx, size_t len, size_t rlen, bool expected)
+{
+	struct node *a = &fx->n[0], *b = &fx->n[1];
+	const struct uet_ses_recv_cmpl *rc;
+	const struct uet_ses_send_cmpl *sc;
+	uint8_t *src = malloc(len), *dst = malloc(rlen + 32);
+	uint64_t trunc = stats(b).truncated;
+	void *sctx = new_ctx(fx), *rctx = new_ctx(fx);
+	size_t i;
+
+	fill(src, len, len);
+	memset(dst, 0x5c, rlen + 32);
+	if (expected)
+		ck_assert_int_eq(fx_recv(fx, 1, true, len, 0, NULL, dst, rlen,
+					 3, rctx), 0);
+	ck_assert_int_eq(fx_send(fx, 0, &b->addr, true, len, true, 5, src, len,
+				 2, sctx), 0);
+	fx_run(fx);
+	if (!expected) {
+		ck_assert_int_eq(fx_recv(fx, 1, true, len, 0, NULL, dst, rlen,
+					 3, rctx), 0);
+		fx_run(fx);
+	}
+	sc = find_send(a, sctx);
+	rc = find_recv(b, rctx);
+	ck_assert(sc && rc);
+	ck_assert_int_eq(sc->status, 0);
+	ck_assert_int_eq(rc->status, -FI_ETRUNC);
+	ck_assert_uint_eq(rc->len, rlen);
+	ck_assert_uint_eq(rc->olen, len - rlen);
+	ck_assert_uint_eq(rc->header_data, 5);
+	ck_assert(!memcmp(src, dst, rlen));
+	for (i = rlen; i < rlen + 32; i++)
+		ck_assert_uint_eq(dst[i], 0x5c);
+	ck_assert_uint_eq(stats(b).truncated, trunc + 1);
+	free(src);
+	free(dst);
+}
+
+START_TEST(test_truncation)
+{
+	struct uet_ses_cfg cfg;
+	struct fx *fx;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_SHUFFLE, 64, 2);
+	trunc_case(fx, 100, 10, true);
+	trunc_case(fx, 100, 0, false);
+	trunc_case(fx, 10000, 3000, true);
+	trunc_case(fx, 10000, 3000, false);
+	trunc_case(fx, 100000, 20000, true);
+	trunc_case(fx, 100000, 20000, false);
+	trunc_case(fx, 100000, 100, true);	/* less than the eager part */
+	trunc_case(fx, 100000, 0, false);
+	fx_free(fx);
+}
+END_TEST
+
+START_TEST(test_unexp_bound)
+{
+	enum { N = 8, LEN = 4000 };
+	uint8_t src[N][LEN], dst[N][LEN];
+	struct fake_net_stats ns;
+	struct uet_ses_stats sb;
+	struct uet_ses_cfg cfg;
+	int sctx[N], rctx[N];
+	struct fx *fx;
+	unsigned int i;
+
+	test_cfg(&cfg);
+	cfg.unexp_max_bytes = 10000;
+	cfg.unexp_max_msgs = 3;
+	fx = fx_new(&cfg, FAKE_FIFO, 64, 2);
+	for (i = 0; i < N; i++) {
+		fill(src[i], LEN, i + 100);
+		ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, i, false,
+					 0, src[i], LEN, 1, &sctx[i]), 0);
+	}
+	fx_run_steps(fx, 3000);
+	sb = stats(&fx->n[1]);
+	fake_net_get_stats(fx->net, &ns);
+	ck_assert_uint_gt(sb.unexp_refused, 0);
+	ck_assert_uint_gt(ns.nacked, 0);
+	ck_assert_uint_eq(sb.unexp_bytes, 2 * LEN);	/* 2 fit in 10000 */
+	ck_assert_uint_le(sb.unexp_bytes_hwm, cfg.unexp_max_bytes);
+	ck_assert_uint_eq(sb.unexpected, 2);
+	ck_assert_uint_eq(fx->n[0].cq.ns, 2);
+	ck_assert_uint_gt(fake_net_pending(fx->net), 0);
+	/* Receives posted in reverse order: the refused messages now match
+	 * when the initiator retries. */
+	for (i = N; i-- > 0;)
+		ck_assert_int_eq(fx_recv(fx, 1, true, i, 0, NULL, dst[i], LEN,
+					 1, &rctx[i]), 0);
+	fx_run(fx);
+	for (i = 0; i < N; i++) {
+		ck_assert_int_eq(find_send(&fx->n[0], &sctx[i])->status, 0);
+		ck_assert_int_eq(find_recv(&fx->n[1], &rctx[i])->status, 0);
+		ck_assert(!memcmp(src[i], dst[i], LEN));
+	}
+	sb = stats(&fx->n[1]);
+	ck_assert_uint_eq(sb.unexp_bytes, 0);
+	ck_assert_uint_le(sb.unexp_bytes_hwm, cfg.unexp_max_bytes);
+	ck_assert_uint_eq(sb.msgs_rx, N);
+	fx_free(fx);
+
+	/* Message-count bound. */
+	cfg.unexp_max_bytes = 1 * MIB;
+	cfg.unexp_max_msgs = 1;
+	fx = fx_new(&cfg, FAKE_FIFO, 64, 2);
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, i, false,
+					 0, src[i], 10, 1, &sctx[i]), 0);
+	fx_run_steps(fx, 200);
+	sb = stats(&fx->n[1]);
+	ck_assert_uint_eq(sb.unexpected, 1);
+	ck_assert_uint_gt(sb.unexp_refused, 0);
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(fx_recv(fx, 1, true, i, 0, NULL, dst[i], 10,
+					 1, &rctx[i]), 0);
+	fx_run(fx);
+	for (i = 0; i < 3; i++)
+		ck_assert(!memcmp(src[i], dst[i], 10));
+	fx_free(fx);
+}
+END_TEST
+
+START_TEST(test_rdzv_unexpected_memory)
+{
+	struct uet_ses_stats sa, sb;
+	struct uet_ses_cfg cfg;
+	uint8_t *src, *dst;
+	struct fx *fx;
+	int sctx, rctx;
+	size_t len = 2 * MIB + 77;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_SHUFFLE, 64, 2);
+	src = malloc(len);
+	dst = malloc(len);
+	fill(src, len, 99);
+	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, 42, true, 1, src,
+				 len, 3, &sctx), 0);
+	fx_run(fx);
+	sb = stats(&fx->n[1]);
+	ck_assert_uint_eq(sb.unexpected, 1);
+	ck_assert_uint_eq(sb.rdzv_rx, 1);
+	ck_assert_uint_eq(sb.unexp_bytes, PAY_RDZV);
+	ck_assert_uint_eq(sb.unexp_bytes_hwm, PAY_RDZV);
+	ck_assert_uint_eq(sb.rdzv_read_pkts, 0);
+	ck_assert_uint_eq(fx->n[0].cq.ns, 0);	/* waits for the target */
+	ck_assert_int_eq(fx_recv(fx, 1, true, 42, 0, NULL, dst, len, 2, &rctx),
+			 0);
+	fx_run(fx);
+	ck_assert_int_eq(find_send(&fx->n[0], &sctx)->status, 0);
+	ck_assert_int_eq(find_recv(&fx->n[1], &rctx)->status, 0);
+	ck_assert(!memcmp(src, dst, len));
+	sa = stats(&fx->n[0]);
+	sb = stats(&fx->n[1]);
+	ck_assert_uint_eq(sa.rdzv_tx, 1);
+	/* READs of 64 KiB; Response-with-Data of up to 1452 - 12 - 24. */
+	ck_assert_uint_eq(sb.rdzv_read_pkts,
+			  (len - PAY_RDZV + 64 * KIB - 1) / (64 * KIB));
+	ck_assert_uint_ge(sa.rdzv_read_pkts, (len - PAY_RDZV) / 1416);
+	ck_assert_uint_eq(sb.unexp_bytes, 0);
+	ck_assert_uint_eq(sb.unexp_bytes_hwm, PAY_RDZV);
+	free(src);
+	free(dst);
+	fx_free(fx);
+}
+END_TEST
+
+static void bad_addr_case(struct fx *fx, size_t len, unsigned int which)
+{
+	struct node *a = &fx->n[0], *b = &fx->n[1];
+	static const uint8_t want_rc[3] = {
+		UET_RC_BAD_JOB_ID, UET_RC_BAD_PID, UET_RC_BAD_INDEX
+	};
+	struct uet_ses_stats before = stats(b), after;
+	const struct uet_ses_send_cmpl *sc;
+	struct uet_ses_addr dst = b->addr;
+	uint8_t *buf = calloc(1, len + 1);
+	void *sctx = new_ctx(fx);
+
+	if (which == 0)
+		dst.job_id ^= 1;
+	else if (which == 1)
+		dst.pid_on_fep ^= 0x100;
+	else
+		dst.ri ^= 0x100;
+	ck_assert_int_eq(fx_send(fx, 0, &dst, true, 1, false, 0, buf, len, 1,
+				 sctx), 0);
+	fx_run(fx);
+	sc = find_send(a, sctx);
+	ck_assert_ptr_nonnull(sc);
+	ck_assert_int_eq(sc->status, -EADDRNOTAVAIL);
+	ck_assert_uint_eq(sc->rc, want_rc[which]);
+	after = stats(b);
+	ck_assert_uint_gt(which == 0 ? after.bad_job - before.bad_job :
+			  which == 1 ? after.bad_pid - before.bad_pid :
+			  after.bad_index - before.bad_index, 0);
+	ck_assert_uint_gt(after.err_rsp_tx, before.err_rsp_tx);
+	ck_assert_uint_eq(after.unexpected, before.unexpected);
+	free(buf);
+}
+
+START_TEST(test_bad_address)
+{
+	static const size_t len[] = { 0, 100, 5000, 100000 };
+	struct uet_ses_cfg cfg;
+	struct fx *fx;
+	unsigned int i, w;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_SHUFFLE, 64, 2);
+	for (i = 0; i < 4; i++)
+		for (w = 0; w < 3; w++)
+			bad_addr_case(fx, len[i], w);
+	ck_assert_uint_ge(stats(&fx->n[0]).err_rsp_rx, 12);
+	ck_assert_uint_eq(fx->n[1].cq.nr, 0);
+	fx_free(fx);
+}
+END_TEST
+
+START_TEST(test_cancel)
+{
+	const struct uet_ses_recv_cmpl *rc;
+	struct uet_ses_cfg cfg;
+	uint8_t buf[16], src[16] = "0123456789abcde";
+	struct fx *fx;
+	int c1, c2, x;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 64, 2);
+	ck_assert_int_eq(fx_recv(fx, 1, true, 5, 0, NULL, buf, 16, 1, &c1), 0);
+	ck_assert_int_eq(fx_recv(fx, 1, false, 0, 0, NULL, buf, 16, 1, &c2), 0);
+	ck_assert_int_eq(uet_ses_cancel(fx->n[1].ses, fx->n[1].ep, &c1), 0);
+	rc = find_recv(&fx->n[1], &c1);
+	ck_assert_ptr_nonnull(rc);
+	ck_assert_int_eq(rc->status, -ECANCELED);
+	ck_assert_int_eq(uet_ses_cancel(fx->n[1].ses, fx->n[1].ep, &c1),
+			 -ENOENT);
+	ck_assert_int_eq(uet_ses_cancel(fx->n[1].ses, fx->n[1].ep, &x),
+			 -ENOENT);
+	/* The cancelled receive no longer matches. */
+	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, 5, false, 0, src,
+				 16, 1, &x), 0);
+	fx_run(fx);
+	ck_assert_uint_eq(fx->n[1].cq.nr, 1);
+	ck_assert_uint_eq(stats(&fx->n[1]).unexpected, 1);
+	ck_assert_int_eq(uet_ses_cancel(fx->n[1].ses, fx->n[1].ep, &c2), 0);
+	ck_assert_int_eq(find_recv(&fx->n[1], &c2)->status, -ECANCELED);
+	fx_free(fx);
+}
+END_TEST
+
+/* ---- malformed input ---- */
+
+static int inject(struct fx *fx, unsigned int to, unsigned int from,
+		  uint8_t nh, const void *buf, size_t len,
+		  struct uet_pds_rsp *rsp)
+{
+	return fake_pds_inject(fx->n[to].pds, &fx->n[from].addr.fa, nh, buf,
+			       len, rsp);
+}
+
+static size_t mk_som1(uint8_t *buf, const struct node *to, uint8_t opcode,
+		      uint16_t msg_id, bool eom, uint32_t total, uint32_t plen)
+{
+	struct uet_ses_std_som1 h;
+
+	memset(&h, 0, sizeof(h));
+	h.ctl.opcode = opcode;
+	h.ctl.som = true;
+	h.ctl.eom = eom;
+	h.message_id = msg_id;
+	h.job_id = to->addr.job_id;
+	h.pid_on_fep = to->addr.pid_on_fep;
+	h.resource_index = to->addr.ri;
+	h.initiator = uet_ses_initiator_id(0x10, 0x20);
+	h.request_length = total;
+	ck_assert_int_eq(uet_ses_std_som1_encode(buf, 44, &h), 44);
+	memset(buf + 44, 0x77, plen);
+	return 44 + plen;
+}
+
+static size_t mk_som0(uint8_t *buf, const struct node *to, uint8_t opcode,
+		      uint16_t msg_id, uint32_t off, uint16_t plen,
+		      uint32_t total, bool eom)
+{
+	struct uet_ses_std_som0 h;
+
+	memset(&h, 0, sizeof(h));
+	h.ctl.opcode = opcode;
+	h.ctl.eom = eom;
+	h.message_id = msg_id;
+	h.job_id = to->addr.job_id;
+	h.pid_on_fep = to->addr.pid_on_fep;
+	h.resource_index = to->addr.ri;
+	h.initiator = uet_ses_initiator_id(0x10, 0x20);
+	h.payload_length = plen;
+	h.message_offset = off;
+	h.request_length = total;
+	ck_assert_int_eq(uet_ses_std_som0_encode(buf, 44, &h), 44);
+	return 44;
+}
+
+START_TEST(test_malformed)
+{
+	struct uet_ses_small_msg sm;
+	struct uet_ses_rsp_data rd;
+	struct uet_ses_rdzv_ext rx;
+	struct uet_ses_stats st;
+	struct uet_ses_cfg cfg;
+	struct uet_pds_rsp rsp;
+	uint8_t buf[4096];
+	uint64_t bad = 0, pkts;
+	struct fx *fx;
+	struct node *b;
+	size_t len, i;
+	int ret;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 64, 2);
+	b = &fx->n[1];
+
+	/* Random bytes: never a crash; every error is counted. */
+	for (i = 0; i < 20000; i++) {
+		len = uet_test_rand64() % 200;
+		fill(buf, len, uet_test_rand64());
+		if (len >= 2 && (i & 1)) {
+			/* Plausible first bytes: request, version 0. */
+			buf[0] &= 0x0f;
+			buf[1] &= 0x3f;
+		}
+		ret = inject(fx, 1, 0, uet_test_rand64() % 16, buf, len, &rsp);
+		ck_assert_int_le(ret, 0);
+		if (ret < 0 && ret != -EAGAIN)
+			bad++;
+	}
+	st = stats(b);
+	ck_assert_uint_eq(st.bad_hdr, bad);
+	ck_assert_uint_gt(bad, 10000);
+	fx_run(fx);
+
+	/* Every truncated prefix of a valid header. */
+	len = mk_som1(buf, b, UET_SEND, 1000, true, 8, 8);
+	for (i = 0; i < 44; i++)
+		ck_assert_int_lt(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, i,
+					&rsp), 0);
+	bad = stats(b).bad_hdr;
+
+	/* Cross-field inconsistencies. */
+	len = mk_som1(buf, b, UET_SEND, 1001, false, 8, 8);	/* eom=0 */
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len, &rsp),
+			 -EPROTO);
+	len = mk_som1(buf, b, UET_SEND, 1002, true, 8, 9);	/* > total */
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len, &rsp),
+			 -EPROTO);
+	len = mk_som0(buf, b, UET_SEND, 1003, 100, 50, 1000, false);
+	memset(buf + len, 1, 49);	/* payload 49 != payload_length 50 */
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 49,
+				&rsp), -EPROTO);
+	len = mk_som0(buf, b, UET_SEND, 1004, 990, 20, 1000, true);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 20,
+				&rsp), -EPROTO);	/* past the end */
+	len = mk_som0(buf, b, UET_SEND, 1005, 0, 20, 1000, false);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 20,
+				&rsp), -EPROTO);	/* offset 0 */
+	len = mk_som0(buf, b, UET_RENDEZVOUS_SEND, 1006, 100, 20, 1000, false);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 20,
+				&rsp), -EPROTO);
+	len = mk_som0(buf, b, UET_SEND, 1007, 100, 20, 1000, true);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 20,
+				&rsp), -EPROTO);	/* eom, not at end */
+
+	memset(&sm, 0, sizeof(sm));
+	sm.ctl.opcode = UET_SEND;
+	sm.ctl.som = sm.ctl.eom = true;
+	sm.request_length = 10;
+	sm.job_id = JOB;
+	sm.pid_on_fep = b->addr.pid_on_fep;
+	sm.resource_index = b->addr.ri;
+	ck_assert_int_eq(uet_ses_small_msg_encode(buf, 32, &sm), 32);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_MEDIUM, buf, 32 + 9,
+				&rsp), -EPROTO);
+
+	/* Rendezvous: eager length must be the payload. */
+	len = mk_som1(buf, b, UET_RENDEZVOUS_SEND, 1008, true, 5000, 0);
+	memset(&rx, 0, sizeof(rx));
+	rx.eager_length = 100;
+	rx.memory_key = 1;
+	rx.buffer_offset = 100;
+	rx.remaining_length = 4900;
+	ck_assert_int_eq(uet_ses_rdzv_ext_encode(buf + 44, 32, &rx), 32);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf,
+				44 + 32 + 99, &rsp), -EPROTO);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, 44 + 20,
+				&rsp), UET_WIRE_ETRUNC);
+
+	/* A packet that cannot belong to the message in progress under its
+	 * {source, message_id} (other length, opcode, a second SOM=1):
+	 * the source reused the id, the old message fails and a new one
+	 * starts. */
+	st = stats(b);
+	len = mk_som1(buf, b, UET_SEND, 1009, false, 3000, 1000);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len, &rsp),
+			 0);
+	len = mk_som0(buf, b, UET_SEND, 1009, 1000, 100, 4000, false);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 100,
+				&rsp), 0);
+	len = mk_som0(buf, b, UET_TAGGED_SEND, 1009, 1000, 100, 3000, false);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 100,
+				&rsp), 0);
+	len = mk_som1(buf, b, UET_TAGGED_SEND, 1009, false, 3000, 1000);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len, &rsp),
+			 0);	/* the same message: fits */
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len, &rsp),
+			 0);	/* a second SOM=1 */
+	ck_assert_uint_eq(stats(b).stale_msgs, st.stale_msgs + 3);
+	ck_assert_uint_eq(stats(b).unexpected, st.unexpected + 4);
+	ck_assert_uint_eq(stats(b).unexp_bytes, st.unexp_bytes + 3000);
+
+	/* Responses are not requests. */
+	memset(buf, 0, 8);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_RESPONSE, buf, 8, &rsp),
+			 -EPROTO);
+	st = stats(b);
+	ck_assert_uint_eq(st.bad_hdr, bad + 11);
+
+	/* Not malformed: an answer for an unknown READ is dropped, an
+	 * unsupported opcode is answered with RC_UNSUPPORTED_OP. */
+	memset(&rd, 0, sizeof(rd));
+	rd.ctl.opcode = UET_RESPONSE_W_DATA;
+	rd.ctl.return_code = UET_RC_OK;
+	rd.read_request_message_id = 4242;
+	rd.payload_length = 4;
+	ck_assert_int_eq(uet_ses_rsp_data_encode(buf, 24, &rd), 24);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_RESPONSE_DATA, buf, 28, &rsp),
+			 0);
+	len = mk_som1(buf, b, UET_WRITE, 1010, true, 4, 4);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len, &rsp),
+			 0);
+	ck_assert_uint_eq(rsp.next_hdr, UET_HDR_RESPONSE);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_UNSUPPORTED_OP);
+	ck_assert_uint_eq(stats(b).bad_hdr, bad + 11);
+
+	/* The good packets still work afterwards. */
+	pkts = stats(b).pkts_rx;
+	one_message(fx, 5000, true, true, true, 1, 1);
+	ck_assert_uint_gt(stats(b).pkts_rx, pkts);
+	fx_free(fx);
+}
+END_TEST
+
+/* A source that reuses the message_id of a message it never finished
+ * (its PDS gave up): the receive matched to the old one fails. */
+START_TEST(test_stale_message)
+{
+	const struct uet_ses_recv_cmpl *rc;
+	struct uet_ses_cfg cfg;
+	struct uet_pds_rsp rsp;
+	uint8_t buf[2000], dst[3000];
+	struct fx *fx;
+	size_t len;
+	int r1;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 16, 2);
+	ck_assert_int_eq(fx_recv(fx, 1, false, 0, 0, NULL, dst, 3000, 1, &r1),
+			 0);
+	len = mk_som1(buf, &fx->n[1], UET_SEND, 55, false, 3000, 1000);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len, &rsp),
+			 0);
+	ck_assert_ptr_null(find_recv(&fx->n[1], &r1));
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len, &rsp),
+			 0);
+	rc = find_recv(&fx->n[1], &r1);
+	ck_assert_ptr_nonnull(rc);
+	ck_assert_int_eq(rc->status, -EIO);
+	ck_assert_uint_eq(stats(&fx->n[1]).stale_msgs, 1);
+	ck_assert_uint_eq(stats(&fx->n[1]).unexpected, 1);
+	fx_free(fx);
+}
+END_TEST
+
+/* The memory key of A's only rendezvous send. */
+static uint64_t mkey_of(const struct node *a)
+{
+	const struct uet_ses_send_op *op;
+
+	ck_assert(!uet_dlist_empty(&a->ses->sends));
+	op = uet_dlist_first_entry(&a->ses->sends, struct uet_ses_send_op,
+				   entry);
+	ck_assert(op->rdzv);
+	return op->mkey;
+}
+
+static size_t mk_read(uint8_t *buf, const struct node *to, uint16_t msg_id,
+		      uint64_t key, uint64_t off, uint32_t len)
+{
+	size_t n = mk_som1(buf, to, UET_READ, msg_id, true, len, 0);
+
+	uet_put_be64(buf + 12, off);
+	uet_put_be64(buf + 24, key);
+	return n;
+}
+
+START_TEST(test_read_checks)
+{
+	struct uet_ses_cfg cfg;
+	struct uet_pds_rsp rsp;
+	struct node *a, *b;
+	uint8_t buf[128], *src;
+	uint64_t key;
+	struct fx *fx;
+	size_t len;
+	int sctx;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 64, 3);
+	a = &fx->n[0];
+	b = &fx->n[1];
+	src = calloc(1, 100000);
+	ck_assert_int_eq(fx_send(fx, 0, &b->addr, true, 1, false, 0, src,
+				 100000, 1, &sctx), 0);
+	fx_run(fx);	/* unexpected at B: the key stays registered */
+	key = mkey_of(a);
+
+	len = mk_read(buf, a, 77, key ^ 1, 0, 100);
+	ck_assert_int_eq(inject(fx, 0, 1, UET_HDR_REQUEST_STD, buf, len, &rsp),
+			 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_BAD_MKEY);
+	/* Only the destination of the send may read it. */
+	len = mk_read(buf, a, 78, key, 0, 100);
+	ck_assert_int_eq(inject(fx, 0, 2, UET_HDR_REQUEST_STD, buf, len, &rsp),
+			 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_BAD_MKEY);
+	len = mk_read(buf, a, 79, key, 99990, 11);
+	ck_assert_int_eq(inject(fx, 0, 1, UET_HDR_REQUEST_STD, buf, len, &rsp),
+			 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_BAD_ADDR);
+	len = mk_read(buf, a, 80, key, 100001, 0);
+	ck_assert_int_eq(inject(fx, 0, 1, UET_HDR_REQUEST_STD, buf, len, &rsp),
+			 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_BAD_ADDR);
+	ck_assert_uint_eq(stats(a).err_rsp_tx, 4);
+	/* A good one: answered RC_OK, the data goes to B (which ignores an
+	 * answer to a READ it never sent). */
+	len = mk_read(buf, a, 81, key, 1000, 5000);
+	ck_assert_int_eq(inject(fx, 0, 1, UET_HDR_REQUEST_STD, buf, len, &rsp),
+			 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_OK);
+	fx_run(fx);
+	ck_assert_uint_eq(stats(a).rdzv_read_pkts, (5000 + 1415) / 1416);
+	ck_assert_uint_eq(stats(b).bad_hdr, 0);
+	ck_assert_ptr_null(find_send(a, &sctx));
+	/* Then the real receive. */
+	{
+		uint8_t *dst = malloc(100000);
+		int rctx;
+
+		ck_assert_int_eq(fx_recv(fx, 1, true, 1, 0, NULL, dst, 100000,
+					 1, &rctx), 0);
+		fx_run(fx);
+		ck_assert_int_eq(find_recv(b, &rctx)->status, 0);
+		ck_assert(!memcmp(dst, src, 100000));
+		ck_assert_int_eq(find_send(a, &sctx)->status, 0);
+		free(dst);
+	}
+	free(src);
+	fx_free(fx);
+}
+END_TEST
+
+/* A rendezvous request whose READ the initiator refuses: the receive
+ * fails with the initiator's code. */
+static void forged_rdzv(struct fx *fx, uint64_t key, uint64_t boff,
+			int want_status, uint8_t want_rc)
+{
+	struct node *b = &fx->n[1];
+	const struct uet_ses_recv_cmpl *rc;
+	struct uet_ses_rdzv_ext rx;
+	struct uet_pds_rsp rsp;
+	uint8_t buf[200], dst[5000];
+	uint64_t err = stats(b).err_rsp_rx;
+	void *rctx = new_ctx(fx);
+
+	ck_assert_int_eq(fx_recv(fx, 1, false, 0, 0, NULL, dst, sizeof(dst), 1,
+				 rctx), 0);
+	ck_assert_uint_eq(mk_som1(buf, b, UET_RENDEZVOUS_SEND, 2000, true, 5000,
+				  0), 44);
+	memset(&rx, 0, sizeof(rx));
+	rx.eager_length = 100;
+	rx.memory_key = key;
+	rx.buffer_offset = boff;
+	rx.remaining_length = 4900;
+	ck_assert_int_eq(uet_ses_rdzv_ext_encode(buf + 44, 32, &rx), 32);
+	memset(buf + 76, 3, 100);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, 176, &rsp),
+			 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_OK);
+	fx_run(fx);
+	rc = find_recv(b, rctx);
+	ck_assert_ptr_nonnull(rc);
+	ck_assert_int_eq(rc->status, want_status);
+	ck_assert_uint_eq(rc->rc, want_rc);
+	ck_assert_uint_gt(stats(b).err_rsp_rx, err);
+}
+
+START_TEST(test_rdzv_read_error)
+{
+	struct uet_ses_cfg cfg;
+	uint8_t *src;
+	struct fx *fx;
+	uint64_t key;
+	int sctx;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_SHUFFLE, 64, 2);
+	forged_rdzv(fx, 0x1234, 100, -EACCES, UET_RC_BAD_MKEY);
+	/* A real key, an offset past the registered buffer. */
+	src = calloc(1, 100000);
+	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, 1, false, 0, src,
+				 100000, 1, &sctx), 0);
+	fx_run(fx);
+	key = mkey_of(&fx->n[0]);
+	forged_rdzv(fx, key, 99000, -EFAULT, UET_RC_BAD_ADDR);
+	ck_assert_uint_ge(stats(&fx->n[0]).err_rsp_tx, 2);
+	fx_free(fx);
+	free(src);
+}
+END_TEST
+
+START_TEST(test_ep_close)
+{
+	struct uet_ses_cfg cfg;
+	uint8_t buf[64], *big;
+	struct fx *fx;
+	struct node *a, *b;
+	int c1, c2, s1, s2, s3, s4;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 64, 2);
+	a = &fx->n[0];
+	b = &fx->n[1];
+	big = calloc(1, 200000);
+	memset(buf, 1, sizeof(buf));
+	ck_assert_int_eq(fx_recv(fx, 1, true, 1, 0, NULL, buf, 64, 1, &c1), 0);
+	ck_assert_int_eq(fx_recv(fx, 1, true, 2, 0, NULL, buf, 64, 1, &c2), 0);
+	ck_assert_int_eq(fx_send(fx, 0, &b->addr, true, 3, false, 0, buf, 64, 1,
+				 &s1), 0);
+	ck_assert_int_eq(fx_send(fx, 0, &b->addr, true, 4, false, 0, big,
+				 200000, 1, &s2), 0);
+	fx_run(fx);
+	ck_assert_uint_eq(stats(b).unexpected, 2);
+	ck_assert_ptr_nonnull(find_send(a, &s1));
+	ck_assert_ptr_null(find_send(a, &s2));	/* rendezvous waits */
+	uet_ses_ep_close(b->ep);
+	b->ep = NULL;
+	ck_assert_int_eq(find_recv(b, &c1)->status, -ECANCELED);
+	ck_assert_int_eq(find_recv(b, &c2)->status, -ECANCELED);
+	ck_assert_uint_eq(stats(b).unexp_bytes, 0);
+	fx_run(fx);
+	/* The target told the initiator. */
+	ck_assert_int_eq(find_send(a, &s2)->status, -ECANCELED);
+	ck_assert_uint_eq(find_send(a, &s2)->rc, UET_RC_CANCELLED);
+	/* Nobody is there any more. */
+	ck_assert_int_eq(fx_send(fx, 0, &b->addr, true, 3, false, 0, buf, 64, 1,
+				 &s3), 0);
+	fx_run(fx);
+	ck_assert_int_eq(find_send(a, &s3)->status, -EADDRNOTAVAIL);
+	ck_assert_uint_eq(find_send(a, &s3)->rc, UET_RC_BAD_JOB_ID);
+	/* Close of the sender's endpoint cancels its sends. */
+	ck_assert_int_eq(uet_ses_ep_open(b->ses, JOB, b->addr.pid_on_fep,
+					 b->addr.ri, &b->ep), 0);
+	ck_assert_int_eq(uet_ses_ep_open(b->ses, JOB, b->addr.pid_on_fep,
+					 b->addr.ri, &(struct uet_ses_ep *){
+						 NULL }), -EEXIST);
+	ck_assert_int_eq(fx_send(fx, 0, &b->addr, true, 3, false, 0, big,
+				 200000, 1, &s4), 0);
+	fx_run(fx);
+	ck_assert_ptr_null(find_send(a, &s4));
+	uet_ses_ep_close(a->ep);
+	a->ep = NULL;
+	fx_run(fx);
+	ck_assert_int_eq(find_send(a, &s4)->status, -ECANCELED);
+	free(big);
+	fx_free(fx);
+}
+END_TEST
+
+START_TEST(test_destroy_outstanding)
+{
+	struct uet_ses_cfg cfg;
+	uint8_t *big;
+	struct fx *fx;
+	struct node *a;
+	int s[4], r;
+	unsigned int i;
+
+	test_cfg(&cfg);
+	cfg.rdzv_threshold = MIB;	/* many packets in flight */
+	fx = fx_new(&cfg, FAKE_FIFO, 8, 2);
+	a = &fx->n[0];
+	big = calloc(1, 300000);
+	for (i = 0; i < 4; i++)
+		ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, i, false,
+					 0, big, i ? 300000 : 10, 1, &s[i]), 0);
+	ck_assert_int_eq(fx_recv(fx, 0, true, 1, 0, NULL, big, 10, 1, &r), 0);
+	fx_run_steps(fx, 5);
+	ck_assert_uint_gt(fake_net_pending(fx->net), 0);
+	uet_ses_destroy(a->ses);
+	a->ses = NULL;
+	/* The first (one packet) was done; the rest are cancelled. */
+	ck_assert_uint_eq(a->cq.ns, 4);
+	ck_assert_int_eq(find_send(a, &s[0])->status, 0);
+	for (i = 1; i < 4; i++)
+		ck_assert_int_eq(find_send(a, &s[i])->status, -ECANCELED);
+	ck_assert_int_eq(find_recv(a, &r)->status, -ECANCELED);
+	/* PDS gives the packets back (the zombie SES frees itself). */
+	uet_pds_destroy(a->pds);
+	a->pds = NULL;
+	fx_run(fx);
+	fx_free(fx);
+	free(big);
+}
+END_TEST
+
+START_TEST(test_pds_failure)
+{
+	struct uet_ses_cfg cfg;
+	unsigned int i;
+	uint8_t *big;
+	struct fx *fx;
+	int s1, s2;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 8, 2);
+	big = calloc(1, 300000);
+	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, 1, false, 0, big,
+				 10000, 1, &s1), 0);
+	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, 2, false, 0, big,
+				 300000, 1, &s2), 0);
+	fx_run_steps(fx, 3);
+	/* A failed PDC fails what is queued on it later as well. */
+	for (i = 0; i < 10; i++) {
+		fake_net_fail_all(fx->net, -ETIMEDOUT);
+		fx_progress(fx);
+	}
+	ck_assert_uint_eq(fake_net_pending(fx->net), 0);
+	ck_assert_int_eq(find_send(&fx->n[0], &s1)->status, -ETIMEDOUT);
+	ck_assert_uint_eq(find_send(&fx->n[0], &s1)->rc, UET_RC_NULL);
+	ck_assert_int_eq(find_send(&fx->n[0], &s2)->status, -ETIMEDOUT);
+	free(big);
+	fx_free(fx);
+}
+END_TEST
+
+/* The window is respected and several destinations progress together. */
+START_TEST(test_window)
+{
+	struct fake_net_stats ns;
+	struct uet_ses_cfg cfg;
+	uint8_t *src, *d1, *d2;
+	struct fx *fx;
+	int s1, s2, r1, r2;
+	size_t len = 300000;
+
+	test_cfg(&cfg);
+	cfg.rdzv_threshold = 1 * MIB;
+	fx = fx_new(&cfg, FAKE_SHUFFLE, 4, 3);
+	src = malloc(len);
+	d1 = malloc(len);
+	d2 = malloc(len);
+	fill(src, len, 3);
+	ck_assert_int_eq(fx_recv(fx, 1, false, 0, 0, NULL, d1, len, 1, &r1), 0);
+	ck_assert_int_eq(fx_recv(fx, 2, false, 0, 0, NULL, d2, len, 1, &r2), 0);
+	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, false, 0, false, 0, src,
+				 len, 1, &s1), 0);
+	ck_assert_int_eq(fx_send(fx, 0, &fx->n[2].addr, false, 0, false, 0, src,
+				 len, 1, &s2), 0);
+	fx_run(fx);
+	fake_net_get_stats(fx->net, &ns);
+	ck_assert_uint_le(ns.max_in_flight, 4);
+	/* tx_space is asked first: only the first packet of a cold PDC
+	 * (and stashed retries) meet a full window. */
+	ck_assert_uint_le(ns.busy, ns.sent / 10);
+	ck_assert(!memcmp(src, d1, len) && !memcmp(src, d2, len));
+	ck_assert_int_eq(find_send(&fx->n[0], &s1)->status, 0);
+	ck_assert_int_eq(find_send(&fx->n[0], &s2)->status, 0);
+	free(src);
+	free(d1);
+	free(d2);
+	fx_free(fx);
+}
+END_TEST
+
+START_TEST(test_api_errors)
+{
+	struct uet_ses_send_req sreq;
+	struct uet_ses_recv_req rreq;
+	struct uet_ses_cfg cfg;
+	struct uet_ses_ep *ep;
+	struct iovec iov = { NULL, 5 };
+	struct fx *fx;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 8, 2);
+	ck_assert_int_eq(uet_ses_ep_open(fx->n[0].ses, UET_JOB_ID_MAX + 1, 0,
+					 0, &ep), -EINVAL);
+	ck_assert_int_eq(uet_ses_ep_open(fx->n[0].ses, 0, 0x1000, 0, &ep),
+			 -EINVAL);
+	memset(&sreq, 0, sizeof(sreq));
+	ck_assert_int_eq(uet_ses_send(fx->n[0].ses, &sreq, 0), -EINVAL);
+	sreq.ep = fx->n[0].ep;
+	sreq.dst = fx->n[1].addr;
+	sreq.iov = &iov;
+	sreq.iovcnt = 1;
+	ck_assert_int_eq(uet_ses_send(fx->n[0].ses, &sreq, 0), -EINVAL);
+	sreq.iovcnt = 0;
+	sreq.dst.pid_on_fep = 0x1000;
+	ck_assert_int_eq(uet_ses_send(fx->n[0].ses, &sreq, 0), -EINVAL);
+	sreq.ep = fx->n[1].ep;	/* another SES's endpoint */
+	sreq.dst = fx->n[1].addr;
+	ck_assert_int_eq(uet_ses_send(fx->n[0].ses, &sreq, 0), -EINVAL);
+	memset(&rreq, 0, sizeof(rreq));
+	ck_assert_int_eq(uet_ses_recv(fx->n[0].ses, &rreq, 0), -EINVAL);
+	rreq.ep = fx->n[0].ep;
+	rreq.iov = &iov;
+	rreq.iovcnt = 1;
+	ck_assert_int_eq(uet_ses_recv(fx->n[0].ses, &rreq, 0), -EINVAL);
+	ck_assert_uint_eq(fx->n[0].cq.ns + fx->n[0].cq.nr, 0);
+	fx_free(fx);
+}
+END_TEST
+
+/* A sends a rendezvous message of len to B, which has a receive posted;
+ * run until B is pulling. */
+static void start_pull(struct fx *fx, uint8_t *src, uint8_t *dst, size_t len,
+		       void *sctx, void *rctx)
+{
+	unsigned int i;
+
+	ck_assert_int_eq(fx_recv(fx, 1, true, 77, 0, NULL, dst, len, 1, rctx),
+			 0);
+	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, 77, false, 0,
+				 src, len, 1, sctx), 0);
+	for (i = 0; i < 1000 && !stats(&fx->n[0]).rdzv_read_pkts; i++)
+		fx_run_steps(fx, 1);
+	fx_run_steps(fx, 10);
+	ck_assert_uint_gt(stats(&fx->n[1]).rdzv_read_pkts, 0);
+	ck_assert_uint_gt(stats(&fx->n[0]).rdzv_read_pkts, 0);
+	ck_assert_ptr_null(find_recv(&fx->n[1], rctx));
+	ck_assert_ptr_null(find_send(&fx->n[0], sctx));
+}
+
+/* The target's endpoint closes while it pulls. */
+START_TEST(test_close_target_during_pull)
+{
+	const struct uet_ses_send_cmpl *sc;
+	struct uet_ses_cfg cfg;
+	uint8_t *src, *dst;
+	struct fx *fx;
+	void *sctx, *rctx;
+	size_t len = 2 * MIB;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 16, 2);
+	sctx = new_ctx(fx);
+	rctx = new_ctx(fx);
+	src = calloc(1, len);
+	dst = calloc(1, len);
+	start_pull(fx, src, dst, len, sctx, rctx);
+	uet_ses_ep_close(fx->n[1].ep);
+	fx->n[1].ep = NULL;
+	ck_assert_int_eq(find_recv(&fx->n[1], rctx)->status, -ECANCELED);
+	fx_run(fx);
+	sc = find_send(&fx->n[0], sctx);
+	ck_assert_ptr_nonnull(sc);
+	ck_assert_int_eq(sc->status, -ECANCELED);
+	ck_assert_uint_eq(sc->rc, UET_RC_CANCELLED);
+	ck_assert_uint_eq(stats(&fx->n[1]).bad_hdr, 0);
+	free(src);
+	free(dst);
+	fx_free(fx);
+}
+END_TEST
+
+/* The initiator's endpoint closes while the target pulls: the target is
+ * told (Response with Data carrying RC_CANCELLED, or an address error on
+ * the ACK of its next READ). */
+START_TEST(test_close_initiator_during_pull)
+{
+	const struct uet_ses_recv_cmpl *rc;
+	struct uet_ses_cfg cfg;
+	uint8_t *src, *dst;
+	struct fx *fx;
+	void *sctx, *rctx;
+	size_t len = 2 * MIB;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 16, 2);
+	sctx = new_ctx(fx);
+	rctx = new_ctx(fx);
+	src = calloc(1, len);
+	dst = calloc(1, len);
+	start_pull(fx, src, dst, len, sctx, rctx);
+	uet_ses_ep_close(fx->n[0].ep);
+	fx->n[0].ep = NULL;
+	fx_run(fx);
+	ck_assert_int_eq(find_send(&fx->n[0], sctx)->status, -ECANCELED);
+	/* Whichever comes first: the cancelled answer, or the ACK of a READ
+	 * that found the endpoint gone. */
+	rc = find_recv(&fx->n[1], rctx);
+	ck_assert_ptr_nonnull(rc);
+	if (rc->rc == UET_RC_CANCELLED) {
+		ck_assert_int_eq(rc->status, -ECANCELED);
+	} else {
+		ck_assert_uint_eq(rc->rc, UET_RC_BAD_JOB_ID);
+		ck_assert_int_eq(rc->status, -EADDRNOTAVAIL);
+	}
+	fx_free(fx);
+
+	/* One READ, already answered RC_OK and partly served: only the
+	 * Response with Data carrying RC_CANCELLED can tell the target. */
+	fx = fx_new(&cfg, FAKE_FIFO, 4, 2);
+	sctx = new_ctx(fx);
+	rctx = new_ctx(fx);
+	start_pull(fx, src, dst, 60000, sctx, rctx);
+	uet_ses_ep_close(fx->n[0].ep);
+	fx->n[0].ep = NULL;
+	fx_run(fx);
+	ck_assert_int_eq(find_send(&fx->n[0], sctx)->status, -ECANCELED);
+	rc = find_recv(&fx->n[1], rctx);
+	ck_assert_ptr_nonnull(rc);
+	ck_assert_int_eq(rc->status, -ECANCELED);
+	ck_assert_uint_eq(rc->rc, UET_RC_CANCELLED);
+	ck_assert_uint_eq(stats(&fx->n[1]).err_rsp_rx, 1);
+	free(src);
+	free(dst);
+	fx_free(fx);
+}
+END_TEST
+
+/* PDS gives up on both directions in the middle of a pull. */
+START_TEST(test_pull_failure)
+{
+	const struct uet_ses_send_cmpl *sc;
+	const struct uet_ses_recv_cmpl *rc;
+	struct uet_ses_cfg cfg;
+	uint8_t *src, *dst;
+	struct fx *fx;
+	void *sctx, *rctx;
+	size_t len = 2 * MIB;
+	unsigned int i;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 16, 2);
+	sctx = new_ctx(fx);
+	rctx = new_ctx(fx);
+	src = calloc(1, len);
+	dst = calloc(1, len);
+	start_pull(fx, src, dst, len, sctx, rctx);
+	for (i = 0; i < 10; i++) {
+		fake_net_fail_all(fx->net, -ETIMEDOUT);
+		fx_progress(fx);
+	}
+	rc = find_recv(&fx->n[1], rctx);
+	ck_assert_ptr_nonnull(rc);
+	ck_assert_int_eq(rc->status, -ETIMEDOUT);
+	sc = find_send(&fx->n[0], sctx);
+	ck_assert_ptr_nonnull(sc);
+	ck_assert_int_eq(sc->status, -ETIMEDOUT);
+	fx_run(fx);
+	free(src);
+	free(dst);
+	fx_free(fx);
+}
+END_TEST
+
+/* uet_pds_send / uet_pds_send_reply fail hard (not -EAGAIN). */
+START_TEST(test_hard_errors)
+{
+	const struct uet_ses_send_cmpl *sc;
+	const struct uet_ses_recv_cmpl *rc;
+	struct uet_ses_cfg cfg;
+	uint8_t *src, *dst;
+	struct fx *fx;
+	void *sctx, *rctx;
+	size_t len = 200000;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 16, 2);
+	src = calloc(1, len);
+	dst = calloc(1, len);
+
+	/* A send: completes at once with the error. */
+	sctx = new_ctx(fx);
+	fake_pds_fail_sends(fx->n[0].pds, -EINVAL, 1);
+	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, 1, false, 0, src,
+				 5000, 1, sctx), 0);
+	sc = find_send(&fx->n[0], sctx);
+	ck_assert_ptr_nonnull(sc);
+	ck_assert_int_eq(sc->status, -EINVAL);
+	ck_assert_uint_eq(sc->rc, UET_RC_NULL);
+	fx_run(fx);
+
+	/* The target's first READ: the receive fails, the initiator hears
+	 * RC_CANCELLED in the notice. */
+	sctx = new_ctx(fx);
+	rctx = new_ctx(fx);
+	ck_assert_int_eq(fx_recv(fx, 1, true, 2, 0, NULL, dst, len, 1, rctx),
+			 0);
+	fake_pds_fail_sends(fx->n[1].pds, -ENOMEM, 1);
+	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, 2, false, 0, src,
+				 len, 1, sctx), 0);
+	fx_run(fx);
+	rc = find_recv(&fx->n[1], rctx);
+	ck_assert_ptr_nonnull(rc);
+	ck_assert_int_eq(rc->status, -ENOMEM);
+	sc = find_send(&fx->n[0], sctx);
+	ck_assert_ptr_nonnull(sc);
+	ck_assert_int_eq(sc->status, -ECANCELED);
+	ck_assert_uint_eq(sc->rc, UET_RC_CANCELLED);
+
+	/* The initiator's first Response with Data (of the only READ): the
+	 * send fails and a Response with Data carrying
+	 * UET_RC_INITIATOR_ERR tells the target. */
+	sctx = new_ctx(fx);
+	rctx = new_ctx(fx);
+	ck_assert_int_eq(fx_recv(fx, 1, true, 3, 0, NULL, dst, 60000, 1, rctx),
+			 0);
+	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, 3, false, 0, src,
+				 60000, 1, sctx), 0);
+	fake_pds_fail_sends(fx->n[0].pds, -ENOMEM, 1);
+	fx_run(fx);
+	sc = find_send(&fx->n[0], sctx);
+	ck_assert_ptr_nonnull(sc);
+	ck_assert_int_eq(sc->status, -ENOMEM);
+	rc = find_recv(&fx->n[1], rctx);
+	ck_assert_ptr_nonnull(rc);
+	ck_assert_int_eq(rc->status, -EIO);
+	ck_assert_uint_eq(rc->rc, UET_RC_INITIATOR_ERR);
+	free(src);
+	free(dst);
+	fx_free(fx);
+}
+END_TEST
+
+/* SES and then PDS of the target destroyed in the middle of a pull. */
+START_TEST(test_destroy_during_pull)
+{
+	const struct uet_ses_send_cmpl *sc;
+	struct uet_ses_cfg cfg;
+	uint8_t *src, *dst;
+	struct fx *fx;
+	void *sctx, *rctx;
+	size_t len = 2 * MIB;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_SHUFFLE, 16, 2);
+	sctx = new_ctx(fx);
+	rctx = new_ctx(fx);
+	src = calloc(1, len);
+	dst = calloc(1, len);
+	start_pull(fx, src, dst, len, sctx, rctx);
+	uet_ses_destroy(fx->n[1].ses);
+	fx->n[1].ses = NULL;
+	ck_assert_int_eq(find_recv(&fx->n[1], rctx)->status, -ECANCELED);
+	/* Packets still reach the destroyed SES (refused) and its READs
+	 * finish; then PDS goes. */
+	fx_run_steps(fx, 200);
+	uet_pds_destroy(fx->n[1].pds);
+	fx->n[1].pds = NULL;
+	fx_run(fx);
+	sc = find_send(&fx->n[0], sctx);
+	ck_assert_ptr_nonnull(sc);
+	ck_assert_int_lt(sc->status, 0);
+	free(src);
+	free(dst);
+	fx_free(fx);
+}
+END_TEST
+
+/* Well-formed requests SES does not implement get RC_UNSUPPORTED_OP; a
+ * READ to a missing endpoint gets the address codes. */
+START_TEST(test_unsupported)
+{
+	struct uet_ses_opt_nonmatch on;
+	struct uet_ses_defer_send ds;
+	struct uet_ses_small_msg sm;
+	struct uet_ses_stats st;
+	struct uet_ses_cfg cfg;
+	struct uet_pds_rsp rsp;
+	struct uet_ses_rtr rtr;
+	struct node *a, *b;
+	uint8_t buf[128];
+	struct fx *fx;
+	size_t len;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 16, 2);
+	a = &fx->n[0];
+	b = &fx->n[1];
+	memset(&sm, 0, sizeof(sm));
+	sm.ctl.opcode = UET_WRITE;
+	sm.ctl.som = sm.ctl.eom = true;
+	sm.job_id = JOB;
+	ck_assert_int_eq(uet_ses_small_msg_encode(buf, 32, &sm), 32);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_MEDIUM, buf, 32,
+				&rsp), 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_UNSUPPORTED_OP);
+	len = mk_som0(buf, b, UET_ATOMIC, 5, 8, 8, 16, true);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 8,
+				&rsp), 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_UNSUPPORTED_OP);
+	memset(&on, 0, sizeof(on));
+	on.ctl.opcode = UET_WRITE;
+	on.ctl.som = on.ctl.eom = true;
+	ck_assert_int_eq(uet_ses_opt_nonmatch_encode(buf, 32, &on), 32);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_SMALL, buf, 32, &rsp),
+			 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_UNSUPPORTED_OP);
+	memset(&ds, 0, sizeof(ds));
+	ds.ctl.opcode = UET_DEFERRABLE_SEND;
+	ds.ctl.som = ds.ctl.eom = true;
+	ds.message_id = 9;
+	ck_assert_int_eq(uet_ses_defer_send_encode(buf, 44, &ds), 44);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, 44, &rsp),
+			 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_UNSUPPORTED_OP);
+	memset(&rtr, 0, sizeof(rtr));
+	rtr.ctl.opcode = UET_DEFERRABLE_RTR;
+	rtr.ctl.som = true;
+	rtr.message_id = 9;
+	ck_assert_int_eq(uet_ses_rtr_encode(buf, 44, &rtr), 44);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, 44, &rsp),
+			 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_UNSUPPORTED_OP);
+	st = stats(b);
+	ck_assert_uint_eq(st.err_rsp_tx, 5);
+	ck_assert_uint_eq(st.bad_hdr, 0);
+
+	/* READs for endpoints A does not have. */
+	len = mk_read(buf, a, 1, 1, 0, 10);
+	uet_put_be24(buf + 5, JOB + 1);
+	ck_assert_int_eq(inject(fx, 0, 1, UET_HDR_REQUEST_STD, buf, len, &rsp),
+			 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_BAD_JOB_ID);
+	len = mk_read(buf, a, 1, 1, 0, 10);
+	buf[8] ^= 0x08;
+	ck_assert_int_eq(inject(fx, 0, 1, UET_HDR_REQUEST_STD, buf, len, &rsp),
+			 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_BAD_PID);
+	len = mk_read(buf, a, 1, 1, 0, 10);
+	buf[10] ^= 0x08;
+	ck_assert_int_eq(inject(fx, 0, 1, UET_HDR_REQUEST_STD, buf, len, &rsp),
+			 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_BAD_INDEX);
+	st = stats(a);
+	ck_assert_uint_eq(st.bad_job + st.bad_pid + st.bad_index, 3);
+	/* Responses on ACKs: the 16-byte Response, the Default SES
+	 * Response, anything else is not understood. */
+	memset(buf, 0, 8);
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_HDR_RESPONSE, buf, 8), UET_RC_OK);
+	buf[1] = UET_RC_OK;
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_HDR_RESPONSE, buf, 8), UET_RC_OK);
+	buf[1] = UET_RC_BAD_PID;	/* not allowed in a default response */
+	ck_assert_int_lt(uet_ses_rsp_rc(UET_HDR_RESPONSE, buf, 8), 0);
+	ck_assert_int_lt(uet_ses_rsp_rc(UET_HDR_RESPONSE, buf, 1), 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_HDR_REQUEST_STD, buf, 8), -EPROTO);
+	/* A READ carries no payload. */
+	len = mk_read(buf, a, 1, 1, 0, 10);
+	ck_assert_int_eq(inject(fx, 0, 1, UET_HDR_REQUEST_STD, buf, len + 1,
+				&rsp), -EPROTO);
+	fx_free(fx);
+}
+END_TEST
+
+/* Fabric-address keys: every field counts, IPv6 included. */
+START_TEST(test_fa_key)
+{
+	uint8_t k1[UET_SES_FA_KEY_LEN], k2[UET_SES_FA_KEY_LEN];
+	struct sockaddr_in6 s6;
+	struct uet_link_addr a, b;
+
+	memset(&s6, 0, sizeof(s6));
+	s6.sin6_family = AF_INET6;
+	s6.sin6_port = htons(4793);
+	s6.sin6_addr.s6_addr[15] = 1;
+	memset(&a, 0, sizeof(a));
+	memcpy(&a.ss, &s6, sizeof(s6));
+	a.len = sizeof(s6);
+	b = a;
+	uet_ses_fa_key(&a, k1);
+	uet_ses_fa_key(&b, k2);
+	ck_assert(!memcmp(k1, k2, sizeof(k1)));
+	ck_assert_uint_eq(uet_get_be16(k1), AF_INET6);
+	ck_assert_uint_eq(k1[19], 1);
+	s6.sin6_scope_id = 2;
+	memcpy(&b.ss, &s6, sizeof(s6));
+	uet_ses_fa_key(&b, k2);
+	ck_assert(memcmp(k1, k2, sizeof(k1)));
+	ck_assert_uint_eq(uet_get_be32(k2 + 20), 2);
+	s6.sin6_scope_id = 0;
+	s6.sin6_port = htons(4794);
+	memcpy(&b.ss, &s6, sizeof(s6));
+	uet_ses_fa_key(&b, k2);
+	ck_assert(memcmp(k1, k2, sizeof(k1)));
+	/* Padding does not count, a short length does. */
+	((uint8_t *)&b.ss)[sizeof(s6)] = 0xff;
+	b.len = sizeof(s6) - 1;
+	uet_ses_fa_key(&b, k2);
+	ck_assert_uint_eq(uet_get_be16(k2), AF_INET6);
+	ck_assert(uet_bytes_are_zero(k2 + 2, sizeof(k2) - 2));
+	memset(&b, 0, sizeof(b));
+	b.ss.ss_family = AF_UNIX;
+	b.len = 2;
+	uet_ses_fa_key(&b, k2);
+	ck_assert_uint_eq(uet_get_be16(k2), AF_UNIX);
+	ck_assert_uint_eq(uet_ses_initiator_id(0xabc, 0x123), 0xabc123);
+	ck_assert_uint_eq(uet_ses_initiator_id(0xfabc, 0xf123), 0xabc123);
+}
+END_TEST
+
+/* ---- random traffic in both directions, any order ---- */
+
+struct rmsg {
+	uint8_t *src;
+	uint8_t *dst;
+	size_t len;
+	bool tagged;
+	unsigned int from;
+	int sctx;
+	int rctx;
+	bool early;		/* receive posted before the send */
+};
+
+START_TEST(test_random_traffic)
+{
+	enum { N = 120 };
+	struct rmsg *m = calloc(N, sizeof(*m));
+	struct uet_ses_cfg cfg;
+	struct fx *fx;
+	unsigned int i;
+	size_t total = 0;
+
+	test_cfg(&cfg);
+	cfg.unexp_max_bytes = 256 * KIB;
+	cfg.unexp_max_msgs = 16;
+	fx = fx_new(&cfg, FAKE_SHUFFLE, 32, 2);
+	for (i = 0; i < N; i++) {
+		uint64_t r = uet_test_rand64();
+
+		m[i].len = (r & 3) == 0 ? r % 64 :
+			   (r & 3) == 1 ? r % 5000 :
+			   (r & 3) == 2 ? r % 40000 : r % 300000;
+		m[i].tagged = (r >> 20) & 1;
+		m[i].from = (r >> 21) & 1;
+		m[i].early = (r >> 22) & 1;
+		m[i].src = malloc(m[i].len + 1);
+		/* Untagged receives take any untagged message: make room. */
+		m[i].dst = malloc(m[i].tagged ? m[i].len + 1 : 300000);
+		fill(m[i].src, m[i].len, i);
+		total += m[i].len;
+	}
+	for (i = 0; i < N; i++) {
+		unsigned int to = !m[i].from;
+
+		if (m[i].early)
+			ck_assert_int_eq(fx_recv(fx, to, m[i].tagged, i, 0,
+						 NULL, m[i].dst,
+						 m[i].tagged ? m[i].len :
+						 300000, 1 + i % 3,
+						 &m[i].rctx), 0);
+		ck_assert_int_eq(fx_send(fx, m[i].from, &fx->n[to].addr,
+					 m[i].tagged, i, true, i, m[i].src,
+					 m[i].len, 1 + i % 5, &m[i].sctx), 0);
+		if (i % 8 == 0)
+			fx_run_steps(fx, 500);
+	}
+	fx_run_steps(fx, 20000);
+	for (i = 0; i < N; i++) {
+		unsigned int to = !m[i].from;
+
+		if (!m[i].early)
+			ck_assert_int_eq(fx_recv(fx, to, m[i].tagged, i, 0,
+						 NULL, m[i].dst,
+						 m[i].tagged ? m[i].len :
+						 300000, 2, &m[i].rctx), 0);
+	}
+	fx_run(fx);
+	for (i = 0; i < N; i++) {
+		unsigned int to = !m[i].from;
+		const struct uet_ses_send_cmpl *sc;
+		const struct uet_ses_recv_cmpl *rc;
+		const struct rmsg *got;
+
+		sc = find_send(&fx->n[m[i].from], &m[i].sctx);
+		rc = find_recv(&fx->n[to], &m[i].rctx);
+		ck_assert_ptr_nonnull(sc);
+		ck_assert_int_eq(sc->status, 0);
+		ck_assert_ptr_nonnull(rc);
+		ck_assert_int_eq(rc->status, 0);
+		ck_assert(rc->has_data);
+		/* header_data names the message that this receive got. */
+		ck_assert_uint_lt(rc->header_data, N);
+		got = &m[rc->header_data];
+		ck_assert(got->tagged == m[i].tagged);
+		if (m[i].tagged)
+			ck_assert_uint_eq(rc->header_data, i);
+		ck_assert_uint_eq(rc->len, got->len);
+		ck_assert(!memcmp(m[i].dst, got->src, got->len));
+	}
+	for (i = 0; i < 2; i++) {
+		struct uet_ses_stats st = stats(&fx->n[i]);
+
+		ck_assert_uint_eq(st.unexp_bytes, 0);
+		ck_assert_uint_le(st.unexp_bytes_hwm, cfg.unexp_max_bytes);
+		ck_assert_uint_eq(st.bad_hdr, 0);
+	}
+	ck_assert_uint_eq(stats(&fx->n[0]).msgs_rx + stats(&fx->n[1]).msgs_rx,
+			  N);
+	for (i = 0; i < N; i++) {
+		free(m[i].src);
+		free(m[i].dst);
+	}
+	free(m);
+	fx_free(fx);
+	ck_assert_uint_gt(total, 0);
+}
+END_TEST
+
+static Suite *ses_suite(void)
+{
+	Suite *s = suite_create("ses");
+	TCase *tc = tcase_create("ses");
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_sizes_expected);
+	tcase_add_test(tc, test_sizes_unexpected);
+	tcase_add_test(tc, test_unexpected_batch);
+	tcase_add_test(tc, test_ignore_bits);
+	tcase_add_test(tc, test_directed);
+	tcase_add_test(tc, test_reorder_lifo);
+	tcase_add_test(tc, test_tiny_mtu);
+	tcase_add_test(tc, test_truncation);
+	tcase_add_test(tc, test_unexp_bound);
+	tcase_add_test(tc, test_rdzv_unexpected_memory);
+	tcase_add_test(tc, test_bad_address);
+	tcase_add_test(tc, test_cancel);
+	tcase_add_test(tc, test_malformed);
+	tcase_add_test(tc, test_stale_message);
+	tcase_add_test(tc, test_read_checks);
+	tcase_add_test(tc, test_rdzv_read_error);
+	tcase_add_test(tc, test_ep_close);
+	tcase_add_test(tc, test_destroy_outstanding);
+	tcase_add_test(tc, test_pds_failure);
+	tcase_add_test(tc, test_window);
+	tcase_add_test(tc, test_api_errors);
+	tcase_add_test(tc, test_close_target_during_pull);
+	tcase_add_test(tc, test_close_initiator_during_pull);
+	tcase_add_test(tc, test_pull_failure);
+	tcase_add_test(tc, test_hard_errors);
+	tcase_add_test(tc, test_destroy_during_pull);
+	tcase_add_test(tc, test_unsupported);
+	tcase_add_test(tc, test_fa_key);
+	tcase_add_test(tc, test_random_traffic);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+UET_TEST_MAIN(ses_suite)
