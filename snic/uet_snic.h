@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The software NIC as an HSI device (uet_snic_dev_ops): consumes command
+ * segments from the command ring, runs SES + PDS over a link, and writes
+ * notifications with prime markers into the notification ring.
+ *
+ * HSI conventions for messaging commands (docs/conformance.md E-3..E-5):
+ *
+ * Command segment (hsi/uet_hsi_formats.h):
+ *   opcode   family MSG or TAGGED; variant SEND, RECV or INJECT; data
+ *            source INLINE (payload_len <= 32 bytes in bytes 32-63) or SGL
+ *            (the embedded SGL entry, then sgl_count more entries)
+ *   flags    COMPLETION: write a completion on success (errors are always
+ *            reported); INJECT: data is copied at doorbell time and no
+ *            success completion is written; REMOTE_CQ: header_data present
+ *            (in the extension); FENCE: accepted, messaging is in order
+ *            per queue anyway; EXT (bit 3): the first additional 32-byte
+ *            entry is the command extension, not an SGL entry
+ *   tag      match bits (tagged send, tagged receive)
+ *   dest     send: UET_HSI_DEST(peer, pid_on_fep, resource_index);
+ *            receive with UET_HSI_EXT_DIRECTED: the source to match, in
+ *            the same encoding; otherwise ignored
+ *   metadata op_context: echoed in the send completion; for receives the
+ *            low 32 bits come back as buffer_id_0 (bits 15:0) and
+ *            buffer_id_1 (bits 31:16) of the receive notification
+ *
+ * Command extension entry (32 bytes, little-endian, when flags.EXT):
+ *   0-7 header_data, 8-15 ignore bits (tagged receive), 16-23 reserved,
+ *   24-27 ext_flags (UET_HSI_EXT_*), 28-31 reserved.
+ *
+ * Notifications:
+ *   send completion  status 0 or a positive FI_E* code (e.g. FI_ETIMEDOUT
+ *                    when the peer stopped answering), flags = the SES
+ *                    return code from the target, op_context, bytes_sent
+ *   receive          status 0, FI_ETRUNC or FI_ECANCELED; src_id = the
+ *                    sender's peer handle (UET_HSI_PEER_UNKNOWN when the
+ *                    source address was never inserted); tag; total_length
+ *                    = bytes placed; buffer ids from metadata; flags.
+ *                    CONTINUATION when a continuation entry follows
+ *   continuation     the next entry, type 0 with flags CONTINUATION only:
+ *                    tag = header_data, total_length = bytes that did not
+ *                    fit (truncation), src_id = the SES initiator field
+ *                    (pid_on_fep << 12 | resource_index of the sender),
+ *                    status bit 0 = header_data valid.  Written when the
+ *                    message carried header_data or was truncated.
+ *   event            RXPOOL_EXHAUSTED (warning) when an unexpected message
+ *                    had to be refused (event_data = refusals so far);
+ *                    INVALID_DESCRIPTOR (error) for a malformed command
+ *                    (event_data = its command-ring index).
+ *   When the notification ring is full, notifications wait in the NIC
+ *   (bounded by the commands in flight) and are written by later progress.
+ */
+#ifndef UET_SNIC_H
+#define UET_SNIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uet_hsi_dev.h"
+#include "uet_link.h"
+#include "uet_pds.h"
+#include "uet_ses.h"
+
+extern const struct uet_hsi_dev_ops uet_snic_dev_ops;
+
+/*
+ * The constants and codecs of these conventions live in the HSI layer,
+ * hsi/uet_hsi_formats.h, because the provider encodes the commands:
+ * UET_HSI_CMD_FLAG_EXT, struct uet_hsi_cmd_ext and its codec,
+ * UET_HSI_EXT_HAS_DATA / _DC / _DIRECTED, UET_HSI_DEST(peer, pid, ri) with
+ * UET_HSI_DEST_PEER/_PID/_RI, UET_HSI_PEER_UNKNOWN, and
+ * UET_HSI_RECV_FLAG_CONTINUATION.
+ */
+
+struct uet_snic_cfg {
+	size_t mtu;			/* 0: the link's */
+	uint64_t rdzv_threshold;
+	uint64_t unexp_max_bytes;
+	uint32_t unexp_max_msgs;
+	uint8_t mode;			/* enum uet_pds_mode for messages */
+	struct uet_pds_cfg pds;
+};
+
+/* Defaults, then FI_UET_* overrides (docs/environment.md). */
+void uet_snic_cfg_default(struct uet_snic_cfg *cfg);
+void uet_snic_cfg_from_env(struct uet_snic_cfg *cfg);
+
+/* The FI_UET_* variables of the software NIC, for registration. */
+extern const struct uet_env_var *const uet_snic_env_vars[];
+extern const size_t uet_snic_env_nvars;
+
+/*
+ * Open a software NIC on an existing link (the in-memory link in tests).
+ * With own_link the NIC closes the link when it closes.
+ */
+int uet_snic_open_link(const struct uet_snic_cfg *cfg, uint32_t job_id,
+		       struct uet_link *link, bool own_link,
+		       struct uet_hsi_dev **dev);
+
+/* Doorbell and progress at an explicit time (fake clocks in tests); the
+ * ops-table versions read the monotonic clock. */
+int uet_snic_doorbell_at(struct uet_hsi_queue *q, uint64_t now);
+int uet_snic_progress_at(struct uet_hsi_dev *dev, uint64_t now);
+/* Earliest time progress has timer work, UINT64_MAX if none. */
+uint64_t uet_snic_next_deadline(struct uet_hsi_dev *dev);
+
+/* Optional auto-progress thread: sleeps in epoll on the link's fd and a
+ * timerfd armed for the next deadline; never spins. */
+int uet_snic_auto_progress_start(struct uet_hsi_dev *dev);
+void uet_snic_auto_progress_stop(struct uet_hsi_dev *dev);
+
+struct uet_snic_stats {
+	uint64_t cmds, bad_cmds, doorbells;
+	uint64_t notifs, notif_deferred, events;
+	struct uet_pds_stats pds;
+	struct uet_ses_stats ses;
+};
+void uet_snic_get_stats(struct uet_hsi_dev *dev, struct uet_snic_stats *st);
+/* PDS counters of the initiator PDC towards a peer (message mode). */
+int uet_snic_get_pdc_stats(struct uet_hsi_dev *dev, uint64_t peer,
+			   struct uet_pds_stats *st);
+
+#endif /* UET_SNIC_H */
