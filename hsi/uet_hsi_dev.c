@@ -12,6 +12,7 @@
 
 #include "uet_hsi_dev.h"
 #include "uet_log.h"
+#include "uet_snic.h"
 
 static const struct uet_env_enum device_names[] = {
 	{ "auto", UET_HSI_DEV_AUTO },
@@ -27,12 +28,11 @@ const struct uet_env_var uet_hsi_env_device =
 
 /*
  * Backends built into this library, indexed by enum uet_hsi_dev_kind.
- * The software NIC registers here once its device exists; no PMR driver
- * exists yet, so there is no PMR backend.
+ * No PMR driver exists yet, so there is no PMR backend.
  */
 static const struct uet_hsi_dev_ops *const backends[] = {
 	[UET_HSI_DEV_AUTO] = NULL,
-	[UET_HSI_DEV_SNIC] = NULL,
+	[UET_HSI_DEV_SNIC] = &uet_snic_dev_ops,
 	[UET_HSI_DEV_PMR] = NULL,
 };
 

@@ -13,6 +13,12 @@
 _Static_assert(8 + 8 + 8 + 8 == UET_HSI_SGL_ENTRY_LEN, "SGL entry size");
 _Static_assert(UET_HSI_SGL_INLINE_MAX == 8 + 8 + 8, "SGL inline area");
 
+/* Command extension: header_data, ignore, reserved, ext_flags, reserved. */
+_Static_assert(8 + 8 + 8 + 4 + 4 == UET_HSI_CMD_EXT_LEN,
+	       "command extension size");
+_Static_assert(UET_HSI_CMD_EXT_LEN == UET_HSI_SGL_ENTRY_LEN,
+	       "the extension takes one SGL entry position");
+
 /* Segment: opcode, flags, payload_len, sgl_count, rsvd, tag, dest,
  * metadata, data. */
 _Static_assert(1 + 1 + 2 + 1 + 3 + 8 + 8 + 8 + 32 == UET_HSI_CMD_SEG_LEN,
@@ -64,6 +70,14 @@ _Static_assert(UET_HSI_NOTIF_MARKER_OFF == UET_HSI_NOTIF_LEN - 1,
 #define SGL_OFF_KEY		8
 #define SGL_OFF_QW2		16
 #define SGL_OFF_LEN_FLAGS	24
+
+#define EXT_OFF_HDR_DATA	0
+#define EXT_OFF_IGNORE		8
+#define EXT_OFF_RSVD0		16
+#define EXT_RSVD0_LEN		8
+#define EXT_OFF_FLAGS		24
+#define EXT_OFF_RSVD1		28
+#define EXT_RSVD1_LEN		4
 
 #define SEG_OFF_OPCODE		0
 #define SEG_OFF_FLAGS		1
@@ -229,8 +243,11 @@ ssize_t uet_hsi_cmd_seg_encode(uint8_t *buf, size_t len,
 	if (!family_valid(h->family) || !variant_valid(h->variant) ||
 	    h->data_src > UET_HSI_DATA_SGL)
 		return UET_WIRE_ERANGE;
+	if (h->ext && !h->sgl_count)
+		return UET_WIRE_ERANGE;
 	if (h->data_src == UET_HSI_DATA_INLINE) {
-		if (h->sgl_count || h->payload_len > UET_HSI_CMD_INLINE_MAX)
+		if (h->sgl_count != (h->ext ? 1 : 0) ||
+		    h->payload_len > UET_HSI_CMD_INLINE_MAX)
 			return UET_WIRE_ERANGE;
 	} else {
 		ret = sgl_check(&h->sgl);
@@ -244,7 +261,8 @@ ssize_t uet_hsi_cmd_seg_encode(uint8_t *buf, size_t len,
 	flags = (uint8_t)((h->fence ? UET_HSI_CMD_FLAG_FENCE : 0) |
 			  (h->completion ? UET_HSI_CMD_FLAG_COMPLETION : 0) |
 			  (h->inject ? UET_HSI_CMD_FLAG_INJECT : 0) |
-			  (h->remote_cq ? UET_HSI_CMD_FLAG_REMOTE_CQ : 0));
+			  (h->remote_cq ? UET_HSI_CMD_FLAG_REMOTE_CQ : 0) |
+			  (h->ext ? UET_HSI_CMD_FLAG_EXT : 0));
 
 	buf[SEG_OFF_OPCODE] = opcode;
 	buf[SEG_OFF_FLAGS] = flags;
@@ -289,13 +307,17 @@ ssize_t uet_hsi_cmd_seg_decode(struct uet_hsi_cmd_seg *h,
 	t.completion = !!(flags & UET_HSI_CMD_FLAG_COMPLETION);
 	t.inject = !!(flags & UET_HSI_CMD_FLAG_INJECT);
 	t.remote_cq = !!(flags & UET_HSI_CMD_FLAG_REMOTE_CQ);
+	t.ext = !!(flags & UET_HSI_CMD_FLAG_EXT);
 	t.payload_len = uet_get_le16(buf + SEG_OFF_PAYLOAD_LEN);
 	t.sgl_count = buf[SEG_OFF_SGL_COUNT];
+	if (t.ext && !t.sgl_count)
+		return UET_WIRE_ERANGE;
 	t.tag = uet_get_le64(buf + SEG_OFF_TAG);
 	t.dest = uet_get_le64(buf + SEG_OFF_DEST);
 	t.metadata = uet_get_le64(buf + SEG_OFF_METADATA);
 	if (t.data_src == UET_HSI_DATA_INLINE) {
-		if (t.sgl_count || t.payload_len > UET_HSI_CMD_INLINE_MAX)
+		if (t.sgl_count != (t.ext ? 1 : 0) ||
+		    t.payload_len > UET_HSI_CMD_INLINE_MAX)
 			return UET_WIRE_ERANGE;
 		memcpy(t.inline_data, buf + SEG_OFF_DATA,
 		       UET_HSI_CMD_INLINE_MAX);
@@ -306,6 +328,65 @@ ssize_t uet_hsi_cmd_seg_decode(struct uet_hsi_cmd_seg *h,
 	}
 	*h = t;
 	return UET_HSI_CMD_SEG_LEN;
+}
+
+/* ------------------------------------------------------------------ */
+/* Command extension entry (E-3)                                       */
+/* ------------------------------------------------------------------ */
+
+ssize_t uet_hsi_cmd_ext_encode(uint8_t *buf, size_t len,
+			       const struct uet_hsi_cmd_ext *h)
+{
+	if (len < UET_HSI_CMD_EXT_LEN)
+		return UET_WIRE_ENOBUFS;
+	if (h->ext_flags & ~(uint32_t)UET_HSI_EXT_FLAGS_MASK)
+		return UET_WIRE_ERANGE;
+	uet_put_le64(buf + EXT_OFF_HDR_DATA, h->header_data);
+	uet_put_le64(buf + EXT_OFF_IGNORE, h->ignore);
+	memset(buf + EXT_OFF_RSVD0, 0, EXT_RSVD0_LEN);
+	uet_put_le32(buf + EXT_OFF_FLAGS, h->ext_flags);
+	memset(buf + EXT_OFF_RSVD1, 0, EXT_RSVD1_LEN);
+	return UET_HSI_CMD_EXT_LEN;
+}
+
+ssize_t uet_hsi_cmd_ext_decode(struct uet_hsi_cmd_ext *h,
+			       const uint8_t *buf, size_t len)
+{
+	struct uet_hsi_cmd_ext t;
+
+	if (len < UET_HSI_CMD_EXT_LEN)
+		return UET_WIRE_ETRUNC;
+	if (!uet_bytes_are_zero(buf + EXT_OFF_RSVD0, EXT_RSVD0_LEN) ||
+	    !uet_bytes_are_zero(buf + EXT_OFF_RSVD1, EXT_RSVD1_LEN))
+		return UET_WIRE_ERESERVED;
+	t.ext_flags = uet_get_le32(buf + EXT_OFF_FLAGS);
+	if (t.ext_flags & ~(uint32_t)UET_HSI_EXT_FLAGS_MASK)
+		return UET_WIRE_ERANGE;
+	t.header_data = uet_get_le64(buf + EXT_OFF_HDR_DATA);
+	t.ignore = uet_get_le64(buf + EXT_OFF_IGNORE);
+	*h = t;
+	return UET_HSI_CMD_EXT_LEN;
+}
+
+void uet_hsi_cmd_ext_to_sgl(struct uet_hsi_sgl_entry *sgl,
+			    const struct uet_hsi_cmd_ext *h)
+{
+	memset(sgl, 0, sizeof(*sgl));
+	sgl->address = h->header_data;
+	sgl->memory_key = h->ignore;
+	sgl->length = h->ext_flags;
+}
+
+int uet_hsi_cmd_ext_from_sgl(struct uet_hsi_cmd_ext *h,
+			     const struct uet_hsi_sgl_entry *sgl)
+{
+	if (sgl->is_inline ||
+	    (sgl->length & ~(uint32_t)UET_HSI_EXT_FLAGS_MASK))
+		return UET_WIRE_ERANGE;
+	h->header_data = sgl->address;
+	h->ignore = sgl->memory_key;
+	h->ext_flags = sgl->length;
+	return 0;
 }
 
 int uet_hsi_cmd_seg_peek_sgl_count(const uint8_t *buf, size_t len)

@@ -41,6 +41,7 @@
 /* ------------------------------------------------------------------ */
 #define UET_HSI_CMD_SEG_LEN		64
 #define UET_HSI_SGL_ENTRY_LEN		32
+#define UET_HSI_CMD_EXT_LEN		32	/* E-3, one SGL-entry position */
 #define UET_HSI_NOTIF_LEN		64	/* every notification format */
 #define UET_HSI_RECV_NOTIF_LEN		UET_HSI_NOTIF_LEN
 #define UET_HSI_SEND_CMPL_LEN		UET_HSI_NOTIF_LEN
@@ -109,11 +110,57 @@ enum uet_hsi_data_src {				/* opcode bit 0 */
 #define UET_HSI_CMD_FLAG_COMPLETION	0x40
 #define UET_HSI_CMD_FLAG_INJECT		0x20
 #define UET_HSI_CMD_FLAG_REMOTE_CQ	0x10
-#define UET_HSI_CMD_FLAG_RSVD_MASK	0x0f
+#define UET_HSI_CMD_FLAG_EXT		0x08	/* E-3: command extension */
+#define UET_HSI_CMD_FLAG_RSVD_MASK	0x07
 
 /* SGL entry: bit 32 of the little-endian length_flags qword (byte 28). */
 #define UET_HSI_SGL_LF_INLINE		(1ull << 32)
 #define UET_HSI_SGL_LF_RSVD_MASK	(~0ull << 33)
+
+/* ------------------------------------------------------------------ */
+/* Messaging conventions (docs/conformance.md E-3..E-5)                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Command extension entry: when a segment has UET_HSI_CMD_FLAG_EXT, the
+ * first additional 32-byte entry (k = 0, counted in sgl_count) is a
+ * struct uet_hsi_cmd_ext instead of an SGL entry:
+ *   0-7 header_data, 8-15 ignore, 16-23 reserved, 24-27 ext_flags,
+ *   28-31 reserved (little-endian).
+ * Its bytes read as an indirect SGL entry {address = header_data,
+ * memory_key = ignore, length = ext_flags}, so the ring helpers
+ * uet_hsi_cmdq_post() / uet_hsi_cmdq_take() carry it unchanged; see
+ * uet_hsi_cmd_ext_to_sgl() / uet_hsi_cmd_ext_from_sgl().
+ */
+#define UET_HSI_EXT_HAS_DATA		0x1	/* send: header_data valid */
+#define UET_HSI_EXT_DC			0x2	/* send: delivery complete */
+#define UET_HSI_EXT_DIRECTED		0x4	/* recv: match dest only */
+#define UET_HSI_EXT_FLAGS_MASK		0x7	/* others -> ERANGE */
+
+/*
+ * The dest field of a messaging command: the peer handle returned by the
+ * device's peer_insert (bits 31:0), the target's PIDonFEP (bits 43:32) and
+ * resource index (bits 55:44); bits 63:56 are reserved (0).
+ */
+#define UET_HSI_DEST_PEER_MASK		0xffffffffull
+#define UET_HSI_DEST_PID_SHIFT		32
+#define UET_HSI_DEST_RI_SHIFT		44
+#define UET_HSI_DEST_ID_MASK		0xfffull	/* 12 bits each */
+#define UET_HSI_DEST_RSVD_MASK		(0xffull << 56)
+
+#define UET_HSI_DEST(peer, pid, ri)					\
+	(((uint64_t)(peer) & UET_HSI_DEST_PEER_MASK) |			\
+	 ((uint64_t)(pid) & UET_HSI_DEST_ID_MASK) << UET_HSI_DEST_PID_SHIFT | \
+	 ((uint64_t)(ri) & UET_HSI_DEST_ID_MASK) << UET_HSI_DEST_RI_SHIFT)
+#define UET_HSI_DEST_PEER(dest)						\
+	((uint32_t)((dest) & UET_HSI_DEST_PEER_MASK))
+#define UET_HSI_DEST_PID(dest)						\
+	((uint16_t)(((dest) >> UET_HSI_DEST_PID_SHIFT) & UET_HSI_DEST_ID_MASK))
+#define UET_HSI_DEST_RI(dest)						\
+	((uint16_t)(((dest) >> UET_HSI_DEST_RI_SHIFT) & UET_HSI_DEST_ID_MASK))
+
+/* Receive notification src_id when the sender's address is not a peer. */
+#define UET_HSI_PEER_UNKNOWN		0xffffffffu
 
 /* ------------------------------------------------------------------ */
 /* Notifications                                                       */
@@ -177,8 +224,10 @@ struct uet_hsi_sgl_entry {
 /*
  * Command queue segment.  data_src selects bytes 32-63: inline_data (all
  * 32 bytes carried, payload_len <= 32) or sgl (one SGL entry).  sgl_count
- * is the number of additional SGL entries in the following ring slots;
- * it must be 0 for inline data.
+ * is the number of additional 32-byte entries in the following ring
+ * slots, the command extension included when ext is set (it is entry 0):
+ * inline data allows no entry but the extension (sgl_count == ext), and
+ * ext needs sgl_count >= 1 (ERANGE otherwise, encode and decode).
  */
 struct uet_hsi_cmd_seg {
 	uint8_t family;		/* enum uet_hsi_cmd_family */
@@ -188,6 +237,7 @@ struct uet_hsi_cmd_seg {
 	bool completion;
 	bool inject;
 	bool remote_cq;
+	bool ext;		/* flags bit 3: entry 0 is a uet_hsi_cmd_ext */
 	uint16_t payload_len;
 	uint8_t sgl_count;
 	uint64_t tag;
@@ -195,6 +245,13 @@ struct uet_hsi_cmd_seg {
 	uint64_t metadata;
 	uint8_t inline_data[UET_HSI_CMD_INLINE_MAX];
 	struct uet_hsi_sgl_entry sgl;
+};
+
+/* Command extension entry (E-3). */
+struct uet_hsi_cmd_ext {
+	uint64_t header_data;	/* sent as SES header_data (HAS_DATA) */
+	uint64_t ignore;	/* tagged receive: tag bits to ignore */
+	uint32_t ext_flags;	/* UET_HSI_EXT_* */
 };
 
 struct uet_hsi_recv_notif {
@@ -276,6 +333,21 @@ ssize_t uet_hsi_cmd_seg_encode(uint8_t *buf, size_t len,
 			       const struct uet_hsi_cmd_seg *h);
 ssize_t uet_hsi_cmd_seg_decode(struct uet_hsi_cmd_seg *h,
 			       const uint8_t *buf, size_t len);
+/* Command extension entry: unknown ext_flags bits -> ERANGE (encode and
+ * decode), non-zero reserved bytes -> ERESERVED. */
+ssize_t uet_hsi_cmd_ext_encode(uint8_t *buf, size_t len,
+			       const struct uet_hsi_cmd_ext *h);
+ssize_t uet_hsi_cmd_ext_decode(struct uet_hsi_cmd_ext *h,
+			       const uint8_t *buf, size_t len);
+/* The extension as the indirect SGL entry with the same bytes (for
+ * uet_hsi_cmdq_post()), and back from one (after uet_hsi_cmdq_take());
+ * from_sgl fails with UET_WIRE_ERANGE for an inline entry or unknown
+ * flag bits and leaves *h untouched. */
+void uet_hsi_cmd_ext_to_sgl(struct uet_hsi_sgl_entry *sgl,
+			    const struct uet_hsi_cmd_ext *h);
+int uet_hsi_cmd_ext_from_sgl(struct uet_hsi_cmd_ext *h,
+			     const struct uet_hsi_sgl_entry *sgl);
+
 /* Byte 4 of an encoded segment (no other check), or UET_WIRE_ETRUNC. */
 int uet_hsi_cmd_seg_peek_sgl_count(const uint8_t *buf, size_t len);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "uet_hsi_dev.h"
+#include "uet_snic.h"
 #include "uet_test.h"
 
 static bool pmr_is_present;
@@ -107,6 +108,16 @@ START_TEST(test_select_and_probe)
 	setenv("FI_UET_DEVICE", "pmr", 1);
 	ck_assert_int_eq(uet_hsi_dev_select(&ops), -ENODEV);
 	ck_assert_ptr_null(ops);
+	/* The software NIC is the default and can be asked for. */
+	unsetenv("FI_UET_DEVICE");
+	ck_assert_int_eq(uet_hsi_dev_select(&ops), 0);
+	ck_assert_ptr_eq(ops, &uet_snic_dev_ops);
+	ck_assert_str_eq(ops->name, "snic");
+	ck_assert(ops->present());
+	ops = NULL;
+	setenv("FI_UET_DEVICE", "snic", 1);
+	ck_assert_int_eq(uet_hsi_dev_select(&ops), 0);
+	ck_assert_ptr_eq(ops, &uet_snic_dev_ops);
 	unsetenv("FI_UET_DEVICE");
 }
 END_TEST

@@ -121,6 +121,67 @@ static void sgl_inline_host(struct uet_hsi_sgl_entry *h)
 		h->inline_data[i] = (uint8_t)('A' + i);
 }
 
+/*
+ * Command segment with the command extension (E-3, docs/conformance.md
+ * 4.3): MSG SEND, inline data, EXT.
+ *   opcode: MSG 0x1 << 4 | SEND 0x0 << 2 | INLINE 0 = 0x10
+ *   flags: COMPLETION (bit 6) + EXT (bit 3) -> 0x40 | 0x08 = 0x48
+ *   payload_len 5 -> 05 00; sgl_count 1 (the extension) -> 01
+ *   tag 0
+ *   dest UET_HSI_DEST(peer 7, pid 0x123, ri 0x456):
+ *        peer bits 31:0 -> 07 00 00 00
+ *        pid 0x123 in bits 43:32 -> byte 4 = 0x23, byte 5 bits 3:0 = 0x1
+ *        ri 0x456 in bits 55:44 -> byte 5 bits 7:4 = 0x6, byte 6 = 0x45
+ *        -> 07 00 00 00 23 61 45 00 (= 0x0045612300000007)
+ *   metadata 0x1122334455667788 -> 88 77 66 55 44 33 22 11
+ *   data "hello" then 27 zero bytes
+ */
+static const uint8_t seg_ext_vec[64] = {
+	0x10, 0x48, 0x05, 0x00, 0x01, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x07, 0x00, 0x00, 0x00, 0x23, 0x61, 0x45, 0x00,
+	0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11,
+	'h', 'e', 'l', 'l', 'o',
+};
+
+static void seg_ext_host(struct uet_hsi_cmd_seg *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->family = UET_HSI_FAMILY_MSG;
+	h->variant = UET_HSI_VARIANT_SEND;
+	h->data_src = UET_HSI_DATA_INLINE;
+	h->completion = true;
+	h->ext = true;
+	h->payload_len = 5;
+	h->sgl_count = 1;
+	h->dest = UET_HSI_DEST(7, 0x123, 0x456);
+	h->metadata = 0x1122334455667788ull;
+	memcpy(h->inline_data, "hello", 5);
+}
+
+/*
+ * Command extension entry (E-3).
+ *   header_data 0x0123456789abcdef -> ef cd ab 89 67 45 23 01
+ *   ignore 0x00000000ffff0000 -> 00 00 ff ff 00 00 00 00
+ *   bytes 16-23 reserved, zero
+ *   ext_flags HAS_DATA 0x1 | DC 0x2 = 0x3 -> 03 00 00 00
+ *   bytes 28-31 reserved, zero
+ */
+static const uint8_t ext_vec[32] = {
+	0xef, 0xcd, 0xab, 0x89, 0x67, 0x45, 0x23, 0x01,
+	0x00, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+static void ext_host(struct uet_hsi_cmd_ext *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->header_data = 0x0123456789abcdefull;
+	h->ignore = 0x00000000ffff0000ull;
+	h->ext_flags = UET_HSI_EXT_HAS_DATA | UET_HSI_EXT_DC;
+}
+
 /* SGL entry, indirect mode: the SGL half of seg_sgl_vec, length changed
  * to 0xfedcba98 -> 98 ba dc fe (any 32-bit length is valid). */
 static const uint8_t sgl_indirect_vec[32] = {
@@ -338,8 +399,8 @@ static void pcie_notif_host(struct uet_hsi_pcie_notif *h)
 /* Reserved-bit masks (1 = reserved, must be 0)                        */
 /* ------------------------------------------------------------------ */
 
-/* Segment header: opcode bit 1, flags bits 3:0, bytes 5-7. */
-#define SEG_HDR_RSVD [0] = 0x02, [1] = 0x0f, [5] = 0xff, [6] = 0xff, [7] = 0xff
+/* Segment header: opcode bit 1, flags bits 2:0 (bit 3 is EXT), bytes 5-7. */
+#define SEG_HDR_RSVD [0] = 0x02, [1] = 0x07, [5] = 0xff, [6] = 0xff, [7] = 0xff
 
 static const uint8_t seg_inline_rsvd[64] = { SEG_HDR_RSVD };
 
@@ -349,6 +410,10 @@ static const uint8_t seg_sgl_rsvd[64] = {
 	[48] = 0xff, [49] = 0xff, [50] = 0xff, [51] = 0xff,
 	[52] = 0xff, [53] = 0xff, [54] = 0xff, [55] = 0xff,
 	[60] = 0xfe, [61] = 0xff, [62] = 0xff, [63] = 0xff,
+};
+
+static const uint8_t ext_rsvd[32] = {
+	[16 ... 23] = 0xff, [28 ... 31] = 0xff,
 };
 
 static const uint8_t sgl_inline_rsvd[32] = {
@@ -419,17 +484,29 @@ static void rand_seg(struct uet_hsi_cmd_seg *h)
 	h->completion = uet_test_rand_bits(1);
 	h->inject = uet_test_rand_bits(1);
 	h->remote_cq = uet_test_rand_bits(1);
+	h->ext = uet_test_rand_bits(1);
 	h->tag = uet_test_rand64();
 	h->dest = uet_test_rand64();
 	h->metadata = uet_test_rand64();
 	if (h->data_src == UET_HSI_DATA_INLINE) {
 		h->payload_len = (uint16_t)(uet_test_rand64() % 33);
+		h->sgl_count = h->ext ? 1 : 0;
 		rand_bytes(h->inline_data, sizeof(h->inline_data));
 	} else {
 		h->payload_len = (uint16_t)uet_test_rand_bits(16);
 		h->sgl_count = (uint8_t)uet_test_rand_bits(8);
+		if (h->ext && !h->sgl_count)
+			h->sgl_count = 1;
 		rand_sgl(&h->sgl);
 	}
+}
+
+static void rand_ext(struct uet_hsi_cmd_ext *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->header_data = uet_test_rand64();
+	h->ignore = uet_test_rand64();
+	h->ext_flags = (uint32_t)uet_test_rand_bits(3);
 }
 
 static void rand_recv(struct uet_hsi_recv_notif *h)
@@ -530,9 +607,15 @@ static bool eq_seg(const struct uet_hsi_cmd_seg *a,
 		   const struct uet_hsi_cmd_seg *b)
 {
 	return EQ(family) && EQ(variant) && EQ(data_src) && EQ(fence) &&
-	       EQ(completion) && EQ(inject) && EQ(remote_cq) &&
+	       EQ(completion) && EQ(inject) && EQ(remote_cq) && EQ(ext) &&
 	       EQ(payload_len) && EQ(sgl_count) && EQ(tag) && EQ(dest) &&
 	       EQ(metadata) && EQA(inline_data) && eq_sgl(&a->sgl, &b->sgl);
+}
+
+static bool eq_ext(const struct uet_hsi_cmd_ext *a,
+		   const struct uet_hsi_cmd_ext *b)
+{
+	return EQ(header_data) && EQ(ignore) && EQ(ext_flags);
 }
 
 static bool eq_recv(const struct uet_hsi_recv_notif *a,
@@ -612,6 +695,7 @@ static bool eqv_##name(const void *a, const void *b)			\
 
 ADAPT(sgl, sgl_entry)
 ADAPT(seg, cmd_seg)
+ADAPT(ext, cmd_ext)
 ADAPT(recv, recv_notif)
 ADAPT(send, send_cmpl)
 ADAPT(event, event_notif)
@@ -623,6 +707,7 @@ ADAPT(pcie_notif, pcie_notif)
 union host {
 	struct uet_hsi_sgl_entry sgl;
 	struct uet_hsi_cmd_seg seg;
+	struct uet_hsi_cmd_ext ext;
 	struct uet_hsi_recv_notif recv;
 	struct uet_hsi_send_cmpl send;
 	struct uet_hsi_event_notif event;
@@ -650,6 +735,8 @@ struct fmt {
 
 static void vh_seg_inline(union host *h) { seg_inline_host(&h->seg); }
 static void vh_seg_sgl(union host *h) { seg_sgl_host(&h->seg); }
+static void vh_seg_ext(union host *h) { seg_ext_host(&h->seg); }
+static void vh_ext(union host *h) { ext_host(&h->ext); }
 static void vh_sgl_inline(union host *h) { sgl_inline_host(&h->sgl); }
 static void vh_sgl_indirect(union host *h) { sgl_indirect_host(&h->sgl); }
 static void vh_recv(union host *h) { recv_host(&h->recv); }
@@ -669,6 +756,7 @@ static void vh_pcie_notif(union host *h) { pcie_notif_host(&h->pcie_notif); }
 /* The host structs sit at offset 0 of union host. */
 #define MARKER_OFF_seg		0
 #define MARKER_OFF_sgl		0
+#define MARKER_OFF_ext		0
 #define MARKER_OFF_pcie_cmd	0
 #define MARKER_OFF_pcie_notif	0
 #define MARKER_OFF_recv		offsetof(struct uet_hsi_recv_notif, marker)
@@ -682,6 +770,9 @@ static const struct fmt fmts[] = {
 	    seg_inline_rsvd, false),
 	FMT("cmd_seg sgl", 64, false, seg, seg_sgl_vec, vh_seg_sgl,
 	    seg_sgl_rsvd, false),
+	FMT("cmd_seg ext", 64, false, seg, seg_ext_vec, vh_seg_ext,
+	    seg_inline_rsvd, false),
+	FMT("cmd_ext", 32, false, ext, ext_vec, vh_ext, ext_rsvd, true),
 	FMT("sgl inline", 32, false, sgl, sgl_inline_vec, vh_sgl_inline,
 	    sgl_inline_rsvd, false),
 	FMT("sgl indirect", 32, false, sgl, sgl_indirect_vec,
@@ -955,6 +1046,22 @@ START_TEST(test_seg_encode_range)
 	enc_fails(enc_seg, &h, 64, UET_WIRE_ERANGE);
 	h.payload_len = 32;
 	ck_assert_int_eq(enc_seg((uint8_t[64]){0}, 64, &h), 64);
+	/* EXT: the extension is entry 0, so sgl_count >= 1; inline data
+	 * allows exactly that one entry */
+	h.ext = true;
+	enc_fails(enc_seg, &h, 64, UET_WIRE_ERANGE);
+	h.sgl_count = 1;
+	ck_assert_int_eq(enc_seg((uint8_t[64]){0}, 64, &h), 64);
+	h.sgl_count = 2;
+	enc_fails(enc_seg, &h, 64, UET_WIRE_ERANGE);
+	seg_sgl_host(&h);
+	h.ext = true;
+	h.sgl_count = 0;
+	enc_fails(enc_seg, &h, 64, UET_WIRE_ERANGE);
+	h.sgl_count = 1;
+	ck_assert_int_eq(enc_seg((uint8_t[64]){0}, 64, &h), 64);
+	h.sgl_count = 255;
+	ck_assert_int_eq(enc_seg((uint8_t[64]){0}, 64, &h), 64);
 	/* embedded inline SGL entry: at most 24 bytes */
 	seg_sgl_host(&h);
 	h.sgl.is_inline = true;
@@ -1013,6 +1120,22 @@ START_TEST(test_seg_decode_range)
 	ck_assert_int_eq(uet_hsi_cmd_seg_peek_sgl_count(buf, 64), 255);
 	ck_assert_int_eq(uet_hsi_cmd_seg_peek_sgl_count(buf, 63),
 			 UET_WIRE_ETRUNC);
+	/* EXT (flags bit 3) needs sgl_count >= 1; inline data exactly 1 */
+	memcpy(buf, seg_ext_vec, 64);
+	ck_assert_int_eq(uet_hsi_cmd_seg_decode(&h, buf, 64), 64);
+	ck_assert(h.ext);
+	buf[4] = 0;
+	ck_assert_int_eq(uet_hsi_cmd_seg_decode(&h, buf, 64), UET_WIRE_ERANGE);
+	buf[4] = 2;
+	ck_assert_int_eq(uet_hsi_cmd_seg_decode(&h, buf, 64), UET_WIRE_ERANGE);
+	memcpy(buf, seg_sgl_vec, 64);
+	buf[1] |= UET_HSI_CMD_FLAG_EXT;
+	buf[4] = 0;
+	ck_assert_int_eq(uet_hsi_cmd_seg_decode(&h, buf, 64), UET_WIRE_ERANGE);
+	buf[4] = 1;
+	ck_assert_int_eq(uet_hsi_cmd_seg_decode(&h, buf, 64), 64);
+	ck_assert(h.ext);
+	ck_assert_int_eq(h.sgl_count, 1);
 	/* embedded inline SGL entry with length 25: ERANGE */
 	memcpy(buf, seg_sgl_vec, 64);
 	memset(buf + 32, 0, 32);
@@ -1149,6 +1272,66 @@ START_TEST(test_pcie_range)
 	buf[16] = 0x00;
 	ck_assert_int_eq(uet_hsi_pcie_cmd_decode(&h, buf, 64), 64);
 	ck_assert_int_eq(h.packet_length, 9216);
+}
+END_TEST
+
+/* Command extension: unknown ext_flags bits; the SGL view; dest. */
+START_TEST(test_ext_range)
+{
+	struct uet_hsi_cmd_ext h, got;
+	struct uet_hsi_sgl_entry sgl;
+	uint8_t buf[32], sbuf[32];
+	unsigned int bit;
+
+	ext_host(&h);
+	for (bit = 0; bit < 32; bit++) {
+		h.ext_flags = 1u << bit;
+		if (bit < 3) {
+			ck_assert_int_eq(enc_ext(buf, 32, &h), 32);
+		} else {
+			enc_fails(enc_ext, &h, 32, UET_WIRE_ERANGE);
+			memcpy(buf, ext_vec, 32);
+			buf[24 + bit / 8] |= (uint8_t)(1u << (bit % 8));
+			memset(&got, 0x5a, sizeof(got));
+			ck_assert_int_eq(uet_hsi_cmd_ext_decode(&got, buf, 32),
+					 UET_WIRE_ERANGE);
+			ck_assert_int_eq(got.ext_flags, 0x5a5a5a5a);
+		}
+	}
+	/* The extension's bytes are an indirect SGL entry's. */
+	ext_host(&h);
+	uet_hsi_cmd_ext_to_sgl(&sgl, &h);
+	ck_assert(!sgl.is_inline);
+	ck_assert_int_eq(uet_hsi_sgl_entry_encode(sbuf, 32, &sgl), 32);
+	ck_assert_int_eq(memcmp(sbuf, ext_vec, 32), 0);
+	ck_assert_int_eq(uet_hsi_sgl_entry_decode(&sgl, ext_vec, 32), 32);
+	memset(&got, 0, sizeof(got));
+	ck_assert_int_eq(uet_hsi_cmd_ext_from_sgl(&got, &sgl), 0);
+	ck_assert(eq_ext(&got, &h));
+	sgl.length = 8;
+	got.ext_flags = 0x77;
+	ck_assert_int_eq(uet_hsi_cmd_ext_from_sgl(&got, &sgl),
+			 UET_WIRE_ERANGE);
+	ck_assert_int_eq(got.ext_flags, 0x77);
+	sgl_inline_host(&sgl);
+	sgl.length = 1;
+	ck_assert_int_eq(uet_hsi_cmd_ext_from_sgl(&got, &sgl),
+			 UET_WIRE_ERANGE);
+
+	/* dest: peer 31:0, pid 43:32, ri 55:44 (worked out above) */
+	ck_assert_uint_eq(UET_HSI_DEST(7, 0x123, 0x456),
+			  0x0045612300000007ull);
+	ck_assert_uint_eq(UET_HSI_DEST(0xffffffffu, 0xfff, 0xfff),
+			  0x00ffffffffffffffull);
+	ck_assert_uint_eq(UET_HSI_DEST_PEER(0x0045612300000007ull), 7);
+	ck_assert_uint_eq(UET_HSI_DEST_PID(0x0045612300000007ull), 0x123);
+	ck_assert_uint_eq(UET_HSI_DEST_RI(0x0045612300000007ull), 0x456);
+	ck_assert_uint_eq(UET_HSI_DEST_PEER(0xff00000000000000ull), 0);
+	ck_assert_uint_eq(UET_HSI_DEST_RI(0xff00000000000000ull), 0);
+	ck_assert_uint_eq(UET_HSI_DEST_RSVD_MASK, 0xff00000000000000ull);
+	ck_assert_uint_eq(UET_HSI_PEER_UNKNOWN, 0xffffffffu);
+	ck_assert_uint_eq(UET_HSI_CMD_FLAG_EXT, 0x08);
+	ck_assert_uint_eq(UET_HSI_CMD_FLAG_RSVD_MASK, 0x07);
 }
 END_TEST
 
@@ -1295,6 +1478,7 @@ static Suite *hsi_formats_suite(void)
 	tcase_add_test(tc, test_seg_encode_range);
 	tcase_add_test(tc, test_seg_decode_range);
 	tcase_add_test(tc, test_sgl_range);
+	tcase_add_test(tc, test_ext_range);
 	tcase_add_test(tc, test_event_range);
 	tcase_add_test(tc, test_qwv_range);
 	tcase_add_test(tc, test_pcie_range);

@@ -13,6 +13,7 @@
 #include "uet_env.h"
 #include "uet_hsi_dev.h"
 #include "uet_prov.h"
+#include "uet_snic.h"
 
 int uet_getinfo(uint32_t version, const char *node, const char *service,
 		uint64_t flags, const struct fi_info *hints,
@@ -55,6 +56,11 @@ struct fi_provider *uet_prov_init(void)
 	if (ret && ret != -EEXIST)
 		UET_WARN(FI_LOG_CORE, "registering FI_UET_* variables: %d\n",
 			 ret);
+	/* The software NIC's (snic/uet_snic_env.c). */
+	ret = uet_env_register_all(uet_snic_env_vars, uet_snic_env_nvars);
+	if (ret && ret != -EEXIST)
+		UET_WARN(FI_LOG_CORE, "registering FI_UET_* variables of the "
+			 "software NIC: %d\n", ret);
 	uet_prov.getinfo = uet_getinfo;
 	uet_prov.fabric = uet_fabric;
 	uet_prov.cleanup = uet_cleanup;

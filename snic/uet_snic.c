@@ -1,0 +1,704 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The software NIC as an HSI device: open/close, the peer table, queues,
+ * memory registrations, statistics and the ops table.  Command execution
+ * is in uet_snic_exec.c, notifications in uet_snic_notify.c, progress and
+ * the auto-progress thread in uet_snic_progress.c.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdma/fabric.h>
+
+#include "uet_byteorder.h"
+#include "uet_clock.h"
+#include "uet_link_udp.h"
+#include "uet_log.h"
+#include "uet_snic_internal.h"
+
+/* Access bits a registration may carry (libfabric's). */
+#define UET_SNIC_MR_ACCESS	(FI_READ | FI_WRITE | FI_RECV | FI_SEND | \
+				 FI_REMOTE_READ | FI_REMOTE_WRITE)
+/* Largest peer handle; UET_HSI_PEER_UNKNOWN is never one. */
+#define UET_SNIC_PEER_MAX	(UET_HSI_PEER_UNKNOWN - 1u)
+
+static const struct uet_ses_upcalls uet_snic_ses_up = {
+	.send_done = uet_snic_ses_send_done,
+	.recv_done = uet_snic_ses_recv_done,
+};
+
+/* ---- fabric addresses ---- */
+
+void uet_snic_fa_key(const struct uet_link_addr *a,
+		     uint8_t key[UET_SNIC_FA_KEY_LEN])
+{
+	struct sockaddr_in6 sin6;
+	struct sockaddr_in sin;
+
+	memset(key, 0, UET_SNIC_FA_KEY_LEN);
+	uet_put_be16(key, a->ss.ss_family);
+	if (a->ss.ss_family == AF_INET && a->len >= sizeof(sin)) {
+		memcpy(&sin, &a->ss, sizeof(sin));
+		memcpy(key + 2, &sin.sin_port, 2);
+		memcpy(key + 4, &sin.sin_addr, 4);
+	} else if (a->ss.ss_family == AF_INET6 && a->len >= sizeof(sin6)) {
+		memcpy(&sin6, &a->ss, sizeof(sin6));
+		memcpy(key + 2, &sin6.sin6_port, 2);
+		memcpy(key + 4, &sin6.sin6_addr, 16);
+		uet_put_be32(key + 20, sin6.sin6_scope_id);
+	}
+}
+
+/* Raw sockaddr bytes (as getname gives them) to a link address. */
+static int snic_addr_from_raw(struct uet_link_addr *a, const void *raw,
+			      size_t len)
+{
+	sa_family_t family;
+
+	if (!raw || len < sizeof(family))
+		return -EINVAL;
+	memcpy(&family, raw, sizeof(family));
+	if (!((family == AF_INET && len == sizeof(struct sockaddr_in)) ||
+	      (family == AF_INET6 && len == sizeof(struct sockaddr_in6))))
+		return -EINVAL;
+	memset(a, 0, sizeof(*a));
+	memcpy(&a->ss, raw, len);
+	a->len = (socklen_t)len;
+	return 0;
+}
+
+/* ---- peers ---- */
+
+struct uet_snic_peer *uet_snic_peer_get_locked(struct uet_snic_dev *dev,
+					       uint32_t handle)
+{
+	if (handle >= dev->npeers)
+		return NULL;
+	return dev->peers[handle];
+}
+
+uint32_t uet_snic_peer_find_locked(struct uet_snic_dev *dev,
+				   const struct uet_link_addr *a)
+{
+	uint8_t key[UET_SNIC_FA_KEY_LEN];
+	struct uet_hnode *n;
+
+	if (a->ss.ss_family != AF_INET && a->ss.ss_family != AF_INET6)
+		return UET_HSI_PEER_UNKNOWN;
+	uet_snic_fa_key(a, key);
+	n = uet_hashmap_lookup_bytes(&dev->peer_map, key);
+	if (!n)
+		return UET_HSI_PEER_UNKNOWN;
+	return uet_container_of(n, struct uet_snic_peer, node)->handle;
+}
+
+/* A free handle: the first NULL slot at or after the hint, else a new
+ * slot at the end (growing the table). */
+static int snic_peer_slot_locked(struct uet_snic_dev *dev, uint32_t *handle)
+{
+	struct uet_snic_peer **p;
+	uint32_t i, cap;
+
+	for (i = dev->peer_hint; i < dev->npeers; i++) {
+		if (!dev->peers[i]) {
+			*handle = i;
+			return 0;
+		}
+	}
+	if (dev->npeers > UET_SNIC_PEER_MAX)
+		return -ENOSPC;
+	if (dev->npeers == dev->peers_cap) {
+		cap = dev->peers_cap ? dev->peers_cap * 2 : 64;
+		if (cap > UET_SNIC_PEER_MAX + 1u || cap < dev->peers_cap)
+			cap = UET_SNIC_PEER_MAX + 1u;
+		p = realloc(dev->peers, (size_t)cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		dev->peers = p;
+		dev->peers_cap = cap;
+	}
+	dev->peers[dev->npeers] = NULL;
+	*handle = dev->npeers++;
+	return 0;
+}
+
+static int snic_peer_insert(struct uet_hsi_dev *d, const void *addr,
+			    size_t len, uint64_t *out)
+{
+	struct uet_snic_dev *dev = uet_snic_dev_of(d);
+	struct uet_snic_peer *peer;
+	struct uet_link_addr a;
+	struct uet_hnode *n;
+	uint32_t handle;
+	int ret;
+
+	if (!dev || !out)
+		return -EINVAL;
+	ret = snic_addr_from_raw(&a, addr, len);
+	if (ret)
+		return ret;
+	peer = calloc(1, sizeof(*peer));
+	if (!peer)
+		return -ENOMEM;
+	peer->addr = a;
+	uet_snic_fa_key(&a, peer->key);
+
+	pthread_mutex_lock(&dev->lock);
+	n = uet_hashmap_lookup_bytes(&dev->peer_map, peer->key);
+	if (n) {
+		free(peer);
+		peer = uet_container_of(n, struct uet_snic_peer, node);
+		if (peer->refs == UINT32_MAX) {
+			ret = -EOVERFLOW;
+			goto out;
+		}
+		peer->refs++;
+		*out = peer->handle;
+		goto out;
+	}
+	ret = snic_peer_slot_locked(dev, &handle);
+	if (ret) {
+		free(peer);
+		goto out;
+	}
+	peer->handle = handle;
+	peer->refs = 1;
+	dev->peers[handle] = peer;
+	dev->peer_hint = handle + 1;
+	uet_hashmap_insert_bytes(&dev->peer_map, &peer->node, peer->key);
+	*out = handle;
+out:
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
+}
+
+static int snic_peer_remove(struct uet_hsi_dev *d, uint64_t handle)
+{
+	struct uet_snic_dev *dev = uet_snic_dev_of(d);
+	struct uet_snic_peer *peer;
+	int ret = 0;
+
+	if (!dev)
+		return -EINVAL;
+	pthread_mutex_lock(&dev->lock);
+	peer = handle > UET_SNIC_PEER_MAX ? NULL :
+	       uet_snic_peer_get_locked(dev, (uint32_t)handle);
+	if (!peer) {
+		ret = -ENOENT;
+		goto out;
+	}
+	if (--peer->refs)
+		goto out;
+	uet_hashmap_remove(&dev->peer_map, &peer->node);
+	dev->peers[handle] = NULL;
+	if (handle < dev->peer_hint)
+		dev->peer_hint = (uint32_t)handle;
+	free(peer);
+out:
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
+}
+
+static int snic_getname(struct uet_hsi_dev *d, void *addr, size_t *len)
+{
+	struct uet_snic_dev *dev = uet_snic_dev_of(d);
+	struct uet_link_addr a;
+	int ret;
+
+	if (!dev || !len)
+		return -EINVAL;
+	ret = dev->link->ops->local_addr(dev->link, &a);
+	if (ret)
+		return ret;
+	if (!addr || *len < a.len) {
+		*len = a.len;
+		return -ENOBUFS;
+	}
+	memcpy(addr, &a.ss, a.len);
+	*len = a.len;
+	return 0;
+}
+
+/* ---- memory registrations ---- */
+
+static struct uet_snic_mr *snic_mr_find_locked(struct uet_snic_dev *dev,
+					       uint64_t key)
+{
+	struct uet_hnode *n = uet_hashmap_lookup_u64(&dev->mr_map, key);
+
+	return n ? uet_container_of(n, struct uet_snic_mr, node) : NULL;
+}
+
+static int snic_mr_reg(struct uet_hsi_dev *d, void *addr, size_t len,
+		       uint64_t access, uint64_t *key)
+{
+	struct uet_snic_dev *dev = uet_snic_dev_of(d);
+	struct uet_snic_mr *mr;
+	uint64_t k;
+
+	if (!dev || !key)
+		return -EINVAL;
+	if (!access || (access & ~(uint64_t)UET_SNIC_MR_ACCESS))
+		return -EINVAL;
+	if (len && !addr)
+		return -EINVAL;
+	if (len > UINTPTR_MAX - (uintptr_t)addr)
+		return -EINVAL;
+	mr = calloc(1, sizeof(*mr));
+	if (!mr)
+		return -ENOMEM;
+	mr->addr = (uintptr_t)addr;
+	mr->len = len;
+	mr->access = access;
+
+	pthread_mutex_lock(&dev->lock);
+	/* A bijective mix of a counter: unique, never 0, not sequential. */
+	do {
+		k = uet_hash_mix64(++dev->mr_seq ^ (uint64_t)(uintptr_t)dev);
+	} while (!k || snic_mr_find_locked(dev, k));
+	uet_hashmap_insert_u64(&dev->mr_map, &mr->node, k);
+	pthread_mutex_unlock(&dev->lock);
+	*key = k;
+	return 0;
+}
+
+static int snic_mr_dereg(struct uet_hsi_dev *d, uint64_t key)
+{
+	struct uet_snic_dev *dev = uet_snic_dev_of(d);
+	struct uet_snic_mr *mr;
+
+	if (!dev)
+		return -EINVAL;
+	pthread_mutex_lock(&dev->lock);
+	mr = snic_mr_find_locked(dev, key);
+	if (mr)
+		uet_hashmap_remove(&dev->mr_map, &mr->node);
+	pthread_mutex_unlock(&dev->lock);
+	if (!mr)
+		return -ENOENT;
+	free(mr);
+	return 0;
+}
+
+int uet_snic_mr_check(struct uet_hsi_dev *d, uint64_t key, const void *addr,
+		      size_t len, uint64_t access)
+{
+	struct uet_snic_dev *dev = uet_snic_dev_of(d);
+	uintptr_t a = (uintptr_t)addr;
+	struct uet_snic_mr *mr;
+	int ret = 0;
+
+	if (!dev || len > UINTPTR_MAX - a)
+		return -EINVAL;
+	pthread_mutex_lock(&dev->lock);
+	mr = snic_mr_find_locked(dev, key);
+	if (!mr)
+		ret = -ENOENT;
+	else if (access & ~mr->access)
+		ret = -EACCES;
+	else if (a < mr->addr || a + len > mr->addr + mr->len)
+		ret = -EFAULT;
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
+}
+
+/* ---- queues ---- */
+
+static int snic_queue_open(struct uet_hsi_dev *d,
+			   const struct uet_hsi_queue_attr *attr,
+			   struct uet_hsi_queue **out)
+{
+	struct uet_snic_dev *dev = uet_snic_dev_of(d);
+	struct uet_snic_queue *q;
+	int ret;
+
+	if (!dev || !attr || !out)
+		return -EINVAL;
+	if (attr->pid_on_fep > UET_HSI_DEST_ID_MASK ||
+	    attr->resource_index > UET_HSI_DEST_ID_MASK)
+		return -EINVAL;
+	q = calloc(1, sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	ret = uet_hsi_cmdq_init(&q->cmdq, attr->cmdq_depth);
+	if (ret)
+		goto err_free;
+	ret = uet_hsi_notifq_init(&q->notifq, attr->notifq_depth);
+	if (ret)
+		goto err_cmdq;
+	q->pub.dev = d;
+	q->pub.cmdq = &q->cmdq;
+	q->pub.notifq = &q->notifq;
+	q->dev = dev;
+	q->pid_on_fep = attr->pid_on_fep;
+	q->ri = attr->resource_index;
+	uet_dlist_init(&q->ops);
+	uet_dlist_init(&q->deferred);
+
+	pthread_mutex_lock(&dev->lock);
+	ret = uet_ses_ep_open(dev->ses, dev->job_id, q->pid_on_fep, q->ri,
+			      &q->ep);
+	if (!ret)
+		uet_dlist_insert_tail(&dev->queues, &q->entry);
+	pthread_mutex_unlock(&dev->lock);
+	if (ret)
+		goto err_notifq;
+	*out = &q->pub;
+	return 0;
+
+err_notifq:
+	uet_hsi_notifq_fini(&q->notifq);
+err_cmdq:
+	uet_hsi_cmdq_fini(&q->cmdq);
+err_free:
+	free(q);
+	return ret;
+}
+
+/* Forget the operations SES still holds for q: their completions will
+ * find no queue and only free them. */
+static void snic_queue_orphan_locked(struct uet_snic_queue *q)
+{
+	struct uet_snic_op *op;
+	struct uet_dlist *e;
+
+	while ((e = uet_dlist_pop_head(&q->ops)) != NULL) {
+		op = uet_container_of(e, struct uet_snic_op, entry);
+		uet_dlist_init(&op->entry);
+		op->q = NULL;
+	}
+}
+
+int uet_snic_queue_cancel(struct uet_hsi_queue *pq)
+{
+	struct uet_snic_queue *q = uet_snic_queue_of(pq);
+	struct uet_snic_dev *dev = q->dev;
+	int ret = 0;
+
+	pthread_mutex_lock(&dev->lock);
+	if (q->ep) {
+		uet_ses_ep_close(q->ep);
+		q->ep = NULL;
+	}
+	ret = uet_ses_ep_open(dev->ses, dev->job_id, q->pid_on_fep, q->ri,
+			      &q->ep);
+	if (ret)
+		q->ep = NULL;
+	uet_snic_rearm_locked(dev, dev->now);
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
+}
+
+static void snic_queue_free(struct uet_snic_queue *q)
+{
+	uet_hsi_notifq_fini(&q->notifq);
+	uet_hsi_cmdq_fini(&q->cmdq);
+	free(q);
+}
+
+static void snic_queue_close(struct uet_hsi_queue *pq)
+{
+	struct uet_snic_queue *q;
+	struct uet_snic_dev *dev;
+
+	if (!pq)
+		return;
+	q = uet_snic_queue_of(pq);
+	dev = q->dev;
+	pthread_mutex_lock(&dev->lock);
+	if (q->ep) {
+		/* Receives complete here (written while the ring has room). */
+		uet_ses_ep_close(q->ep);
+		q->ep = NULL;
+	}
+	uet_snic_flush_locked(q);
+	uet_snic_drop_deferred_locked(q);
+	snic_queue_orphan_locked(q);
+	uet_dlist_remove(&q->entry);
+	pthread_mutex_unlock(&dev->lock);
+	snic_queue_free(q);
+}
+
+/* ---- open / close ---- */
+
+static int snic_pools_init(struct uet_snic_dev *dev)
+{
+	struct uet_bufpool_attr a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(struct uet_snic_op);
+	ret = uet_bufpool_init(&dev->op_pool, &a);
+	if (ret)
+		return ret;
+	a.size = UET_SNIC_BUF_SMALL;
+	a.align = 64;
+	ret = uet_bufpool_init(&dev->small_pool, &a);
+	if (ret)
+		goto err_op;
+	a.size = UET_SNIC_BUF_LARGE;
+	a.chunk_count = 8;
+	ret = uet_bufpool_init(&dev->large_pool, &a);
+	if (ret)
+		goto err_small;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(struct uet_snic_notif);
+	ret = uet_bufpool_init(&dev->notif_pool, &a);
+	if (ret)
+		goto err_large;
+	return 0;
+
+err_large:
+	uet_bufpool_destroy(&dev->large_pool);
+err_small:
+	uet_bufpool_destroy(&dev->small_pool);
+err_op:
+	uet_bufpool_destroy(&dev->op_pool);
+	return ret;
+}
+
+static void snic_pools_fini(struct uet_snic_dev *dev)
+{
+	uet_bufpool_destroy(&dev->notif_pool);
+	uet_bufpool_destroy(&dev->large_pool);
+	uet_bufpool_destroy(&dev->small_pool);
+	uet_bufpool_destroy(&dev->op_pool);
+}
+
+int uet_snic_open_link(const struct uet_snic_cfg *cfg, uint32_t job_id,
+		       struct uet_link *link, bool own_link,
+		       struct uet_hsi_dev **out)
+{
+	struct uet_snic_dev *dev;
+	struct uet_ses_cfg scfg;
+	size_t lmtu;
+	int ret;
+
+	if (!cfg || !link || !out || job_id > 0xffffffu ||
+	    cfg->mode > UET_PDS_MODE_UUD)
+		return -EINVAL;
+	lmtu = link->ops->mtu(link);
+	if (cfg->mtu > lmtu)
+		return -EINVAL;
+
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return -ENOMEM;
+	dev->pub.ops = &uet_snic_dev_ops;
+	dev->cfg = *cfg;
+	dev->cfg.mtu = cfg->mtu ? cfg->mtu : lmtu;
+	dev->job_id = job_id;
+	dev->link = link;
+	dev->wait_fd = -1;
+	dev->timer_fd = -1;
+	dev->ap.wake_fd = -1;
+	dev->ap.ep_fd = -1;
+	uet_dlist_init(&dev->queues);
+	ret = pthread_mutex_init(&dev->lock, NULL);
+	if (ret) {
+		ret = -ret;
+		goto err_free;
+	}
+	ret = uet_hashmap_init(&dev->peer_map, UET_SNIC_FA_KEY_LEN, 0);
+	if (ret)
+		goto err_mutex;
+	ret = uet_hashmap_init(&dev->mr_map, 0, 0);
+	if (ret)
+		goto err_peer_map;
+	ret = snic_pools_init(dev);
+	if (ret)
+		goto err_mr_map;
+
+	ret = uet_pds_create(&dev->pds, &cfg->pds, link, NULL, NULL);
+	if (ret)
+		goto err_pools;
+	uet_ses_cfg_default(&scfg);
+	scfg.rdzv_threshold = cfg->rdzv_threshold;
+	scfg.unexp_max_bytes = cfg->unexp_max_bytes;
+	scfg.unexp_max_msgs = cfg->unexp_max_msgs;
+	scfg.mode = cfg->mode;
+	scfg.mtu = dev->cfg.mtu;
+	ret = uet_ses_create(&dev->ses, &scfg, dev->pds, &uet_snic_ses_up,
+			     dev);
+	if (ret)
+		goto err_pds;
+	ret = uet_snic_wait_init(dev);
+	if (ret)
+		goto err_ses;
+	dev->own_link = own_link;
+	*out = &dev->pub;
+	return 0;
+
+err_ses:
+	uet_ses_destroy(dev->ses);
+err_pds:
+	uet_pds_destroy(dev->pds);
+err_pools:
+	snic_pools_fini(dev);
+err_mr_map:
+	uet_hashmap_fini(&dev->mr_map);
+err_peer_map:
+	uet_hashmap_fini(&dev->peer_map);
+err_mutex:
+	pthread_mutex_destroy(&dev->lock);
+err_free:
+	free(dev);
+	return ret;
+}
+
+static int snic_open(const struct uet_hsi_dev_attr *attr,
+		     struct uet_hsi_dev **out)
+{
+	struct uet_link_udp_cfg lcfg;
+	struct uet_snic_cfg cfg;
+	struct uet_link *link;
+	int ret;
+
+	if (!attr || !out)
+		return -EINVAL;
+	uet_snic_cfg_default(&cfg);
+	uet_snic_cfg_from_env(&cfg);
+	memset(&lcfg, 0, sizeof(lcfg));
+	lcfg.host = attr->host && *attr->host ? attr->host : "0.0.0.0";
+	lcfg.port = attr->port ? attr->port : uet_snic_env_port();
+	lcfg.mtu = cfg.mtu;
+	ret = uet_link_udp_open(&lcfg, &link);
+	if (ret) {
+		UET_WARN(FI_LOG_CORE, "software NIC: UDP link on %s port %u: "
+			 "%d\n", lcfg.host, lcfg.port, ret);
+		return ret;
+	}
+	ret = uet_snic_open_link(&cfg, attr->job_id, link, true, out);
+	if (ret) {
+		UET_WARN(FI_LOG_CORE, "software NIC: open: %d\n", ret);
+		link->ops->close(link);
+	}
+	return ret;
+}
+
+static void snic_mr_free_all(struct uet_snic_dev *dev)
+{
+	struct uet_hashmap_iter it;
+	struct uet_hnode *n;
+
+	uet_hashmap_foreach(&dev->mr_map, &it, n) {
+		uet_hashmap_remove(&dev->mr_map, n);
+		free(uet_container_of(n, struct uet_snic_mr, node));
+	}
+	uet_hashmap_fini(&dev->mr_map);
+}
+
+static void snic_close(struct uet_hsi_dev *d)
+{
+	struct uet_snic_dev *dev = uet_snic_dev_of(d);
+	struct uet_snic_queue *q;
+	struct uet_dlist *e;
+	uint32_t i;
+
+	if (!dev)
+		return;
+	uet_snic_auto_progress_stop(d);
+
+	pthread_mutex_lock(&dev->lock);
+	/* Every operation completes with -ECANCELED now (SES first, then
+	 * PDS takes back the packets it held). */
+	uet_ses_destroy(dev->ses);
+	dev->ses = NULL;
+	uet_pds_destroy(dev->pds);
+	dev->pds = NULL;
+	while ((e = uet_dlist_pop_head(&dev->queues)) != NULL) {
+		q = uet_container_of(e, struct uet_snic_queue, entry);
+		q->ep = NULL;
+		uet_snic_flush_locked(q);
+		uet_snic_drop_deferred_locked(q);
+		snic_queue_orphan_locked(q);
+		snic_queue_free(q);
+	}
+	pthread_mutex_unlock(&dev->lock);
+
+	if (dev->own_link)
+		dev->link->ops->close(dev->link);
+	uet_snic_wait_fini(dev);
+	for (i = 0; i < dev->npeers; i++)
+		free(dev->peers[i]);
+	free(dev->peers);
+	uet_hashmap_fini(&dev->peer_map);
+	snic_mr_free_all(dev);
+	snic_pools_fini(dev);
+	pthread_mutex_destroy(&dev->lock);
+	free(dev);
+}
+
+static bool snic_present(void)
+{
+	return true;
+}
+
+/* ---- statistics ---- */
+
+void uet_snic_get_stats(struct uet_hsi_dev *d, struct uet_snic_stats *st)
+{
+	struct uet_snic_dev *dev = uet_snic_dev_of(d);
+
+	memset(st, 0, sizeof(*st));
+	pthread_mutex_lock(&dev->lock);
+	st->cmds = dev->st.cmds;
+	st->bad_cmds = dev->st.bad_cmds;
+	st->doorbells = dev->st.doorbells;
+	st->notifs = dev->st.notifs;
+	st->notif_deferred = dev->st.notif_deferred;
+	st->events = dev->st.events;
+	uet_pds_get_stats(dev->pds, &st->pds);
+	uet_ses_get_stats(dev->ses, &st->ses);
+	pthread_mutex_unlock(&dev->lock);
+}
+
+int uet_snic_get_pdc_stats(struct uet_hsi_dev *d, uint64_t handle,
+			   struct uet_pds_stats *st)
+{
+	struct uet_snic_dev *dev = uet_snic_dev_of(d);
+	struct uet_snic_peer *peer;
+	struct uet_ses_cfg scfg;
+	struct uet_pds_key key;
+	int ret;
+
+	if (!dev || !st)
+		return -EINVAL;
+	uet_ses_cfg_default(&scfg);
+	pthread_mutex_lock(&dev->lock);
+	peer = handle > UET_SNIC_PEER_MAX ? NULL :
+	       uet_snic_peer_get_locked(dev, (uint32_t)handle);
+	if (!peer) {
+		ret = -ENOENT;
+	} else {
+		memset(&key, 0, sizeof(key));
+		key.job_id = dev->job_id;
+		key.dst = peer->addr;
+		key.tc = scfg.tc;
+		key.mode = dev->cfg.mode;
+		ret = uet_pds_get_pdc_stats(dev->pds, &key, st);
+	}
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
+}
+
+const struct uet_hsi_dev_ops uet_snic_dev_ops = {
+	.name = "snic",
+	.present = snic_present,
+	.open = snic_open,
+	.close = snic_close,
+	.getname = snic_getname,
+	.queue_open = snic_queue_open,
+	.queue_close = snic_queue_close,
+	.doorbell = uet_snic_doorbell,
+	.progress = uet_snic_progress,
+	.wait_fd = uet_snic_wait_fd,
+	.peer_insert = snic_peer_insert,
+	.peer_remove = snic_peer_remove,
+	.mr_reg = snic_mr_reg,
+	.mr_dereg = snic_mr_dereg,
+};

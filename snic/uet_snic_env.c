@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The software NIC's FI_UET_* variables (docs/environment.md) and its
+ * configuration defaults.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "uet_clock.h"
+#include "uet_env.h"
+#include "uet_snic_internal.h"
+
+#define UET_SNIC_DEFAULT_RDZV		(64ull * 1024)
+#define UET_SNIC_DEFAULT_UNEXP_BYTES	(64ull * 1024 * 1024)
+#define UET_SNIC_DEFAULT_UNEXP_MSGS	4096u
+/* FI_UET_RTO_MIN_US at most the default rto_max */
+#define UET_SNIC_RTO_MIN_US_MAX		500000u
+
+static const struct uet_env_enum snic_delivery_names[] = {
+	{ "rud", UET_PDS_MODE_RUD },
+	{ "rod", UET_PDS_MODE_ROD },
+	{ NULL, 0 },
+};
+
+static const struct uet_env_var snic_env_mtu =
+	UET_ENV_SIZE_VAR("mtu", 0, 0, 65527,
+			 "Largest UDP payload of the software NIC; 0 takes "
+			 "the interface MTU minus the IP and UDP headers");
+static const struct uet_env_var snic_env_port =
+	UET_ENV_UINT_VAR("port", 0, 0, 65535,
+			 "UDP port of the software NIC; 0 takes 4793, or an "
+			 "ephemeral port when 4793 is in use");
+static const struct uet_env_var snic_env_rdzv =
+	UET_ENV_SIZE_VAR("rdzv_threshold", UET_SNIC_DEFAULT_RDZV, 0,
+			 1ull << 32,
+			 "Messages larger than this use the rendezvous "
+			 "protocol (the target pulls the data)");
+static const struct uet_env_var snic_env_unexp_max =
+	UET_ENV_SIZE_VAR("unexp_max", UET_SNIC_DEFAULT_UNEXP_BYTES, 0,
+			 1ull << 40,
+			 "Bytes of unexpected messages buffered per NIC; "
+			 "beyond it senders are told to retry");
+static const struct uet_env_var snic_env_unexp_msgs =
+	UET_ENV_UINT_VAR("unexp_msgs", UET_SNIC_DEFAULT_UNEXP_MSGS, 0,
+			 1u << 24,
+			 "Unexpected messages buffered per NIC; beyond it "
+			 "senders are told to retry");
+static const struct uet_env_var snic_env_delivery =
+	UET_ENV_ENUM_VAR("delivery", UET_PDS_MODE_RUD, snic_delivery_names,
+			 "Delivery mode of messages: rud (reliable, "
+			 "unordered packets) or rod (reliable, ordered)");
+static const struct uet_env_var snic_env_rto_min_us =
+	UET_ENV_UINT_VAR("rto_min_us", 1000, 1, UET_SNIC_RTO_MIN_US_MAX,
+			 "Smallest retransmission timeout of the software "
+			 "NIC, in microseconds");
+static const struct uet_env_var snic_env_max_retries =
+	UET_ENV_UINT_VAR("max_retries", 12, 1, 1000,
+			 "Retransmissions of a packet without progress before "
+			 "the peer is declared unreachable");
+
+const struct uet_env_var *const uet_snic_env_vars[] = {
+	&snic_env_mtu,
+	&snic_env_port,
+	&snic_env_rdzv,
+	&snic_env_unexp_max,
+	&snic_env_unexp_msgs,
+	&snic_env_delivery,
+	&snic_env_rto_min_us,
+	&snic_env_max_retries,
+};
+
+const size_t uet_snic_env_nvars =
+	sizeof(uet_snic_env_vars) / sizeof(uet_snic_env_vars[0]);
+
+void uet_snic_cfg_default(struct uet_snic_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->mtu = 0;
+	cfg->rdzv_threshold = UET_SNIC_DEFAULT_RDZV;
+	cfg->unexp_max_bytes = UET_SNIC_DEFAULT_UNEXP_BYTES;
+	cfg->unexp_max_msgs = UET_SNIC_DEFAULT_UNEXP_MSGS;
+	cfg->mode = UET_PDS_MODE_RUD;
+	uet_pds_cfg_default(&cfg->pds);
+}
+
+/* Is FI_UET_<NAME> set?  Unset variables leave cfg as the caller had it. */
+static bool snic_env_set(const struct uet_env_var *var)
+{
+	char name[UET_ENV_NAME_MAX];
+
+	return !uet_env_var_name(var, name, sizeof(name)) && getenv(name);
+}
+
+void uet_snic_cfg_from_env(struct uet_snic_cfg *cfg)
+{
+	uint64_t v;
+
+	if (snic_env_set(&snic_env_mtu))
+		cfg->mtu = (size_t)uet_env_get_size(&snic_env_mtu);
+	if (snic_env_set(&snic_env_rdzv))
+		cfg->rdzv_threshold = uet_env_get_size(&snic_env_rdzv);
+	if (snic_env_set(&snic_env_unexp_max))
+		cfg->unexp_max_bytes = uet_env_get_size(&snic_env_unexp_max);
+	if (snic_env_set(&snic_env_unexp_msgs))
+		cfg->unexp_max_msgs =
+			(uint32_t)uet_env_get_uint(&snic_env_unexp_msgs);
+	if (snic_env_set(&snic_env_delivery))
+		cfg->mode = (uint8_t)uet_env_get_enum(&snic_env_delivery);
+	if (snic_env_set(&snic_env_rto_min_us)) {
+		v = uet_env_get_uint(&snic_env_rto_min_us) * UET_NSEC_PER_USEC;
+		cfg->pds.rto_min_ns = v;
+		/* keep rto_min <= rto_init <= rto_max */
+		if (cfg->pds.rto_init_ns < v)
+			cfg->pds.rto_init_ns = v;
+		if (cfg->pds.rto_max_ns < v)
+			cfg->pds.rto_max_ns = v;
+	}
+	if (snic_env_set(&snic_env_max_retries))
+		cfg->pds.max_retries =
+			(unsigned int)uet_env_get_uint(&snic_env_max_retries);
+}
+
+uint16_t uet_snic_env_port(void)
+{
+	return (uint16_t)uet_env_get_uint(&snic_env_port);
+}

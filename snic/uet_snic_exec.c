@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Command execution: the doorbell consumes the published command
+ * segments of a queue, checks them against the messaging conventions of
+ * uet_snic.h (docs/conformance.md E-3) and hands sends and receives to
+ * SES.  Nothing a command says can crash the NIC: every decoding or
+ * validation failure becomes an INVALID_DESCRIPTOR event (and an error
+ * completion where the conventions ask for one).
+ *
+ * Data: INLINE payloads, inline SGL entries and everything an INJECT
+ * sends are copied into NIC-owned buffers at doorbell time, so the
+ * provider may reuse its memory as soon as the doorbell returns.
+ * Indirect SGL entries of SEND and RECV are handed to SES as iovecs, zero
+ * copy: that memory must stay valid until the command's completion.
+ * Indirect addresses are taken as addresses in the provider's process
+ * (the software NIC reads and writes them directly); memory keys of
+ * indirect entries are not checked.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "uet_byteorder.h"
+#include "uet_clock.h"
+#include "uet_log.h"
+#include "uet_snic_internal.h"
+
+/* A command decoded: its segment and, with EXT, the extension. */
+struct snic_cmd {
+	const struct uet_hsi_cmdq_cmd *raw;
+	struct uet_hsi_cmd_seg seg;
+	struct uet_hsi_cmd_ext ext;	/* zero without EXT */
+	unsigned int nsgl;		/* data entries in dev->sgl[] */
+};
+
+void uet_snic_op_free_locked(struct uet_snic_dev *dev, struct uet_snic_op *op)
+{
+	if (op->buf)
+		uet_bufpool_put(op->buf_size == UET_SNIC_BUF_SMALL ?
+				&dev->small_pool : &dev->large_pool, op->buf);
+	uet_bufpool_put(&dev->op_pool, op);
+}
+
+static struct uet_snic_op *snic_op_get_locked(struct uet_snic_queue *q,
+					      uint8_t kind, uint64_t copy)
+{
+	struct uet_snic_dev *dev = q->dev;
+	struct uet_snic_op *op;
+
+	op = uet_bufpool_get(&dev->op_pool);
+	if (!op)
+		return NULL;
+	memset(op, 0, sizeof(*op));
+	uet_dlist_init(&op->entry);
+	op->q = q;
+	op->kind = kind;
+	if (copy) {
+		op->buf_size = copy <= UET_SNIC_BUF_SMALL ? UET_SNIC_BUF_SMALL :
+							    UET_SNIC_BUF_LARGE;
+		op->buf = uet_bufpool_get(op->buf_size == UET_SNIC_BUF_SMALL ?
+					  &dev->small_pool : &dev->large_pool);
+		if (!op->buf) {
+			uet_bufpool_put(&dev->op_pool, op);
+			return NULL;
+		}
+	}
+	return op;
+}
+
+/* dest -> SES address of the peer; -EINVAL for reserved bits, -ENXIO
+ * for a handle the peer table does not hold. */
+static int snic_dest_locked(struct uet_snic_queue *q, uint64_t dest,
+			    struct uet_ses_addr *out)
+{
+	struct uet_snic_peer *peer;
+
+	if (dest & UET_HSI_DEST_RSVD_MASK)
+		return -EINVAL;
+	peer = uet_snic_peer_get_locked(q->dev, UET_HSI_DEST_PEER(dest));
+	if (!peer)
+		return -ENXIO;
+	memset(out, 0, sizeof(*out));
+	out->fa = peer->addr;
+	out->job_id = q->dev->job_id;
+	out->pid_on_fep = UET_HSI_DEST_PID(dest);
+	out->ri = UET_HSI_DEST_RI(dest);
+	return 0;
+}
+
+/* Decode the data entries of an SGL command into dev->sgl[]: the one
+ * embedded in the segment, then the extra entries after the extension. */
+static int snic_sgl_locked(struct uet_snic_queue *q, struct snic_cmd *c)
+{
+	struct uet_snic_dev *dev = q->dev;
+	unsigned int k, n = 0;
+	ssize_t r;
+
+	dev->sgl[n++] = c->seg.sgl;
+	for (k = c->seg.ext ? 1 : 0; k < c->seg.sgl_count; k++) {
+		r = uet_hsi_sgl_entry_decode(&dev->sgl[n],
+				uet_hsi_cmdq_sgl(&q->cmdq, c->raw->idx, k),
+				UET_HSI_SGL_ENTRY_LEN);
+		if (r < 0)
+			return (int)r;
+		n++;
+	}
+	c->nsgl = n;
+	return 0;
+}
+
+/* Append [p, p + len) to iov[], merging with the previous piece when it
+ * is contiguous (the pieces of a bounce buffer). */
+static void snic_iov_add(struct iovec *iov, unsigned int *n, void *p,
+			 size_t len)
+{
+	if (!len)
+		return;
+	if (*n && (uint8_t *)iov[*n - 1].iov_base + iov[*n - 1].iov_len ==
+		  (uint8_t *)p) {
+		iov[*n - 1].iov_len += len;
+		return;
+	}
+	iov[*n].iov_base = p;
+	iov[*n].iov_len = len;
+	(*n)++;
+}
+
+/* Link op to its queue, then call SES (whose completion may come before
+ * it returns); undo on refusal. */
+static int snic_submit_locked(struct uet_snic_queue *q, struct uet_snic_op *op,
+			      const struct uet_ses_send_req *sreq,
+			      const struct uet_ses_recv_req *rreq, uint64_t now)
+{
+	struct uet_snic_dev *dev = q->dev;
+	int ret;
+
+	uet_dlist_insert_tail(&q->ops, &op->entry);
+	if (sreq)
+		ret = uet_ses_send(dev->ses, sreq, now);
+	else
+		ret = uet_ses_recv(dev->ses, rreq, now);
+	if (ret) {
+		uet_dlist_remove(&op->entry);
+		uet_snic_op_free_locked(dev, op);
+	}
+	return ret;
+}
+
+/*
+ * Returns 0 (done: submitted, or failed with a completion written),
+ * -EAGAIN (SES full: retry the command later), or the negative reason of
+ * an invalid descriptor.
+ */
+static int snic_exec_send_locked(struct uet_snic_queue *q, struct snic_cmd *c,
+				 uint64_t now)
+{
+	struct uet_snic_dev *dev = q->dev;
+	const struct uet_hsi_cmd_seg *seg = &c->seg;
+	const struct uet_hsi_cmd_ext *ext = &c->ext;
+	struct uet_ses_send_req req;
+	uint64_t total = 0, copy = 0;
+	struct uet_snic_op *op;
+	unsigned int i, niov = 0;
+	size_t off = 0;
+	bool inject, has_data;
+	int ret;
+
+	inject = seg->variant == UET_HSI_VARIANT_INJECT || seg->inject;
+	has_data = seg->remote_cq || (ext->ext_flags & UET_HSI_EXT_HAS_DATA);
+	if ((ext->ext_flags & UET_HSI_EXT_DIRECTED) || ext->ignore)
+		return -EINVAL;
+	if ((has_data && !seg->ext) || (!has_data && ext->header_data))
+		return -EINVAL;
+
+	memset(&req, 0, sizeof(req));
+	ret = snic_dest_locked(q, seg->dest, &req.dst);
+	if (ret)
+		return ret;
+
+	if (seg->data_src == UET_HSI_DATA_INLINE) {
+		total = copy = seg->payload_len;
+	} else {
+		ret = snic_sgl_locked(q, c);
+		if (ret)
+			return ret;
+		for (i = 0; i < c->nsgl; i++) {
+			const struct uet_hsi_sgl_entry *e = &dev->sgl[i];
+
+			if (!e->is_inline && e->length && !e->address)
+				return -EFAULT;
+			if (e->is_inline || inject)
+				copy += e->length;
+			total += e->length;
+		}
+	}
+	if (total > UINT32_MAX || copy > UET_SNIC_BUF_LARGE)
+		return -EMSGSIZE;
+
+	op = snic_op_get_locked(q, UET_SNIC_OP_SEND, copy);
+	if (!op)
+		return -EAGAIN;
+	op->metadata = seg->metadata;
+	op->completion = seg->completion && !inject;
+
+	if (seg->data_src == UET_HSI_DATA_INLINE) {
+		if (total) {
+			memcpy(op->buf, seg->inline_data, (size_t)total);
+			snic_iov_add(dev->iov, &niov, op->buf, (size_t)total);
+		}
+	} else {
+		for (i = 0; i < c->nsgl; i++) {
+			const struct uet_hsi_sgl_entry *e = &dev->sgl[i];
+			uint8_t *dst = (uint8_t *)op->buf + off;
+
+			if (!e->length)
+				continue;
+			if (e->is_inline) {
+				memcpy(dst, e->inline_data, e->length);
+			} else if (inject) {
+				memcpy(dst, (const void *)(uintptr_t)e->address,
+				       e->length);
+			} else {
+				snic_iov_add(dev->iov, &niov,
+					     (void *)(uintptr_t)e->address,
+					     e->length);
+				continue;
+			}
+			snic_iov_add(dev->iov, &niov, dst, e->length);
+			off += e->length;
+		}
+	}
+
+	req.ep = q->ep;
+	req.tagged = seg->family == UET_HSI_FAMILY_TAGGED;
+	req.tag = seg->tag;
+	req.has_data = has_data;
+	req.header_data = has_data ? ext->header_data : 0;
+	req.dc = !!(ext->ext_flags & UET_HSI_EXT_DC);
+	req.iov = dev->iov;
+	req.iovcnt = niov;
+	req.op_ctx = op;
+	ret = snic_submit_locked(q, op, &req, NULL, now);
+	if (ret == -EAGAIN || ret == -EINVAL)
+		return ret;
+	if (ret)
+		uet_snic_cmd_error_locked(q, false, seg->metadata, ret);
+	return 0;
+}
+
+static int snic_exec_recv_locked(struct uet_snic_queue *q, struct snic_cmd *c,
+				 uint64_t now)
+{
+	struct uet_snic_dev *dev = q->dev;
+	const struct uet_hsi_cmd_seg *seg = &c->seg;
+	const struct uet_hsi_cmd_ext *ext = &c->ext;
+	struct uet_ses_recv_req req;
+	struct uet_snic_op *op;
+	unsigned int i, niov = 0;
+	int ret;
+
+	memset(&req, 0, sizeof(req));
+	req.tagged = seg->family == UET_HSI_FAMILY_TAGGED;
+	if (seg->data_src != UET_HSI_DATA_SGL || seg->inject ||
+	    seg->remote_cq)
+		return -EINVAL;
+	if ((ext->ext_flags & (UET_HSI_EXT_HAS_DATA | UET_HSI_EXT_DC)) ||
+	    ext->header_data || (ext->ignore && !req.tagged))
+		return -EINVAL;
+	if (ext->ext_flags & UET_HSI_EXT_DIRECTED) {
+		ret = snic_dest_locked(q, seg->dest, &req.src);
+		if (ret)
+			return ret;
+		req.directed = true;
+	}
+	ret = snic_sgl_locked(q, c);
+	if (ret)
+		return ret;
+	for (i = 0; i < c->nsgl; i++) {
+		const struct uet_hsi_sgl_entry *e = &dev->sgl[i];
+
+		if (e->is_inline)
+			return -EINVAL;
+		if (e->length && !e->address)
+			return -EFAULT;
+		if (e->length) {
+			dev->iov[niov].iov_base = (void *)(uintptr_t)e->address;
+			dev->iov[niov].iov_len = e->length;
+			niov++;
+		}
+	}
+
+	op = snic_op_get_locked(q, UET_SNIC_OP_RECV, 0);
+	if (!op)
+		return -EAGAIN;
+	op->metadata = seg->metadata;
+	op->completion = seg->completion;
+
+	req.ep = q->ep;
+	req.tag = seg->tag;
+	req.ignore = ext->ignore;
+	req.iov = dev->iov;
+	req.iovcnt = niov;
+	req.op_ctx = op;
+	ret = snic_submit_locked(q, op, NULL, &req, now);
+	if (ret == -EAGAIN || ret == -EINVAL)
+		return ret;
+	if (ret)
+		uet_snic_cmd_error_locked(q, true, seg->metadata, ret);
+	return 0;
+}
+
+/* Decode and execute one command: 0 (consume it) or -EAGAIN (keep it). */
+static int snic_exec_locked(struct uet_snic_queue *q,
+			    const struct uet_hsi_cmdq_cmd *cmd, uint64_t now)
+{
+	struct snic_cmd c;
+	ssize_t r;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	c.raw = cmd;
+	r = uet_hsi_cmd_seg_decode(&c.seg, cmd->seg, UET_HSI_CMD_SEG_LEN);
+	if (r < 0) {
+		ret = (int)r;
+		goto bad;
+	}
+	/* the padding half of an odd last slot */
+	if ((c.seg.sgl_count % UET_HSI_CMD_SGL_PER_SLOT) &&
+	    !uet_bytes_are_zero(uet_hsi_cmdq_sgl(&q->cmdq, cmd->idx,
+						 c.seg.sgl_count),
+				UET_HSI_SGL_ENTRY_LEN)) {
+		ret = UET_WIRE_ERESERVED;
+		goto bad;
+	}
+	if (c.seg.ext) {
+		r = uet_hsi_cmd_ext_decode(&c.ext,
+				uet_hsi_cmdq_sgl(&q->cmdq, cmd->idx, 0),
+				UET_HSI_CMD_EXT_LEN);
+		if (r < 0) {
+			ret = (int)r;
+			goto bad;
+		}
+	}
+	if (c.seg.family != UET_HSI_FAMILY_MSG &&
+	    c.seg.family != UET_HSI_FAMILY_TAGGED) {
+		ret = -EOPNOTSUPP;	/* RMA and atomics: not yet */
+		goto bad;
+	}
+	if (!q->ep) {
+		ret = -ENOTCONN;	/* the endpoint could not be reopened */
+		goto bad;
+	}
+	if (c.seg.variant == UET_HSI_VARIANT_RECV)
+		ret = snic_exec_recv_locked(q, &c, now);
+	else
+		ret = snic_exec_send_locked(q, &c, now);
+	if (ret == 0 || ret == -EAGAIN)
+		return ret;
+bad:
+	uet_snic_bad_cmd_locked(q, cmd->idx, cmd->seg, ret, now);
+	return 0;
+}
+
+void uet_snic_queue_run_locked(struct uet_snic_queue *q, uint64_t now)
+{
+	struct uet_snic_dev *dev = q->dev;
+	struct uet_hsi_cmdq_cmd cmd;
+	int ret;
+
+	uet_snic_assert_locked(dev);
+	q->stalled = false;
+	for (;;) {
+		/* Backpressure: stop while a ring's worth of notifications
+		 * waits in the NIC (the provider is not reading them). */
+		if (q->ndeferred >= q->notifq.depth)
+			return;
+		ret = uet_hsi_cmdq_next(&q->cmdq, &cmd);
+		if (ret == -EAGAIN)
+			return;
+		if (ret) {
+			/* -EPROTO: sgl_count runs past the doorbell */
+			uet_snic_bad_cmd_locked(q, cmd.idx, cmd.seg, ret, now);
+		} else if (snic_exec_locked(q, &cmd, now) == -EAGAIN) {
+			q->stalled = true;
+			return;
+		}
+		uet_hsi_cmdq_consume(&q->cmdq, &cmd);
+		dev->st.cmds++;
+	}
+}
+
+int uet_snic_doorbell_at(struct uet_hsi_queue *pq, uint64_t now)
+{
+	struct uet_snic_queue *q;
+	struct uet_snic_dev *dev;
+
+	if (!pq)
+		return -EINVAL;
+	q = uet_snic_queue_of(pq);
+	dev = q->dev;
+	pthread_mutex_lock(&dev->lock);
+	if (now > dev->now)
+		dev->now = now;
+	dev->st.doorbells++;
+	uet_snic_flush_locked(q);
+	uet_snic_queue_run_locked(q, now);
+	uet_snic_rearm_locked(dev, now);
+	pthread_mutex_unlock(&dev->lock);
+	return 0;
+}
+
+int uet_snic_doorbell(struct uet_hsi_queue *q)
+{
+	return uet_snic_doorbell_at(q, uet_clock_now_ns());
+}

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Software NIC internals shared by uet_snic*.c (docs/software-nic.md (device)).
+ * Not part of the NIC's API; the unit test includes it to reach the
+ * cancel / MR-lookup helpers and the constants.
+ *
+ * Object model:
+ *
+ *   uet_snic_dev    one NIC: link + PDS + SES, the peer table, the MR key
+ *                   table, the pools, the wait fd (epoll over the link fd
+ *                   and a timerfd), the optional auto-progress thread.
+ *   uet_snic_queue  one command/notification ring pair = one SES
+ *                   endpoint {job_id of the device, pid_on_fep, ri}.
+ *   uet_snic_op     one send or receive handed to SES (its op_ctx): the
+ *                   command's op_context and flags, and the NIC-owned
+ *                   bounce buffer of INLINE / INJECT / inline-SGL data.
+ *   uet_snic_notif  notification entries that did not fit the
+ *                   notification ring, written in order by later
+ *                   progress.
+ *
+ * Locking: dev->lock covers everything but the rings' producer/consumer
+ * halves that belong to the provider.  Functions named *_locked expect it
+ * held.  SES upcalls run under it (they come from SES entry points the
+ * NIC calls with the lock held).
+ */
+#ifndef UET_SNIC_INTERNAL_H
+#define UET_SNIC_INTERNAL_H
+
+#include <assert.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "uet_bufpool.h"
+#include "uet_hashmap.h"
+#include "uet_hsi_cmdq.h"
+#include "uet_hsi_formats.h"
+#include "uet_hsi_notifq.h"
+#include "uet_list.h"
+#include "uet_snic.h"
+
+/* NIC-owned copies: INLINE payloads and small injects use the small
+ * pool, larger injects and inline SGL entries the large one. */
+#define UET_SNIC_BUF_SMALL	256u
+#define UET_SNIC_BUF_LARGE	8192u
+/* Largest INJECT payload (copied at doorbell time). */
+#define UET_SNIC_INJECT_MAX	UET_SNIC_BUF_LARGE
+/* SGL entries of one command: the embedded one + 255 extra. */
+#define UET_SNIC_MAX_SGL	(1u + UET_HSI_CMD_SGL_COUNT_MAX)
+/* Canonical fabric address: family 2, port 2, address 16, scope id 4. */
+#define UET_SNIC_FA_KEY_LEN	24
+/* The timerfd is never armed closer than this to "now" (no spinning). */
+#define UET_SNIC_TIMER_MIN_NS	20000ull
+/* Deferred notifications are retried at least this often. */
+#define UET_SNIC_DEFER_RETRY_NS	1000000ull
+
+struct uet_snic_dev;
+
+struct uet_snic_peer {
+	struct uet_hnode node;		/* dev->peer_map */
+	uint8_t key[UET_SNIC_FA_KEY_LEN];
+	struct uet_link_addr addr;
+	uint32_t handle;
+	uint32_t refs;			/* peer_insert calls not removed */
+};
+
+struct uet_snic_mr {
+	struct uet_hnode node;		/* dev->mr_map, keyed by the key */
+	uintptr_t addr;
+	size_t len;
+	uint64_t access;
+};
+
+enum uet_snic_op_kind {
+	UET_SNIC_OP_SEND = 1,
+	UET_SNIC_OP_RECV = 2,
+};
+
+struct uet_snic_op {
+	struct uet_dlist entry;		/* q->ops while SES has it */
+	struct uet_snic_queue *q;	/* NULL once the queue is closed */
+	uint64_t metadata;		/* op_context / buffer ids */
+	void *buf;			/* bounce buffer or NULL */
+	uint32_t buf_size;		/* UET_SNIC_BUF_SMALL / _LARGE */
+	uint8_t kind;			/* enum uet_snic_op_kind */
+	bool completion;		/* success notification wanted */
+};
+
+struct uet_snic_notif {
+	struct uet_dlist entry;		/* q->deferred */
+	unsigned int n;			/* 1, or 2 (+ continuation) */
+	uint8_t e[2][UET_HSI_NOTIF_LEN];
+};
+
+struct uet_snic_queue {
+	struct uet_hsi_queue pub;	/* first: what the provider sees */
+	struct uet_snic_dev *dev;
+	struct uet_hsi_cmdq cmdq;
+	struct uet_hsi_notifq notifq;
+	struct uet_ses_ep *ep;
+	struct uet_dlist entry;		/* dev->queues */
+	struct uet_dlist ops;		/* outstanding uet_snic_op */
+	struct uet_dlist deferred;	/* uet_snic_notif, oldest first */
+	unsigned int ndeferred;		/* entries waiting */
+	struct uet_snic_notif *rxpool;	/* RXPOOL event waiting */
+	uint16_t pid_on_fep;
+	uint16_t ri;
+	bool stalled;			/* SES full: retry commands */
+};
+
+struct uet_snic_dev {
+	struct uet_hsi_dev pub;		/* first: the ops table */
+	pthread_mutex_t lock;
+	struct uet_snic_cfg cfg;
+	uint32_t job_id;
+	struct uet_link *link;
+	bool own_link;
+	struct uet_pds *pds;
+	struct uet_ses *ses;
+	uint64_t now;			/* latest time seen */
+
+	struct uet_dlist queues;
+
+	/* Peer table: handle = index; free slots reused lowest first. */
+	struct uet_snic_peer **peers;
+	uint32_t npeers;		/* slots in use or freed */
+	uint32_t peers_cap;
+	uint32_t peer_hint;		/* no free slot below this index */
+	struct uet_hashmap peer_map;	/* canonical address -> peer */
+
+	/* Memory registrations (no user yet; RMA will use them). */
+	struct uet_hashmap mr_map;
+	uint64_t mr_seq;
+
+	struct uet_bufpool op_pool;
+	struct uet_bufpool small_pool;
+	struct uet_bufpool large_pool;
+	struct uet_bufpool notif_pool;
+
+	/* Doorbell scratch (under the lock). */
+	struct uet_hsi_sgl_entry sgl[UET_SNIC_MAX_SGL];
+	struct iovec iov[UET_SNIC_MAX_SGL];
+
+	/* wait_fd: epoll over the link fd and the timerfd. */
+	int wait_fd;
+	int timer_fd;
+	uint64_t armed_ns;		/* 0: disarmed */
+
+	/* Auto-progress thread. */
+	struct {
+		pthread_t thread;
+		bool running;
+		atomic_bool stop;
+		int wake_fd;		/* eventfd */
+		int ep_fd;		/* epoll: wait_fd + wake_fd */
+	} ap;
+
+	uint64_t refused_seen;		/* SES unexp_refused already told */
+	struct {
+		uint64_t cmds, bad_cmds, doorbells;
+		uint64_t notifs, notif_deferred, events;
+		uint64_t notif_dropped;	/* lost at close / out of memory */
+	} st;
+};
+
+/* The device lock is held (by someone: a plain mutex cannot tell who);
+ * checked in builds with assertions. */
+static inline void uet_snic_assert_locked(struct uet_snic_dev *dev)
+{
+	assert(pthread_mutex_trylock(&dev->lock) == EBUSY);
+	(void)dev;
+}
+
+static inline struct uet_snic_dev *uet_snic_dev_of(struct uet_hsi_dev *d)
+{
+	return (struct uet_snic_dev *)d;
+}
+
+static inline struct uet_snic_queue *uet_snic_queue_of(struct uet_hsi_queue *q)
+{
+	return (struct uet_snic_queue *)q;
+}
+
+/* ---- the ops-table entry points of the other files ---- */
+int uet_snic_doorbell(struct uet_hsi_queue *q);
+int uet_snic_progress(struct uet_hsi_dev *dev);
+int uet_snic_wait_fd(struct uet_hsi_dev *dev);
+/* FI_UET_PORT (uet_snic_env.c). */
+uint16_t uet_snic_env_port(void);
+
+/* ---- uet_snic.c ---- */
+void uet_snic_fa_key(const struct uet_link_addr *a,
+		     uint8_t key[UET_SNIC_FA_KEY_LEN]);
+/* The peer of a handle, or NULL. */
+struct uet_snic_peer *uet_snic_peer_get_locked(struct uet_snic_dev *dev,
+					       uint32_t handle);
+/* The handle of a source address, or UET_HSI_PEER_UNKNOWN. */
+uint32_t uet_snic_peer_find_locked(struct uet_snic_dev *dev,
+				   const struct uet_link_addr *a);
+/*
+ * Check that [addr, addr + len) lies inside the registration of key and
+ * that it allows every bit of access: 0, -ENOENT (no such key), -EFAULT
+ * (outside), -EACCES (access not granted), -EINVAL (len overflows).
+ */
+int uet_snic_mr_check(struct uet_hsi_dev *dev, uint64_t key,
+		      const void *addr, size_t len, uint64_t access);
+/*
+ * Cancel every operation of q: its SES endpoint is closed (receives
+ * complete with FI_ECANCELED at once, sends when PDS gives their packets
+ * back) and opened again, so the queue stays usable.  Returns 0, or the
+ * error of reopening the endpoint (later commands then fail).  The part
+ * of queue_close that a test can observe before the rings go away.
+ */
+int uet_snic_queue_cancel(struct uet_hsi_queue *q);
+
+/* ---- uet_snic_exec.c ---- */
+/* Execute the published commands of q until the ring is empty, SES is
+ * full (q->stalled) or too many notifications wait. */
+void uet_snic_queue_run_locked(struct uet_snic_queue *q, uint64_t now);
+void uet_snic_op_free_locked(struct uet_snic_dev *dev,
+			     struct uet_snic_op *op);
+
+/* ---- uet_snic_notify.c ---- */
+void uet_snic_ses_send_done(void *ctx, const struct uet_ses_send_cmpl *c);
+void uet_snic_ses_recv_done(void *ctx, const struct uet_ses_recv_cmpl *c);
+/* Write n encoded entries (in order, together) or defer them; returns
+ * the deferred record, or NULL when written (or dropped: no memory). */
+struct uet_snic_notif *uet_snic_notify_locked(struct uet_snic_queue *q,
+				const uint8_t (*e)[UET_HSI_NOTIF_LEN],
+				unsigned int n);
+/* Write what waits in the NIC while the ring has room; entries written. */
+unsigned int uet_snic_flush_locked(struct uet_snic_queue *q);
+/* Drop what still waits (queue or device going away). */
+void uet_snic_drop_deferred_locked(struct uet_snic_queue *q);
+/* INVALID_DESCRIPTOR event for the command at ring index idx (seg: its
+ * raw segment bytes, or NULL), plus the error completion the conventions
+ * ask for; err is the negative reason. */
+void uet_snic_bad_cmd_locked(struct uet_snic_queue *q, uint32_t idx,
+			     const uint8_t *seg, int err, uint64_t now);
+/* Error completion for a command SES refused after decoding. */
+void uet_snic_cmd_error_locked(struct uet_snic_queue *q, bool recv,
+			       uint64_t metadata, int err);
+/* RXPOOL_EXHAUSTED events when SES refused unexpected messages. */
+void uet_snic_rxpool_check_locked(struct uet_snic_dev *dev, uint64_t now);
+
+/* ---- uet_snic_progress.c ---- */
+/* Arm the timerfd for the next deadline (or the deferred retry). */
+void uet_snic_rearm_locked(struct uet_snic_dev *dev, uint64_t now);
+/* Create / close the wait fd and timerfd. */
+int uet_snic_wait_init(struct uet_snic_dev *dev);
+void uet_snic_wait_fini(struct uet_snic_dev *dev);
+
+#endif /* UET_SNIC_INTERNAL_H */
