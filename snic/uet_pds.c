@@ -3,7 +3,7 @@
  * PDS: creation, configuration, statistics, the link output queues, the
  * completion queue, the timer pass and poll.  The protocol lives in
  * uet_pds_pdc.c, uet_pds_tx.c, uet_pds_rx.c and uet_pds_rudi.c; see
- * uet_pds_internal.h for the map and docs/software-nic-pds.md for the
+ * uet_pds_internal.h for the map and docs/software-nic.md (PDS) for the
  * state machines.
  *
  * Link output: every datagram goes out through link->ops->send as

@@ -12,7 +12,7 @@
  * counter wraps: a late packet of a closed PDC does not hit its
  * successor.
  *
- * Life cycle (docs/software-nic-pds.md has the diagrams):
+ * Life cycle (docs/software-nic.md (PDS) has the diagrams):
  *   initiator  SYN_SENT --first ACK--> ESTABLISHED --idle--> CLOSE_ACK_WAIT
  *              --ACK of the CLOSE_COMMAND (or retries exhausted)--> freed.
  *              INV_DPDCID in SYN_SENT/ESTABLISHED restarts it (new PDCID,

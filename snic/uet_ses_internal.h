@@ -2,7 +2,7 @@
 /*
  * SES internals shared by uet_ses*.c.  Not part of the NIC's API.
  *
- * Object model (docs/software-nic-ses.md has the protocol):
+ * Object model (docs/software-nic.md (SES) has the protocol):
  *
  *   uet_ses_send_op   one send at the initiator: segmentation state, the
  *                     rendezvous memory key, the packets in flight.
