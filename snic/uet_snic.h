@@ -36,7 +36,10 @@
  *                    sender's peer handle (UET_HSI_PEER_UNKNOWN when the
  *                    source address was never inserted); tag; total_length
  *                    = bytes placed; buffer ids from metadata; flags.
- *                    CONTINUATION when a continuation entry follows
+ *                    CONTINUATION when a continuation entry follows;
+ *                    flags.INLINE with a copy of the message in
+ *                    inline_data when it is 1..35 bytes and lies in the
+ *                    first receive buffer
  *   continuation     the next entry, type 0 with flags CONTINUATION only:
  *                    tag = header_data, total_length = bytes that did not
  *                    fit (truncation), src_id = the SES initiator field

@@ -295,6 +295,8 @@ static int snic_exec_recv_locked(struct uet_snic_queue *q, struct snic_cmd *c,
 		return -EAGAIN;
 	op->metadata = seg->metadata;
 	op->completion = seg->completion;
+	op->rx_first = niov ? dev->iov[0].iov_base : NULL;
+	op->rx_first_len = niov ? dev->iov[0].iov_len : 0;
 
 	req.ep = q->ep;
 	req.tag = seg->tag;

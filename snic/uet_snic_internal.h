@@ -87,6 +87,8 @@ struct uet_snic_op {
 	uint32_t buf_size;		/* UET_SNIC_BUF_SMALL / _LARGE */
 	uint8_t kind;			/* enum uet_snic_op_kind */
 	bool completion;		/* success notification wanted */
+	const void *rx_first;		/* receive: first buffer, for the */
+	size_t rx_first_len;		/* notification's inline data */
 };
 
 struct uet_snic_notif {

@@ -178,6 +178,12 @@ void uet_snic_ses_recv_done(void *ctx, const struct uet_ses_recv_cmpl *c)
 	rn.buffer_id_0 = (uint16_t)op->metadata;
 	rn.buffer_id_1 = (uint16_t)(op->metadata >> 16);
 	rn.continuation = c->has_data || c->olen;
+	/* Small messages also travel in the notification itself. */
+	if (!c->status && c->len && c->len <= UET_HSI_RECV_INLINE_MAX &&
+	    c->len <= op->rx_first_len) {
+		rn.is_inline = true;
+		memcpy(rn.inline_data, op->rx_first, c->len);
+	}
 	uet_hsi_recv_notif_encode(e[0], UET_HSI_NOTIF_LEN, &rn);
 	if (rn.continuation) {
 		/* E-5: the continuation entry */
