@@ -286,6 +286,8 @@ static void mixed_run(uint32_t n, uint32_t drop_ppm, uint32_t dup_ppm,
 	ck_assert_uint_eq(t.side[1].bytes_out, t.side[0].bytes_in);
 	ck_assert_uint_eq(t.side[0].bytes_out + t.side[1].bytes_out,
 			  t.volume);
+	/* The small messages of the mix also arrived inline. */
+	ck_assert_uint_gt(atomic_load(&t.inline_rx), 0);
 	check_decoders();
 
 	get_stats(0, &sa);

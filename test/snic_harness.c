@@ -967,10 +967,6 @@ static void snh_traffic_recv(struct snh_traffic *t, struct snh_tside *sd,
 				 sd->idx, slot, (int)rs->msg, r->status);
 		return;
 	}
-	if (r->is_inline) {
-		snh_traffic_fail(t, "NIC %d: receive notification with the INLINE flag", sd->idx);
-		return;
-	}
 	if (rs->msg != ~0u) {
 		id = rs->msg;
 	} else {
@@ -1011,6 +1007,16 @@ static void snh_traffic_recv(struct snh_traffic *t, struct snh_tside *sd,
 				 rs->buf[bad], snh_byte(id, m->len, bad));
 		return;
 	}
+	/* A small message may also come in the notification itself. */
+	if (r->is_inline &&
+	    (!m->len || m->len > UET_HSI_RECV_INLINE_MAX ||
+	     memcmp(r->inline_data, rs->buf, m->len))) {
+		snh_traffic_fail(t, "NIC %d: msg %u (%u bytes): wrong INLINE data in the notification",
+				 sd->idx, id, m->len);
+		return;
+	}
+	if (r->is_inline)
+		t->inline_rx++;
 	for (i = 0; i < SNH_CANARY; i++) {
 		if (rs->buf[rs->len + i] != SNH_CANARY_BYTE) {
 			snh_traffic_fail(t, "NIC %d: msg %u: write past the receive buffer (offset %zu)",

@@ -282,6 +282,7 @@ struct snh_traffic {
 	/* classes generated (for reports) */
 	uint32_t n_small, n_multi, n_across, n_large, n_tagged, n_hd;
 	uint32_t max_seen;
+	_Atomic uint32_t inline_rx;	/* receives that came inline too */
 };
 
 void snh_traffic_cfg_default(struct snh_traffic_cfg *c);
