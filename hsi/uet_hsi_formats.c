@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * HSI descriptor codecs (little-endian).  Layouts: hsi-formats.md as
- * resolved by the lead; docs/conformance.md (4.3) lists every field.
+ * resolved in docs/conformance.md, which lists every field (4.3).
  */
 #include <string.h>
 

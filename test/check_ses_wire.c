@@ -149,7 +149,7 @@ static void eq_rsp_ctl(const char *what, const struct uet_ses_rsp_ctl *a,
 /* ------------------------------------------------------------------ */
 
 /*
- * Vector A (from the brief): UET_WRITE, rel=1 hd=1 som=1.
+ * Vector A (the UET_WRITE of the walk-through): rel=1 hd=1 som=1.
  *   byte 0 = rsvd 0 | opcode 0x01                         = 0x01
  *   byte 1 = version 0<<6 | rel 0x08 | hd 0x04 | som 0x01  = 0x0d
  *   2-3 message_id 1, 4 ri_generation 1, 5-7 job_id 101 = 0x000065
