@@ -4,8 +4,8 @@
  * SGL entry, the notification formats, the QW-violation event and the
  * PCIe phase-1 descriptors.
  *
- * Source: ../shared/spec/hsi-formats.md, as resolved in docs/conformance.md; every
- * layout choice is listed in docs/conformance.md (4.3).
+ * Source: ../shared/spec/hsi-formats.md, as resolved in
+ * docs/conformance.md, which lists every layout choice (4.3).
  *
  * Conventions are those of wire/uet_wire.h (same error codes, same
  * encoder/decoder signatures) with two differences:
