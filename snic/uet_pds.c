@@ -41,6 +41,8 @@ void uet_pds_cfg_default(struct uet_pds_cfg *cfg)
 	cfg->rto_min_ns = 1000000ull;		/* 1 ms */
 	cfg->rto_max_ns = 500000000ull;		/* 500 ms */
 	cfg->max_retries = 12;
+	cfg->dead_ns = 2000000000ull;		/* 2 s */
+	cfg->reorder_min_ns = 10000ull;		/* 10 us */
 	cfg->ack_coalesce = 8;
 	cfg->ack_delay_ns = 50000ull;		/* 50 us */
 	cfg->idle_close_ns = 5000000000ull;	/* 5 s */
@@ -145,8 +147,11 @@ void uet_pds_rtt_sample(struct uet_pds *pds, struct uet_pds_rtt *rtt,
 	if (!rtt->valid) {
 		rtt->srtt = sample;
 		rtt->rttvar = sample / 2;
+		rtt->min_rtt = sample;
 		rtt->valid = true;
 	} else {
+		if (sample < rtt->min_rtt)
+			rtt->min_rtt = sample;
 		delta = rtt->srtt > sample ? rtt->srtt - sample :
 					     sample - rtt->srtt;
 		rtt->rttvar = (3 * rtt->rttvar + delta) / 4;

@@ -101,8 +101,8 @@ struct uet_pds_tx_pkt {
 		struct uet_dlist qentry;	/* link-busy queue */
 		void *hbuf;		/* PDS + SES header buffer */
 		uint64_t due_ns;	/* NACK retry / next ACK_REQUEST */
-		uint32_t epoch;		/* PDC progress epoch of retries */
-		uint16_t retries;	/* retransmissions without progress */
+		uint32_t epoch;		/* PDC sign-of-life epoch of retries */
+		uint16_t retries;	/* retransmissions since a sign of life */
 		uint8_t mode;		/* enum uet_pds_mode */
 		uint8_t pds_len;	/* PDS header bytes in hbuf */
 		bool ar;		/* request an immediate ACK */
@@ -111,6 +111,10 @@ struct uet_pds_tx_pkt {
 		uint16_t rsp_len;
 		int status;
 		const uint8_t *rsp;
+		uint32_t tx_seq;	/* PDC transmission order (RACK) */
+		bool rack_retx;		/* last retransmission was RACK's */
+		uint8_t nacks;		/* NO_PKT_BUF-like NACKs received */
+		uint64_t alive_ns;	/* RUDI: last NACK from the target */
 	} priv;
 };
 
@@ -152,7 +156,11 @@ struct uet_pds_cfg {
 	uint64_t rto_init_ns;		/* first retransmission timeout */
 	uint64_t rto_min_ns;
 	uint64_t rto_max_ns;		/* cap of exponential backoff */
-	unsigned int max_retries;	/* then the PDC fails (-ETIMEDOUT) */
+	unsigned int max_retries;	/* retransmission rounds without a sign
+					 * of life from the peer ... */
+	uint64_t dead_ns;		/* ... and this much silence: then the
+					 * PDC fails (-ETIMEDOUT); 0: rounds */
+	uint64_t reorder_min_ns;	/* floor of the RACK reorder window */
 	unsigned int ack_coalesce;	/* ACK at least every N packets */
 	uint64_t ack_delay_ns;		/* ... or after this delay */
 	uint64_t idle_close_ns;		/* close PDCs idle this long, 0 never */

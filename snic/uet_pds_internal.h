@@ -56,6 +56,17 @@
 #define UET_PDS_CTLQ_MAX		1024u
 /* Retry a busy link after this long. */
 #define UET_PDS_BUSY_RETRY_NS		1000ull
+/* Largest RTO backoff shift kept (the RTO is capped at rto_max anyway). */
+#define UET_PDS_BACKOFF_MAX		32u
+/* RACK: SACKed packets above a hole that mark it lost at once while no
+ * reordering has been seen (the classic duplicate threshold). */
+#define UET_PDS_DUPTHRESH		3u
+/* RACK: largest multiplier of the reorder window (min_rtt / 4 each). */
+#define UET_PDS_REO_MULT_MAX		16u
+/* RACK: genuine RACK retransmissions before the multiplier decays to 1. */
+#define UET_PDS_REO_PERSIST		16u
+/* Largest backoff shift of the retry after a NO_PKT_BUF-like NACK. */
+#define UET_PDS_NACK_BACKOFF_MAX	6u
 /* RUDI target: recently seen {source FA, pkt_id} remembered. */
 #define UET_PDS_RUDI_CACHE		1024u
 /* ROD: out-of-order packets held per NIC, in units of cfg.window. */
@@ -136,11 +147,12 @@ struct uet_pds_rudi_ent {
 	struct uet_pds_rsp rsp;
 };
 
-/* RTT estimator (RFC 6298). */
+/* RTT estimator (RFC 6298), plus the smallest sample (RACK). */
 struct uet_pds_rtt {
 	uint64_t srtt;
 	uint64_t rttvar;
 	uint64_t rto;
+	uint64_t min_rtt;
 	bool valid;
 };
 
@@ -170,10 +182,26 @@ struct uet_pdc {
 	struct uet_dlist nacked;	/* unacked, retransmit at priv.due_ns */
 	struct uet_dlist rspwait;	/* acked, waiting for the response */
 	struct uet_pds_rtt rtt;
-	unsigned int backoff;		/* RTO doublings since progress */
+	unsigned int backoff;		/* RTO doublings since an RTT sample */
+	bool rto_fired;			/* RTO expired, no progress since */
 	uint64_t rto_due_ns;		/* retransmission timer, MAX: off */
-	uint32_t epoch;			/* bumped on every progress */
-	uint64_t last_heard_ns;		/* last valid ACK/NACK from the peer */
+	uint32_t epoch;			/* bumped on every sign of life */
+	uint64_t last_heard_ns;		/* last valid ACK/NACK/CP from peer */
+	uint64_t last_alive_ns;		/* last sign of life (uet_pdc_alive) */
+	/* RACK loss detection (RFC 8985, transmission order by tx_seq) */
+	uint32_t tx_seq;		/* next transmission number */
+	uint32_t rack_seq;		/* latest transmission known delivered */
+	bool rack_valid;
+	bool reordering_seen;		/* a packet was delivered out of order */
+	uint32_t acked_once;		/* packets sent once and acked */
+	uint8_t reo_mult;		/* reorder window in min_rtt / 4 */
+	uint8_t reo_persist;		/* see UET_PDS_REO_PERSIST */
+	uint32_t reo_inc_seq;		/* tx_seq when reo_mult last grew */
+	uint32_t sacked;		/* PSNs SACKed by the last ACK */
+	uint64_t rack_rtt_ns;		/* RTT of the rack_seq transmission */
+	uint64_t reo_due_ns;		/* reorder timer, MAX: off */
+	uint64_t tlp_due_ns;		/* tail loss probe timer, MAX: off */
+	bool tlp_out;			/* a probe is out, no progress since */
 	uint16_t probe_opaque;
 	bool rsp_since_clear;		/* responses came since last clear */
 	uint32_t close_psn;		/* CLOSE_COMMAND / CLOSE_REQUEST psn */
@@ -356,6 +384,9 @@ bool uet_pdc_tx_timer(struct uet_pds *pds, struct uet_pdc *pdc,
 		      uint64_t now);
 uint64_t uet_pdc_tx_deadline(const struct uet_pds *pds,
 			     const struct uet_pdc *pdc);
+/* A valid packet from the peer of pdc (ACK, NACK, CP, request): the
+ * retry budget of every packet starts again. */
+void uet_pdc_alive(struct uet_pdc *pdc, uint64_t now);
 /* Every outstanding packet of pdc, in PSN order, completed with status. */
 void uet_pdc_tx_fail_all(struct uet_pds *pds, struct uet_pdc *pdc,
 			 int status);

@@ -129,6 +129,7 @@ static int uet_pdc_alloc(struct uet_pds *pds, uint32_t start_psn,
 	pdc->gen = pds->next_gen++;
 	pdc->last_active_ns = now;
 	pdc->last_heard_ns = now;
+	pdc->last_alive_ns = now;
 	uet_dlist_init(&pdc->entry);
 	ret = uet_pdc_tx_init(pds, pdc);
 	if (ret)
@@ -280,6 +281,12 @@ void uet_pdc_restart(struct uet_pds *pds, struct uet_pdc *pdc, uint64_t now)
 	pdc->snd_una = pdc->start_psn;
 	pdc->oldest = pdc->start_psn;
 	pdc->backoff = 0;
+	pdc->rto_fired = false;
+	pdc->rack_valid = false;
+	pdc->sacked = 0;
+	pdc->reo_due_ns = UINT64_MAX;
+	pdc->tlp_due_ns = UINT64_MAX;
+	pdc->tlp_out = false;
 	pdc->epoch++;
 	pdc->rsp_since_clear = false;
 	uet_pdc_rx_reset(pds, pdc);
@@ -294,6 +301,8 @@ void uet_pdc_restart(struct uet_pds *pds, struct uet_pdc *pdc, uint64_t now)
 		pkt->priv.ar = uet_dlist_empty(&redo);
 		pkt->priv.tx_count++;
 		pkt->priv.last_tx_ns = now;
+		pkt->priv.tx_seq = pdc->tx_seq++;
+		pkt->priv.rack_retx = false;
 		uet_dlist_insert_tail(&pdc->sent, &pkt->priv.entry);
 		UET_PDS_INC(pds, pdc, retx);
 		UET_PDS_INC(pds, pdc, retx_nack);
@@ -301,6 +310,8 @@ void uet_pdc_restart(struct uet_pds *pds, struct uet_pdc *pdc, uint64_t now)
 	}
 	pdc->nout = n;
 	pdc->last_active_ns = now;
+	/* The timer may be off (everything was on `nacked`). */
+	pdc->rto_due_ns = now + uet_pds_rto_backoff(pds, &pdc->rtt, 0);
 }
 
 void uet_pdc_send_cp(struct uet_pds *pds, struct uet_pdc *pdc,

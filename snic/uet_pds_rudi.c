@@ -6,8 +6,11 @@
  * in rudi_ring[pkt_id & ring_mask] (at most cfg.window outstanding) until
  * its RUDI response (type 5) arrives; it is retransmitted on an RTO that
  * doubles per retry (one NIC-wide RTT estimate, Karn's rule) and fails
- * with -ETIMEDOUT after cfg.max_retries retransmissions.  A RUDI NACK
- * (nt = 1) postpones the next retransmission by one RTO.
+ * with -ETIMEDOUT once it has been retransmitted cfg.max_retries times
+ * and cfg.dead_ns have passed since it was first sent or last NACKed.  A
+ * RUDI NACK (nt = 1) shows the target alive: it resets the retry count
+ * and postpones the next retransmission by an RTO that doubles with
+ * every NACK of the packet.
  *
  * RUDI target: a FIFO cache of the last UET_PDS_RUDI_CACHE {source FA,
  * pkt_id} with the SES response sent for each.  A request found there is
@@ -232,24 +235,35 @@ void uet_pds_rudi_nack_rx(struct uet_pds *pds, const struct uet_pds_nack *n,
 	pkt = uet_pds_rudi_find(pds, n->nack_psn, src);
 	if (!pkt)
 		return;
-	/* Whatever the reason, try again one RTO later. */
+	/* Whatever the reason, the target is alive: a fresh retry budget,
+	 * and try again after an RTO that doubles with every NACK. */
 	pkt->priv.nack_retx = true;
-	pkt->priv.due_ns = now + uet_pds_rto_backoff(pds, &pds->rudi_rtt, 0);
+	pkt->priv.retries = 0;
+	pkt->priv.alive_ns = now;
+	pkt->priv.due_ns = now + uet_pds_rto_backoff(pds, &pds->rudi_rtt,
+						     pkt->priv.nacks);
+	if (pkt->priv.nacks < UET_PDS_NACK_BACKOFF_MAX)
+		pkt->priv.nacks++;
 }
 
 void uet_pds_rudi_timer(struct uet_pds *pds, uint64_t now)
 {
 	struct uet_pds_tx_pkt *pkt;
+	uint64_t since;
 
 	uet_dlist_foreach_entry_safe(&pds->rudi_out, pkt, priv.entry) {
 		if (pkt->priv.due_ns > now)
 			continue;
-		if (pkt->priv.retries >= pds->cfg.max_retries) {
+		since = pkt->priv.alive_ns > pkt->priv.first_tx_ns ?
+			pkt->priv.alive_ns : pkt->priv.first_tx_ns;
+		if (pkt->priv.retries >= pds->cfg.max_retries &&
+		    now >= since && now - since >= pds->cfg.dead_ns) {
 			uet_pds_rudi_done(pds, pkt, -ETIMEDOUT, UET_HDR_NONE,
 					  NULL, 0);
 			continue;
 		}
-		pkt->priv.retries++;
+		if (pkt->priv.retries < pds->cfg.max_retries)
+			pkt->priv.retries++;
 		if (pkt->priv.tx_count < UINT16_MAX)
 			pkt->priv.tx_count++;
 		pkt->priv.last_tx_ns = now;

@@ -392,6 +392,8 @@ static void uet_pdc_req_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 	int ret;
 
 	pdc->last_active_ns = now;
+	pdc->last_heard_ns = now;
+	uet_pdc_alive(pdc, now);
 	if (pdc->state == UET_PDC_T_CLOSE_REQ_WAIT)
 		pdc->state = UET_PDC_T_ESTABLISHED;
 	pdc->st.rx_pkts++;	/* the PDS counted the datagram already */
@@ -689,6 +691,7 @@ static void uet_pds_cp_rx(struct uet_pds *pds, const uint8_t *buf,
 	}
 	pdc->st.cp_rx++;
 	pdc->last_heard_ns = now;
+	uet_pdc_alive(pdc, now);
 	switch (cp.ctl_type) {
 	case UET_CTL_NOOP:
 		break;

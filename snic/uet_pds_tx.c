@@ -15,16 +15,45 @@
  * window is next_psn - oldest <= cfg.window, so clear_psn_offset always
  * fits; snd_una is the first PSN not known to be acked.
  *
- * Retransmission timer (one per PDC, rto_due_ns): when it fires with no
- * backoff, every packet of `sent` whose last transmission is an RTO old
- * is retransmitted; with backoff (nothing acked since the previous
- * expiry) only the lowest unacked PSN is retransmitted and a PROBE asks
- * the peer for its state.  Each expiry doubles the RTO (capped at
- * rto_max); any ACK progress resets the backoff.  A packet that would be
- * retransmitted for the (max_retries + 1)-th time since the PDC last made
- * progress fails the PDC: every outstanding packet completes with
- * -ETIMEDOUT.  SACK: a packet reported missing below the highest SACKed
- * PSN is retransmitted at most once per smoothed RTT.
+ * Retransmission timer (one per PDC, rto_due_ns): when it fires for the
+ * first time since the last progress, every packet of `sent` whose last
+ * transmission is one (backed-off) RTO old is retransmitted; when it
+ * fires again without progress only the lowest unacked PSN is
+ * retransmitted and a PROBE asks the peer for its state.  Each expiry
+ * doubles the RTO (capped at rto_max).  The backoff persists until a
+ * fresh RTT sample (Karn: the ACK designates a packet transmitted once);
+ * ACK progress alone only re-arms the timer.
+ *
+ * Failure: every packet counts its retransmissions since the peer last
+ * gave a sign of life (uet_pdc_alive: any valid ACK except a PROBE answer
+ * that acks nothing new, any NACK, control packet or request from it on
+ * this PDC).  A packet that would be retransmitted once more after
+ * max_retries such retransmissions fails the PDC (every outstanding
+ * packet completes with -ETIMEDOUT) only if the peer has also been
+ * silent for cfg.dead_ns since its last sign of life or since the packet
+ * was first sent, whichever is later; until then it keeps being
+ * retransmitted at the backed-off RTO.  A slow peer that answers, however
+ * late, therefore never fails the PDC; a vanished one fails it within
+ * max((max_retries + 1) * rto_max, dead_ns + rto_max) of that time.
+ *
+ * SACK holes (RACK, RFC 8985): packets are numbered in transmission order
+ * (priv.tx_seq; `sent` is in that order).  rack_seq is the latest
+ * transmission known delivered (acked or SACKed; an ACK of a retransmitted
+ * packet that comes sooner than min_rtt after the retransmission is for
+ * an earlier copy and does not count).  A packet of `sent` transmitted
+ * before rack_seq is lost once it is older than rack_rtt + the reorder
+ * window; younger ones arm the reorder timer (reo_due_ns).  The reorder
+ * window is max(cfg.reorder_min_ns, min(reo_mult * min_rtt / 4, srtt)),
+ * or 0 (fast retransmit on plain loss) when at least UET_PDS_DUPTHRESH
+ * PSNs are SACKed on a path that delivered a window of packets sent once
+ * without any reordering seen.  reo_mult grows (once per round trip)
+ * when a RACK retransmission turns out spurious (acked sooner than
+ * min_rtt after it) and decays to 1 after UET_PDS_REO_PERSIST genuine
+ * ones.  Tail loss probe: when nothing is acked for 2 SRTT + ack_delay
+ * after the last new transmission or progress, and before the RTO, the
+ * latest transmission is sent again (once until progress or an RTO), so
+ * that RACK finds a lost tail without waiting for the RTO.  RACK and TLP
+ * retransmissions count as retx_sack.
  */
 #include "config.h"
 
@@ -47,6 +76,9 @@ int uet_pdc_tx_init(struct uet_pds *pds, struct uet_pdc *pdc)
 	pdc->snd_una = pdc->start_psn;
 	pdc->oldest = pdc->start_psn;
 	pdc->rto_due_ns = UINT64_MAX;
+	pdc->reo_due_ns = UINT64_MAX;
+	pdc->tlp_due_ns = UINT64_MAX;
+	pdc->reo_mult = 1;
 	return 0;
 }
 
@@ -122,6 +154,21 @@ static void uet_pdc_rearm(const struct uet_pds *pds, struct uet_pdc *pdc)
 			  UINT64_MAX;
 }
 
+/* Arm the tail loss probe 2 SRTT + the ACK delay after now, unless a
+ * probe is out or the RTO comes first. */
+static void uet_pdc_tlp_arm(const struct uet_pds *pds, struct uet_pdc *pdc,
+			    uint64_t now)
+{
+	uint64_t due;
+
+	pdc->tlp_due_ns = UINT64_MAX;
+	if (pdc->tlp_out || !pdc->rtt.valid || uet_dlist_empty(&pdc->sent))
+		return;
+	due = now + 2 * pdc->rtt.srtt + pds->cfg.ack_delay_ns;
+	if (due < pdc->rto_due_ns)
+		pdc->tlp_due_ns = due;
+}
+
 int uet_pdc_send(struct uet_pds *pds, struct uet_pdc *pdc,
 		 struct uet_pds_tx_pkt *pkt, uint64_t now)
 {
@@ -147,6 +194,7 @@ int uet_pdc_send(struct uet_pds *pds, struct uet_pdc *pdc,
 	pkt->priv.first_tx_ns = now;
 	pkt->priv.last_tx_ns = now;
 	pkt->priv.tx_count = 1;
+	pkt->priv.tx_seq = pdc->tx_seq++;
 	pkt->priv.epoch = pdc->epoch;
 	/* ACK at once: the first packet, and the one that fills the window. */
 	pkt->priv.ar = psn == pdc->start_psn ||
@@ -155,6 +203,7 @@ int uet_pdc_send(struct uet_pds *pds, struct uet_pdc *pdc,
 	uet_dlist_insert_tail(&pdc->sent, &pkt->priv.entry);
 	if (was_idle)
 		uet_pdc_rearm(pds, pdc);
+	uet_pdc_tlp_arm(pds, pdc, now);
 	pdc->last_active_ns = now;
 	if (pdc->state == UET_PDC_T_CLOSE_REQ_WAIT)
 		pdc->state = UET_PDC_T_ESTABLISHED;	/* busy again */
@@ -193,19 +242,32 @@ void uet_pdc_encode_req(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
 
 /* ---- retransmission ---- */
 
-/* Count one more retransmission of pkt; false once it exceeds the bound. */
+void uet_pdc_alive(struct uet_pdc *pdc, uint64_t now)
+{
+	pdc->last_alive_ns = now;
+	pdc->epoch++;
+}
+
+/* Count one more retransmission of pkt; false when the PDC must fail:
+ * max_retries retransmissions since the peer's last sign of life, and
+ * cfg.dead_ns of silence since then or since pkt was first sent. */
 static bool uet_pdc_retry_ok(const struct uet_pds *pds,
 			     const struct uet_pdc *pdc,
-			     struct uet_pds_tx_pkt *pkt)
+			     struct uet_pds_tx_pkt *pkt, uint64_t now)
 {
+	uint64_t since;
+
 	if (pkt->priv.epoch != pdc->epoch) {
 		pkt->priv.epoch = pdc->epoch;
 		pkt->priv.retries = 0;
 	}
-	if (pkt->priv.retries >= pds->cfg.max_retries)
-		return false;
-	pkt->priv.retries++;
-	return true;
+	if (pkt->priv.retries < pds->cfg.max_retries) {
+		pkt->priv.retries++;
+		return true;
+	}
+	since = pdc->last_alive_ns > pkt->priv.first_tx_ns ?
+		pdc->last_alive_ns : pkt->priv.first_tx_ns;
+	return now < since || now - since < pds->cfg.dead_ns;
 }
 
 enum uet_pdc_retx_cause {
@@ -219,13 +281,15 @@ static bool uet_pdc_retransmit(struct uet_pds *pds, struct uet_pdc *pdc,
 			       struct uet_pds_tx_pkt *pkt,
 			       enum uet_pdc_retx_cause cause, uint64_t now)
 {
-	if (!uet_pdc_retry_ok(pds, pdc, pkt)) {
+	if (!uet_pdc_retry_ok(pds, pdc, pkt, now)) {
 		uet_pdc_fail(pds, pdc, -ETIMEDOUT);
 		return false;
 	}
 	if (pkt->priv.tx_count < UINT16_MAX)
 		pkt->priv.tx_count++;
 	pkt->priv.last_tx_ns = now;
+	pkt->priv.tx_seq = pdc->tx_seq++;
+	pkt->priv.rack_retx = cause == UET_RETX_SACK;
 	pkt->priv.ar = true;
 	pkt->priv.state = UET_PKT_SENT;
 	pkt->priv.nack_retx = false;
@@ -252,7 +316,56 @@ static bool uet_pdc_retransmit(struct uet_pds *pds, struct uet_pdc *pdc,
 struct uet_pdc_ack_ctx {
 	uint64_t now;
 	bool progress;
+	bool rack_valid;		/* RACK state before this ACK */
+	uint32_t rack_seq;
 };
+
+/* RACK bookkeeping for a newly acked (or SACKed) packet. */
+static void uet_pdc_rack_update(struct uet_pdc *pdc,
+				const struct uet_pds_tx_pkt *pkt,
+				const struct uet_pdc_ack_ctx *c)
+{
+	uint64_t since = c->now - pkt->priv.last_tx_ns;
+
+	if (pkt->priv.tx_count > 1) {
+		if (!pdc->rtt.valid)
+			return;		/* cannot tell which copy arrived */
+		if (since < pdc->rtt.min_rtt) {
+			/* Faster than any round trip: an earlier copy was
+			 * delivered.  If RACK had declared it lost, it was
+			 * only late: reordering. */
+			if (pkt->priv.rack_retx) {
+				pdc->reordering_seen = true;
+				/* Widen the window, once per round trip:
+				 * for a retransmission sent after the
+				 * last widening. */
+				if (pdc->reo_mult < UET_PDS_REO_MULT_MAX &&
+				    !uet_seq32_lt(pkt->priv.tx_seq,
+						  pdc->reo_inc_seq)) {
+					pdc->reo_mult++;
+					pdc->reo_inc_seq = pdc->tx_seq;
+				}
+				pdc->reo_persist = UET_PDS_REO_PERSIST;
+			}
+			return;
+		}
+		if (pkt->priv.rack_retx && pdc->reo_persist &&
+		    --pdc->reo_persist == 0)
+			pdc->reo_mult = 1;
+	} else {
+		if (c->rack_valid && uet_seq32_lt(pkt->priv.tx_seq,
+						  c->rack_seq))
+			/* Sent before something an earlier ACK reported. */
+			pdc->reordering_seen = true;
+		if (pdc->acked_once < UINT32_MAX)
+			pdc->acked_once++;
+	}
+	if (!pdc->rack_valid || uet_seq32_lt(pdc->rack_seq, pkt->priv.tx_seq)) {
+		pdc->rack_seq = pkt->priv.tx_seq;
+		pdc->rack_rtt_ns = since;
+		pdc->rack_valid = true;
+	}
+}
 
 /* Mark pkt acked; rsp (may be NULL) is the SES response for it. */
 static void uet_pdc_ack_pkt(struct uet_pds *pds, struct uet_pdc *pdc,
@@ -272,10 +385,14 @@ static void uet_pdc_ack_pkt(struct uet_pds *pds, struct uet_pdc *pdc,
 	}
 	pkt->priv.acked = true;
 	c->progress = true;
-	/* Karn: only packets transmitted once give RTT samples. */
-	if (designated && pkt->priv.tx_count == 1)
+	/* Karn: only packets transmitted once give RTT samples; a fresh
+	 * sample ends the RTO backoff. */
+	if (designated && pkt->priv.tx_count == 1) {
 		uet_pds_rtt_sample(pds, &pdc->rtt,
 				   c->now - pkt->priv.first_tx_ns);
+		pdc->backoff = 0;
+	}
+	uet_pdc_rack_update(pdc, pkt, c);
 	uet_pds_unqueue_pkt(pds, pkt);
 	uet_dlist_remove(&pkt->priv.entry);
 	if (rsp)
@@ -303,9 +420,53 @@ static struct uet_pds_tx_pkt *uet_pdc_pkt(const struct uet_pds *pds,
 	return *uet_pdc_slot(pds, pdc, psn);
 }
 
-static uint64_t uet_pdc_sack_holdoff(const struct uet_pdc *pdc)
+/* The RACK reorder window. */
+static uint64_t uet_pdc_reo_wnd(const struct uet_pds *pds,
+				const struct uet_pdc *pdc)
 {
-	return pdc->rtt.valid ? pdc->rtt.srtt : pdc->rtt.rto;
+	uint64_t w = 0;
+
+	/* Duplicate threshold: only on a path seen delivering a whole
+	 * window without reordering, so a jittery path does not get its
+	 * first burst retransmitted. */
+	if (!pdc->reordering_seen && pdc->acked_once >= pds->cfg.window &&
+	    pdc->sacked >= UET_PDS_DUPTHRESH)
+		return 0;
+	if (pdc->rtt.valid) {
+		w = pdc->reo_mult * (pdc->rtt.min_rtt / 4);
+		if (w > pdc->rtt.srtt)
+			w = pdc->rtt.srtt;
+	}
+	return w > pds->cfg.reorder_min_ns ? w : pds->cfg.reorder_min_ns;
+}
+
+/* RACK: retransmit the packets of `sent` transmitted before rack_seq and
+ * older than rack_rtt + the reorder window; arm the reorder timer for the
+ * next one.  false when the PDC failed (and was freed) instead. */
+static bool uet_pdc_rack_detect(struct uet_pds *pds, struct uet_pdc *pdc,
+				uint64_t now)
+{
+	struct uet_pds_tx_pkt *pkt;
+	uint64_t wait, due;
+
+	pdc->reo_due_ns = UINT64_MAX;
+	if (!pdc->rack_valid)
+		return true;
+	wait = pdc->rack_rtt_ns + uet_pdc_reo_wnd(pds, pdc);
+	/* `sent` is in transmission order, so its due times are sorted;
+	 * a retransmission goes to the tail with a tx_seq after rack_seq. */
+	while ((pkt = uet_dlist_first_entry(&pdc->sent, struct uet_pds_tx_pkt,
+					    priv.entry)) &&
+	       uet_seq32_lt(pkt->priv.tx_seq, pdc->rack_seq)) {
+		due = pkt->priv.last_tx_ns + wait;
+		if (due > now) {
+			pdc->reo_due_ns = due;
+			break;
+		}
+		if (!uet_pdc_retransmit(pds, pdc, pkt, UET_RETX_SACK, now))
+			return false;
+	}
+	return true;
 }
 
 void uet_pdc_ack_rx(struct uet_pds *pds, struct uet_pdc *pdc,
@@ -313,10 +474,14 @@ void uet_pdc_ack_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 		    int16_t sack_psn_offset, uint64_t sack_bitmap,
 		    const uint8_t *rsp, size_t rsp_len, uint64_t now)
 {
-	struct uet_pdc_ack_ctx c = { .now = now, .progress = false };
+	struct uet_pdc_ack_ctx c = {
+		.now = now,
+		.progress = false,
+		.rack_valid = pdc->rack_valid,
+		.rack_seq = pdc->rack_seq,
+	};
 	struct uet_pds_tx_pkt *pkt;
-	uint32_t cack = ack->cack_psn, psn, base, hi = 0;
-	bool have_hi = false;
+	uint32_t cack = ack->cack_psn, psn, base, sacked = 0;
 	unsigned int i;
 
 	pdc->last_heard_ns = now;
@@ -364,33 +529,28 @@ void uet_pdc_ack_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 			psn = base + i;
 			if (!uet_pdc_in_flight(pdc, psn))
 				continue;
-			hi = psn;
-			have_hi = true;
+			sacked++;
 			pkt = *uet_pdc_slot(pds, pdc, psn);
 			if (pkt)
 				uet_pdc_ack_pkt(pds, pdc, pkt, false,
 						UET_HDR_NONE, NULL, 0, &c);
 		}
 	}
+	pdc->sacked = sacked;
 	uet_pdc_advance(pds, pdc);
+	/* Alive, unless this only answers our PROBE and acks nothing: then
+	 * the peer is there but what we send it does not arrive. */
+	if (!ack->p || c.progress)
+		uet_pdc_alive(pdc, now);
 	if (c.progress) {
-		pdc->epoch++;
-		pdc->backoff = 0;
+		pdc->rto_fired = false;
+		pdc->tlp_out = false;
 		uet_pdc_rearm(pds, pdc);
+		uet_pdc_tlp_arm(pds, pdc, now);
 	}
 
-	/* 4. Holes below the highest SACKed PSN: retransmit, once per RTT. */
-	if (!have_hi || !uet_seq32_lt(pdc->snd_una, hi))
-		return;
-	for (psn = pdc->snd_una; psn != hi; psn++) {
-		pkt = *uet_pdc_slot(pds, pdc, psn);
-		if (!pkt || pkt->priv.acked || pkt->priv.state != UET_PKT_SENT)
-			continue;
-		if (now - pkt->priv.last_tx_ns < uet_pdc_sack_holdoff(pdc))
-			continue;
-		if (!uet_pdc_retransmit(pds, pdc, pkt, UET_RETX_SACK, now))
-			return;
-	}
+	/* 4. Holes: packets sent before one now known delivered (RACK). */
+	(void)uet_pdc_rack_detect(pds, pdc, now);
 }
 
 /* ---- NACK processing ---- */
@@ -417,6 +577,7 @@ void uet_pdc_nack_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 	uint64_t rto;
 
 	pdc->last_heard_ns = now;
+	uet_pdc_alive(pdc, now);
 	if (nack->nack_code == UET_NACK_INV_DPDCID) {
 		if (pdc->state == UET_PDC_CLOSE_ACK_WAIT &&
 		    psn == pdc->close_psn) {
@@ -430,12 +591,16 @@ void uet_pdc_nack_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 	pkt = uet_pdc_pkt(pds, pdc, psn);
 	if (!pkt)
 		return;		/* stale: already done */
-	rto = uet_pds_rto_backoff(pds, &pdc->rtt, 0);
 	switch (nack->nack_code) {
 	case UET_NACK_NO_PKT_BUF:
 	case UET_NACK_NO_PDC_AVAIL:
 	case UET_NACK_PSN_OOR_WINDOW:
-		/* Back off one RTO, then retransmit (or ask again). */
+		/* The peer is alive but cannot take it yet: retransmit (or
+		 * ask again) after an RTO that doubles with every such NACK
+		 * of this packet, up to 2^UET_PDS_NACK_BACKOFF_MAX RTOs. */
+		rto = uet_pds_rto_backoff(pds, &pdc->rtt, pkt->priv.nacks);
+		if (pkt->priv.nacks < UET_PDS_NACK_BACKOFF_MAX)
+			pkt->priv.nacks++;
 		if (pkt->priv.state == UET_PKT_RSPWAIT)
 			pkt->priv.due_ns = now + rto;
 		else
@@ -491,8 +656,8 @@ static bool uet_pdc_rto_expired(struct uet_pds *pds, struct uet_pdc *pdc,
 		pdc->rto_due_ns = UINT64_MAX;
 		return true;
 	}
-	if (pdc->backoff == 0) {
-		rto = uet_pds_rto_backoff(pds, &pdc->rtt, 0);
+	if (!pdc->rto_fired) {
+		rto = uet_pds_rto_backoff(pds, &pdc->rtt, pdc->backoff);
 		uet_dlist_init(&exp);
 		while ((pkt = uet_dlist_first_entry(&pdc->sent,
 						    struct uet_pds_tx_pkt,
@@ -524,9 +689,33 @@ static bool uet_pdc_rto_expired(struct uet_pds *pds, struct uet_pdc *pdc,
 					false, true, pdc->probe_opaque, now);
 		}
 	}
-	pdc->backoff++;
+	pdc->rto_fired = true;
+	pdc->tlp_out = false;
+	pdc->tlp_due_ns = UINT64_MAX;
+	if (pdc->backoff < UET_PDS_BACKOFF_MAX)
+		pdc->backoff++;
 	pdc->rto_due_ns = now + uet_pds_rto_backoff(pds, &pdc->rtt,
 						    pdc->backoff);
+	return true;
+}
+
+/* Tail loss probe (RFC 8985): nothing acked for 2 SRTT: retransmit the
+ * latest transmission, whose ACK lets RACK find the holes before it.
+ * false when the PDC failed (and was freed) instead. */
+static bool uet_pdc_tlp_fire(struct uet_pds *pds, struct uet_pdc *pdc,
+			     uint64_t now)
+{
+	struct uet_pds_tx_pkt *pkt;
+
+	pdc->tlp_due_ns = UINT64_MAX;
+	if (pdc->tlp_out || uet_dlist_empty(&pdc->sent))
+		return true;
+	pkt = uet_container_of(pdc->sent.prev, struct uet_pds_tx_pkt,
+			       priv.entry);
+	pdc->tlp_out = true;
+	if (!uet_pdc_retransmit(pds, pdc, pkt, UET_RETX_SACK, now))
+		return false;
+	pkt->priv.rack_retx = false;	/* a probe, not a loss verdict */
 	return true;
 }
 
@@ -542,12 +731,16 @@ bool uet_pdc_tx_timer(struct uet_pds *pds, struct uet_pdc *pdc, uint64_t now)
 		if (pdc->rto_due_ns == UINT64_MAX)
 			uet_pdc_rearm(pds, pdc);
 	}
+	if (pdc->reo_due_ns <= now && !uet_pdc_rack_detect(pds, pdc, now))
+		return false;
+	if (pdc->tlp_due_ns <= now && !uet_pdc_tlp_fire(pds, pdc, now))
+		return false;
 	if (pdc->rto_due_ns <= now && !uet_pdc_rto_expired(pds, pdc, now))
 		return false;
 	uet_dlist_foreach_entry(&pdc->rspwait, pkt, priv.entry) {
 		if (pkt->priv.due_ns > now)
 			continue;
-		if (!uet_pdc_retry_ok(pds, pdc, pkt)) {
+		if (!uet_pdc_retry_ok(pds, pdc, pkt, now)) {
 			uet_pdc_fail(pds, pdc, -ETIMEDOUT);
 			return false;
 		}
@@ -563,7 +756,9 @@ uint64_t uet_pdc_tx_deadline(const struct uet_pds *pds,
 			     const struct uet_pdc *pdc)
 {
 	const struct uet_pds_tx_pkt *pkt;
-	uint64_t next = pdc->rto_due_ns;
+	uint64_t next = uet_pds_min64(pdc->rto_due_ns, pdc->reo_due_ns);
+
+	next = uet_pds_min64(next, pdc->tlp_due_ns);
 
 	uet_dlist_foreach_entry(&pdc->nacked, pkt, priv.entry)
 		next = uet_pds_min64(next, pkt->priv.due_ns);
@@ -589,4 +784,6 @@ void uet_pdc_tx_fail_all(struct uet_pds *pds, struct uet_pdc *pdc,
 	pdc->oldest = pdc->next_psn;
 	pdc->snd_una = pdc->next_psn;
 	pdc->rto_due_ns = UINT64_MAX;
+	pdc->reo_due_ns = UINT64_MAX;
+	pdc->tlp_due_ns = UINT64_MAX;
 }

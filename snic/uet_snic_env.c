@@ -57,8 +57,9 @@ static const struct uet_env_var snic_env_rto_min_us =
 			 "NIC, in microseconds");
 static const struct uet_env_var snic_env_max_retries =
 	UET_ENV_UINT_VAR("max_retries", 12, 1, 1000,
-			 "Retransmissions of a packet without progress before "
-			 "the peer is declared unreachable");
+			 "Retransmission rounds without a sign of life from "
+			 "the peer (and at least 2 s of silence) before it is "
+			 "declared unreachable");
 
 const struct uet_env_var *const uet_snic_env_vars[] = {
 	&snic_env_mtu,
