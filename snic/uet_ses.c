@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * SES: instance and endpoint lifetime, deferred release of objects, the
- * message_id space, and the small helpers the other uet_ses*.c share
- * (fabric-address keys, iovec walking, return codes).
+ * READ id space, stream keys, and the small helpers the other uet_ses*.c
+ * share (fabric-address keys, iovec walking, return codes).
  */
 #include "config.h"
 
@@ -19,6 +19,8 @@
 #define UET_SES_DEFAULT_UNEXP_MSGS	1024u
 /* Fits IPv4 and IPv6 in a 1500-byte Ethernet frame (1500 - 40 - 8). */
 #define UET_SES_DEFAULT_MTU		1452u
+/* Above the PDS failure bound with its defaults (at most 6.5 s). */
+#define UET_SES_DEFAULT_ORDER_TIMEOUT	(10ull * 1000 * 1000 * 1000)
 /* Smallest MTU: a standard header, a rendezvous extension and 1 byte. */
 #define UET_SES_MTU_MIN	\
 	(UET_SES_PDS_HDR_LEN + UET_SES_STD_SOM1_LEN + UET_SES_RDZV_EXT_LEN + 1)
@@ -32,6 +34,7 @@ void uet_ses_cfg_default(struct uet_ses_cfg *cfg)
 	cfg->tc = 0;
 	cfg->mode = UET_PDS_MODE_RUD;
 	cfg->mtu = UET_SES_DEFAULT_MTU;
+	cfg->order_timeout_ns = UET_SES_DEFAULT_ORDER_TIMEOUT;
 }
 
 /* ---- entry points, deferred release ---- */
@@ -134,7 +137,14 @@ void uet_ses_release(struct uet_ses *ses, struct uet_ses_obj *obj, bool cmpl)
 	uet_dlist_insert_tail(&ses->reapq, &obj->reap);
 }
 
-/* ---- message_id space ---- */
+/* ---- READ id space ---- */
+
+/*
+ * The message_id of the UET_READs this SES sends (rendezvous pulls): one
+ * 16-bit space per SES, allocated round-robin, skipping ids in use.  The
+ * message_id of a send is its stream's sequence number instead
+ * (uet_ses_tx.c), so READs never leave a hole in that sequence.
+ */
 
 int uet_ses_msgid_alloc(struct uet_ses *ses, struct uet_ses_msgid *mid,
 			uint8_t kind)
@@ -208,6 +218,18 @@ void uet_ses_fa_key(const struct uet_link_addr *fa,
 		memcpy(key + 2, &fa->ss, n);
 		break;
 	}
+}
+
+void uet_ses_stream_key(uint8_t key[UET_SES_STREAM_KEY_LEN],
+			const struct uet_link_addr *fa, uint32_t initiator,
+			uint32_t job_id, uint16_t pid_on_fep, uint16_t ri)
+{
+	uint8_t *p = key + UET_SES_FA_KEY_LEN;
+
+	uet_ses_fa_key(fa, key);
+	p = uet_put_be32(p, initiator);
+	p = uet_put_be24(p, job_id & UET_JOB_ID_MAX);
+	uet_put_be24(p, uet_ses_initiator_id(pid_on_fep, ri));
 }
 
 static uint64_t ses_ep_key(uint32_t job_id, uint16_t pid_on_fep, uint16_t ri)
@@ -366,6 +388,8 @@ static void ses_pools_destroy(struct uet_ses *ses)
 	uet_bufpool_destroy(&ses->reply_pool);
 	uet_bufpool_destroy(&ses->notice_pool);
 	uet_bufpool_destroy(&ses->route_pool);
+	uet_bufpool_destroy(&ses->txs_pool);
+	uet_bufpool_destroy(&ses->rxs_pool);
 }
 
 static int ses_pools_init(struct uet_ses *ses)
@@ -383,6 +407,8 @@ static int ses_pools_init(struct uet_ses *ses)
 		{ &ses->reply_pool, sizeof(struct uet_ses_reply), 64 },
 		{ &ses->notice_pool, sizeof(struct uet_ses_notice), 16 },
 		{ &ses->route_pool, sizeof(struct uet_ses_route), 16 },
+		{ &ses->txs_pool, sizeof(struct uet_ses_txs), 16 },
+		{ &ses->rxs_pool, sizeof(struct uet_ses_rxs), 16 },
 	};
 	struct uet_bufpool_attr attr;
 	size_t i;
@@ -406,6 +432,8 @@ err_destroy:
 
 static void ses_free(struct uet_ses *ses)
 {
+	uet_hashmap_fini(&ses->rx_streams);
+	uet_hashmap_fini(&ses->tx_streams);
 	uet_hashmap_fini(&ses->routes);
 	uet_hashmap_fini(&ses->mkeys);
 	uet_hashmap_fini(&ses->rx_msgs);
@@ -436,6 +464,7 @@ int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,
 	ses->up = *up;
 	ses->up_ctx = up_ctx;
 	ses->next_msg_id = 1;
+	ses->ordered = cfg->mode == UET_PDS_MODE_RUD;
 	/* Memory keys: a bijective mix of a counter and this instance. */
 	ses->mkey_seq = uet_hash_u64((uint64_t)(uintptr_t)ses);
 
@@ -454,6 +483,9 @@ int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,
 	uet_dlist_init(&ses->sends);
 	uet_dlist_init(&ses->live);
 	uet_dlist_init(&ses->reapq);
+	uet_dlist_init(&ses->txs_idle);
+	uet_dlist_init(&ses->rxs_lru);
+	uet_dlist_init(&ses->rxs_held);
 
 	ret = uet_hashmap_init(&ses->eps, 0, 0);
 	if (ret)
@@ -470,9 +502,15 @@ int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,
 	ret = uet_hashmap_init(&ses->routes, UET_SES_ROUTE_KEY_LEN, 0);
 	if (ret)
 		goto err_mkeys;
-	ret = ses_pools_init(ses);
+	ret = uet_hashmap_init(&ses->tx_streams, UET_SES_STREAM_KEY_LEN, 0);
 	if (ret)
 		goto err_routes;
+	ret = uet_hashmap_init(&ses->rx_streams, UET_SES_STREAM_KEY_LEN, 0);
+	if (ret)
+		goto err_tx_streams;
+	ret = ses_pools_init(ses);
+	if (ret)
+		goto err_rx_streams;
 
 	ses->pds_up.rx = uet_ses_pds_rx;
 	ses->pds_up.tx_done = uet_ses_pds_tx_done;
@@ -480,6 +518,10 @@ int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,
 	*out = ses;
 	return 0;
 
+err_rx_streams:
+	uet_hashmap_fini(&ses->rx_streams);
+err_tx_streams:
+	uet_hashmap_fini(&ses->tx_streams);
 err_routes:
 	uet_hashmap_fini(&ses->routes);
 err_mkeys:
@@ -586,6 +628,7 @@ int uet_ses_ep_open(struct uet_ses *ses, uint32_t job_id, uint16_t pid_on_fep,
 	uet_dlist_init(&ep->posted);
 	uet_dlist_init(&ep->unexp);
 	uet_dlist_init(&ep->active);
+	uet_dlist_init(&ep->rx_streams);
 	ret = uet_hashmap_insert_u64(&ses->eps, &ep->node, key);
 	if (ret) {
 		free(ep);
@@ -621,6 +664,7 @@ void uet_ses_ep_close(struct uet_ses_ep *ep)
 		uet_ses_rx_drop_unexp(ses, m);
 	}
 	uet_ses_send_cancel_all(ses, ep);
+	uet_ses_rxs_free_ep(ses, ep);
 	uet_hashmap_remove(&ses->eps, &ep->node);
 	uet_dlist_remove(&ep->entry);
 	free(ep);
@@ -642,6 +686,8 @@ void uet_ses_progress(struct uet_ses *ses, uint64_t now)
 		return;
 	uet_ses_set_now(ses, now);
 	uet_ses_enter(ses);
+	uet_ses_ord_timer(ses);
+	uet_ses_ord_release_all(ses);
 	uet_ses_push(ses);
 	if (ses->depth == 1)
 		uet_ses_routes_sweep(ses);

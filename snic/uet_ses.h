@@ -16,6 +16,13 @@
  * messages placed by message_offset in any arrival order, and answers with
  * the spec's return codes.
  *
+ * Send order: the messages of one sending endpoint to one target endpoint
+ * are matched (or put on the unexpected list) in the order they were
+ * sent, under ROD (PDS delivers in order) and RUD (the message_id of a
+ * send is its place in that pair's sequence, and the target refuses, to
+ * be retried, a message that arrives before its predecessors).  RUDI and
+ * UUD give no order.
+ *
  * Like PDS, SES takes the current time as an argument and does no I/O of
  * its own.
  */
@@ -45,6 +52,10 @@ struct uet_ses_cfg {
 	uint8_t tc;
 	uint8_t mode;			/* enum uet_pds_mode for messages */
 	size_t mtu;			/* largest datagram the link carries */
+	/* RUD: a gap in a source's send order that nothing fills for this
+	 * long is skipped (the messages held behind it are matched); must
+	 * exceed the time PDS takes to give up on a packet; 0 never. */
+	uint64_t order_timeout_ns;
 };
 
 void uet_ses_cfg_default(struct uet_ses_cfg *cfg);
@@ -152,7 +163,30 @@ struct uet_ses_stats {
 	uint64_t err_rsp_tx, err_rsp_rx;
 	uint64_t stale_msgs;		/* incomplete messages replaced by a
 					 * new one with the same message_id */
+	/* Send order under RUD (docs/software-nic.md, SES, "Send order"). */
+	uint64_t seq_starts;		/* initiator: sequences started
+					 * (message_id 1 sent) */
+	uint64_t ord_held;		/* target: messages buffered before
+					 * their turn (an earlier message of
+					 * their stream had not arrived) */
+	uint64_t held_bytes_hwm;	/* their bounce buffers, at most */
+	uint64_t ord_refused;		/* target: packets refused (-EAGAIN)
+					 * for the send order (held bound
+					 * reached, a new sequence behind
+					 * parked messages) */
+	uint64_t ord_skipped;		/* target: gaps skipped (a new
+					 * sequence, or order_timeout_ns) */
+	uint64_t ord_restart;		/* target: sequences started by the
+					 * source (message_id 1) */
+	uint64_t ord_resync;		/* target: streams taken up at
+					 * another id (state unknown) */
+	uint64_t ord_late;		/* target: messages matched behind
+					 * their stream's order */
 };
 void uet_ses_get_stats(const struct uet_ses *ses, struct uet_ses_stats *st);
+
+/* Earliest time uet_ses_progress() has timer work (order_timeout_ns),
+ * UINT64_MAX if none. */
+uint64_t uet_ses_next_deadline(const struct uet_ses *ses);
 
 #endif /* UET_SES_H */

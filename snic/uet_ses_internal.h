@@ -16,6 +16,11 @@
  *                     Response-with-Data packets, made as the window opens.
  *   uet_ses_notice    the target's deferred SES Response that ends a
  *                     rendezvous (sent as a request, next_hdr RESPONSE).
+ *   uet_ses_txs       a sender stream: the sends of one local endpoint to
+ *                     one destination endpoint, numbered by message_id in
+ *                     send order.
+ *   uet_ses_rxs       a target stream: the next message_id expected from
+ *                     one source endpoint at one local endpoint (RUD).
  *
  * Every object comes from a pool, is on ses->live until released, and is
  * released through uet_ses_release(): it is then only queued, and freed
@@ -51,10 +56,27 @@
 #define UET_SES_IOV_INLINE	4
 /* Canonical fabric address: family 2, port 2, address 16, scope id 4. */
 #define UET_SES_FA_KEY_LEN	24
-/* Key of a message being reassembled: source address + message_id. */
-#define UET_SES_RXKEY_LEN	(UET_SES_FA_KEY_LEN + 2)
-/* message_id values 1..65535. */
+/* Key of a stream: the peer's fabric address, the sending endpoint's
+ * initiator field (4 bytes), the destination {job (3), pid << 12 | ri
+ * (3)}. */
+#define UET_SES_STREAM_KEY_LEN	(UET_SES_FA_KEY_LEN + 10)
+/* Key of a message being reassembled: its stream + message_id. */
+#define UET_SES_RXKEY_LEN	(UET_SES_STREAM_KEY_LEN + 2)
+/* READ ids: values 1..65535. */
 #define UET_SES_MSG_IDS		65535u
+/*
+ * message_id of a send (docs/software-nic.md, SES, "Send order"): a
+ * per-stream sequence.  UET_SES_SEQ_FIRST starts a sequence, which then
+ * runs 2, 3, ..., 65535, 2, ... (a cycle of UET_SES_SEQ_SPACE ids).  A
+ * sender has at most UET_SES_SEQ_WINDOW ids of a stream in flight, so a
+ * target tells ahead from behind by the distance to the id it expects.
+ */
+#define UET_SES_SEQ_FIRST	1u
+#define UET_SES_SEQ_SPACE	65534u
+#define UET_SES_SEQ_WINDOW	4096u
+/* Sender streams without sends kept for reuse; target streams kept. */
+#define UET_SES_TXS_IDLE_MAX	1024u
+#define UET_SES_RXS_MAX		16384u
 /* Route key: 'K' + job_id 3 + address + tc + mode, or 'P' + PDC pointer. */
 #define UET_SES_ROUTE_KEY_LEN	(1 + 3 + UET_SES_FA_KEY_LEN + 2)
 /* Idle routes are swept once there are more than this many. */
@@ -119,14 +141,64 @@ struct uet_ses_pkt {
 	void *owner;
 	struct uet_ses_route *route;
 	uint8_t kind;			/* enum uet_ses_pkt_kind */
+	bool first;			/* SEND: the packet that numbered it */
 	uint32_t len;			/* payload bytes */
 };
 
-/* An entry of this SES's message_id space (sends and READs). */
+/* An entry of this SES's READ id space (message_id of its UET_READs). */
 struct uet_ses_msgid {
 	struct uet_hnode node;		/* ses->msg_ids */
 	uint16_t id;			/* 0: none allocated */
-	uint8_t kind;			/* UET_SES_OBJ_SEND or _READ */
+	uint8_t kind;			/* UET_SES_OBJ_READ */
+};
+
+/*
+ * A sender stream: the sends of one local endpoint (its initiator id) to
+ * one destination {fa, job, pid, ri}.  A send is numbered (gets its
+ * message_id) when its first packet is built, and only when it is the
+ * oldest send of the stream not yet numbered, the send numbered before
+ * it has its first packet in PDS, fewer than UET_SES_SEQ_WINDOW ids are
+ * in flight, and no gate is closed:
+ *   - restart: a numbered send ended without any packet reaching the
+ *     target (PDS failed it), so the target may wait for that id for
+ *     ever; once every numbered send has ended, the next one starts a
+ *     new sequence (UET_SES_SEQ_FIRST);
+ *   - gate: the first send of a sequence is in flight and none of its
+ *     packets has been acknowledged yet; nothing else is numbered until
+ *     the target has seen it (RUD only).
+ */
+struct uet_ses_txs {
+	struct uet_hnode node;		/* ses->tx_streams */
+	struct uet_dlist idle;		/* ses->txs_idle while nops == 0 */
+	uint8_t key[UET_SES_STREAM_KEY_LEN];
+	struct uet_dlist wait;		/* sends not numbered, send order */
+	struct uet_dlist out;		/* numbered, not ended, id order */
+	unsigned int nops;		/* sends on wait and out */
+	uint16_t next_id;		/* id of the next send numbered */
+	bool restart;
+	struct uet_ses_send_op *gate;
+	struct uet_ses_send_op *unsent;	/* numbered, first packet not in PDS */
+};
+
+/*
+ * A target stream (RUD): the next message_id to match from one source
+ * endpoint {fa, initiator} at one local endpoint.
+ */
+struct uet_ses_rxs {
+	struct uet_hnode node;		/* ses->rx_streams */
+	struct uet_dlist lru;		/* ses->rxs_lru while held and cmplq
+					 * are empty */
+	struct uet_dlist hentry;	/* ses->rxs_held while something is */
+	struct uet_dlist entry;		/* ep->rx_streams */
+	uint8_t key[UET_SES_STREAM_KEY_LEN];
+	struct uet_dlist held;		/* uet_ses_rx_msg before their turn,
+					 * in send order */
+	struct uet_dlist cmplq;		/* uet_ses_recv_op matched to its
+					 * messages, completion not yet
+					 * delivered, in match order */
+	uint64_t since;			/* the stream last moved on */
+	uint16_t expect;		/* message_id whose turn it is */
+	bool synced;			/* expect is known */
 };
 
 struct uet_ses_ep {
@@ -139,11 +211,11 @@ struct uet_ses_ep {
 	struct uet_dlist posted;	/* uet_ses_recv_op, post order */
 	struct uet_dlist unexp;		/* uet_ses_rx_msg, arrival order */
 	struct uet_dlist active;	/* matched uet_ses_rx_msg in progress */
+	struct uet_dlist rx_streams;	/* uet_ses_rxs of this endpoint */
 };
 
 struct uet_ses_send_op {
 	struct uet_ses_obj obj;
-	struct uet_ses_msgid mid;
 	struct uet_ses_txi txi;
 	struct uet_dlist entry;		/* ses->sends */
 	struct uet_ses_ep *ep;		/* NULL once the endpoint closed */
@@ -153,6 +225,11 @@ struct uet_ses_send_op {
 	uint16_t pid_on_fep;
 	uint16_t ri;
 	uint32_t initiator;
+	struct uet_ses_txs *txs;	/* its stream */
+	struct uet_dlist seq_entry;	/* txs->wait, then txs->out */
+	uint16_t msg_id;		/* 0 until numbered */
+	bool numbered;
+	bool acked;			/* a packet reached the target */
 	uint8_t opcode;
 	bool tagged;
 	bool has_data;
@@ -184,6 +261,9 @@ struct uet_ses_send_op {
 struct uet_ses_recv_op {
 	struct uet_ses_obj obj;
 	struct uet_dlist entry;		/* ep->posted while unmatched */
+	struct uet_dlist centry;	/* crxs->cmplq */
+	struct uet_ses_rxs *crxs;	/* completes in this stream's order */
+	bool done;			/* complete, waiting for its turn */
 	struct uet_ses_ep *ep;
 	bool posted;
 	bool tagged;
@@ -206,8 +286,10 @@ struct uet_ses_rx_msg {
 	struct uet_hnode node;		/* ses->rx_msgs until complete */
 	uint8_t key[UET_SES_RXKEY_LEN];
 	bool in_map;
-	struct uet_dlist entry;		/* ep->unexp or ep->active */
+	struct uet_dlist entry;		/* ep->unexp, ep->active, rxs->held */
 	bool on_unexp;
+	bool held;			/* buffered before its turn */
+	struct uet_ses_rxs *rxs;	/* its stream while held */
 	struct uet_ses_ep *ep;
 	struct uet_link_addr src;
 	uint16_t msg_id;		/* 0 for the small-message format */
@@ -273,6 +355,7 @@ struct uet_ses_notice {
 	struct uet_ses_txi txi;
 	struct uet_pds_key key;
 	struct uet_ses_rsp rsp;
+	uint64_t mkey;			/* of the rendezvous send */
 	bool built;
 };
 
@@ -286,9 +369,18 @@ struct uet_ses {
 
 	struct uet_hashmap eps;		/* uet_ses_ep by {job, pid, ri} */
 	struct uet_dlist ep_list;
-	struct uet_hashmap msg_ids;	/* uet_ses_msgid by id */
+	struct uet_hashmap msg_ids;	/* uet_ses_msgid (READs) by id */
 	uint16_t next_msg_id;
-	struct uet_hashmap rx_msgs;	/* uet_ses_rx_msg by {src, msg_id} */
+	struct uet_hashmap rx_msgs;	/* uet_ses_rx_msg by {stream, id} */
+	struct uet_hashmap tx_streams;	/* uet_ses_txs by stream key */
+	struct uet_dlist txs_idle;	/* uet_ses_txs without sends */
+	size_t txs_idle_n;
+	struct uet_hashmap rx_streams;	/* uet_ses_rxs by stream key */
+	struct uet_dlist rxs_lru;
+	struct uet_dlist rxs_held;
+	uint64_t held_bytes;		/* bounce buffers of held messages */
+	uint64_t held_msgs;
+	bool ordered;			/* RUD: sends carry the send order */
 	struct uet_hashmap mkeys;	/* uet_ses_send_op by memory key */
 	uint64_t mkey_seq;
 	struct uet_hashmap routes;	/* uet_ses_route by route key */
@@ -306,6 +398,8 @@ struct uet_ses {
 	struct uet_bufpool reply_pool;
 	struct uet_bufpool notice_pool;
 	struct uet_bufpool route_pool;
+	struct uet_bufpool txs_pool;
+	struct uet_bufpool rxs_pool;
 
 	size_t pkts_in_pds;		/* packets PDS owns */
 	unsigned int depth;		/* nesting of SES entry points */
@@ -345,6 +439,24 @@ struct uet_ses_msgid *uet_ses_msgid_find(struct uet_ses *ses, uint16_t id,
 
 void uet_ses_fa_key(const struct uet_link_addr *fa,
 		    uint8_t key[UET_SES_FA_KEY_LEN]);
+/* The key of the stream between the endpoint `initiator` behind (or at)
+ * fa and the endpoint {job_id, pid_on_fep, ri}. */
+void uet_ses_stream_key(uint8_t key[UET_SES_STREAM_KEY_LEN],
+			const struct uet_link_addr *fa, uint32_t initiator,
+			uint32_t job_id, uint16_t pid_on_fep, uint16_t ri);
+/* The id after id in a sequence (1, 2, ..., 65535, 2, ...). */
+static inline uint16_t uet_ses_seq_next(uint16_t id)
+{
+	return id == UINT16_MAX ? 2 : (uint16_t)(id + 1);
+}
+
+/* How far id b is ahead of id a in the cycle 2..65535 (0..65533). */
+static inline uint32_t uet_ses_seq_dist(uint16_t a, uint16_t b)
+{
+	return ((uint32_t)b + UET_SES_SEQ_SPACE - a) % UET_SES_SEQ_SPACE;
+}
+
+void uet_ses_rxs_free_ep(struct uet_ses *ses, struct uet_ses_ep *ep);
 struct uet_ses_ep *uet_ses_ep_find(struct uet_ses *ses, uint32_t job_id,
 				   uint16_t pid_on_fep, uint16_t ri,
 				   uint8_t *rc);
@@ -398,6 +510,20 @@ int uet_ses_pds_rx(void *ctx, const struct uet_pds_rx_info *info,
 void uet_ses_rsp_fill(struct uet_pds_rsp *rsp, uint8_t list, uint8_t rc,
 		      uint16_t msg_id, uint32_t job_id, uint64_t mlen);
 void uet_ses_rx_msg_unmap(struct uet_ses *ses, struct uet_ses_rx_msg *msg);
+/* Off its stream's held list (failed or taken). */
+void uet_ses_held_unlink(struct uet_ses *ses, struct uet_ses_rx_msg *msg);
+/* Take the held messages whose turn has come (a receive was posted,
+ * unexpected room freed up). */
+void uet_ses_ord_release_all(struct uet_ses *ses);
+/* Skip the gaps that nothing filled for cfg.order_timeout_ns. */
+void uet_ses_ord_timer(struct uet_ses *ses);
+/* r was matched to a message of the stream of key (RUD): it completes
+ * after the receives matched to that stream before it. */
+void uet_ses_recv_matched(struct uet_ses *ses, struct uet_ses_recv_op *r,
+			  const uint8_t *key);
+/* r is complete: true if its completion waits for its turn (it is
+ * released then), false if the caller releases it now. */
+bool uet_ses_recv_ordered_done(struct uet_ses *ses, struct uet_ses_recv_op *r);
 
 /* ---- uet_ses_match.c: receives ---- */
 
@@ -433,9 +559,10 @@ bool uet_ses_reply_more(const struct uet_ses_reply *rp);
 void uet_ses_reply_stop(struct uet_ses *ses, struct uet_ses_reply *rp,
 			uint8_t tell);
 void uet_ses_reply_check(struct uet_ses *ses, struct uet_ses_reply *rp);
-void uet_ses_notice_send(struct uet_ses *ses, const struct uet_pds_key *key,
-			 uint16_t msg_id, uint32_t job_id, uint8_t rc,
-			 uint32_t mlen);
+/* The notice: a Response (message_id of the send) + its memory key. */
+#define UET_SES_NOTICE_LEN	(UET_SES_RSP_LEN + 8)
+void uet_ses_notice_send(struct uet_ses *ses, const struct uet_ses_rx_msg *m,
+			 uint8_t rc, uint32_t mlen);
 int uet_ses_notice_build(struct uet_ses *ses, struct uet_ses_notice *n,
 			 struct uet_ses_pkt **out);
 void uet_ses_read_tx_done(struct uet_ses *ses, struct uet_ses_pkt *pkt,

@@ -10,7 +10,8 @@
  *   - directed receive: the source fabric address and the initiator
  *     field (uet_ses_initiator_id(src.pid_on_fep, src.ri)) are equal.
  * Posted receives are searched in post order, unexpected messages in the
- * order their first packet arrived.
+ * order their first packet was taken (under RUD and ROD: for one source
+ * endpoint, its send order).
  */
 #include "config.h"
 
@@ -78,6 +79,8 @@ void uet_ses_recv_complete(struct uet_ses *ses, struct uet_ses_recv_op *r,
 {
 	r->cmpl.op_ctx = r->op_ctx;
 	r->cmpl.status = status;
+	if (uet_ses_recv_ordered_done(ses, r))
+		return;
 	uet_ses_release(ses, &r->obj, true);
 }
 
@@ -109,8 +112,7 @@ void uet_ses_rx_check(struct uet_ses *ses, struct uet_ses_rx_msg *m)
 	uet_ses_pull_orphan(ses, m);
 	if (m->rdzv) {
 		placed = m->total < m->recv->len ? m->total : m->recv->len;
-		uet_ses_notice_send(ses, &m->peer_key, m->msg_id, m->job_id,
-				    UET_RC_OK, placed);
+		uet_ses_notice_send(ses, m, UET_RC_OK, placed);
 	}
 	uet_dlist_remove(&m->entry);
 	uet_ses_recv_deliver(ses, m->recv, m);
@@ -127,10 +129,10 @@ void uet_ses_rx_fail(struct uet_ses *ses, struct uet_ses_rx_msg *m,
 		return;
 	uet_ses_txi_cancel(ses, &m->txi);
 	uet_ses_rx_msg_unmap(ses, m);
+	uet_ses_held_unlink(ses, m);
 	uet_ses_pull_orphan(ses, m);
 	if (m->rdzv)
-		uet_ses_notice_send(ses, &m->peer_key, m->msg_id, m->job_id,
-				    uet_ses_rc_is_error(rc) ? rc :
+		uet_ses_notice_send(ses, m, uet_ses_rc_is_error(rc) ? rc :
 				    UET_RC_CANCELLED, 0);
 	if (m->on_unexp) {
 		uet_ses_unexp_account(ses, -(int64_t)m->ubuf_len, -1);
@@ -151,8 +153,8 @@ void uet_ses_rx_drop_unexp(struct uet_ses *ses, struct uet_ses_rx_msg *m)
 	uet_ses_rx_fail(ses, m, -ECANCELED, UET_RC_CANCELLED);
 }
 
-/* A receive takes an unexpected message: copy out what was buffered and
- * continue in the receive's own buffer. */
+/* A receive takes an unexpected (or held) message: copy out what was
+ * buffered and continue in the receive's own buffer. */
 void uet_ses_rx_bind(struct uet_ses *ses, struct uet_ses_rx_msg *m,
 		     struct uet_ses_recv_op *r)
 {
@@ -163,10 +165,12 @@ void uet_ses_rx_bind(struct uet_ses *ses, struct uet_ses_rx_msg *m,
 				    m->ubuf_len);
 	free(m->ubuf);
 	m->ubuf = NULL;
-	uet_ses_unexp_account(ses, -(int64_t)m->ubuf_len, -1);
+	if (m->on_unexp)
+		uet_ses_unexp_account(ses, -(int64_t)m->ubuf_len, -1);
 	m->ubuf_len = 0;
 	m->on_unexp = false;
 	m->recv = r;
+	uet_ses_recv_matched(ses, r, m->key);
 	if (m->rdzv)
 		uet_ses_pull_start(ses, m);
 	uet_ses_rx_check(ses, m);
@@ -216,6 +220,7 @@ int uet_ses_recv(struct uet_ses *ses, const struct uet_ses_recv_req *req,
 	r->op_ctx = req->op_ctx;
 	r->cmpl.rc = UET_RC_OK;
 	uet_dlist_init(&r->entry);
+	uet_dlist_init(&r->centry);
 
 	uet_dlist_foreach_entry(&ep->unexp, m, entry) {
 		if (ses_recv_match(r, m->tagged, m->tag, m->initiator,
@@ -227,6 +232,9 @@ int uet_ses_recv(struct uet_ses *ses, const struct uet_ses_recv_req *req,
 	r->posted = true;
 	uet_dlist_insert_tail(&ep->posted, &r->entry);
 push:
+	/* A held message whose turn has come may match r, or fit where an
+	 * unexpected message left. */
+	uet_ses_ord_release_all(ses);
 	uet_ses_push(ses);
 	ret = 0;
 out:

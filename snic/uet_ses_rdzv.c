@@ -27,10 +27,12 @@
  * Target: places them, completes the receive when every byte it asked for
  * has arrived, and then sends the initiator a deferred SES Response
  * (UET_RESPONSE, message_id of the rendezvous send, return code,
- * modified_length = bytes placed) as a request (next_hdr RESPONSE) on the
- * same PDC as the READs: the "notice".  It sends one as well when the
- * message fails or is cancelled at the target (RC_CANCELLED, or the code
- * the initiator returned).
+ * modified_length = bytes placed) followed by the send's 8-byte memory
+ * key, as a request (next_hdr RESPONSE) on the same PDC as the READs:
+ * the "notice".  The key names the send (a message_id is only unique in
+ * its stream).  It sends one as well when the message fails or is
+ * cancelled at the target (RC_CANCELLED, or the code the initiator
+ * returned).
  *
  * Initiator: the send completes when its packets and all its
  * Response-with-Data packets are done and the notice has arrived (or an
@@ -45,6 +47,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "uet_byteorder.h"
 #include "uet_log.h"
 #include "uet_ses_internal.h"
 
@@ -422,22 +425,23 @@ int uet_ses_rx_notice(struct uet_ses *ses, const struct uet_pds_rx_info *info)
 {
 	uint8_t fa[UET_SES_FA_KEY_LEN];
 	struct uet_ses_send_op *op;
-	struct uet_ses_msgid *mid;
+	struct uet_hnode *node;
 	struct uet_ses_rsp h;
 	ssize_t n;
 
 	n = uet_ses_rsp_decode(&h, info->ses, info->ses_len);
 	if (n < 0)
 		return (int)n;
-	if ((size_t)n != info->ses_len)
+	if (info->ses_len != UET_SES_NOTICE_LEN)
 		return -EPROTO;
-	mid = uet_ses_msgid_find(ses, h.message_id, UET_SES_OBJ_SEND);
-	if (!mid)
+	node = uet_hashmap_lookup_u64(&ses->mkeys,
+				      uet_get_be64(info->ses + n));
+	if (!node)
 		return 0;	/* the send already ended */
-	op = uet_container_of(mid, struct uet_ses_send_op, mid);
+	op = uet_container_of(node, struct uet_ses_send_op, mkey_node);
 	uet_ses_fa_key(info->src, fa);
 	if (!op->rdzv || memcmp(fa, op->dst_fa, sizeof(fa)) ||
-	    h.job_id != op->job_id)
+	    h.job_id != op->job_id || h.message_id != op->msg_id)
 		return -EPROTO;
 	op->notice = true;
 	if (uet_ses_rc_is_error(h.ctl.return_code)) {
@@ -451,9 +455,8 @@ int uet_ses_rx_notice(struct uet_ses *ses, const struct uet_pds_rx_info *info)
 
 /* ---- notices (target) ---- */
 
-void uet_ses_notice_send(struct uet_ses *ses, const struct uet_pds_key *key,
-			 uint16_t msg_id, uint32_t job_id, uint8_t rc,
-			 uint32_t mlen)
+void uet_ses_notice_send(struct uet_ses *ses, const struct uet_ses_rx_msg *m,
+			 uint8_t rc, uint32_t mlen)
 {
 	struct uet_ses_notice *n;
 
@@ -467,14 +470,15 @@ void uet_ses_notice_send(struct uet_ses *ses, const struct uet_pds_key *key,
 	}
 	uet_dlist_init(&n->txi.entry);
 	n->txi.type = UET_SES_TXI_NOTICE;
-	n->key = *key;
+	n->key = m->peer_key;
 	n->rsp.ctl.list = UET_LIST_EXPECTED;
 	n->rsp.ctl.opcode = UET_RESPONSE;
 	n->rsp.ctl.version = UET_SES_VERSION;
 	n->rsp.ctl.return_code = rc;
-	n->rsp.message_id = msg_id;
-	n->rsp.job_id = job_id;
+	n->rsp.message_id = m->msg_id;
+	n->rsp.job_id = m->job_id;
 	n->rsp.modified_length = mlen;
+	n->mkey = m->mkey;
 	uet_ses_txi_queue(ses, &n->txi);
 }
 
@@ -488,12 +492,15 @@ int uet_ses_notice_build(struct uet_ses *ses, struct uet_ses_notice *n,
 	if (!pkt)
 		return -EAGAIN;
 	len = uet_ses_rsp_encode(pkt->pds.hdr, sizeof(pkt->pds.hdr), &n->rsp);
-	if (len < 0) {
+	_Static_assert(UET_SES_NOTICE_LEN <= UET_PDS_SES_HDR_MAX,
+		       "the notice fits a packet header");
+	if (len != UET_SES_RSP_LEN) {
 		uet_ses_pkt_put(ses, pkt);
 		return -EIO;
 	}
+	uet_put_be64(pkt->pds.hdr + len, n->mkey);
 	pkt->pds.next_hdr = UET_HDR_RESPONSE;
-	pkt->pds.hdr_len = (uint16_t)len;
+	pkt->pds.hdr_len = (uint16_t)(len + 8);
 	n->built = true;
 	*out = pkt;
 	return 0;

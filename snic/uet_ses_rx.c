@@ -8,11 +8,15 @@
  *     the unexpected list with a bounce buffer for its eager bytes (or
  *     returns -EAGAIN when the unexpected bound is reached: PDS NACKs it
  *     and the initiator retries);
- *   - later packets of the same {source, message_id} are placed at their
+ *   - later packets of the same {stream, message_id} (stream: source
+ *     address and initiator, target endpoint) are placed at their
  *     message_offset in the same buffer (a packet that cannot belong to
  *     the message in progress under that id means the source reused the
  *     id of a message it gave up on: that one fails, a new one starts);
  *   - the message is complete when all its bytes have arrived.
+ * Under RUD the first packet of a message is taken only in send order:
+ * a message whose predecessors in its stream have not all arrived is
+ * refused with -EAGAIN (send order, below).
  * The SES response (16-byte UET_RESPONSE) travels on the packet's ACK: an
  * error code for any packet that cannot be delivered, RC_OK for the last
  * packet (eom) of a message; other packets get PDS's default response.
@@ -170,16 +174,361 @@ static int ses_rx_more(struct uet_ses *ses, struct uet_ses_rx_msg *m,
 	return 0;
 }
 
+/* ---- send order (RUD) ---- */
+
+/*
+ * A target stream remembers the next message_id it expects (its turn).
+ * For the first packet of a message to arrive (the packets of a message
+ * already taken are placed whatever their id):
+ *   - message_id 1: the source starts a sequence (after the messages of
+ *     its previous one still held here, whatever is missing before them);
+ *   - a stream not known here, or an id too far either way: the stream is
+ *     taken up at this message;
+ *   - the expected id: taken (matched, or buffered as unexpected), then
+ *     the held messages whose turn has come;
+ *   - up to UET_SES_SEQ_WINDOW - 1 ahead: held, buffered, until its turn;
+ *   - up to UET_SES_SEQ_WINDOW behind: a message the sequence has passed
+ *     (the stream was taken up after it): taken at once.
+ * "Taken" is the point where matching happens, so messages are matched
+ * (or enter the unexpected list) in send order.  A message whose turn has
+ * come but that neither matches a receive nor fits the unexpected bound
+ * stays held (parked) until a receive is posted or room frees up.  A gap
+ * that nothing fills for cfg.order_timeout_ns is skipped.
+ */
+enum ses_ord {
+	SES_ORD_NONE,			/* no order: not RUD, or no id */
+	SES_ORD_NEXT,
+	SES_ORD_START,
+	SES_ORD_RESYNC,
+	SES_ORD_LATE,
+	SES_ORD_AHEAD,
+};
+
+static bool ses_unexp_room(const struct uet_ses *ses, uint64_t need)
+{
+	uint64_t used = ses->stats.unexp_bytes;
+
+	return ses->unexp_msgs < ses->cfg.unexp_max_msgs &&
+	       used <= ses->cfg.unexp_max_bytes &&
+	       need <= ses->cfg.unexp_max_bytes - used;
+}
+
+/* Held messages have bounds of their own, the same values. */
+static bool ses_held_room(const struct uet_ses *ses, uint64_t need)
+{
+	return ses->held_msgs < ses->cfg.unexp_max_msgs &&
+	       ses->held_bytes <= ses->cfg.unexp_max_bytes &&
+	       need <= ses->cfg.unexp_max_bytes - ses->held_bytes;
+}
+
+static void ses_held_account(struct uet_ses *ses, int64_t bytes, int msgs)
+{
+	ses->held_bytes += (uint64_t)bytes;
+	ses->held_msgs += (uint64_t)(int64_t)msgs;
+	if (ses->held_bytes > ses->stats.held_bytes_hwm)
+		ses->stats.held_bytes_hwm = ses->held_bytes;
+}
+
+/* A stream holding nothing may be forgotten (least recently used). */
+static void ses_rxs_idle_update(struct uet_ses *ses, struct uet_ses_rxs *rxs)
+{
+	bool busy = !uet_dlist_empty(&rxs->held) ||
+		    !uet_dlist_empty(&rxs->cmplq);
+
+	if (busy && uet_dlist_linked(&rxs->lru))
+		uet_dlist_remove(&rxs->lru);
+	else if (!busy && !uet_dlist_linked(&rxs->lru))
+		uet_dlist_insert_tail(&ses->rxs_lru, &rxs->lru);
+}
+
+void uet_ses_held_unlink(struct uet_ses *ses, struct uet_ses_rx_msg *m)
+{
+	struct uet_ses_rxs *rxs = m->rxs;
+
+	if (!m->held)
+		return;
+	m->held = false;
+	m->rxs = NULL;
+	uet_dlist_remove(&m->entry);
+	ses_held_account(ses, -(int64_t)m->ubuf_len, -1);
+	if (uet_dlist_empty(&rxs->held))
+		uet_dlist_remove(&rxs->hentry);
+	ses_rxs_idle_update(ses, rxs);
+}
+
+/*
+ * Receive completions of a stream are delivered in the order its
+ * messages were matched: a message matched later may complete first (its
+ * packets arrived first, or an earlier one is a rendezvous pull), and
+ * then waits.  all: the stream goes, deliver what is complete and let go
+ * of the rest (each is released when it completes).
+ */
+static void ses_cmplq_flush(struct uet_ses *ses, struct uet_ses_rxs *rxs,
+			    bool all)
+{
+	struct uet_ses_recv_op *r;
+	struct uet_dlist *e;
+
+	while ((e = uet_dlist_first(&rxs->cmplq)) != NULL) {
+		r = uet_container_of(e, struct uet_ses_recv_op, centry);
+		if (!r->done && !all)
+			break;
+		uet_dlist_remove(&r->centry);
+		r->crxs = NULL;
+		if (r->done)
+			uet_ses_release(ses, &r->obj, true);
+	}
+	ses_rxs_idle_update(ses, rxs);
+}
+
+void uet_ses_recv_matched(struct uet_ses *ses, struct uet_ses_recv_op *r,
+			  const uint8_t *key)
+{
+	struct uet_ses_rxs *rxs;
+	struct uet_hnode *n;
+
+	n = uet_hashmap_lookup_bytes(&ses->rx_streams, key);
+	if (!n || r->crxs)
+		return;
+	rxs = uet_container_of(n, struct uet_ses_rxs, node);
+	r->crxs = rxs;
+	uet_dlist_insert_tail(&rxs->cmplq, &r->centry);
+	ses_rxs_idle_update(ses, rxs);
+}
+
+bool uet_ses_recv_ordered_done(struct uet_ses *ses, struct uet_ses_recv_op *r)
+{
+	if (!r->crxs)
+		return false;
+	r->done = true;
+	ses_cmplq_flush(ses, r->crxs, false);
+	return true;
+}
+
+static void ses_rxs_free(struct uet_ses *ses, struct uet_ses_rxs *rxs)
+{
+	struct uet_dlist *e;
+
+	while ((e = uet_dlist_first(&rxs->held)) != NULL)
+		uet_ses_rx_fail(ses, uet_container_of(e, struct uet_ses_rx_msg,
+						      entry),
+				-ECANCELED, UET_RC_CANCELLED);
+	ses_cmplq_flush(ses, rxs, true);
+	uet_hashmap_remove(&ses->rx_streams, &rxs->node);
+	uet_dlist_remove(&rxs->lru);
+	uet_dlist_remove(&rxs->hentry);
+	uet_dlist_remove(&rxs->entry);
+	uet_bufpool_put(&ses->rxs_pool, rxs);
+}
+
+void uet_ses_rxs_free_ep(struct uet_ses *ses, struct uet_ses_ep *ep)
+{
+	struct uet_dlist *e;
+
+	while ((e = uet_dlist_first(&ep->rx_streams)) != NULL)
+		ses_rxs_free(ses, uet_container_of(e, struct uet_ses_rxs,
+						   entry));
+}
+
+static struct uet_ses_rxs *ses_rxs_get(struct uet_ses *ses,
+				       struct uet_ses_ep *ep,
+				       const uint8_t *key)
+{
+	struct uet_ses_rxs *rxs;
+	struct uet_hnode *n;
+
+	n = uet_hashmap_lookup_bytes(&ses->rx_streams, key);
+	if (n) {
+		rxs = uet_container_of(n, struct uet_ses_rxs, node);
+		if (uet_dlist_linked(&rxs->lru)) {
+			uet_dlist_remove(&rxs->lru);
+			uet_dlist_insert_tail(&ses->rxs_lru, &rxs->lru);
+		}
+		return rxs;
+	}
+	/* Bounded: the stream used least recently (holding nothing) is
+	 * forgotten; its next message takes it up again. */
+	if (uet_hashmap_count(&ses->rx_streams) >= UET_SES_RXS_MAX &&
+	    !uet_dlist_empty(&ses->rxs_lru))
+		ses_rxs_free(ses, uet_dlist_first_entry(&ses->rxs_lru,
+							struct uet_ses_rxs,
+							lru));
+	rxs = uet_bufpool_get(&ses->rxs_pool);
+	if (!rxs)
+		return NULL;
+	memset(rxs, 0, sizeof(*rxs));
+	memcpy(rxs->key, key, UET_SES_STREAM_KEY_LEN);
+	uet_dlist_init(&rxs->held);
+	uet_dlist_init(&rxs->cmplq);
+	uet_dlist_init(&rxs->hentry);
+	/* Cannot fail: the key is not in the map. */
+	(void)uet_hashmap_insert_bytes(&ses->rx_streams, &rxs->node,
+				       rxs->key);
+	uet_dlist_insert_tail(&ses->rxs_lru, &rxs->lru);
+	uet_dlist_insert_tail(&ep->rx_streams, &rxs->entry);
+	return rxs;
+}
+
+/* Where the first packet of q stands in its stream; -EAGAIN for no
+ * memory. */
+static int ses_ord_check(struct uet_ses *ses, struct uet_ses_ep *ep,
+			 const struct uet_pds_rx_info *info,
+			 const struct ses_rx_req *q, const uint8_t *key,
+			 struct uet_ses_rxs **out)
+{
+	struct uet_ses_rxs *rxs;
+	uint32_t d;
+
+	*out = NULL;
+	if (info->mode != UET_PDS_MODE_RUD || !q->msg_id)
+		return SES_ORD_NONE;
+	rxs = ses_rxs_get(ses, ep, key);
+	if (!rxs)
+		return -EAGAIN;
+	*out = rxs;
+	if (q->msg_id == UET_SES_SEQ_FIRST)
+		return SES_ORD_START;
+	if (!rxs->synced)
+		return SES_ORD_RESYNC;
+	d = uet_ses_seq_dist(rxs->expect, q->msg_id);
+	if (d == 0)
+		return SES_ORD_NEXT;
+	if (d < UET_SES_SEQ_WINDOW)
+		return SES_ORD_AHEAD;
+	if (d >= UET_SES_SEQ_SPACE - UET_SES_SEQ_WINDOW)
+		return SES_ORD_LATE;
+	return SES_ORD_RESYNC;
+}
+
+/* The stream moved on past id. */
+static void ses_ord_advance(struct uet_ses *ses, struct uet_ses_rxs *rxs,
+			    uint16_t id)
+{
+	rxs->expect = uet_ses_seq_next(id);
+	rxs->synced = true;
+	rxs->since = ses->now;
+}
+
+/* Take held message m, whose turn has come: false if it can neither be
+ * matched nor buffered as unexpected (it stays, parked). */
+static bool ses_held_take(struct uet_ses *ses, struct uet_ses_rx_msg *m)
+{
+	struct uet_ses_recv_op *r;
+
+	r = uet_ses_match_posted(m->ep, m->tagged, m->tag, m->initiator,
+				 m->key);
+	if (!r && !ses_unexp_room(ses, m->ubuf_len))
+		return false;
+	uet_ses_held_unlink(ses, m);
+	if (r) {
+		uet_dlist_remove(&r->entry);
+		r->posted = false;
+		ses->stats.expected++;
+		uet_ses_rx_bind(ses, m, r);
+	} else {
+		m->on_unexp = true;
+		uet_dlist_insert_tail(&m->ep->unexp, &m->entry);
+		uet_ses_unexp_account(ses, (int64_t)m->ubuf_len, 1);
+		ses->stats.unexpected++;
+	}
+	return true;
+}
+
+/* Take the held messages of rxs whose turn has come. */
+static void ses_ord_release(struct uet_ses *ses, struct uet_ses_rxs *rxs)
+{
+	struct uet_ses_rx_msg *m;
+	uint16_t id;
+
+	while (!uet_dlist_empty(&rxs->held)) {
+		m = uet_dlist_first_entry(&rxs->held, struct uet_ses_rx_msg,
+					  entry);
+		id = m->msg_id;
+		if (id != rxs->expect || !ses_held_take(ses, m))
+			return;
+		ses_ord_advance(ses, rxs, id);
+	}
+}
+
+/* Take every held message of rxs in order, skipping the ids missing
+ * before them, as far as they can be taken. */
+static void ses_ord_flush(struct uet_ses *ses, struct uet_ses_rxs *rxs)
+{
+	struct uet_ses_rx_msg *m;
+
+	while (!uet_dlist_empty(&rxs->held)) {
+		m = uet_dlist_first_entry(&rxs->held, struct uet_ses_rx_msg,
+					  entry);
+		if (m->msg_id != rxs->expect) {
+			rxs->expect = m->msg_id;
+			ses->stats.ord_skipped++;
+		}
+		ses_ord_release(ses, rxs);
+		if (!uet_dlist_empty(&rxs->held) &&
+		    uet_dlist_first_entry(&rxs->held, struct uet_ses_rx_msg,
+					  entry)->msg_id == rxs->expect)
+			return;		/* parked */
+	}
+}
+
+void uet_ses_ord_release_all(struct uet_ses *ses)
+{
+	struct uet_ses_rxs *rxs;
+
+	uet_dlist_foreach_entry_safe(&ses->rxs_held, rxs, hentry)
+		ses_ord_release(ses, rxs);
+}
+
+void uet_ses_ord_timer(struct uet_ses *ses)
+{
+	struct uet_ses_rx_msg *m;
+	struct uet_ses_rxs *rxs;
+
+	if (!ses->cfg.order_timeout_ns)
+		return;
+	uet_dlist_foreach_entry_safe(&ses->rxs_held, rxs, hentry) {
+		m = uet_dlist_first_entry(&rxs->held, struct uet_ses_rx_msg,
+					  entry);
+		if (m->msg_id == rxs->expect ||
+		    ses->now - rxs->since < ses->cfg.order_timeout_ns)
+			continue;
+		ses_ord_flush(ses, rxs);
+	}
+}
+
+uint64_t uet_ses_next_deadline(const struct uet_ses *ses)
+{
+	const struct uet_ses_rx_msg *m;
+	const struct uet_ses_rxs *rxs;
+	uint64_t t, best = UINT64_MAX;
+
+	if (!ses || ses->zombie || !ses->cfg.order_timeout_ns)
+		return UINT64_MAX;
+	uet_dlist_foreach_entry(&ses->rxs_held, rxs, hentry) {
+		m = uet_dlist_first_entry(&rxs->held, struct uet_ses_rx_msg,
+					  entry);
+		if (m->msg_id == rxs->expect)
+			continue;
+		t = rxs->since + ses->cfg.order_timeout_ns;
+		if (t < rxs->since)
+			t = UINT64_MAX;
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
 /* A whole message in one packet for a posted receive: no state kept. */
 static int ses_rx_single(struct uet_ses *ses,
 			 const struct uet_pds_rx_info *info,
 			 struct uet_ses_recv_op *r, const struct ses_rx_req *q,
-			 struct uet_pds_rsp *rsp)
+			 const uint8_t *key, struct uet_pds_rsp *rsp)
 {
 	struct uet_ses_rx_msg tmp;
 
 	uet_dlist_remove(&r->entry);
 	r->posted = false;
+	uet_ses_recv_matched(ses, r, key);
 	uet_ses_iov_copy_in(r->iov, r->iovcnt, 0, q->data, q->plen);
 	memset(&tmp, 0, sizeof(tmp));
 	tmp.src = *info->src;
@@ -197,67 +546,29 @@ static int ses_rx_single(struct uet_ses *ses,
 	return 0;
 }
 
-static int ses_rx_send(struct uet_ses *ses, const struct uet_pds_rx_info *info,
-		       const struct ses_rx_req *q, struct uet_pds_rsp *rsp)
+/* A new rx_msg for the first packet of q, with a bounce buffer of
+ * ubuf_len bytes, on no list yet. */
+static struct uet_ses_rx_msg *ses_rx_msg_new(struct uet_ses *ses,
+					     const struct uet_pds_rx_info *info,
+					     struct uet_ses_ep *ep,
+					     const struct ses_rx_req *q,
+					     const uint8_t *key,
+					     uint64_t ubuf_len)
 {
-	uint8_t key[UET_SES_RXKEY_LEN];
-	struct uet_ses_recv_op *r;
 	struct uet_ses_rx_msg *m;
-	struct uet_ses_ep *ep;
-	struct uet_hnode *n;
-	uint64_t need_buf, used;
-	uint8_t rc;
 
-	ep = uet_ses_ep_find(ses, q->job_id, q->pid_on_fep, q->ri, &rc);
-	if (!ep) {
-		ses_rx_error(ses, rsp, rc, q->rsp_id, q->job_id);
-		return 0;
-	}
-	uet_ses_fa_key(info->src, key);
-	uet_put_be16(key + UET_SES_FA_KEY_LEN, q->msg_id);
-	if (q->msg_id) {
-		n = uet_hashmap_lookup_bytes(&ses->rx_msgs, key);
-		m = n ? uet_container_of(n, struct uet_ses_rx_msg, node) : NULL;
-		if (m && ses_rx_fits(m, ep, q))
-			return ses_rx_more(ses, m, q, rsp);
-		if (m) {
-			/*
-			 * The source reused the message_id: the message it
-			 * had started under it will never be finished (its
-			 * initiator gave up on it).  It fails, this packet
-			 * starts a new one.
-			 */
-			ses->stats.stale_msgs++;
-			uet_ses_rx_fail(ses, m, -EIO, UET_RC_OK);
-		}
-	}
-
-	/* The first packet of this message to arrive: match it. */
-	r = uet_ses_match_posted(ep, q->tagged, q->tag, q->initiator, key);
-	if (r && q->som && q->eom && !q->rdzv)
-		return ses_rx_single(ses, info, r, q, rsp);
-	need_buf = q->rdzv ? q->ext.eager_length : q->total;
-	if (!r) {
-		used = ses->stats.unexp_bytes;
-		if (ses->unexp_msgs >= ses->cfg.unexp_max_msgs ||
-		    used > ses->cfg.unexp_max_bytes ||
-		    need_buf > ses->cfg.unexp_max_bytes - used) {
-			ses->stats.unexp_refused++;
-			return -EAGAIN;
-		}
-	}
 	m = uet_ses_obj_alloc(ses, UET_SES_OBJ_RXMSG);
 	if (!m)
-		return -EAGAIN;
-	if (!r && need_buf) {
-		m->ubuf = malloc(need_buf);
+		return NULL;
+	if (ubuf_len) {
+		m->ubuf = malloc(ubuf_len);
 		if (!m->ubuf) {
 			uet_ses_release(ses, &m->obj, false);
-			return -EAGAIN;
+			return NULL;
 		}
-		m->ubuf_len = need_buf;
+		m->ubuf_len = ubuf_len;
 	}
-	memcpy(m->key, key, sizeof(key));
+	memcpy(m->key, key, UET_SES_RXKEY_LEN);
 	uet_dlist_init(&m->entry);
 	uet_dlist_init(&m->txi.entry);
 	uet_dlist_init(&m->reads);
@@ -283,9 +594,49 @@ static int ses_rx_send(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 		m->peer_key.mode = ses->cfg.mode;
 		ses->stats.rdzv_rx++;
 	}
+	return m;
+}
+
+/* Place the first packet of m and answer it. */
+static void ses_rx_start(struct uet_ses *ses, struct uet_ses_rx_msg *m,
+			 const struct ses_rx_req *q, struct uet_pds_rsp *rsp)
+{
+	ses_rx_place(m, q);
+	if (!q->rdzv && m->rcvd < m->total &&
+	    !uet_hashmap_insert_bytes(&ses->rx_msgs, &m->node, m->key))
+		m->in_map = true;
+	if (m->recv && q->rdzv)
+		uet_ses_pull_start(ses, m);
+	ses_rx_respond(rsp, m, q);
+	uet_ses_rx_check(ses, m);
+}
+
+/* The first packet of a message to arrive, in its turn (key: its stream
+ * and id): match it, or buffer it as unexpected. */
+static int ses_rx_first(struct uet_ses *ses,
+			const struct uet_pds_rx_info *info,
+			struct uet_ses_ep *ep, const struct ses_rx_req *q,
+			const uint8_t *key, struct uet_pds_rsp *rsp)
+{
+	struct uet_ses_recv_op *r;
+	struct uet_ses_rx_msg *m;
+	uint64_t need_buf;
+
+	r = uet_ses_match_posted(ep, q->tagged, q->tag, q->initiator, key);
+	if (r && q->som && q->eom && !q->rdzv)
+		return ses_rx_single(ses, info, r, q, key, rsp);
+	need_buf = q->rdzv ? q->ext.eager_length : q->total;
+	if (!r && !ses_unexp_room(ses, need_buf)) {
+		ses->stats.unexp_refused++;
+		return -EAGAIN;
+	}
+	m = ses_rx_msg_new(ses, info, ep, q, key, r ? 0 : need_buf);
+	if (!m)
+		return -EAGAIN;
 	if (r) {
 		uet_dlist_remove(&r->entry);
 		r->posted = false;
+		uet_ses_recv_matched(ses, r, key);
 		m->recv = r;
 		uet_dlist_insert_tail(&ep->active, &m->entry);
 		ses->stats.expected++;
@@ -295,14 +646,120 @@ static int ses_rx_send(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 		uet_ses_unexp_account(ses, (int64_t)need_buf, 1);
 		ses->stats.unexpected++;
 	}
-	ses_rx_place(m, q);
-	if (!q->rdzv && m->rcvd < m->total &&
-	    !uet_hashmap_insert_bytes(&ses->rx_msgs, &m->node, m->key))
-		m->in_map = true;
-	if (r && q->rdzv)
-		uet_ses_pull_start(ses, m);
-	ses_rx_respond(rsp, m, q);
-	uet_ses_rx_check(ses, m);
+	ses_rx_start(ses, m, q, rsp);
+	return 0;
+}
+
+/* The first packet of a message that arrived before its turn: buffer it
+ * (unmatched) on its stream's held list, in send order. */
+static int ses_rx_hold(struct uet_ses *ses, const struct uet_pds_rx_info *info,
+		       struct uet_ses_ep *ep, struct uet_ses_rxs *rxs,
+		       const struct ses_rx_req *q, const uint8_t *key,
+		       struct uet_pds_rsp *rsp)
+{
+	struct uet_ses_rx_msg *m, *o;
+	struct uet_dlist *pos;
+	uint64_t need_buf;
+	uint32_t d;
+
+	need_buf = q->rdzv ? q->ext.eager_length : q->total;
+	if (!ses_held_room(ses, need_buf)) {
+		ses->stats.ord_refused++;
+		return -EAGAIN;
+	}
+	m = ses_rx_msg_new(ses, info, ep, q, key, need_buf);
+	if (!m)
+		return -EAGAIN;
+	d = uet_ses_seq_dist(rxs->expect, q->msg_id);
+	for (pos = rxs->held.next; pos != &rxs->held; pos = pos->next) {
+		o = uet_container_of(pos, struct uet_ses_rx_msg, entry);
+		if (uet_ses_seq_dist(rxs->expect, o->msg_id) > d)
+			break;
+	}
+	if (uet_dlist_empty(&rxs->held)) {
+		/* The gap starts now. */
+		uet_dlist_insert_tail(&ses->rxs_held, &rxs->hentry);
+		rxs->since = ses->now;
+	}
+	uet_dlist_insert_before(pos, &m->entry);
+	m->held = true;
+	m->rxs = rxs;
+	ses_rxs_idle_update(ses, rxs);
+	ses_held_account(ses, (int64_t)need_buf, 1);
+	ses->stats.ord_held++;
+	ses_rx_start(ses, m, q, rsp);
+	return 0;
+}
+
+static int ses_rx_send(struct uet_ses *ses, const struct uet_pds_rx_info *info,
+		       const struct ses_rx_req *q, struct uet_pds_rsp *rsp)
+{
+	uint8_t key[UET_SES_RXKEY_LEN];
+	struct uet_ses_rx_msg *m = NULL;
+	struct uet_ses_rxs *rxs;
+	struct uet_ses_ep *ep;
+	struct uet_hnode *n;
+	uint8_t rc;
+	int ord, ret;
+
+	ep = uet_ses_ep_find(ses, q->job_id, q->pid_on_fep, q->ri, &rc);
+	if (!ep) {
+		ses_rx_error(ses, rsp, rc, q->rsp_id, q->job_id);
+		return 0;
+	}
+	uet_ses_stream_key(key, info->src, q->initiator, q->job_id,
+			   q->pid_on_fep, q->ri);
+	uet_put_be16(key + UET_SES_STREAM_KEY_LEN, q->msg_id);
+	if (q->msg_id) {
+		n = uet_hashmap_lookup_bytes(&ses->rx_msgs, key);
+		m = n ? uet_container_of(n, struct uet_ses_rx_msg, node) : NULL;
+		if (m && ses_rx_fits(m, ep, q))
+			return ses_rx_more(ses, m, q, rsp);
+	}
+
+	/* The first packet of this message to arrive. */
+	ord = ses_ord_check(ses, ep, info, q, key, &rxs);
+	if (ord < 0)
+		return ord;
+	if (ord == SES_ORD_START || ord == SES_ORD_RESYNC) {
+		/* What is held came before (in the previous sequence). */
+		ses_ord_flush(ses, rxs);
+		if (!uet_dlist_empty(&rxs->held)) {
+			ses->stats.ord_refused++;
+			return -EAGAIN;
+		}
+	}
+	if (m) {
+		/*
+		 * The source reused the message_id: the message it had
+		 * started under it will never be finished (its initiator
+		 * gave up on it).  It fails, this packet starts a new one.
+		 */
+		ses->stats.stale_msgs++;
+		uet_ses_rx_fail(ses, m, -EIO, UET_RC_OK);
+	}
+	if (ord == SES_ORD_AHEAD)
+		return ses_rx_hold(ses, info, ep, rxs, q, key, rsp);
+	ret = ses_rx_first(ses, info, ep, q, key, rsp);
+	if (ret == -EAGAIN && ord == SES_ORD_NEXT)
+		rxs->since = ses->now;	/* the missing message is alive */
+	if (ret || !rxs)
+		return ret;
+	switch (ord) {
+	case SES_ORD_START:
+		ses->stats.ord_restart++;
+		break;
+	case SES_ORD_RESYNC:
+		ses->stats.ord_resync++;
+		break;
+	case SES_ORD_LATE:
+		ses->stats.ord_late++;
+		return 0;
+	default:
+		break;
+	}
+	ses_ord_advance(ses, rxs, q->msg_id);
+	ses_ord_release(ses, rxs);
 	return 0;
 }
 

@@ -15,6 +15,8 @@
  *     UET_PDS_TX_MAX_IOV pieces).
  * The last packet (eom) of every message asks PDS for its SES response
  * (want_rsp), so an error code of the target always reaches the sender.
+ * Under RUD every message carries a message_id (no small-message header):
+ * its place in the sequence of its stream (send order, below).
  */
 #include "config.h"
 
@@ -24,6 +26,189 @@
 #include "uet_byteorder.h"
 #include "uet_pds_wire.h"
 #include "uet_ses_internal.h"
+
+/* ---- send order: sender streams ---- */
+
+/*
+ * Every send belongs to the stream {local endpoint, destination endpoint}
+ * and is numbered (message_id) when its first packet is built, in send
+ * order: 1 starts a sequence, then 2, 3, ..., 65535, 2, ...  The rules
+ * are those of struct uet_ses_txs; they keep the ids dense (a send that
+ * never put a packet into PDS gives its id back) so the target can match
+ * in send order whatever order the packets arrive in.
+ */
+
+static struct uet_ses_txs *ses_txs_get(struct uet_ses *ses,
+				       const struct uet_ses_ep *ep,
+				       const struct uet_ses_addr *dst)
+{
+	uint8_t k[UET_SES_STREAM_KEY_LEN];
+	struct uet_ses_txs *txs;
+	struct uet_hnode *n;
+
+	uet_ses_stream_key(k, &dst->fa,
+			   uet_ses_initiator_id(ep->pid_on_fep, ep->ri),
+			   dst->job_id, dst->pid_on_fep, dst->ri);
+	n = uet_hashmap_lookup_bytes(&ses->tx_streams, k);
+	if (n)
+		return uet_container_of(n, struct uet_ses_txs, node);
+	/* Forget the stream idle the longest: a later send to it simply
+	 * starts a new sequence. */
+	if (ses->txs_idle_n >= UET_SES_TXS_IDLE_MAX) {
+		txs = uet_dlist_first_entry(&ses->txs_idle, struct uet_ses_txs,
+					    idle);
+		uet_dlist_remove(&txs->idle);
+		ses->txs_idle_n--;
+		uet_hashmap_remove(&ses->tx_streams, &txs->node);
+		uet_bufpool_put(&ses->txs_pool, txs);
+	}
+	txs = uet_bufpool_get(&ses->txs_pool);
+	if (!txs)
+		return NULL;
+	memset(txs, 0, sizeof(*txs));
+	memcpy(txs->key, k, sizeof(k));
+	uet_dlist_init(&txs->wait);
+	uet_dlist_init(&txs->out);
+	txs->next_id = UET_SES_SEQ_FIRST;
+	/* Cannot fail: the key is not in the map. */
+	(void)uet_hashmap_insert_bytes(&ses->tx_streams, &txs->node,
+				       txs->key);
+	uet_dlist_insert_tail(&ses->txs_idle, &txs->idle);
+	ses->txs_idle_n++;
+	return txs;
+}
+
+static void ses_txs_attach(struct uet_ses *ses, struct uet_ses_txs *txs,
+			   struct uet_ses_send_op *op)
+{
+	if (!txs->nops++) {
+		uet_dlist_remove(&txs->idle);
+		ses->txs_idle_n--;
+	}
+	op->txs = txs;
+	uet_dlist_insert_tail(&txs->wait, &op->seq_entry);
+}
+
+static void ses_txs_detach(struct uet_ses *ses, struct uet_ses_send_op *op)
+{
+	struct uet_ses_txs *txs = op->txs;
+
+	if (!txs)
+		return;
+	if (uet_dlist_linked(&op->seq_entry))
+		uet_dlist_remove(&op->seq_entry);
+	if (txs->unsent == op)
+		txs->unsent = NULL;
+	if (txs->gate == op)
+		txs->gate = NULL;
+	op->txs = NULL;
+	if (!--txs->nops) {
+		uet_dlist_insert_tail(&ses->txs_idle, &txs->idle);
+		ses->txs_idle_n++;
+	}
+}
+
+/* Number op if its turn has come: 0, or -EAGAIN (not yet). */
+static int ses_seq_number(struct uet_ses *ses, struct uet_ses_send_op *op)
+{
+	struct uet_ses_txs *txs = op->txs;
+	struct uet_ses_send_op *oldest;
+
+	if (uet_dlist_first(&txs->wait) != &op->seq_entry || txs->unsent ||
+	    txs->gate)
+		return -EAGAIN;
+	if (txs->restart) {
+		if (!uet_dlist_empty(&txs->out))
+			return -EAGAIN;
+		txs->restart = false;
+		txs->next_id = UET_SES_SEQ_FIRST;
+	}
+	if (!uet_dlist_empty(&txs->out)) {
+		oldest = uet_dlist_first_entry(&txs->out,
+					       struct uet_ses_send_op,
+					       seq_entry);
+		if (uet_ses_seq_dist(oldest->msg_id, txs->next_id) >=
+		    UET_SES_SEQ_WINDOW)
+			return -EAGAIN;
+	}
+	op->msg_id = txs->next_id;
+	op->numbered = true;
+	txs->next_id = uet_ses_seq_next(txs->next_id);
+	uet_dlist_remove(&op->seq_entry);
+	uet_dlist_insert_tail(&txs->out, &op->seq_entry);
+	txs->unsent = op;
+	if (ses->ordered && op->msg_id == UET_SES_SEQ_FIRST)
+		txs->gate = op;
+	return 0;
+}
+
+/* op's first packet is in PDS: the next send may be numbered. */
+static void ses_seq_sent(struct uet_ses *ses, struct uet_ses_send_op *op)
+{
+	struct uet_ses_txs *txs = op->txs;
+
+	if (!txs || txs->unsent != op)
+		return;
+	txs->unsent = NULL;
+	if (op->msg_id == UET_SES_SEQ_FIRST)
+		ses->stats.seq_starts++;
+}
+
+/* op's first packet never reached PDS (op is stopping): its id goes back
+ * (nothing after it was numbered: see ses_seq_number). */
+static void ses_seq_unsend(struct uet_ses_send_op *op)
+{
+	struct uet_ses_txs *txs = op->txs;
+
+	if (!txs || txs->unsent != op)
+		return;
+	txs->unsent = NULL;
+	if (txs->gate == op)
+		txs->gate = NULL;
+	txs->next_id = op->msg_id;
+	op->msg_id = 0;
+	op->numbered = false;
+	uet_dlist_remove(&op->seq_entry);
+}
+
+/* A packet of op was acknowledged: the target has seen op. */
+static void ses_seq_acked(struct uet_ses_send_op *op)
+{
+	op->acked = true;
+	if (op->txs && op->txs->gate == op)
+		op->txs->gate = NULL;
+}
+
+/*
+ * op ended.  If it was numbered and none of its packets reached the
+ * target (PDS failed them), the target may wait for its id for ever: the
+ * stream starts a new sequence once its numbered sends have ended.  If
+ * op was the first of a sequence, the destination did not answer it, and
+ * the sends waiting behind it end with the same status (they would have
+ * been on the failed PDC with it, had the gate not held them back).
+ */
+static void ses_seq_end(struct uet_ses *ses, struct uet_ses_send_op *op)
+{
+	struct uet_ses_txs *txs = op->txs;
+	struct uet_ses_send_op *w;
+	bool lost, first;
+	int status;
+
+	if (!txs)
+		return;
+	lost = ses->ordered && op->numbered && !op->acked;
+	first = txs->gate == op;
+	status = op->status ? op->status : -EIO;
+	if (lost)
+		txs->restart = true;
+	ses_txs_detach(ses, op);
+	if (!lost || !first || status == -ECANCELED)
+		return;
+	uet_dlist_foreach_entry_safe(&txs->wait, w, seq_entry) {
+		uet_ses_send_error(ses, w, status, UET_RC_NULL, UET_RC_NULL);
+		uet_ses_send_check(ses, w);
+	}
+}
 
 /* ---- packets ---- */
 
@@ -52,6 +237,8 @@ static void ses_pkt_abort(struct uet_ses *ses, struct uet_ses_pkt *pkt)
 	struct uet_ses_reply *rp;
 	struct uet_ses_read *rd;
 
+	if (pkt->kind == UET_SES_PKT_SEND && pkt->first)
+		ses_seq_unsend(pkt->owner);
 	if (pkt->kind == UET_SES_PKT_REPLY) {
 		/* Those bytes were not sent (an error answer may say so). */
 		rp = pkt->owner;
@@ -320,7 +507,9 @@ static bool ses_txi_run(struct uet_ses *ses, struct uet_ses_txi *txi)
 	const struct uet_pds_key *key = ses_txi_key(txi);
 	struct uet_ses_route *rt;
 	struct uet_ses_pkt *pkt;
-	void *pdc = NULL;
+	void *pdc = NULL, *owner;
+	uint8_t kind;
+	bool first;
 	int ret;
 
 	if (!key)
@@ -351,6 +540,9 @@ static bool ses_txi_run(struct uet_ses *ses, struct uet_ses_txi *txi)
 			}
 		}
 		pkt->route = rt;
+		kind = pkt->kind;
+		first = pkt->first;
+		owner = pkt->owner;
 		ses_pkt_owned(ses, pkt, 1);
 		if (key) {
 			ret = uet_pds_send(ses->pds, key, &pkt->pds, ses->now);
@@ -377,8 +569,9 @@ static bool ses_txi_run(struct uet_ses *ses, struct uet_ses_txi *txi)
 			return false;
 		}
 		ses->stats.pkts_tx++;
-		if (pkt->kind == UET_SES_PKT_READ ||
-		    pkt->kind == UET_SES_PKT_REPLY)
+		if (kind == UET_SES_PKT_SEND && first)
+			ses_seq_sent(ses, owner);
+		if (kind == UET_SES_PKT_READ || kind == UET_SES_PKT_REPLY)
 			ses->stats.rdzv_read_pkts++;
 	}
 }
@@ -429,6 +622,13 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 	pkt = uet_ses_pkt_get(ses, UET_SES_PKT_SEND, op);
 	if (!pkt)
 		return -EAGAIN;
+	if (!op->numbered) {
+		if (ses_seq_number(ses, op)) {
+			uet_ses_pkt_put(ses, pkt);
+			return -EAGAIN;
+		}
+		pkt->first = true;
+	}
 	p = &pkt->pds;
 
 	memset(&ctl, 0, sizeof(ctl));
@@ -445,7 +645,7 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 	plen = uet_ses_iov_gather(op->iov, op->iovcnt, off, max, p->iov,
 				  UET_PDS_TX_MAX_IOV, &p->iovcnt);
 	if (!plen && op->len) {
-		uet_ses_pkt_put(ses, pkt);
+		ses_pkt_abort(ses, pkt);
 		return -EIO;
 	}
 	eom = op->small || op->rdzv || off + plen == op->len;
@@ -470,7 +670,7 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		ctl.som = true;
 		ctl.hd = op->has_data;
 		s1.ctl = ctl;
-		s1.message_id = op->mid.id;
+		s1.message_id = op->msg_id;
 		s1.job_id = op->job_id;
 		s1.pid_on_fep = op->pid_on_fep;
 		s1.resource_index = op->ri;
@@ -494,7 +694,7 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 	} else {
 		memset(&s0, 0, sizeof(s0));
 		s0.ctl = ctl;
-		s0.message_id = op->mid.id;
+		s0.message_id = op->msg_id;
 		s0.job_id = op->job_id;
 		s0.pid_on_fep = op->pid_on_fep;
 		s0.resource_index = op->ri;
@@ -507,7 +707,7 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		p->next_hdr = UET_HDR_REQUEST_STD;
 	}
 	if (n < 0) {
-		uet_ses_pkt_put(ses, pkt);
+		ses_pkt_abort(ses, pkt);
 		return -EIO;
 	}
 	p->hdr_len = (uint16_t)(n + n2);
@@ -525,6 +725,7 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 {
 	struct uet_ses_send_op *op;
 	struct iovec tmp[UET_PDS_TX_MAX_IOV];
+	struct uet_ses_txs *txs;
 	unsigned int cnt;
 	uint64_t eager;
 	bool pull_ok;
@@ -557,9 +758,15 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 		ret = -EINVAL;
 		goto err_release;
 	}
-	ret = uet_ses_msgid_alloc(ses, &op->mid, UET_SES_OBJ_SEND);
-	if (ret)
+	txs = ses_txs_get(ses, req->ep, &req->dst);
+	if (!txs) {
+		ret = -EAGAIN;
 		goto err_release;
+	}
+	if (txs->nops >= UET_SES_SEQ_WINDOW) {
+		ret = -EAGAIN;	/* its stream has the most in flight */
+		goto err_release;
+	}
 
 	op->iovcnt = req->iovcnt;
 	op->ep = req->ep;
@@ -582,6 +789,7 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 	op->txi.type = UET_SES_TXI_SEND;
 	uet_dlist_init(&op->txi.entry);
 	uet_dlist_init(&op->replies);
+	uet_dlist_init(&op->seq_entry);
 
 	pull_ok = ses->cfg.mode == UET_PDS_MODE_RUD ||
 		  ses->cfg.mode == UET_PDS_MODE_ROD;
@@ -594,7 +802,9 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 			op->eager_len = eager;
 		}
 	}
-	if (!op->rdzv && op->len <= ses->pay_small &&
+	/* The small-message header has no message_id: not under RUD,
+	 * where the id carries the send order. */
+	if (!op->rdzv && !ses->ordered && op->len <= ses->pay_small &&
 	    uet_ses_iov_gather(op->iov, op->iovcnt, 0, op->len, tmp,
 			       UET_PDS_TX_MAX_IOV, &cnt) == op->len)
 		op->small = true;
@@ -606,10 +816,11 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 	if (op->rdzv) {
 		ret = uet_ses_mkey_register(ses, op);
 		if (ret)
-			goto err_msgid;
+			goto err_release;
 		ses->stats.rdzv_tx++;
 	}
 
+	ses_txs_attach(ses, txs, op);
 	uet_dlist_insert_tail(&ses->sends, &op->entry);
 	ses->stats.msgs_tx++;
 	uet_ses_txi_queue(ses, &op->txi);
@@ -617,8 +828,6 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 	ret = 0;
 	goto out;
 
-err_msgid:
-	uet_ses_msgid_free(ses, &op->mid);
 err_release:
 	uet_ses_release(ses, &op->obj, false);
 out:
@@ -647,13 +856,13 @@ static void ses_send_finish(struct uet_ses *ses, struct uet_ses_send_op *op)
 {
 	uet_ses_txi_cancel(ses, &op->txi);
 	uet_ses_mkey_unregister(ses, op);
-	uet_ses_msgid_free(ses, &op->mid);
 	uet_dlist_remove(&op->entry);
 	op->cmpl.op_ctx = op->op_ctx;
 	op->cmpl.status = op->status;
 	op->cmpl.rc = op->status ? op->rc : UET_RC_OK;
 	op->cmpl.len = op->status ? 0 : op->len;
 	uet_ses_release(ses, &op->obj, true);
+	ses_seq_end(ses, op);
 }
 
 void uet_ses_send_check(struct uet_ses *ses, struct uet_ses_send_op *op)
@@ -735,6 +944,10 @@ void uet_ses_pds_tx_done(void *ctx, struct uet_pds_tx_pkt *pdspkt,
 	switch (pkt->kind) {
 	case UET_SES_PKT_SEND:
 		op = pkt->owner;
+		if (pkt->first)
+			ses_seq_sent(ses, op);
+		if (status == 0)
+			ses_seq_acked(op);
 		if (status < 0)
 			uet_ses_send_error(ses, op, status, UET_RC_NULL,
 					   UET_RC_NULL);

@@ -723,10 +723,19 @@ START_TEST(test_unexp_bound)
 	ck_assert_uint_eq(sb.unexp_bytes, 2 * LEN);	/* 2 fit in 10000 */
 	ck_assert_uint_le(sb.unexp_bytes_hwm, cfg.unexp_max_bytes);
 	ck_assert_uint_eq(sb.unexpected, 2);
-	ck_assert_uint_eq(fx->n[0].cq.ns, 2);
+	/* Message 2 is refused; 3 and 4 arrive before their turn and are
+	 * held, under bounds of their own (the same values); 5 to 7 are
+	 * refused as well. */
+	ck_assert_uint_eq(sb.ord_held, 2);
+	ck_assert_uint_eq(sb.held_bytes_hwm, 2 * LEN);
+	ck_assert_uint_gt(sb.ord_refused, 0);
+	ck_assert_uint_eq(fx->n[0].cq.ns, 4);
+	ck_assert_ptr_null(find_send(&fx->n[0], &sctx[2]));
+	ck_assert_ptr_nonnull(find_send(&fx->n[0], &sctx[3]));
+	ck_assert_ptr_nonnull(find_send(&fx->n[0], &sctx[4]));
 	ck_assert_uint_gt(fake_net_pending(fx->net), 0);
 	/* Receives posted in reverse order: the refused messages now match
-	 * when the initiator retries. */
+	 * when the initiator retries, the held ones in their turn. */
 	for (i = N; i-- > 0;)
 		ck_assert_int_eq(fx_recv(fx, 1, true, i, 0, NULL, dst[i], LEN,
 					 1, &rctx[i]), 0);
@@ -740,6 +749,8 @@ START_TEST(test_unexp_bound)
 	ck_assert_uint_eq(sb.unexp_bytes, 0);
 	ck_assert_uint_le(sb.unexp_bytes_hwm, cfg.unexp_max_bytes);
 	ck_assert_uint_eq(sb.msgs_rx, N);
+	ck_assert_uint_eq(fx->n[1].ses->held_bytes, 0);
+	ck_assert_uint_eq(fx->n[1].ses->held_msgs, 0);
 	fx_free(fx);
 
 	/* Message-count bound. */
@@ -902,6 +913,13 @@ static int inject(struct fx *fx, unsigned int to, unsigned int from,
 			       len, rsp);
 }
 
+/*
+ * Hand-made requests come from an endpoint id of node 0 that its SES
+ * never uses, so that their made-up message_ids are a stream of their
+ * own (under RUD a message_id is a place in the stream's send order).
+ */
+#define FORGED_INITIATOR	uet_ses_initiator_id(0x7e, 0x7f)
+
 static size_t mk_som1(uint8_t *buf, const struct node *to, uint8_t opcode,
 		      uint16_t msg_id, bool eom, uint32_t total, uint32_t plen)
 {
@@ -915,7 +933,7 @@ static size_t mk_som1(uint8_t *buf, const struct node *to, uint8_t opcode,
 	h.job_id = to->addr.job_id;
 	h.pid_on_fep = to->addr.pid_on_fep;
 	h.resource_index = to->addr.ri;
-	h.initiator = uet_ses_initiator_id(0x10, 0x20);
+	h.initiator = FORGED_INITIATOR;
 	h.request_length = total;
 	ck_assert_int_eq(uet_ses_std_som1_encode(buf, 44, &h), 44);
 	memset(buf + 44, 0x77, plen);
@@ -935,7 +953,7 @@ static size_t mk_som0(uint8_t *buf, const struct node *to, uint8_t opcode,
 	h.job_id = to->addr.job_id;
 	h.pid_on_fep = to->addr.pid_on_fep;
 	h.resource_index = to->addr.ri;
-	h.initiator = uet_ses_initiator_id(0x10, 0x20);
+	h.initiator = FORGED_INITIATOR;
 	h.payload_length = plen;
 	h.message_offset = off;
 	h.request_length = total;
@@ -1218,9 +1236,10 @@ START_TEST(test_read_checks)
 END_TEST
 
 /* A rendezvous request whose READ the initiator refuses: the receive
- * fails with the initiator's code. */
-static void forged_rdzv(struct fx *fx, uint64_t key, uint64_t boff,
-			int want_status, uint8_t want_rc)
+ * fails with the initiator's code.  It claims to come from node 0's
+ * endpoint (the READ goes there), as message msg_id of that stream. */
+static void forged_rdzv(struct fx *fx, uint16_t msg_id, uint64_t key,
+			uint64_t boff, int want_status, uint8_t want_rc)
 {
 	struct node *b = &fx->n[1];
 	const struct uet_ses_recv_cmpl *rc;
@@ -1232,8 +1251,10 @@ static void forged_rdzv(struct fx *fx, uint64_t key, uint64_t boff,
 
 	ck_assert_int_eq(fx_recv(fx, 1, false, 0, 0, NULL, dst, sizeof(dst), 1,
 				 rctx), 0);
-	ck_assert_uint_eq(mk_som1(buf, b, UET_RENDEZVOUS_SEND, 2000, true, 5000,
-				  0), 44);
+	ck_assert_uint_eq(mk_som1(buf, b, UET_RENDEZVOUS_SEND, msg_id, true,
+				  5000, 0), 44);
+	uet_put_be32(buf + 20, uet_ses_initiator_id(fx->n[0].addr.pid_on_fep,
+						    fx->n[0].addr.ri));
 	memset(&rx, 0, sizeof(rx));
 	rx.eager_length = 100;
 	rx.memory_key = key;
@@ -1263,14 +1284,16 @@ START_TEST(test_rdzv_read_error)
 
 	test_cfg(&cfg);
 	fx = fx_new(&cfg, FAKE_SHUFFLE, 64, 2);
-	forged_rdzv(fx, 0x1234, 100, -EACCES, UET_RC_BAD_MKEY);
+	/* The stream is new at B: taken up at any id. */
+	forged_rdzv(fx, 2000, 0x1234, 100, -EACCES, UET_RC_BAD_MKEY);
 	/* A real key, an offset past the registered buffer. */
 	src = calloc(1, 100000);
 	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, 1, false, 0, src,
 				 100000, 1, &sctx), 0);
 	fx_run(fx);
 	key = mkey_of(&fx->n[0]);
-	forged_rdzv(fx, key, 99000, -EFAULT, UET_RC_BAD_ADDR);
+	/* A's send started a sequence (message_id 1): B expects 2. */
+	forged_rdzv(fx, 2, key, 99000, -EFAULT, UET_RC_BAD_ADDR);
 	ck_assert_uint_ge(stats(&fx->n[0]).err_rsp_tx, 2);
 	fx_free(fx);
 	free(src);
@@ -1877,6 +1900,605 @@ START_TEST(test_fa_key)
 }
 END_TEST
 
+/* ---- send order (RUD) ---- */
+
+/* The completion of ctx, which must exist. */
+static const struct uet_ses_send_cmpl *send_of(const struct node *n,
+					       const void *ctx)
+{
+	const struct uet_ses_send_cmpl *c = find_send(n, ctx);
+
+	ck_assert_msg(c != NULL, "no send completion");
+	return c;
+}
+
+static const struct uet_ses_recv_cmpl *recv_of(const struct node *n,
+					       const void *ctx)
+{
+	const struct uet_ses_recv_cmpl *c = find_recv(n, ctx);
+
+	ck_assert_msg(c != NULL, "no receive completion");
+	return c;
+}
+
+/*
+ * A tap on the fake net: the send requests from one address to another
+ * as they reach the target, by message_id.  "overtaken" counts messages
+ * whose first packet arrived after a packet of a message sent later:
+ * the arrival order was scrambled.
+ */
+struct otap {
+	struct uet_link_addr from, to;
+	uint8_t *seen;			/* 65536 flags: a packet arrived */
+	uint16_t max_id;		/* largest id seen (first sequence) */
+	unsigned int offers;		/* send packets offered */
+	unsigned int firsts;		/* messages seen */
+	unsigned int overtaken;
+	unsigned int early;		/* taken before an earlier one */
+	uint16_t missing;		/* smallest id not taken yet */
+	unsigned int small;		/* small-message headers (no id) */
+	unsigned int refused;		/* offers refused (-EAGAIN) */
+	/* message_id of the SOM=1 packet by tag (tags < OT_TAGS) */
+	uint16_t id_of_tag[256];
+	bool tag_seen[256];
+};
+
+#define OT_TAGS	256
+
+static bool send_opcode(uint8_t op)
+{
+	return op == UET_SEND || op == UET_TAGGED_SEND ||
+	       op == UET_RENDEZVOUS_SEND || op == UET_RENDEZVOUS_TSEND;
+}
+
+static bool addr_is(const struct uet_link_addr *a,
+		    const struct uet_link_addr *b)
+{
+	return a->len == b->len && !memcmp(&a->ss, &b->ss, a->len);
+}
+
+static void otap_fn(void *arg, const struct uet_link_addr *from,
+		    const struct uet_link_addr *to, uint8_t mode,
+		    uint8_t next_hdr, const uint8_t *ses, size_t len,
+		    int rx_ret)
+{
+	struct otap *t = arg;
+	struct uet_ses_std_som1 s1;
+	struct uet_ses_std_som0 s0;
+	uint16_t id;
+
+	if (!addr_is(from, &t->from) || !addr_is(to, &t->to))
+		return;
+	switch (uet_ses_request_format(next_hdr, ses, len)) {
+	case UET_SES_FMT_SMALL_MSG:
+		t->small++;
+		return;
+	case UET_SES_FMT_STD_SOM1:
+		ck_assert_int_gt(uet_ses_std_som1_decode(&s1, ses, len), 0);
+		if (!send_opcode(s1.ctl.opcode))
+			return;
+		id = s1.message_id;
+		if (s1.match_bits < OT_TAGS) {
+			t->tag_seen[s1.match_bits] = true;
+			t->id_of_tag[s1.match_bits] = id;
+		}
+		break;
+	case UET_SES_FMT_STD_SOM0:
+		ck_assert_int_gt(uet_ses_std_som0_decode(&s0, ses, len), 0);
+		if (!send_opcode(s0.ctl.opcode))
+			return;
+		id = s0.message_id;
+		break;
+	default:
+		return;
+	}
+	t->offers++;
+	if (rx_ret == -EAGAIN)
+		t->refused++;
+	if (rx_ret || t->seen[id])
+		return;
+	t->seen[id] = 1;
+	t->firsts++;
+	if (id < t->max_id)
+		t->overtaken++;
+	else
+		t->max_id = id;
+	if (id != t->missing)
+		t->early++;
+	while (t->seen[t->missing])
+		t->missing++;
+}
+
+static void otap_init(struct otap *t, const struct node *from,
+		      const struct node *to)
+{
+	memset(t, 0, sizeof(*t));
+	t->seen = calloc(65536, 1);
+	ck_assert_ptr_nonnull(t->seen);
+	t->from = from->addr.fa;
+	t->to = to->addr.fa;
+	t->missing = 1;
+}
+
+#define ORD_N		48
+#define ORD_MAX		40000
+#define ORD_TAG		0x5a5a
+
+static size_t ord_len(unsigned int k)
+{
+	switch (k % 6) {
+	case 0:
+		return (k * 7) % 64;			/* one packet */
+	case 1:
+		return 1000 + k * 13;			/* one packet */
+	case 2:
+		return 3000 + k * 101;			/* a few packets */
+	case 3:
+		return 12000 + k;			/* many packets */
+	case 4:
+		return k & 1 ? 20000 + k : 100;		/* rendezvous */
+	default:
+		return ORD_MAX - k;			/* rendezvous */
+	}
+}
+
+struct ord_res {
+	unsigned int wrong_match;	/* receive k did not get message k */
+	unsigned int wrong_cmpl;	/* completion i was not receive i */
+	struct otap tap;
+	struct uet_ses_stats sa, sb;
+};
+
+/*
+ * ORD_N messages A -> B with the same tag, in the given delivery order,
+ * to receives posted before (expected) or one by one after everything
+ * arrived (unexpected).  Receive k (in post order) must get message k
+ * (send order), and (under RUD) the completions come in that order too.
+ */
+static void order_run(uint8_t mode, uint8_t order, bool expected,
+		      struct ord_res *res)
+{
+	static uint8_t src[ORD_N][ORD_MAX], dst[ORD_N][ORD_MAX];
+	int sctx[ORD_N], rctx[ORD_N];
+	const struct uet_ses_recv_cmpl *rc;
+	struct uet_ses_cfg cfg;
+	struct node *a, *b;
+	struct fx *fx;
+	unsigned int k, slot;
+
+	test_cfg(&cfg);
+	cfg.mode = mode;
+	fx = fx_new(&cfg, order, 16, 2);
+	a = &fx->n[0];
+	b = &fx->n[1];
+	memset(res, 0, sizeof(*res));
+	otap_init(&res->tap, a, b);
+	fake_net_set_tap(fx->net, otap_fn, &res->tap);
+	for (k = 0; k < ORD_N; k++) {
+		fill(src[k], ord_len(k), k + 1000);
+		memset(dst[k], 0, ORD_MAX);
+		if (expected)
+			ck_assert_int_eq(fx_recv(fx, 1, true, ORD_TAG, 0, NULL,
+						 dst[k], ORD_MAX, 1 + k % 3,
+						 &rctx[k]), 0);
+	}
+	for (k = 0; k < ORD_N; k++) {
+		ck_assert_int_eq(fx_send(fx, 0, &b->addr, true, ORD_TAG, true,
+					 k, src[k], ord_len(k), 1 + k % 4,
+					 &sctx[k]), 0);
+		if (k % 5 == 4)
+			fx_run_steps(fx, 7);
+	}
+	fx_run(fx);
+	if (!expected) {
+		ck_assert_uint_eq(b->cq.nr, 0);
+		for (k = 0; k < ORD_N; k++) {
+			ck_assert_int_eq(fx_recv(fx, 1, true, ORD_TAG, 0, NULL,
+						 dst[k], ORD_MAX, 2, &rctx[k]),
+					 0);
+			if (k & 1)
+				fx_run(fx);
+		}
+		fx_run(fx);
+	}
+	ck_assert_uint_eq(a->cq.ns, ORD_N);
+	ck_assert_uint_eq(b->cq.nr, ORD_N);
+	for (k = 0; k < ORD_N; k++) {
+		ck_assert_int_eq(send_of(a, &sctx[k])->status, 0);
+		rc = &b->cq.r[k];
+		ck_assert_int_eq(rc->status, 0);
+		slot = (unsigned int)((const int *)rc->op_ctx - rctx);
+		ck_assert_uint_lt(slot, ORD_N);
+		if (slot != k)
+			res->wrong_cmpl++;
+		if (rc->header_data != slot || rc->len != ord_len(slot) ||
+		    memcmp(dst[slot], src[slot], ord_len(slot)))
+			res->wrong_match++;
+	}
+	res->sa = stats(a);
+	res->sb = stats(b);
+	fx_free(fx);
+	free(res->tap.seen);
+	res->tap.seen = NULL;
+}
+
+static void order_check(uint8_t order, bool expected)
+{
+	static struct ord_res res;
+
+	order_run(UET_PDS_MODE_RUD, order, expected, &res);
+	ck_assert_msg(res.wrong_match == 0 && res.wrong_cmpl == 0,
+		      "order %u expected %d: %u receives got another message, %u completions out of order",
+		      order, expected, res.wrong_match, res.wrong_cmpl);
+	/* The packets did arrive out of send order, and the target held
+	 * messages back. */
+	ck_assert_uint_eq(res.tap.firsts, ORD_N);
+	ck_assert_uint_gt(res.tap.overtaken, 0);
+	ck_assert_uint_gt(res.sb.ord_held, 0);
+	ck_assert_uint_eq(res.sb.ord_held, res.tap.early);
+	ck_assert_uint_eq(res.tap.refused, 0);
+	ck_assert_uint_eq(res.tap.small, 0);	/* every message has an id */
+	ck_assert_uint_eq(res.sb.ord_restart, 1);
+	ck_assert_uint_eq(res.sb.ord_late + res.sb.ord_resync +
+			  res.sb.ord_skipped, 0);
+	ck_assert_uint_eq(res.sa.seq_starts, 1);
+	ck_assert_uint_eq(res.sb.held_bytes_hwm > 0, 1);
+	ck_assert_uint_eq(res.sb.unexp_bytes, 0);
+
+	/* Control: the same traffic without the send order (RUDI: PDS
+	 * delivers in any order, SES does not reorder) is matched out of
+	 * order, so the check above can fail. */
+	order_run(UET_PDS_MODE_RUDI, order, expected, &res);
+	ck_assert_msg(res.wrong_match > 0,
+		      "order %u expected %d: the control run stayed in order",
+		      order, expected);
+	ck_assert_uint_eq(res.sb.ord_held, 0);
+}
+
+START_TEST(test_order_expected)
+{
+	order_check(FAKE_SHUFFLE, true);
+	order_check(FAKE_LIFO, true);
+}
+END_TEST
+
+START_TEST(test_order_unexpected)
+{
+	order_check(FAKE_SHUFFLE, false);
+	order_check(FAKE_LIFO, false);
+}
+END_TEST
+
+/* message_id on the wire: per destination endpoint, 1, 2, 3, ... in send
+ * order, whatever else (READs, other destinations) A sends. */
+START_TEST(test_order_ids)
+{
+	enum { N = 40 };
+	static uint8_t buf[N][30000], rbuf[N][30000];
+	struct otap tb, tc;
+	struct uet_ses_cfg cfg;
+	struct fx *fx;
+	unsigned int k, to;
+	int ctx[3 * N];
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_SHUFFLE, 16, 3);
+	otap_init(&tb, &fx->n[0], &fx->n[1]);
+	otap_init(&tc, &fx->n[0], &fx->n[2]);
+	fake_net_set_tap(fx->net, otap_fn, &tb);
+	for (k = 0; k < N; k++) {
+		/* B and C send A rendezvous messages: A's READs to them. */
+		fill(buf[k], sizeof(buf[k]), k);
+		ck_assert_int_eq(fx_recv(fx, 0, true, 1000 + k, 0, NULL,
+					 rbuf[k], sizeof(rbuf[k]), 1,
+					 &ctx[2 * N + k]), 0);
+		ck_assert_int_eq(fx_send(fx, 1 + k % 2, &fx->n[0].addr, true,
+					 1000 + k, false, 0, buf[k],
+					 sizeof(buf[k]), 1, &ctx[2 * N + k]),
+				 0);
+		/* A to B and C, with tag k: sizes across the threshold. */
+		to = 1 + (k % 3 == 2);
+		ck_assert_int_eq(fx_send(fx, 0, &fx->n[to].addr, true, k,
+					 false, 0, buf[k],
+					 k % 4 == 1 ? 20000 : 100 * k, 1,
+					 &ctx[k]), 0);
+		if (k % 3 == 0)
+			fx_run_steps(fx, 20);
+		if (k == N / 2) {
+			fx_run(fx);
+			fake_net_set_tap(fx->net, otap_fn, &tc);
+		}
+	}
+	fx_run(fx);
+	/* Unexpected at B and C; receives for them all. */
+	for (k = 0; k < N; k++) {
+		to = 1 + (k % 3 == 2);
+		ck_assert_int_eq(fx_recv(fx, to, true, k, 0, NULL, rbuf[k],
+					 sizeof(rbuf[k]), 1, &ctx[N + k]), 0);
+	}
+	fx_run(fx);
+	ck_assert_uint_gt(stats(&fx->n[0]).rdzv_read_pkts, 0);
+	ck_assert_uint_gt(stats(&fx->n[1]).rdzv_read_pkts, 0);
+	/* A's messages to B in the first half, to C in the second, by tag:
+	 * the n-th message to a destination carries message_id n. */
+	{
+		unsigned int nb = 0, nc = 0;
+
+		for (k = 0; k < N; k++) {
+			to = 1 + (k % 3 == 2);
+			if (to == 1) {
+				nb++;
+				if (k > N / 2)
+					continue;
+				ck_assert(tb.tag_seen[k]);
+				ck_assert_uint_eq(tb.id_of_tag[k], nb);
+			} else {
+				nc++;
+				if (k <= N / 2)
+					continue;
+				ck_assert(tc.tag_seen[k]);
+				ck_assert_uint_eq(tc.id_of_tag[k], nc);
+			}
+		}
+	}
+	ck_assert_uint_eq(tb.small + tc.small, 0);
+	for (k = 0; k < N; k++) {
+		ck_assert_int_eq(send_of(&fx->n[0], &ctx[k])->status, 0);
+		ck_assert_int_eq(recv_of(&fx->n[1 + (k % 3 == 2)],
+					   &ctx[N + k])->status, 0);
+	}
+	free(tb.seen);
+	free(tc.seen);
+	fx_free(fx);
+}
+END_TEST
+
+/*
+ * Two endpoints of A send to B: two streams whose message_ids coincide.
+ * Rendezvous notices name their send by its memory key; each stream is
+ * matched in its own send order.
+ */
+START_TEST(test_order_two_sources)
+{
+	enum { K = 8 };
+	static uint8_t src[2][K][30000], dst[2 * K][30000];
+	const struct uet_ses_recv_cmpl *rc;
+	struct uet_ses_send_req req;
+	struct uet_ses_ep *ep2;
+	struct uet_ses_cfg cfg;
+	struct iovec iov;
+	struct fx *fx;
+	struct node *a, *b;
+	int sctx[2][K], rctx[2 * K];
+	unsigned int i, k, s, last[2];
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_SHUFFLE, 16, 2);
+	a = &fx->n[0];
+	b = &fx->n[1];
+	ck_assert_int_eq(uet_ses_ep_open(a->ses, JOB, 0x30, 0x31, &ep2), 0);
+	for (k = 0; k < K; k++) {
+		for (s = 0; s < 2; s++) {
+			size_t len = k & 1 ? 30000 - k : 20000 + k;
+
+			fill(src[s][k], len, s * 100 + k);
+			memset(&req, 0, sizeof(req));
+			req.ep = s ? ep2 : a->ep;
+			req.dst = b->addr;
+			req.tagged = true;
+			req.tag = 9;
+			req.has_data = true;
+			req.header_data = s * 100 + k;
+			iov.iov_base = src[s][k];
+			iov.iov_len = len;
+			req.iov = &iov;
+			req.iovcnt = 1;
+			req.op_ctx = &sctx[s][k];
+			ck_assert_int_eq(uet_ses_send(a->ses, &req, fx->now),
+					 0);
+		}
+	}
+	fx_run(fx);
+	/* All unexpected at B: rendezvous, waiting for receives. */
+	ck_assert_uint_eq(a->cq.ns, 0);
+	ck_assert_uint_eq(stats(b).unexpected, 2 * K);
+	for (i = 0; i < 2 * K; i++)
+		ck_assert_int_eq(fx_recv(fx, 1, true, 9, 0, NULL, dst[i],
+					 30000, 1, &rctx[i]), 0);
+	fx_run(fx);
+	ck_assert_uint_eq(a->cq.ns, 2 * K);
+	for (k = 0; k < K; k++)
+		for (s = 0; s < 2; s++)
+			ck_assert_int_eq(send_of(a, &sctx[s][k])->status, 0);
+	last[0] = last[1] = 0;
+	for (i = 0; i < 2 * K; i++) {
+		rc = recv_of(b, &rctx[i]);
+		ck_assert_ptr_nonnull(rc);
+		ck_assert_int_eq(rc->status, 0);
+		s = rc->header_data / 100;
+		k = rc->header_data % 100;
+		ck_assert_uint_lt(s, 2);
+		ck_assert_uint_eq(rc->src.pid_on_fep, s ? 0x30 : 0x10);
+		/* In each source's send order. */
+		ck_assert_uint_eq(k, last[s]);
+		last[s]++;
+		ck_assert(!memcmp(dst[i], src[s][k], rc->len));
+	}
+	ck_assert_uint_eq(stats(b).ord_restart, 2);
+	uet_ses_ep_close(ep2);
+	fx_free(fx);
+}
+END_TEST
+
+/* The setup of the recovery tests: m1 matched; then m2..m4 sent, m4 and
+ * m3 arrive (held), m2 is lost (its PDC fails). */
+static void hole_setup(struct fx *fx, uint8_t (*src)[100], uint8_t (*dst)[100],
+		       int *sctx, int *rctx, unsigned int nrecv)
+{
+	struct node *a = &fx->n[0], *b = &fx->n[1];
+	unsigned int k;
+
+	for (k = 0; k < nrecv; k++)
+		ck_assert_int_eq(fx_recv(fx, 1, true, 3, 0, NULL, dst[k], 100,
+					 1, &rctx[k]), 0);
+	for (k = 0; k < 4; k++)
+		fill(src[k], 100, k);
+	ck_assert_int_eq(fx_send(fx, 0, &b->addr, true, 3, true, 1, src[0],
+				 100, 1, &sctx[0]), 0);
+	fx_run(fx);
+	ck_assert_int_eq(recv_of(b, &rctx[0])->status, 0);
+	for (k = 1; k < 4; k++)
+		ck_assert_int_eq(fx_send(fx, 0, &b->addr, true, 3, true, k + 1,
+					 src[k], 100, 1, &sctx[k]), 0);
+	ck_assert_uint_eq(fake_net_pending(fx->net), 3);
+	/* Newest first: m4, then m3, are delivered (and held). */
+	ck_assert_uint_eq(fake_net_step(fx->net, 2), 2);
+	ck_assert_uint_eq(stats(b).ord_held, 2);
+	ck_assert_int_eq(send_of(a, &sctx[3])->status, 0);
+	ck_assert_int_eq(send_of(a, &sctx[2])->status, 0);
+	fake_net_fail_all(fx->net, -ETIMEDOUT);
+	ck_assert_int_eq(send_of(a, &sctx[1])->status, -ETIMEDOUT);
+	fx_run(fx);
+	/* B waits for m2: m3 and m4 are not matched. */
+	ck_assert_uint_eq(b->cq.nr, 1);
+	ck_assert_uint_eq(b->ses->held_msgs, 2);
+}
+
+/* The source starts a new sequence after the loss: the target takes what
+ * it held (skipping the lost id), then the new messages, in order. */
+START_TEST(test_order_restart)
+{
+	uint8_t src[6][100], dst[6][100];
+	const struct uet_ses_recv_cmpl *rc;
+	struct uet_ses_stats sa, sb;
+	struct uet_ses_cfg cfg;
+	int sctx[6], rctx[6];
+	struct fx *fx;
+	unsigned int k;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_LIFO, 16, 2);
+	hole_setup(fx, src, dst, sctx, rctx, 5);
+	for (k = 4; k < 6; k++) {
+		fill(src[k], 100, k);
+		ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, 3, true,
+					 k + 1, src[k], 100, 1, &sctx[k]), 0);
+	}
+	fx_run(fx);
+	/* Receives 2..5 got m3, m4, m5, m6 (m2 was lost), in order. */
+	ck_assert_uint_eq(fx->n[1].cq.nr, 5);
+	for (k = 1; k < 5; k++) {
+		rc = &fx->n[1].cq.r[k];
+		ck_assert_ptr_eq(rc->op_ctx, &rctx[k]);
+		ck_assert_int_eq(rc->status, 0);
+		ck_assert_uint_eq(rc->header_data, k + 2);
+		ck_assert(!memcmp(dst[k], src[k + 1], 100));
+	}
+	for (k = 4; k < 6; k++)
+		ck_assert_int_eq(send_of(&fx->n[0], &sctx[k])->status, 0);
+	sa = stats(&fx->n[0]);
+	sb = stats(&fx->n[1]);
+	ck_assert_uint_eq(sa.seq_starts, 2);
+	ck_assert_uint_eq(sb.ord_restart, 2);
+	ck_assert_uint_eq(sb.ord_skipped, 1);
+	ck_assert_uint_eq(fx->n[1].ses->held_msgs, 0);
+	ck_assert_uint_eq(fx->n[1].ses->held_bytes, 0);
+	fx_free(fx);
+}
+END_TEST
+
+/* The source sends nothing more: the gap is skipped after
+ * order_timeout_ns, and not before. */
+START_TEST(test_order_timeout)
+{
+	uint8_t src[4][100], dst[4][100];
+	struct uet_ses_cfg cfg;
+	int sctx[4], rctx[4];
+	uint64_t due;
+	struct fx *fx;
+	struct node *b;
+	unsigned int k;
+
+	test_cfg(&cfg);
+	ck_assert_uint_eq(cfg.order_timeout_ns, 10ull * 1000 * 1000 * 1000);
+	fx = fx_new(&cfg, FAKE_LIFO, 16, 2);
+	b = &fx->n[1];
+	ck_assert_uint_eq(uet_ses_next_deadline(b->ses), UINT64_MAX);
+	hole_setup(fx, src, dst, sctx, rctx, 3);
+	due = uet_ses_next_deadline(b->ses);
+	ck_assert_uint_ge(due, fx->now - 100000);
+	ck_assert_uint_le(due, fx->now + cfg.order_timeout_ns);
+	fx->now = due - 2000;
+	fx_progress(fx);	/* due - 1000 */
+	ck_assert_uint_eq(b->cq.nr, 1);
+	ck_assert_uint_eq(stats(b).ord_skipped, 0);
+	fx_progress(fx);	/* due */
+	ck_assert_uint_eq(b->cq.nr, 3);
+	for (k = 1; k < 3; k++) {
+		ck_assert_ptr_eq(b->cq.r[k].op_ctx, &rctx[k]);
+		ck_assert_uint_eq(b->cq.r[k].header_data, k + 2);
+		ck_assert(!memcmp(dst[k], src[k + 1], 100));
+	}
+	ck_assert_uint_eq(stats(b).ord_skipped, 1);
+	ck_assert_uint_eq(uet_ses_next_deadline(b->ses), UINT64_MAX);
+	ck_assert_uint_eq(b->ses->held_msgs, 0);
+	fx_free(fx);
+
+	/* 0: never. */
+	cfg.order_timeout_ns = 0;
+	fx = fx_new(&cfg, FAKE_LIFO, 16, 2);
+	b = &fx->n[1];
+	hole_setup(fx, src, dst, sctx, rctx, 3);
+	ck_assert_uint_eq(uet_ses_next_deadline(b->ses), UINT64_MAX);
+	fx->now += 1000ull * 1000 * 1000 * 1000;
+	fx_progress(fx);
+	ck_assert_uint_eq(b->cq.nr, 1);
+	ck_assert_uint_eq(b->ses->held_msgs, 2);
+	fx_free(fx);
+}
+END_TEST
+
+/* The first message of a sequence cannot reach its destination: the sends
+ * queued behind it (not yet numbered) fail with it; the next send starts
+ * a new sequence. */
+START_TEST(test_order_first_lost)
+{
+	uint8_t src[100], dst[100];
+	struct uet_ses_cfg cfg;
+	struct fx *fx;
+	struct node *a, *b;
+	int s[4], r;
+	unsigned int k;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 16, 2);
+	a = &fx->n[0];
+	b = &fx->n[1];
+	fill(src, sizeof(src), 5);
+	for (k = 0; k < 3; k++)
+		ck_assert_int_eq(fx_send(fx, 0, &b->addr, false, 0, false, 0,
+					 src, 100, 1, &s[k]), 0);
+	/* Only the first is in flight: the others wait for it to reach B. */
+	ck_assert_uint_eq(fake_net_pending(fx->net), 1);
+	fake_net_fail_all(fx->net, -ETIMEDOUT);
+	ck_assert_uint_eq(a->cq.ns, 3);
+	for (k = 0; k < 3; k++)
+		ck_assert_int_eq(send_of(a, &s[k])->status, -ETIMEDOUT);
+	ck_assert_uint_eq(fake_net_pending(fx->net), 0);
+	ck_assert_int_eq(fx_recv(fx, 1, false, 0, 0, NULL, dst, 100, 1, &r),
+			 0);
+	ck_assert_int_eq(fx_send(fx, 0, &b->addr, false, 0, false, 0, src,
+				 100, 1, &s[3]), 0);
+	fx_run(fx);
+	ck_assert_int_eq(send_of(a, &s[3])->status, 0);
+	ck_assert_int_eq(recv_of(b, &r)->status, 0);
+	ck_assert(!memcmp(dst, src, 100));
+	ck_assert_uint_eq(stats(a).seq_starts, 2);
+	ck_assert_uint_eq(stats(b).ord_restart, 1);
+	fx_free(fx);
+}
+END_TEST
+
 /* ---- random traffic in both directions, any order ---- */
 
 struct rmsg {
@@ -2020,6 +2642,13 @@ static Suite *ses_suite(void)
 	tcase_add_test(tc, test_unsupported);
 	tcase_add_test(tc, test_fa_key);
 	tcase_add_test(tc, test_random_traffic);
+	tcase_add_test(tc, test_order_expected);
+	tcase_add_test(tc, test_order_unexpected);
+	tcase_add_test(tc, test_order_ids);
+	tcase_add_test(tc, test_order_two_sources);
+	tcase_add_test(tc, test_order_restart);
+	tcase_add_test(tc, test_order_timeout);
+	tcase_add_test(tc, test_order_first_lost);
 	suite_add_tcase(s, tc);
 	return s;
 }

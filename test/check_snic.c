@@ -24,6 +24,7 @@
 #include "snic_harness.h"
 #include "uet_byteorder.h"
 #include "uet_pds_wire.h"
+#include "uet_ses_wire.h"
 #include "uet_test.h"
 #include "uet_wire_consts.h"
 
@@ -591,31 +592,180 @@ START_TEST(test_psn_wrap)
 END_TEST
 
 /* ------------------------------------------------------------------ */
-/* ROD ordering                                                        */
+/* Send order: ROD, and RUD (SES's message_id sequence)              */
 /* ------------------------------------------------------------------ */
 
 #define ROD_N		300
 #define ROD_BUF		6000
 
-/* Send ROD_N same-tag messages A->B under reordering; return how many
- * receives (in completion order) were not message k in buffer k. */
-static unsigned int rod_run(uint8_t mode)
+/*
+ * A tap on B's link: the send requests that reach B, by message_id (the
+ * first sequence of the one stream A -> B).  "overtaken" counts messages
+ * whose first packet arrived after a packet of a message sent later, and
+ * "psn_back" datagrams whose PSN is below one received before: the
+ * fabric did reorder.
+ */
+struct order_tap {
+	struct uet_link base;
+	struct uet_link *inner;
+	uint8_t seen[65536];
+	uint16_t max_id;
+	uint32_t max_psn;
+	bool any_psn;
+	unsigned int firsts, overtaken, psn_back;
+};
+
+static struct order_tap OTAP;
+
+static struct order_tap *order_tap_of(struct uet_link *l)
+{
+	return (struct order_tap *)(void *)l;
+}
+
+static void order_tap_one(struct order_tap *t, const uint8_t *buf,
+			  size_t len)
+{
+	struct uet_pds_rud_rod_req h;
+	struct uet_ses_std_som1 s1;
+	struct uet_ses_std_som0 s0;
+	ssize_t n;
+	uint8_t op;
+	uint16_t id;
+
+	n = uet_pds_rud_rod_req_decode(&h, buf, len);
+	if (n < 0 || (h.type != UET_PDS_TYPE_RUD_REQ &&
+		      h.type != UET_PDS_TYPE_ROD_REQ))
+		return;
+	if (t->any_psn && (int32_t)(h.psn - t->max_psn) < 0)
+		t->psn_back++;
+	else
+		t->max_psn = h.psn;
+	t->any_psn = true;
+	buf += n;
+	len -= (size_t)n;
+	switch (uet_ses_request_format(h.next_hdr, buf, len)) {
+	case UET_SES_FMT_STD_SOM1:
+		if (uet_ses_std_som1_decode(&s1, buf, len) < 0)
+			return;
+		op = s1.ctl.opcode;
+		id = s1.message_id;
+		break;
+	case UET_SES_FMT_STD_SOM0:
+		if (uet_ses_std_som0_decode(&s0, buf, len) < 0)
+			return;
+		op = s0.ctl.opcode;
+		id = s0.message_id;
+		break;
+	default:
+		return;
+	}
+	if (op != UET_TAGGED_SEND || t->seen[id])
+		return;
+	t->seen[id] = 1;
+	t->firsts++;
+	if (id < t->max_id)
+		t->overtaken++;
+	else
+		t->max_id = id;
+}
+
+static int order_tap_recv(struct uet_link *l, struct uet_link_rx *rx,
+			  unsigned int n)
+{
+	struct order_tap *t = order_tap_of(l);
+	int ret, i;
+
+	ret = t->inner->ops->recv(t->inner, rx, n);
+	for (i = 0; i < ret; i++)
+		order_tap_one(t, rx[i].buf, rx[i].len);
+	return ret;
+}
+
+static int order_tap_send(struct uet_link *l, const struct uet_link_pkt *pkts,
+			  unsigned int n)
+{
+	return order_tap_of(l)->inner->ops->send(order_tap_of(l)->inner, pkts,
+						 n);
+}
+
+static int order_tap_fd(struct uet_link *l)
+{
+	return order_tap_of(l)->inner->ops->fd(order_tap_of(l)->inner);
+}
+
+static size_t order_tap_mtu(struct uet_link *l)
+{
+	return order_tap_of(l)->inner->ops->mtu(order_tap_of(l)->inner);
+}
+
+static int order_tap_local_addr(struct uet_link *l, struct uet_link_addr *a)
+{
+	return order_tap_of(l)->inner->ops->local_addr(order_tap_of(l)->inner,
+						       a);
+}
+
+static void order_tap_close(struct uet_link *l)
+{
+	order_tap_of(l)->inner->ops->close(order_tap_of(l)->inner);
+	order_tap_of(l)->inner = NULL;
+}
+
+static const struct uet_link_ops order_tap_ops = {
+	.send = order_tap_send,
+	.recv = order_tap_recv,
+	.fd = order_tap_fd,
+	.mtu = order_tap_mtu,
+	.local_addr = order_tap_local_addr,
+	.close = order_tap_close,
+};
+
+/* Wraps B's link only. */
+static struct uet_link *order_tap_wrap(struct uet_link *inner, int idx,
+				       void *arg)
+{
+	struct order_tap *t = &OTAP;
+
+	if (idx != 1)
+		return inner;
+	memset(t, 0, sizeof(*t));
+	t->base.ops = &order_tap_ops;
+	t->inner = inner;
+	return &t->base;
+}
+
+struct rod_res {
+	unsigned int wrong;		/* completion k not message k in k */
+	unsigned int wrong_match;	/* buffer k does not hold message k */
+	unsigned int overtaken, psn_back;
+	struct uet_snic_stats sa, sb;
+};
+
+/* Send ROD_N same-tag messages A->B under reordering (and drop_ppm
+ * loss); count the receives (in completion order) that were not message
+ * k in buffer k, and the buffers k not holding message k. */
+static void rod_run(uint8_t mode, uint32_t drop_ppm, struct rod_res *res)
 {
 	static uint8_t rbuf[ROD_N][ROD_BUF];
 	static uint8_t sbuf[ROD_N][ROD_BUF];
 	static uint32_t len[ROD_N];
 	struct snh_world_cfg wc;
 	const struct snh_notif *n;
-	unsigned int k, wrong = 0;
+	unsigned int k;
 	uint32_t slot;
+	int i;
 
+	memset(res, 0, sizeof(*res));
 	snh_world_cfg_default(&wc);
+	wc.wrap = order_tap_wrap;
 	wc.seed = 0x40d;
 	wc.faults.reorder_ppm = 200000;
 	wc.faults.jitter_ns = 20 * SNH_US;
 	wc.faults.dup_ppm = 20000;
-	wc.snic[0].mode = mode;
-	wc.snic[1].mode = mode;
+	wc.faults.drop_ppm = drop_ppm;
+	for (i = 0; i < 2; i++) {
+		wc.snic[i].mode = mode;
+		wc.snic[i].pds.max_retries = 40;
+	}
 	world_up(&wc);
 	for (k = 0; k < ROD_N; k++) {
 		memset(rbuf[k], 0, ROD_BUF);
@@ -641,27 +791,80 @@ static unsigned int rod_run(uint8_t mode)
 		 * message k (send order). */
 		if (slot != k || n->recv.total_length != len[k] ||
 		    snh_check(rbuf[k], len[k], k) != len[k])
-			wrong++;
+			res->wrong++;
+		if (n->recv.total_length != len[slot] ||
+		    snh_check(rbuf[slot], len[slot], slot) != len[slot])
+			res->wrong_match++;
 		n = rec_find(0, UET_HSI_NOTIF_SEND, k);
 		ck_assert_ptr_nonnull(n);
 		ck_assert_uint_eq(n->send.status, 0);
 	}
+	res->overtaken = OTAP.overtaken;
+	res->psn_back = OTAP.psn_back;
+	get_stats(0, &res->sa);
+	get_stats(1, &res->sb);
+	/* Under RUD every message carries its id (no small-message
+	 * header). */
+	if (mode == UET_PDS_MODE_RUD)
+		ck_assert_uint_eq(OTAP.firsts, ROD_N);
 	world_down();
-	return wrong;
 }
 
 START_TEST(test_rod_order)
 {
-	unsigned int wrong;
+	static struct rod_res res;
 
-	wrong = rod_run(UET_PDS_MODE_ROD);
-	ck_assert_msg(wrong == 0,
+	rod_run(UET_PDS_MODE_ROD, 0, &res);
+	ck_assert_msg(res.wrong == 0,
 		      "ROD: %u of %u messages completed out of send order",
-		      wrong, ROD_N);
-	/* Control: the same reordering does disorder RUD, so the check
-	 * above is meaningful. */
-	wrong = rod_run(UET_PDS_MODE_RUD);
-	ck_assert_msg(wrong > 0, "RUD control run stayed in order");
+		      res.wrong, ROD_N);
+	/* The fabric reordered: PDS put it back in order. */
+	ck_assert_uint_gt(res.psn_back, 0);
+	ck_assert_uint_gt(res.sb.pds.ooo_held, 0);
+}
+END_TEST
+
+/* RUD: PDS delivers in arrival order, SES matches (and completes) in
+ * send order by the message_id sequence. */
+START_TEST(test_rud_order)
+{
+	static const uint32_t drop[] = { 0, 50000 };
+	static struct rod_res res;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		rod_run(UET_PDS_MODE_RUD, drop[i], &res);
+		ck_assert_msg(res.wrong == 0 && res.wrong_match == 0,
+			      "RUD drop %u ppm: %u of %u completions out of send order, %u buffers with another message",
+			      drop[i], res.wrong, ROD_N, res.wrong_match);
+		/* Reordering did happen on the wire, SES held messages
+		 * back, and PDS did not reorder anything. */
+		ck_assert_msg(res.overtaken > 0 && res.psn_back > 0,
+			      "RUD drop %u ppm: the fabric did not reorder (overtaken %u, psn_back %u)",
+			      drop[i], res.overtaken, res.psn_back);
+		ck_assert_uint_gt(res.sb.ses.ord_held, 0);
+		ck_assert_uint_eq(res.sb.pds.ooo_held, 0);
+		ck_assert_uint_eq(res.sb.ses.ord_restart, 1);
+		ck_assert_uint_eq(res.sb.ses.ord_skipped +
+				  res.sb.ses.ord_late +
+				  res.sb.ses.ord_resync, 0);
+		ck_assert_uint_eq(res.sa.ses.seq_starts, 1);
+		ck_assert_uint_eq(res.sa.pds.pdc_failed +
+				  res.sb.pds.pdc_failed, 0);
+		if (drop[i])
+			ck_assert_uint_gt(res.sa.pds.retx, 0);
+		fprintf(stderr,
+			"RUD order, drop %u ppm: %u of %u messages overtaken on the wire, %u PSNs back, %llu held by SES (%llu bytes at most), %llu refused, %llu retransmissions\n",
+			drop[i], res.overtaken, ROD_N, res.psn_back,
+			(unsigned long long)res.sb.ses.ord_held,
+			(unsigned long long)res.sb.ses.held_bytes_hwm,
+			(unsigned long long)res.sb.ses.ord_refused,
+			(unsigned long long)res.sa.pds.retx);
+	}
+	/* Control: RUDI (no PDC, no order in PDS or SES) under the same
+	 * fabric is matched out of order, so the check above can fail. */
+	rod_run(UET_PDS_MODE_RUDI, 0, &res);
+	ck_assert_msg(res.wrong_match > 0, "RUDI control run stayed in order");
 }
 END_TEST
 
@@ -944,8 +1147,14 @@ static void peer_gone(bool close_b, bool established)
 		wc.snic[i].pds.rto_max_ns = 50 * SNH_MS;
 		wc.snic[i].pds.max_retries = 5;
 	}
+	/* The PDS failure bound (docs/software-nic.md, PDS 3): the retry
+	 * rounds, and at least dead_ns of silence, then one more round; a
+	 * round more of slack for the harness. */
 	bound = wc.snic[0].pds.rto_max_ns *
 		(wc.snic[0].pds.max_retries + 2);
+	if (bound < wc.snic[0].pds.dead_ns + 2 * wc.snic[0].pds.rto_max_ns)
+		bound = wc.snic[0].pds.dead_ns +
+			2 * wc.snic[0].pds.rto_max_ns;
 	world_up(&wc);
 	if (established) {
 		snh_fill(small, sizeof(small), 1);
@@ -1269,6 +1478,7 @@ static Suite *snic_suite(void)
 	tcase_add_test(tc, test_establish_race);
 	tcase_add_test(tc, test_psn_wrap);
 	tcase_add_test(tc, test_rod_order);
+	tcase_add_test(tc, test_rud_order);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("errors");

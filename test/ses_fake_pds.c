@@ -55,6 +55,8 @@ struct fake_net {
 	size_t nents;
 	size_t cap;
 	struct fake_net_stats st;
+	fake_tap_fn tap;
+	void *tap_arg;
 };
 
 static uint64_t fake_rand(struct fake_net *net)
@@ -108,6 +110,12 @@ void fake_net_destroy(struct fake_net *net)
 void fake_net_set_order(struct fake_net *net, uint8_t order)
 {
 	net->cfg.order = order;
+}
+
+void fake_net_set_tap(struct fake_net *net, fake_tap_fn fn, void *arg)
+{
+	net->tap = fn;
+	net->tap_arg = arg;
 }
 
 int fake_pds_create(struct fake_net *net, const char *ip, uint16_t port,
@@ -416,6 +424,9 @@ static enum fake_rx_result fake_deliver(struct fake_net *net,
 	rsp.next_hdr = UET_HDR_NONE;
 	ret = dst->up->rx(dst->up_ctx, &info, &rsp);
 	dst->last_rx = ret;
+	if (net->tap)
+		net->tap(net->tap_arg, info.src, &e->pdc->to, e->mode,
+			 p->next_hdr, buf, len, ret);
 	free(buf);
 	if (ret == -EAGAIN) {
 		net->st.nacked++;

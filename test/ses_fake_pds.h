@@ -20,6 +20,8 @@
  *   - optionally the response of a packet sent without want_rsp is lost
  *     (a cumulative ACK carries no SES response).
  * uet_pds_destroy() fails the instance's packets with -ECANCELED.
+ * A tap sees every delivery attempt (and what the rx upcall returned), in
+ * the order the net makes them.
  */
 #ifndef SES_FAKE_PDS_H
 #define SES_FAKE_PDS_H
@@ -80,5 +82,13 @@ int fake_pds_inject(struct uet_pds *dst, const struct uet_link_addr *src,
 int fake_pds_last_rx(const struct uet_pds *pds);
 /* The next n uet_pds_send / uet_pds_send_reply calls of pds return err. */
 void fake_pds_fail_sends(struct uet_pds *pds, int err, unsigned int n);
+
+/* Called after each delivery attempt of a queued packet: its addresses,
+ * mode, SES bytes and the rx upcall's return value. */
+typedef void (*fake_tap_fn)(void *arg, const struct uet_link_addr *from,
+			    const struct uet_link_addr *to, uint8_t mode,
+			    uint8_t next_hdr, const uint8_t *ses, size_t len,
+			    int rx_ret);
+void fake_net_set_tap(struct fake_net *net, fake_tap_fn fn, void *arg);
 
 #endif /* SES_FAKE_PDS_H */
