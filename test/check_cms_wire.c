@@ -18,15 +18,7 @@
 #define FUZZ_ITERS	20000
 #define FILL		0xa5
 
-struct fmt {
-	const char *name;
-	size_t len;
-	size_t hsize;
-	ssize_t (*enc)(uint8_t *buf, size_t len, const void *h);
-	ssize_t (*dec)(void *h, const uint8_t *buf, size_t len);
-	bool (*eq)(const void *a, const void *b);
-	void (*rnd)(void *h);
-};
+#include "wire_fmt_test.h"
 
 static ssize_t enc_compact(uint8_t *buf, size_t len, const void *h)
 {
@@ -87,19 +79,11 @@ enum { F_COMPACT, F_WIDE, NFMTS };
 
 static const struct fmt fmts[NFMTS] = {
 	[F_COMPACT] = { "cc_state_compact", UET_CMS_CC_STATE_COMPACT_LEN,
-			sizeof(struct uet_cms_cc_state_compact),
+			sizeof(struct uet_cms_cc_state_compact), false,
 			enc_compact, dec_compact, eq_compact, rnd_compact },
 	[F_WIDE] = { "cc_state_wide", UET_CMS_CC_STATE_WIDE_LEN,
-		     sizeof(struct uet_cms_cc_state_wide),
+		     sizeof(struct uet_cms_cc_state_wide), false,
 		     enc_wide, dec_wide, eq_wide, rnd_wide },
-};
-
-struct vec {
-	const char *name;
-	int fmt;
-	const void *host;
-	uint8_t bytes[BUF_MAX];
-	uint8_t rsvd[BUF_MAX];
 };
 
 static const struct vec vecs[] = {
@@ -150,54 +134,6 @@ static const struct vec vecs[] = {
 #define NVECS ((int)(sizeof(vecs) / sizeof(vecs[0])))
 
 /* ---- helpers ---- */
-
-static uint8_t *dup_exact(const uint8_t *src, size_t n)
-{
-	uint8_t *p = malloc(n ? n : 1);
-
-	ck_assert_ptr_nonnull(p);
-	if (n)
-		memcpy(p, src, n);
-	return p;
-}
-
-static void expect_dec(const struct fmt *f, const uint8_t *bytes, size_t n,
-		       ssize_t want, const char *what)
-{
-	uint8_t *in = dup_exact(bytes, n);
-	uint8_t h[64], before[64];
-	ssize_t r;
-
-	ck_assert_uint_le(f->hsize, sizeof(h));
-	memset(h, FILL, sizeof(h));
-	memcpy(before, h, sizeof(h));
-	r = f->dec(h, in, n);
-	ck_assert_msg(r == want,
-		      "%s %s: decode(%zu bytes) = %zd (%s), want %zd",
-		      f->name, what, n, r, uet_wire_strerror(r), want);
-	if (want < 0)
-		ck_assert_msg(!memcmp(h, before, sizeof(h)),
-			      "%s %s: failed decode wrote the host struct",
-			      f->name, what);
-	free(in);
-}
-
-static void expect_enc(const struct fmt *f, const void *host, ssize_t want,
-		       const char *what)
-{
-	uint8_t buf[BUF_MAX], before[BUF_MAX];
-	ssize_t r;
-
-	memset(buf, FILL, sizeof(buf));
-	memcpy(before, buf, sizeof(buf));
-	r = f->enc(buf, sizeof(buf), host);
-	ck_assert_msg(r == want, "%s %s: encode = %zd (%s), want %zd",
-		      f->name, what, r, uet_wire_strerror(r), want);
-	if (want < 0)
-		ck_assert_msg(!memcmp(buf, before, sizeof(buf)),
-			      "%s %s: failed encode wrote the buffer",
-			      f->name, what);
-}
 
 /* ---- vectors ---- */
 
