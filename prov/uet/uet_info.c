@@ -1,0 +1,972 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * fi_getinfo for uet: enumerate local interface addresses, build one
+ * fi_info per (address x endpoint type), and check each against the hints.
+ *
+ * Hints follow libfabric's conventions (fi_getinfo(3)): a field left 0 is
+ * "no preference"; a size, count or limit asks for at least that much; a
+ * bit mask of capabilities, orders or flags asks for those bits; mode and
+ * mr_mode bits are what the application can cope with.  Where the hints
+ * ask for something uet cannot do, the info is dropped: never a different
+ * answer than the one asked for.  Each field is checked and set in one
+ * place (uet_info_apply_*), so adding a capability is a change to
+ * UET_CAPS in uet_info.h plus the attributes it brings.
+ *
+ * Memory registration: uet needs no mode bit.  When the hints list the
+ * modes the application supports, the info returns the subset of
+ * UET_MR_MODE it lists (so that a device that can use registered memory
+ * may), without the bits that only matter for RMA targets while uet offers
+ * no RMA (FI_MR_VIRT_ADDR, FI_MR_PROV_KEY, and FI_MR_ALLOCATED unless
+ * FI_MR_LOCAL stays).  The v1.0 values (FI_MR_BASIC, FI_MR_SCALABLE) are
+ * accepted alone and returned as asked, as upstream's ofi_check_mr_mode
+ * does; API versions before 1.5 get FI_MR_SCALABLE unless they ask for
+ * FI_MR_BASIC.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <rdma/fi_errno.h>
+
+#include "uet_addr.h"
+#include "uet_info.h"
+#include "uet_log.h"
+
+const struct uet_env_var uet_info_env_iface =
+	UET_ENV_STR_VAR("iface", NULL,
+			"Comma-separated names of the network interfaces uet "
+			"offers as domains; unset offers every interface "
+			"that is up");
+const struct uet_env_var uet_info_env_job_id =
+	UET_ENV_UINT_VAR("job_id", 1, 0, UET_JOB_ID_MAX,
+			 "JobID (auth_key) of domains whose hints give none");
+
+/* Capability bits that apply to transmit and to receive contexts. */
+#define UET_TX_CAP_BITS	(FI_MSG | FI_RMA | FI_TAGGED | FI_ATOMIC | \
+			 FI_READ | FI_WRITE | FI_SEND | FI_HMEM | \
+			 FI_TRIGGER | FI_FENCE | FI_MULTICAST | \
+			 FI_RMA_PMEM | FI_NAMED_RX_CTX | FI_COLLECTIVE)
+#define UET_RX_CAP_BITS	(FI_MSG | FI_RMA | FI_TAGGED | FI_ATOMIC | \
+			 FI_REMOTE_READ | FI_REMOTE_WRITE | FI_RECV | \
+			 FI_DIRECTED_RECV | FI_VARIABLE_MSG | \
+			 FI_MULTI_RECV | FI_SOURCE | FI_RMA_EVENT | \
+			 FI_SOURCE_ERR | FI_HMEM | FI_TRIGGER | \
+			 FI_RMA_PMEM | FI_COLLECTIVE)
+/* Secondary capabilities (fi_getinfo(3)): offered whether asked or not. */
+#define UET_SECONDARY_CAPS (FI_MULTI_RECV | FI_SOURCE | FI_RMA_EVENT | \
+			    FI_SHARED_AV | FI_TRIGGER | FI_FENCE | \
+			    FI_LOCAL_COMM | FI_REMOTE_COMM | \
+			    FI_SOURCE_ERR | FI_RMA_PMEM)
+#define UET_MSG_DIR_CAPS (FI_SEND | FI_RECV)
+#define UET_RMA_DIR_CAPS (FI_READ | FI_WRITE | FI_REMOTE_READ | \
+			  FI_REMOTE_WRITE)
+
+/* The v1.0 mr_mode values (enum fi_mr_mode; deprecated in libfabric 2). */
+#define UET_MR_V1_BASIC		1
+#define UET_MR_V1_SCALABLE	2
+/* Modes that only matter for memory that is the target of RMA. */
+#define UET_MR_RMA_TARGET	(FI_MR_VIRT_ADDR | FI_MR_PROV_KEY)
+
+#define UET_IPV4_HDR	20
+#define UET_IPV6_HDR	40
+#define UET_UDP_HDR	8
+#define UET_IP_MTU_MAX	65535
+
+/* One usable local address. */
+struct uet_info_if {
+	char name[IF_NAMESIZE];
+	struct uet_addr addr;		/* port 0, pid 0, ri 0 */
+	struct uet_addr mask;		/* same family; zero if unknown */
+	bool loopback;
+	size_t mtu;			/* IP MTU of the interface */
+	int rank;			/* 0 best, for a destination */
+};
+
+/* What node/service/flags/hints say about the addresses. */
+struct uet_info_req {
+	int family;			/* AF_UNSPEC, AF_INET, AF_INET6 */
+	bool has_src;
+	struct uet_addr src;		/* the one source asked for */
+	uint16_t src_port;		/* for interface addresses */
+	bool has_dest;
+	struct uet_addr dest;
+};
+
+static int uet_info_refuse(const char *what)
+{
+	UET_INFO(FI_LOG_CORE, "hints ask for %s, which uet does not offer\n",
+		 what);
+	return -FI_ENODATA;
+}
+
+/* ---- capabilities ---- */
+
+/*
+ * The capabilities returned for hinted caps hint out of avail (hint has
+ * been checked to be a subset): the primary ones asked for, every
+ * secondary one, and the directions of an operation class named without
+ * any direction.  hint 0 takes everything.
+ */
+static uint64_t uet_info_caps(uint64_t hint, uint64_t avail)
+{
+	uint64_t caps;
+
+	if (!hint)
+		return avail;
+	caps = (hint & avail) | (avail & UET_SECONDARY_CAPS);
+	if ((caps & (FI_MSG | FI_TAGGED)) && !(caps & UET_MSG_DIR_CAPS))
+		caps |= avail & UET_MSG_DIR_CAPS;
+	if ((caps & (FI_RMA | FI_ATOMIC)) && !(caps & UET_RMA_DIR_CAPS))
+		caps |= avail & UET_RMA_DIR_CAPS;
+	return caps;
+}
+
+/* ---- interfaces ---- */
+
+static bool uet_info_iface_wanted(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p, *end;
+
+	if (!list || !*list)
+		return true;
+	for (p = list; *p; p = *end ? end + 1 : end) {
+		end = strchr(p, ',');
+		if (!end)
+			end = p + strlen(p);
+		if ((size_t)(end - p) == n && !strncmp(p, name, n))
+			return true;
+	}
+	return false;
+}
+
+static size_t uet_info_if_mtu(int fd, const char *name)
+{
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	strncpy(ifr.ifr_name, name, sizeof(ifr.ifr_name) - 1);
+	if (fd < 0 || ioctl(fd, SIOCGIFMTU, &ifr) < 0 || ifr.ifr_mtu <= 0)
+		return 1500;
+	return (size_t)ifr.ifr_mtu;
+}
+
+static void uet_info_sockaddr(struct uet_addr *a, const struct sockaddr *sa,
+			      int family)
+{
+	memset(a, 0, sizeof(*a));
+	if (!sa)
+		return;
+	if (family == AF_INET) {
+		memcpy(&a->u.sin, sa, sizeof(a->u.sin));
+		memset(a->u.sin.sin_zero, 0, sizeof(a->u.sin.sin_zero));
+	} else {
+		memcpy(&a->u.sin6, sa, sizeof(a->u.sin6));
+		a->u.sin6.sin6_flowinfo = 0;
+	}
+	a->u.sa.sa_family = (sa_family_t)family;
+	a->len = family == AF_INET ? sizeof(a->u.sin) : sizeof(a->u.sin6);
+	uet_addr_set_port(a, 0);
+}
+
+/* Every address of an up interface named in FI_UET_IFACE (or all). */
+static int uet_info_ifs_get(struct uet_info_if **ifsp, size_t *np)
+{
+	const char *list = uet_env_get_str(&uet_info_env_iface);
+	struct ifaddrs *ifas, *ifa;
+	struct uet_info_if *ifs;
+	size_t n = 0, cap = 0;
+	int family, fd;
+
+	*ifsp = NULL;
+	*np = 0;
+	if (getifaddrs(&ifas))
+		return errno == ENOMEM ? -FI_ENOMEM : -FI_ENODATA;
+	for (ifa = ifas; ifa; ifa = ifa->ifa_next)
+		cap++;
+	ifs = calloc(cap ? cap : 1, sizeof(*ifs));
+	if (!ifs) {
+		freeifaddrs(ifas);
+		return -FI_ENOMEM;
+	}
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	for (ifa = ifas; ifa; ifa = ifa->ifa_next) {
+		if (!ifa->ifa_addr || !(ifa->ifa_flags & IFF_UP) ||
+		    strlen(ifa->ifa_name) >= IF_NAMESIZE ||
+		    !uet_info_iface_wanted(list, ifa->ifa_name))
+			continue;
+		family = ifa->ifa_addr->sa_family;
+		if (family != AF_INET && family != AF_INET6)
+			continue;
+		strcpy(ifs[n].name, ifa->ifa_name);
+		uet_info_sockaddr(&ifs[n].addr, ifa->ifa_addr, family);
+		uet_info_sockaddr(&ifs[n].mask, ifa->ifa_netmask, family);
+		ifs[n].loopback = !!(ifa->ifa_flags & IFF_LOOPBACK);
+		ifs[n].mtu = uet_info_if_mtu(fd, ifa->ifa_name);
+		n++;
+	}
+	if (fd >= 0)
+		close(fd);
+	freeifaddrs(ifas);
+	*ifsp = ifs;
+	*np = n;
+	return 0;
+}
+
+/* Is the IP of d inside the subnet of ifc? */
+static bool uet_info_on_subnet(const struct uet_info_if *ifc,
+			       const struct uet_addr *d)
+{
+	const uint8_t *a, *m, *x;
+	size_t i, n;
+
+	if (ifc->mask.u.sa.sa_family != d->u.sa.sa_family)
+		return false;
+	if (d->u.sa.sa_family == AF_INET) {
+		a = (const uint8_t *)&ifc->addr.u.sin.sin_addr;
+		m = (const uint8_t *)&ifc->mask.u.sin.sin_addr;
+		x = (const uint8_t *)&d->u.sin.sin_addr;
+		n = 4;
+	} else {
+		a = (const uint8_t *)&ifc->addr.u.sin6.sin6_addr;
+		m = (const uint8_t *)&ifc->mask.u.sin6.sin6_addr;
+		x = (const uint8_t *)&d->u.sin6.sin6_addr;
+		n = 16;
+	}
+	for (i = 0; i < n; i++)
+		if ((a[i] & m[i]) != (x[i] & m[i]))
+			return false;
+	return true;
+}
+
+/*
+ * The source address the kernel's routing picks for d (a UDP connect()
+ * sends nothing).  false when there is no route.
+ */
+static bool uet_info_route_src(const struct uet_addr *d, struct uet_addr *src)
+{
+	struct sockaddr_in6 ss;
+	socklen_t len = sizeof(ss);
+	struct uet_addr to = *d;
+	bool ok = false;
+	int fd;
+
+	if (!uet_addr_port(&to))
+		uet_addr_set_port(&to, 9);	/* connect() wants a port */
+	fd = socket(to.u.sa.sa_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return false;
+	if (!connect(fd, &to.u.sa, to.len) &&
+	    !getsockname(fd, (struct sockaddr *)&ss, &len))
+		ok = !uet_addr_from_raw(src, &ss, len);
+	close(fd);
+	return ok;
+}
+
+/*
+ * Keep the addresses of the requested family and, for a destination,
+ * order them by how well they reach it: the kernel's choice of source
+ * first, then loopback for a loopback destination and addresses on the
+ * destination's subnet, then the rest (stable).
+ */
+static size_t uet_info_ifs_order(struct uet_info_if *ifs, size_t n,
+				 const struct uet_info_req *req)
+{
+	struct uet_addr route;
+	struct uet_info_if tmp;
+	bool routed = false;
+	size_t i, j, m = 0;
+
+	if (req->has_dest)
+		routed = uet_info_route_src(&req->dest, &route);
+	for (i = 0; i < n; i++) {
+		if (req->family != AF_UNSPEC &&
+		    ifs[i].addr.u.sa.sa_family != req->family)
+			continue;
+		ifs[m] = ifs[i];
+		ifs[m].rank = 0;
+		if (req->has_dest) {
+			if (routed && !uet_addr_cmp_ip(&ifs[m].addr, &route))
+				ifs[m].rank = 0;
+			else if ((ifs[m].loopback &&
+				  uet_addr_is_loopback(&req->dest)) ||
+				 uet_info_on_subnet(&ifs[m], &req->dest))
+				ifs[m].rank = 1;
+			else
+				ifs[m].rank = 2;
+		}
+		m++;
+	}
+	for (i = 1; i < m; i++) {
+		tmp = ifs[i];
+		for (j = i; j > 0 && ifs[j - 1].rank > tmp.rank; j--)
+			ifs[j] = ifs[j - 1];
+		ifs[j] = tmp;
+	}
+	return m;
+}
+
+/*
+ * The interface address that owns src (a link-local IPv6 source without a
+ * scope id takes the owner's).  Moves it to ifs[0]; false if none.
+ */
+static bool uet_info_ifs_owner(struct uet_info_if *ifs, size_t n,
+			       struct uet_addr *src)
+{
+	struct uet_addr ip = *src;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (ip.u.sa.sa_family == AF_INET6 && !ip.u.sin6.sin6_scope_id)
+			ip.u.sin6.sin6_scope_id =
+				ifs[i].addr.u.sin6.sin6_scope_id;
+		if (!uet_addr_cmp_ip(&ifs[i].addr, &ip)) {
+			*src = ip;
+			ifs[0] = ifs[i];
+			return true;
+		}
+		ip = *src;
+	}
+	return false;
+}
+
+/* ---- addresses asked for ---- */
+
+static int uet_info_family(uint32_t addr_format, int *family)
+{
+	switch (addr_format) {
+	case FI_FORMAT_UNSPEC:
+	case FI_SOCKADDR:
+		*family = AF_UNSPEC;
+		return 0;
+	case FI_SOCKADDR_IN:
+		*family = AF_INET;
+		return 0;
+	case FI_SOCKADDR_IN6:
+		*family = AF_INET6;
+		return 0;
+	default:
+		return uet_info_refuse("an address format other than "
+				       "FI_SOCKADDR_IN/IN6");
+	}
+}
+
+/* A hints address: must be a uet address of the family asked for. */
+static int uet_info_hint_addr(const void *raw, size_t len, int family,
+			      struct uet_addr *a)
+{
+	if (uet_addr_from_raw(a, raw, len) ||
+	    (family != AF_UNSPEC && a->u.sa.sa_family != family))
+		return uet_info_refuse("an address that is not a uet "
+				       "sockaddr of the requested format");
+	return 0;
+}
+
+static int uet_info_req_init(const char *node, const char *service,
+			     uint64_t flags, const struct fi_info *hints,
+			     struct uet_info_req *req)
+{
+	bool numeric = !!(flags & FI_NUMERICHOST);
+	struct uet_addr any;
+	int ret;
+
+	memset(req, 0, sizeof(*req));
+	if ((flags & FI_SOURCE) && !node && !service)
+		return -FI_EINVAL;
+	if (hints) {
+		ret = uet_info_family(hints->addr_format, &req->family);
+		if (ret)
+			return ret;
+		if (hints->src_addr) {
+			ret = uet_info_hint_addr(hints->src_addr,
+						 hints->src_addrlen,
+						 req->family, &req->src);
+			if (ret)
+				return ret;
+			req->has_src = true;
+		}
+		if (hints->dest_addr) {
+			ret = uet_info_hint_addr(hints->dest_addr,
+						 hints->dest_addrlen,
+						 req->family, &req->dest);
+			if (ret)
+				return ret;
+			req->has_dest = true;
+		}
+	}
+
+	if (node) {
+		ret = uet_addr_resolve(node, service, req->family, numeric,
+				       (flags & FI_SOURCE) ? &req->src :
+				       &req->dest);
+		if (ret) {
+			UET_INFO(FI_LOG_CORE, "cannot resolve %s:%s (%d)\n",
+				 node, service ? service : "", ret);
+			return ret;
+		}
+		if (flags & FI_SOURCE)
+			req->has_src = true;
+		else
+			req->has_dest = true;
+	} else if (service) {
+		/* A source port for every interface address. */
+		ret = uet_addr_resolve(NULL, service, req->family, true, &any);
+		if (ret)
+			return ret;
+		req->src_port = uet_addr_port(&any);
+		if (flags & FI_SOURCE)
+			req->has_src = false;
+	}
+
+	if (req->has_dest) {
+		if (req->has_src &&
+		    req->src.u.sa.sa_family != req->dest.u.sa.sa_family)
+			return uet_info_refuse("source and destination "
+					       "addresses of different "
+					       "families");
+		req->family = req->dest.u.sa.sa_family;
+	}
+	return 0;
+}
+
+/* ---- fi_info attributes, checked against the hints and set ---- */
+
+static int uet_info_auth_key(const uint8_t *key, size_t size,
+			     uint32_t *job, bool *given)
+{
+	*given = false;
+	if (!key && !size)
+		return 0;
+	if (size != UET_AUTH_KEY_SIZE)
+		return uet_info_refuse("an auth_key size other than 4");
+	if (!key)
+		return 0;
+	memcpy(job, key, sizeof(*job));
+	if (*job > UET_JOB_ID_MAX)
+		return uet_info_refuse("a JobID of more than 24 bits");
+	*given = true;
+	return 0;
+}
+
+static uint8_t *uet_info_key_dup(uint32_t job)
+{
+	uint8_t *key = malloc(sizeof(job));
+
+	if (key)
+		memcpy(key, &job, sizeof(job));
+	return key;
+}
+
+static int uet_info_apply_fabric(const struct fi_fabric_attr *h)
+{
+	const char *p, *end;
+	size_t n = strlen(UET_FABRIC_NAME);
+
+	if (h->name && strcmp(h->name, UET_FABRIC_NAME))
+		return uet_info_refuse("another fabric name");
+	if (h->prov_name) {
+		for (p = h->prov_name; ; p = end + 1) {
+			end = strchr(p, ';');
+			if (!end)
+				end = p + strlen(p);
+			if ((size_t)(end - p) == n &&
+			    !strncasecmp(p, uet_prov.name, n))
+				break;
+			if (!*end)
+				return uet_info_refuse("another provider");
+		}
+	}
+	if (h->prov_version > uet_prov.version)
+		return uet_info_refuse("a newer provider version");
+	return 0;
+}
+
+static bool uet_info_threading_ok(enum fi_threading t)
+{
+	switch (t) {
+	case FI_THREAD_UNSPEC:
+	case FI_THREAD_SAFE:
+	case FI_THREAD_FID:
+	case FI_THREAD_DOMAIN:
+	case FI_THREAD_COMPLETION:
+	case FI_THREAD_ENDPOINT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int uet_info_apply_progress(enum fi_progress h, enum fi_progress *p)
+{
+	switch (h) {
+	case FI_PROGRESS_UNSPEC:
+		return 0;
+	case FI_PROGRESS_AUTO:
+	case FI_PROGRESS_MANUAL:
+		*p = h;
+		return 0;
+	default:
+		return uet_info_refuse("an unknown progress model");
+	}
+}
+
+static int uet_info_apply_mr_mode(uint32_t version,
+				  const struct fi_domain_attr *h,
+				  uint64_t caps, int *mode)
+{
+	int hint = h ? h->mr_mode : 0;
+
+	if (FI_VERSION_LT(version, FI_VERSION(1, 5))) {
+		if (hint != 0 && hint != UET_MR_V1_BASIC &&
+		    hint != UET_MR_V1_SCALABLE)
+			return uet_info_refuse("an unknown v1.0 mr_mode");
+		*mode = hint == UET_MR_V1_BASIC ? UET_MR_V1_BASIC :
+			UET_MR_V1_SCALABLE;
+		return 0;
+	}
+	if (hint & (UET_MR_V1_BASIC | UET_MR_V1_SCALABLE)) {
+		if (hint != UET_MR_V1_BASIC && hint != UET_MR_V1_SCALABLE)
+			return uet_info_refuse("FI_MR_BASIC/FI_MR_SCALABLE "
+					       "with other mr_mode bits");
+		*mode = hint;
+		return 0;
+	}
+	*mode = hint & UET_MR_MODE;
+	if (!(caps & (FI_REMOTE_READ | FI_REMOTE_WRITE))) {
+		*mode &= ~UET_MR_RMA_TARGET;
+		if (!(*mode & FI_MR_LOCAL))
+			*mode &= ~FI_MR_ALLOCATED;
+	}
+	return 0;
+}
+
+static int uet_info_apply_domain(uint32_t version, struct fi_info *info,
+				 const struct fi_domain_attr *h)
+{
+	struct fi_domain_attr *d = info->domain_attr;
+	uint32_t job;
+	bool given;
+	int ret;
+
+	ret = uet_info_apply_mr_mode(version, h, info->caps, &d->mr_mode);
+	if (ret || !h)
+		return ret;
+	if (h->name && strcmp(h->name, d->name))
+		return uet_info_refuse("another domain (interface) name");
+	if (!uet_info_threading_ok(h->threading))
+		return uet_info_refuse("an unknown threading model");
+	if (h->threading != FI_THREAD_UNSPEC)
+		d->threading = h->threading;
+	ret = uet_info_apply_progress(h->control_progress,
+				      &d->control_progress);
+	if (!ret)
+		ret = uet_info_apply_progress(h->data_progress,
+					      &d->data_progress);
+	if (ret)
+		return ret;
+	if (h->resource_mgmt != FI_RM_UNSPEC &&
+	    h->resource_mgmt != FI_RM_ENABLED &&
+	    h->resource_mgmt != FI_RM_DISABLED)
+		return uet_info_refuse("an unknown resource_mgmt");
+	if (h->av_type != FI_AV_UNSPEC && h->av_type != FI_AV_TABLE &&
+	    h->av_type != FI_AV_MAP)
+		return uet_info_refuse("an unknown av_type");
+	if (h->av_type != FI_AV_UNSPEC)
+		d->av_type = h->av_type;
+	if (h->mr_key_size > d->mr_key_size ||
+	    h->cq_data_size > d->cq_data_size ||
+	    h->cq_cnt > d->cq_cnt || h->ep_cnt > d->ep_cnt ||
+	    h->tx_ctx_cnt > d->tx_ctx_cnt || h->rx_ctx_cnt > d->rx_ctx_cnt ||
+	    h->max_ep_tx_ctx > d->max_ep_tx_ctx ||
+	    h->max_ep_rx_ctx > d->max_ep_rx_ctx ||
+	    h->max_ep_stx_ctx > d->max_ep_stx_ctx ||
+	    h->max_ep_srx_ctx > d->max_ep_srx_ctx ||
+	    h->cntr_cnt > d->cntr_cnt || h->mr_iov_limit > d->mr_iov_limit ||
+	    h->max_err_data > d->max_err_data || h->mr_cnt > d->mr_cnt)
+		return uet_info_refuse("a domain size or count beyond uet's");
+	if (h->caps & ~d->caps)
+		return uet_info_refuse("domain capabilities");
+	d->caps = uet_info_caps(h->caps, d->caps);
+	if (h->tclass != FI_TC_UNSPEC && h->tclass != FI_TC_BEST_EFFORT)
+		return uet_info_refuse("a traffic class");
+	d->tclass = h->tclass;
+	ret = uet_info_auth_key(h->auth_key, h->auth_key_size, &job, &given);
+	if (ret || !given)
+		return ret;
+	memcpy(d->auth_key, &job, sizeof(job));
+	return 0;
+}
+
+static int uet_info_apply_ep(struct fi_info *info, const struct fi_ep_attr *h)
+{
+	struct fi_ep_attr *e = info->ep_attr;
+	uint32_t job;
+	bool given;
+	int ret;
+
+	if (h->type != FI_EP_UNSPEC && h->type != e->type)
+		return uet_info_refuse("another endpoint type");
+	if (h->protocol != FI_PROTO_UNSPEC && h->protocol != e->protocol)
+		return uet_info_refuse("a protocol");
+	if (h->protocol_version > e->protocol_version)
+		return uet_info_refuse("a newer protocol version");
+	if (h->max_msg_size > e->max_msg_size)
+		return uet_info_refuse("a larger max_msg_size");
+	if ((info->caps & (FI_RMA | FI_ATOMIC)) &&
+	    (h->max_order_raw_size > e->max_order_raw_size ||
+	     h->max_order_war_size > e->max_order_war_size ||
+	     h->max_order_waw_size > e->max_order_waw_size))
+		return uet_info_refuse("RMA ordering sizes");
+	/* Tags are 64 bits, all matchable: any layout fits. */
+	e->mem_tag_format = h->mem_tag_format;
+	/* msg_prefix_size is an output (uet needs no FI_MSG_PREFIX). */
+	if (h->tx_ctx_cnt > info->domain_attr->max_ep_tx_ctx ||
+	    h->rx_ctx_cnt > info->domain_attr->max_ep_rx_ctx)
+		return uet_info_refuse("several or shared contexts");
+	if (h->tx_ctx_cnt)
+		e->tx_ctx_cnt = h->tx_ctx_cnt;
+	if (h->rx_ctx_cnt)
+		e->rx_ctx_cnt = h->rx_ctx_cnt;
+	ret = uet_info_auth_key(h->auth_key, h->auth_key_size, &job, &given);
+	if (ret || !given)
+		return ret;
+	e->auth_key = uet_info_key_dup(job);
+	return e->auth_key ? 0 : -FI_ENOMEM;
+}
+
+/* Checks common to tx and rx attributes. */
+static int uet_info_apply_queue(uint64_t h_caps, uint64_t caps_bits,
+				uint64_t h_op_flags, uint64_t op_flags,
+				uint64_t h_msg_order, uint64_t h_comp_order,
+				uint64_t msg_order, uint64_t comp_order)
+{
+	if (h_caps & caps_bits & ~UET_CAPS)
+		return uet_info_refuse("tx/rx capabilities");
+	if (h_op_flags & ~op_flags)
+		return uet_info_refuse("tx/rx op_flags");
+	if (h_msg_order & ~msg_order)
+		return uet_info_refuse("a message order");
+	if (h_comp_order & ~comp_order)
+		return uet_info_refuse("a completion order");
+	return 0;
+}
+
+static int uet_info_apply_tx(struct fi_info *info, const struct fi_tx_attr *h)
+{
+	struct fi_tx_attr *t = info->tx_attr;
+	uint64_t hint_caps = h ? h->caps & UET_TX_CAP_BITS : 0;
+	int ret;
+
+	if (h) {
+		ret = uet_info_apply_queue(h->caps, UET_TX_CAP_BITS,
+					   h->op_flags, UET_TX_OP_FLAGS,
+					   h->msg_order, h->comp_order,
+					   t->msg_order, t->comp_order);
+		if (ret)
+			return ret;
+		if (h->inject_size > t->inject_size || h->size > t->size ||
+		    h->iov_limit > t->iov_limit ||
+		    h->rma_iov_limit > t->rma_iov_limit)
+			return uet_info_refuse("larger tx sizes or limits");
+		if (h->tclass != FI_TC_UNSPEC &&
+		    h->tclass != FI_TC_BEST_EFFORT)
+			return uet_info_refuse("a tx traffic class");
+		t->tclass = h->tclass;
+		t->op_flags = h->op_flags;
+		if (h->inject_size)
+			t->inject_size = h->inject_size;
+		if (h->size)
+			t->size = h->size;
+		if (h->iov_limit)
+			t->iov_limit = h->iov_limit;
+	}
+	t->caps = uet_info_caps(hint_caps & info->caps,
+				info->caps & UET_TX_CAP_BITS);
+	return 0;
+}
+
+static int uet_info_apply_rx(struct fi_info *info, const struct fi_rx_attr *h)
+{
+	struct fi_rx_attr *r = info->rx_attr;
+	uint64_t hint_caps = h ? h->caps & UET_RX_CAP_BITS : 0;
+	int ret;
+
+	if (h) {
+		ret = uet_info_apply_queue(h->caps, UET_RX_CAP_BITS,
+					   h->op_flags, UET_RX_OP_FLAGS,
+					   h->msg_order, h->comp_order,
+					   r->msg_order, r->comp_order);
+		if (ret)
+			return ret;
+		if (h->total_buffered_recv > r->total_buffered_recv ||
+		    h->size > r->size || h->iov_limit > r->iov_limit)
+			return uet_info_refuse("larger rx sizes or limits");
+		r->op_flags = h->op_flags;
+		if (h->size)
+			r->size = h->size;
+		if (h->iov_limit)
+			r->iov_limit = h->iov_limit;
+	}
+	r->caps = uet_info_caps(hint_caps & info->caps,
+				info->caps & UET_RX_CAP_BITS);
+	return 0;
+}
+
+/* Check info (uet's defaults) against hints and take what they choose. */
+static int uet_info_apply(uint32_t version, struct fi_info *info,
+			  const struct fi_info *hints)
+{
+	int ret;
+
+	if (!hints)
+		return uet_info_apply_domain(version, info, NULL);
+	if (hints->caps & ~UET_CAPS)
+		return uet_info_refuse("capabilities");
+	info->caps = uet_info_caps(hints->caps, UET_CAPS);
+	info->handle = hints->handle;
+	if (hints->fabric_attr) {
+		ret = uet_info_apply_fabric(hints->fabric_attr);
+		if (ret)
+			return ret;
+	}
+	ret = uet_info_apply_domain(version, info, hints->domain_attr);
+	if (!ret && hints->ep_attr)
+		ret = uet_info_apply_ep(info, hints->ep_attr);
+	if (!ret)
+		ret = uet_info_apply_tx(info, hints->tx_attr);
+	if (!ret)
+		ret = uet_info_apply_rx(info, hints->rx_attr);
+	return ret;
+}
+
+/* ---- building an fi_info ---- */
+
+/* Largest DGRAM message: one UDP payload less the UET headers. */
+static size_t uet_info_dgram_max(const struct uet_info_if *ifc)
+{
+	const struct uet_env_var *mtu_var = uet_env_lookup("mtu");
+	size_t ip_hdr, ip_mtu, udp = 0;
+
+	/* FI_UET_MTU (the software NIC's, when registered) is the largest
+	 * UDP payload; else the interface's IP MTU sets it. */
+	if (mtu_var && mtu_var->type == UET_ENV_SIZE)
+		udp = (size_t)uet_env_get_size(mtu_var);
+	if (!udp) {
+		ip_hdr = ifc->addr.u.sa.sa_family == AF_INET ?
+			 UET_IPV4_HDR : UET_IPV6_HDR;
+		ip_mtu = ifc->mtu < UET_IP_MTU_MAX ? ifc->mtu :
+			 UET_IP_MTU_MAX;
+		udp = ip_mtu > ip_hdr + UET_UDP_HDR ?
+		      ip_mtu - ip_hdr - UET_UDP_HDR : 0;
+	}
+	return udp > UET_DGRAM_HDR_MAX ? udp - UET_DGRAM_HDR_MAX : 0;
+}
+
+static int uet_info_set_addr(void **raw, size_t *rawlen,
+			     const struct uet_addr *a)
+{
+	*rawlen = uet_addr_to_raw(a, NULL, 0);
+	*raw = malloc(*rawlen);
+	if (!*raw)
+		return -FI_ENOMEM;
+	uet_addr_to_raw(a, *raw, *rawlen);
+	return 0;
+}
+
+/* uet's defaults for an endpoint of type on interface address ifc. */
+static struct fi_info *uet_info_new(uint32_t version,
+				    const struct uet_info_if *ifc,
+				    const struct uet_addr *src,
+				    const struct uet_info_req *req,
+				    enum fi_ep_type type, size_t max_msg)
+{
+	struct fi_info *info = fi_allocinfo();
+	struct fi_domain_attr *d;
+	uint32_t job = (uint32_t)uet_env_get_uint(&uet_info_env_job_id);
+
+	if (!info)
+		return NULL;
+	info->caps = UET_CAPS;
+	info->addr_format = uet_addr_fi_format(src);
+	if (uet_info_set_addr(&info->src_addr, &info->src_addrlen, src) ||
+	    (req->has_dest &&
+	     uet_info_set_addr(&info->dest_addr, &info->dest_addrlen,
+			       &req->dest)))
+		goto err_free_info;
+
+	info->tx_attr->caps = UET_CAPS & UET_TX_CAP_BITS;
+	info->tx_attr->msg_order = UET_MSG_ORDER;
+	info->tx_attr->comp_order = UET_COMP_ORDER;
+	info->tx_attr->inject_size = max_msg < UET_INJECT_SIZE ? max_msg :
+				     UET_INJECT_SIZE;
+	info->tx_attr->size = UET_QUEUE_SIZE;
+	info->tx_attr->iov_limit = UET_IOV_LIMIT;
+
+	info->rx_attr->caps = UET_CAPS & UET_RX_CAP_BITS;
+	info->rx_attr->msg_order = UET_MSG_ORDER;
+	info->rx_attr->comp_order = UET_COMP_ORDER;
+	info->rx_attr->size = UET_QUEUE_SIZE;
+	info->rx_attr->iov_limit = UET_IOV_LIMIT;
+
+	info->ep_attr->type = type;
+	info->ep_attr->protocol = FI_PROTO_UNSPEC;
+	info->ep_attr->protocol_version = UET_PROTOCOL_VERSION;
+	info->ep_attr->max_msg_size = max_msg;
+	info->ep_attr->tx_ctx_cnt = 1;
+	info->ep_attr->rx_ctx_cnt = 1;
+	info->ep_attr->auth_key_size = UET_AUTH_KEY_SIZE;
+
+	d = info->domain_attr;
+	d->name = strdup(ifc->name);
+	d->auth_key = uet_info_key_dup(job);
+	if (!d->name || !d->auth_key)
+		goto err_free_info;
+	d->auth_key_size = UET_AUTH_KEY_SIZE;
+	d->threading = FI_THREAD_SAFE;
+	d->control_progress = FI_PROGRESS_MANUAL;
+	d->data_progress = FI_PROGRESS_MANUAL;
+	d->resource_mgmt = FI_RM_ENABLED;
+	d->av_type = FI_AV_UNSPEC;
+	d->mr_key_size = UET_MR_KEY_SIZE;
+	d->cq_data_size = UET_CQ_DATA_SIZE;
+	d->cq_cnt = UET_CQ_CNT;
+	d->ep_cnt = UET_EP_CNT;
+	d->tx_ctx_cnt = UET_CTX_CNT;
+	d->rx_ctx_cnt = UET_CTX_CNT;
+	d->max_ep_tx_ctx = 1;
+	d->max_ep_rx_ctx = 1;
+	d->cntr_cnt = UET_CNTR_CNT;
+	d->mr_iov_limit = UET_MR_IOV_LIMIT;
+	d->mr_cnt = UET_MR_CNT;
+	d->caps = UET_CAPS_DOMAIN;
+
+	/* prov_name stays NULL: libfabric's core names a core provider's
+	 * infos itself (and treats a name already set as a layered one). */
+	info->fabric_attr->name = strdup(UET_FABRIC_NAME);
+	if (!info->fabric_attr->name)
+		goto err_free_info;
+	info->fabric_attr->prov_version = uet_prov.version;
+	info->fabric_attr->api_version = version;
+	return info;
+
+err_free_info:
+	fi_freeinfo(info);
+	return NULL;
+}
+
+/* ---- entry points ---- */
+
+static bool uet_info_type_wanted(const struct fi_info *hints,
+				 enum fi_ep_type type)
+{
+	return !hints || !hints->ep_attr ||
+	       hints->ep_attr->type == FI_EP_UNSPEC ||
+	       hints->ep_attr->type == type;
+}
+
+static int uet_info_build(uint32_t version, const struct fi_info *hints,
+			  const struct uet_info_if *ifs, size_t n,
+			  const struct uet_info_req *req,
+			  struct fi_info **head)
+{
+	static const enum fi_ep_type types[] = { FI_EP_RDM, FI_EP_DGRAM };
+	struct fi_info *cur, **tail = head;
+	struct uet_addr src;
+	size_t t, i, max_msg;
+	int ret;
+
+	for (t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+		if (!uet_info_type_wanted(hints, types[t]))
+			continue;
+		for (i = 0; i < n; i++) {
+			if (req->has_src) {
+				src = req->src;
+			} else {
+				src = ifs[i].addr;
+				uet_addr_set_port(&src, req->src_port);
+			}
+			max_msg = types[t] == FI_EP_RDM ?
+				  UET_RDM_MAX_MSG_SIZE :
+				  uet_info_dgram_max(&ifs[i]);
+			if (!max_msg)
+				continue;
+			cur = uet_info_new(version, &ifs[i], &src, req,
+					   types[t], max_msg);
+			if (!cur)
+				return -FI_ENOMEM;
+			ret = uet_info_apply(version, cur, hints);
+			if (ret) {
+				fi_freeinfo(cur);
+				if (ret != -FI_ENODATA)
+					return ret;
+				continue;
+			}
+			*tail = cur;
+			tail = &cur->next;
+		}
+	}
+	return 0;
+}
+
+int uet_info_getinfo(uint32_t version, const char *node, const char *service,
+		     uint64_t flags, const struct fi_info *hints,
+		     struct fi_info **info)
+{
+	struct uet_info_if *ifs;
+	struct uet_info_req req;
+	size_t n;
+	int ret;
+
+	if (!info)
+		return -FI_EINVAL;
+	*info = NULL;
+	ret = uet_info_req_init(node, service, flags, hints, &req);
+	if (ret)
+		return ret;
+	ret = uet_info_ifs_get(&ifs, &n);
+	if (ret)
+		return ret;
+	if (req.has_src) {
+		if (!uet_info_ifs_owner(ifs, n, &req.src)) {
+			UET_INFO(FI_LOG_CORE, "the source address is not one "
+				 "of an interface uet offers\n");
+			ret = -FI_ENODATA;
+			goto out_free_ifs;
+		}
+		n = 1;
+	} else {
+		n = uet_info_ifs_order(ifs, n, &req);
+	}
+	ret = uet_info_build(version, hints, ifs, n, &req, info);
+	if (ret) {
+		fi_freeinfo(*info);
+		*info = NULL;
+	} else if (!*info) {
+		ret = -FI_ENODATA;
+	}
+out_free_ifs:
+	free(ifs);
+	return ret;
+}
+
+int uet_info_check(uint32_t version, const struct fi_info *info)
+{
+	struct fi_info *list = NULL;
+	int ret;
+
+	if (!info)
+		return -FI_EINVAL;
+	/* What getinfo answers for info as hints is what uet can do. */
+	ret = uet_info_getinfo(version, NULL, NULL, 0, info, &list);
+	fi_freeinfo(list);
+	if (ret == -FI_ENOMEM)
+		return ret;
+	return ret ? -FI_ENODATA : 0;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Discovery: what fi_getinfo answers for uet, and the check fi_domain /
+ * fi_endpoint make on the fi_info they are given.
+ *
+ * One fabric, "uet"; one domain per usable local interface (named after
+ * it); one fi_info per (interface address x endpoint type), every RDM
+ * info before every DGRAM info.  src_addr is the interface address in
+ * uet's raw form (uet_addr.h), pid 0, ri 0.
+ *
+ * The capabilities uet offers are defined once, below; the fi_info
+ * attributes, their checks against hints and the tx/rx split all follow
+ * from UET_CAPS.
+ */
+#ifndef UET_INFO_H
+#define UET_INFO_H
+
+#include <stdint.h>
+
+#include <rdma/fabric.h>
+
+#include "uet_env.h"
+
+/* ---- capabilities (add FI_RMA, FI_ATOMIC, ... here) ---- */
+#define UET_CAPS_MSG	(FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | \
+			 FI_DIRECTED_RECV | FI_SOURCE | FI_MULTI_RECV)
+#define UET_CAPS_DOMAIN	(FI_LOCAL_COMM | FI_REMOTE_COMM)
+#define UET_CAPS	(UET_CAPS_MSG | UET_CAPS_DOMAIN)
+
+/* Operation flags an application may set as tx/rx defaults. */
+#define UET_TX_OP_FLAGS	(FI_COMPLETION | FI_INJECT | FI_INJECT_COMPLETE | \
+			 FI_TRANSMIT_COMPLETE | FI_DELIVERY_COMPLETE)
+#define UET_RX_OP_FLAGS	(FI_COMPLETION | FI_MULTI_RECV)
+
+/* Memory registration modes uet can work with; it requires none. */
+#define UET_MR_MODE	(FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | \
+			 FI_MR_PROV_KEY)
+
+/* ---- attributes ---- */
+#define UET_FABRIC_NAME		"uet"
+#define UET_PROTOCOL_VERSION	1
+#define UET_RDM_MAX_MSG_SIZE	(1ull << 30)
+/* Room taken in a DGRAM packet by the UET headers (PDS + SES). */
+#define UET_DGRAM_HDR_MAX	64
+#define UET_INJECT_SIZE		4096
+#define UET_QUEUE_SIZE		1024
+#define UET_IOV_LIMIT		8
+#define UET_MSG_ORDER		FI_ORDER_SAS
+#define UET_COMP_ORDER		0	/* FI_ORDER_NONE, deprecated in 2.x */
+#define UET_MR_KEY_SIZE		8
+#define UET_CQ_DATA_SIZE	8
+#define UET_CQ_CNT		256
+#define UET_EP_CNT		4096
+#define UET_CTX_CNT		4096
+#define UET_CNTR_CNT		256
+#define UET_MR_IOV_LIMIT	1
+#define UET_MR_CNT		65536
+/* auth_key: the JobID, a uint32_t in host order below 2^24. */
+#define UET_AUTH_KEY_SIZE	4
+#define UET_JOB_ID_MAX		((1u << 24) - 1)
+
+/* FI_UET_IFACE (interfaces offered) and FI_UET_JOB_ID (default JobID). */
+extern const struct uet_env_var uet_info_env_iface;
+extern const struct uet_env_var uet_info_env_job_id;
+
+/*
+ * fi_getinfo for uet.  node/service/flags follow libfabric's IP provider
+ * conventions: with FI_SOURCE they name the source; without it node names
+ * the destination and service alone is the source port.  Returns 0 and a
+ * list in *info, or -FI_ENODATA when nothing uet offers matches the hints
+ * (or the source address is not a local one), -FI_EINVAL, -FI_ENOMEM.
+ */
+int uet_info_getinfo(uint32_t version, const char *node, const char *service,
+		     uint64_t flags, const struct fi_info *hints,
+		     struct fi_info **info);
+
+/*
+ * For fi_domain / fi_endpoint: 0 when uet can provide what info (as
+ * returned by uet_info_getinfo, possibly altered by the application)
+ * asks for, -FI_ENODATA when not, -FI_EINVAL for a NULL info.
+ */
+int uet_info_check(uint32_t version, const struct fi_info *info);
+
+#endif /* UET_INFO_H */

@@ -1,0 +1,665 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Discovery: uet_info_getinfo() against hints, node/service/flags, and
+ * uet_info_check().  FI_UET_IFACE=lo keeps the answers the same on every
+ * machine: lo with 127.0.0.1 and ::1.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdma/fabric.h>
+#include <rdma/fi_errno.h>
+
+#include "uet_addr.h"
+#include "uet_info.h"
+#include "uet_log.h"
+#include "uet_test.h"
+
+#define V FI_VERSION(1, 17)
+
+static void lo_only(void)
+{
+	setenv("FI_UET_IFACE", "lo", 1);
+	unsetenv("FI_UET_JOB_ID");
+}
+
+static size_t count(const struct fi_info *info)
+{
+	size_t n = 0;
+
+	for (; info; info = info->next)
+		n++;
+	return n;
+}
+
+static struct uet_addr src_of(const struct fi_info *info)
+{
+	struct uet_addr a;
+
+	ck_assert_ptr_nonnull(info->src_addr);
+	ck_assert_int_eq(uet_addr_from_raw(&a, info->src_addr,
+					   info->src_addrlen), 0);
+	ck_assert_uint_eq(info->src_addrlen, a.len);
+	ck_assert_uint_eq(info->addr_format, uet_addr_fi_format(&a));
+	return a;
+}
+
+static struct fi_info *get(const char *node, const char *service,
+			   uint64_t flags, const struct fi_info *hints)
+{
+	struct fi_info *info = NULL;
+
+	ck_assert_int_eq(uet_info_getinfo(V, node, service, flags, hints,
+					  &info), 0);
+	ck_assert_ptr_nonnull(info);
+	return info;
+}
+
+static void expect_nodata(const struct fi_info *hints)
+{
+	struct fi_info *info = (struct fi_info *)0x1;
+
+	ck_assert_int_eq(uet_info_getinfo(V, NULL, NULL, 0, hints, &info),
+			 -FI_ENODATA);
+	ck_assert_ptr_null(info);
+}
+
+static uint32_t job_of(const struct fi_info *info)
+{
+	uint32_t job;
+
+	ck_assert_uint_eq(info->domain_attr->auth_key_size, 4);
+	memcpy(&job, info->domain_attr->auth_key, sizeof(job));
+	return job;
+}
+
+START_TEST(test_info_defaults)
+{
+	struct fi_info *info = get(NULL, NULL, 0, NULL), *cur;
+	int v4 = 0, v6 = 0, i = 0;
+	struct uet_addr a;
+
+	ck_assert_uint_eq(count(info), 4);
+	for (cur = info; cur; cur = cur->next, i++) {
+		ck_assert_int_eq(cur->ep_attr->type,
+				 i < 2 ? FI_EP_RDM : FI_EP_DGRAM);
+		a = src_of(cur);
+		ck_assert(uet_addr_is_loopback(&a));
+		ck_assert_uint_eq(uet_addr_port(&a), 0);
+		ck_assert_uint_eq(a.pid | a.ri, 0);
+		if (a.u.sa.sa_family == AF_INET)
+			v4++;
+		else
+			v6++;
+		ck_assert_ptr_null(cur->dest_addr);
+		ck_assert_uint_eq(cur->caps, UET_CAPS);
+		ck_assert_uint_eq(cur->mode, 0);
+		ck_assert_str_eq(cur->fabric_attr->name, "uet");
+		ck_assert_ptr_null(cur->fabric_attr->prov_name);
+		ck_assert_uint_eq(cur->fabric_attr->prov_version,
+				  uet_prov.version);
+		ck_assert_uint_eq(cur->fabric_attr->api_version, V);
+		ck_assert_str_eq(cur->domain_attr->name, "lo");
+		ck_assert_int_eq(cur->domain_attr->threading, FI_THREAD_SAFE);
+		ck_assert_int_eq(cur->domain_attr->control_progress,
+				 FI_PROGRESS_MANUAL);
+		ck_assert_int_eq(cur->domain_attr->data_progress,
+				 FI_PROGRESS_MANUAL);
+		ck_assert_int_eq(cur->domain_attr->resource_mgmt,
+				 FI_RM_ENABLED);
+		ck_assert_int_eq(cur->domain_attr->av_type, FI_AV_UNSPEC);
+		ck_assert_int_eq(cur->domain_attr->mr_mode, 0);
+		ck_assert_uint_eq(cur->domain_attr->mr_key_size, 8);
+		ck_assert_uint_eq(cur->domain_attr->cq_data_size, 8);
+		ck_assert_uint_eq(cur->domain_attr->cq_cnt, 256);
+		ck_assert_uint_eq(cur->domain_attr->ep_cnt, 4096);
+		ck_assert_uint_eq(cur->domain_attr->max_ep_tx_ctx, 1);
+		ck_assert_uint_eq(cur->domain_attr->mr_cnt, 65536);
+		ck_assert_uint_eq(cur->domain_attr->caps,
+				  FI_LOCAL_COMM | FI_REMOTE_COMM);
+		ck_assert_uint_eq(job_of(cur), 1);
+		ck_assert_int_eq(cur->ep_attr->protocol, FI_PROTO_UNSPEC);
+		ck_assert_uint_eq(cur->ep_attr->protocol_version, 1);
+		ck_assert_uint_eq(cur->ep_attr->auth_key_size, 4);
+		ck_assert_uint_eq(cur->ep_attr->tx_ctx_cnt, 1);
+		ck_assert_uint_eq(cur->ep_attr->msg_prefix_size, 0);
+		ck_assert_uint_eq(cur->tx_attr->caps,
+				  FI_MSG | FI_TAGGED | FI_SEND);
+		ck_assert_uint_eq(cur->rx_attr->caps,
+				  FI_MSG | FI_TAGGED | FI_RECV |
+				  FI_DIRECTED_RECV | FI_SOURCE |
+				  FI_MULTI_RECV);
+		ck_assert_uint_eq(cur->tx_attr->msg_order, FI_ORDER_SAS);
+		ck_assert_uint_eq(cur->tx_attr->comp_order, 0);
+		ck_assert_uint_eq(cur->tx_attr->size, 1024);
+		ck_assert_uint_eq(cur->tx_attr->iov_limit, 8);
+		ck_assert_uint_eq(cur->tx_attr->inject_size, 4096);
+		ck_assert_uint_eq(cur->rx_attr->size, 1024);
+		ck_assert_uint_eq(cur->rx_attr->total_buffered_recv, 0);
+		if (i < 2) {
+			ck_assert_uint_eq(cur->ep_attr->max_msg_size, 1u << 30);
+		} else {
+			/* lo's MTU is at least 65535: one UDP datagram */
+			ck_assert_uint_eq(cur->ep_attr->max_msg_size,
+					  65535 - (a.u.sa.sa_family == AF_INET ?
+						   20 : 40) - 8 -
+					  UET_DGRAM_HDR_MAX);
+		}
+		ck_assert_int_eq(uet_info_check(V, cur), 0);
+	}
+	ck_assert_int_eq(v4, 2);
+	ck_assert_int_eq(v6, 2);
+	fi_freeinfo(info);
+
+	ck_assert_int_eq(uet_info_getinfo(V, NULL, NULL, 0, NULL, NULL),
+			 -FI_EINVAL);
+	ck_assert_int_eq(uet_info_check(V, NULL), -FI_EINVAL);
+}
+END_TEST
+
+/* Each hint uet cannot satisfy gives no info at all. */
+START_TEST(test_info_unsatisfiable)
+{
+	struct fi_info *h = fi_allocinfo();
+	uint32_t job = 1u << 24;
+
+	ck_assert_ptr_nonnull(h);
+	h->caps = FI_RMA;
+	expect_nodata(h);
+	h->caps = FI_MSG | FI_ATOMIC;
+	expect_nodata(h);
+	h->caps = 0;
+	h->ep_attr->type = FI_EP_MSG;
+	expect_nodata(h);
+	h->ep_attr->type = FI_EP_UNSPEC;
+	h->tx_attr->inject_size = 1u << 20;
+	expect_nodata(h);
+	h->tx_attr->inject_size = 0;
+	h->tx_attr->msg_order = FI_ORDER_RAW;
+	expect_nodata(h);
+	h->tx_attr->msg_order = 0;
+	h->rx_attr->msg_order = FI_ORDER_SAW;
+	expect_nodata(h);
+	h->rx_attr->msg_order = 0;
+	h->tx_attr->comp_order = 1;	/* FI_ORDER_STRICT's low bit */
+	expect_nodata(h);
+	h->tx_attr->comp_order = 0;
+	h->domain_attr->cq_data_size = 16;
+	expect_nodata(h);
+	h->domain_attr->cq_data_size = 0;
+	h->addr_format = FI_ADDR_STR;
+	expect_nodata(h);
+	h->addr_format = FI_SOCKADDR_IB;
+	expect_nodata(h);
+	h->addr_format = FI_FORMAT_UNSPEC;
+	h->domain_attr->name = strdup("no-such-if");
+	expect_nodata(h);
+	free(h->domain_attr->name);
+	h->domain_attr->name = NULL;
+	h->domain_attr->auth_key = malloc(4);
+	memcpy(h->domain_attr->auth_key, &job, 4);
+	h->domain_attr->auth_key_size = 4;
+	expect_nodata(h);		/* JobID beyond 24 bits */
+	h->domain_attr->auth_key_size = 8;
+	expect_nodata(h);		/* wrong size */
+	free(h->domain_attr->auth_key);
+	h->domain_attr->auth_key = NULL;
+	h->domain_attr->auth_key_size = 0;
+	h->ep_attr->auth_key_size = 2;
+	expect_nodata(h);
+	h->ep_attr->auth_key_size = 0;
+	h->ep_attr->max_msg_size = (1u << 30) + 1;
+	expect_nodata(h);
+	h->ep_attr->max_msg_size = 0;
+	h->ep_attr->protocol = FI_PROTO_RXD;
+	expect_nodata(h);
+	h->ep_attr->protocol = 0;
+	h->ep_attr->protocol_version = 2;
+	expect_nodata(h);
+	h->ep_attr->protocol_version = 0;
+	h->ep_attr->tx_ctx_cnt = FI_SHARED_CONTEXT;
+	expect_nodata(h);
+	h->ep_attr->tx_ctx_cnt = 0;
+	h->ep_attr->rx_ctx_cnt = 2;
+	expect_nodata(h);
+	h->ep_attr->rx_ctx_cnt = 0;
+	h->tx_attr->iov_limit = 9;
+	expect_nodata(h);
+	h->tx_attr->iov_limit = 0;
+	h->tx_attr->rma_iov_limit = 1;
+	expect_nodata(h);
+	h->tx_attr->rma_iov_limit = 0;
+	h->tx_attr->size = 1025;
+	expect_nodata(h);
+	h->tx_attr->size = 0;
+	h->tx_attr->op_flags = FI_COMMIT_COMPLETE;
+	expect_nodata(h);
+	h->tx_attr->op_flags = 0;
+	h->tx_attr->caps = FI_RMA;
+	expect_nodata(h);
+	h->tx_attr->caps = 0;
+	h->rx_attr->caps = FI_REMOTE_WRITE;
+	expect_nodata(h);
+	h->rx_attr->caps = 0;
+	h->rx_attr->total_buffered_recv = 1;
+	expect_nodata(h);
+	h->rx_attr->total_buffered_recv = 0;
+	h->rx_attr->iov_limit = 16;
+	expect_nodata(h);
+	h->rx_attr->iov_limit = 0;
+	h->domain_attr->threading = (enum fi_threading)99;
+	expect_nodata(h);
+	h->domain_attr->threading = FI_THREAD_UNSPEC;
+	h->domain_attr->data_progress = (enum fi_progress)99;
+	expect_nodata(h);
+	h->domain_attr->data_progress = FI_PROGRESS_UNSPEC;
+	h->domain_attr->av_type = (enum fi_av_type)99;
+	expect_nodata(h);
+	h->domain_attr->av_type = FI_AV_UNSPEC;
+	h->domain_attr->mr_key_size = 16;
+	expect_nodata(h);
+	h->domain_attr->mr_key_size = 0;
+	h->domain_attr->cq_cnt = 257;
+	expect_nodata(h);
+	h->domain_attr->cq_cnt = 0;
+	h->domain_attr->max_ep_stx_ctx = 1;
+	expect_nodata(h);
+	h->domain_attr->max_ep_stx_ctx = 0;
+	h->domain_attr->mr_iov_limit = 2;
+	expect_nodata(h);
+	h->domain_attr->mr_iov_limit = 0;
+	h->domain_attr->max_err_data = 1;
+	expect_nodata(h);
+	h->domain_attr->max_err_data = 0;
+	h->domain_attr->caps = FI_SHARED_AV;
+	expect_nodata(h);
+	h->domain_attr->caps = 0;
+	h->domain_attr->mr_mode = 1 | FI_MR_LOCAL;	/* FI_MR_BASIC | .. */
+	expect_nodata(h);
+	h->domain_attr->mr_mode = 0;
+	h->fabric_attr->name = strdup("TCP-IP");
+	expect_nodata(h);
+	free(h->fabric_attr->name);
+	h->fabric_attr->name = strdup("uet");
+	h->fabric_attr->prov_name = strdup("tcp");
+	expect_nodata(h);
+	free(h->fabric_attr->prov_name);
+	h->fabric_attr->prov_name = strdup("UET");
+	h->fabric_attr->prov_version = FI_VERSION(9, 0);
+	expect_nodata(h);
+	h->fabric_attr->prov_version = 0;
+
+	/* and with all of that undone the hints are satisfiable */
+	{
+		struct fi_info *info = get(NULL, NULL, 0, h);
+
+		ck_assert_uint_eq(count(info), 4);
+		fi_freeinfo(info);
+	}
+	fi_freeinfo(h);
+}
+END_TEST
+
+START_TEST(test_info_node_dest)
+{
+	struct fi_info *info = get("127.0.0.1", "4793", 0, NULL), *cur;
+	struct uet_addr a, d;
+
+	ck_assert_uint_eq(count(info), 2);	/* IPv4 only, RDM + DGRAM */
+	for (cur = info; cur; cur = cur->next) {
+		a = src_of(cur);
+		ck_assert_int_eq(a.u.sa.sa_family, AF_INET);
+		ck_assert_uint_eq(uet_addr_port(&a), 0);
+		ck_assert_ptr_nonnull(cur->dest_addr);
+		ck_assert_int_eq(uet_addr_from_raw(&d, cur->dest_addr,
+						   cur->dest_addrlen), 0);
+		ck_assert_uint_eq(uet_addr_port(&d), 4793);
+		ck_assert(uet_addr_is_loopback(&d));
+		ck_assert_uint_eq(d.pid | d.ri, 0);
+	}
+	ck_assert_int_eq(info->ep_attr->type, FI_EP_RDM);
+	fi_freeinfo(info);
+}
+END_TEST
+
+START_TEST(test_info_node_source)
+{
+	struct fi_info *info = get("127.0.0.1", "4793", FI_SOURCE, NULL), *cur;
+	struct uet_addr a;
+
+	ck_assert_uint_eq(count(info), 2);
+	for (cur = info; cur; cur = cur->next) {
+		a = src_of(cur);
+		ck_assert_int_eq(a.u.sa.sa_family, AF_INET);
+		ck_assert_uint_eq(uet_addr_port(&a), 4793);
+		ck_assert_ptr_null(cur->dest_addr);
+		ck_assert_str_eq(cur->domain_attr->name, "lo");
+	}
+	fi_freeinfo(info);
+
+	/* service alone: the source port of every interface address */
+	info = get(NULL, "4794", FI_SOURCE, NULL);
+	ck_assert_uint_eq(count(info), 4);
+	for (cur = info; cur; cur = cur->next) {
+		a = src_of(cur);
+		ck_assert_uint_eq(uet_addr_port(&a), 4794);
+		ck_assert_ptr_null(cur->dest_addr);
+	}
+	fi_freeinfo(info);
+	info = get(NULL, "4795", 0, NULL);
+	ck_assert_uint_eq(count(info), 4);
+	a = src_of(info);
+	ck_assert_uint_eq(uet_addr_port(&a), 4795);
+	ck_assert_ptr_null(info->dest_addr);
+	fi_freeinfo(info);
+
+	/* FI_SOURCE needs a node or a service */
+	info = (struct fi_info *)0x1;
+	ck_assert_int_eq(uet_info_getinfo(V, NULL, NULL, FI_SOURCE, NULL,
+					  &info), -FI_EINVAL);
+	ck_assert_ptr_null(info);
+	/* a source address no interface owns */
+	ck_assert_int_eq(uet_info_getinfo(V, "192.0.2.200", NULL, FI_SOURCE,
+					  NULL, &info), -FI_ENODATA);
+	ck_assert_int_eq(uet_info_getinfo(V, "no.such.host.invalid", NULL,
+					  FI_NUMERICHOST, NULL, &info),
+			 -FI_ENODATA);
+}
+END_TEST
+
+START_TEST(test_info_ipv6)
+{
+	struct fi_info *hints = fi_allocinfo(), *info, *cur;
+	struct uet_addr a, d;
+
+	info = get("::1", NULL, 0, NULL);
+	ck_assert_uint_eq(count(info), 2);
+	for (cur = info; cur; cur = cur->next) {
+		a = src_of(cur);
+		ck_assert_uint_eq(cur->addr_format, FI_SOCKADDR_IN6);
+		ck_assert_int_eq(uet_addr_from_raw(&d, cur->dest_addr,
+						   cur->dest_addrlen), 0);
+		ck_assert_int_eq(d.u.sa.sa_family, AF_INET6);
+	}
+	fi_freeinfo(info);
+
+	hints->addr_format = FI_SOCKADDR_IN6;
+	info = get(NULL, NULL, 0, hints);
+	ck_assert_uint_eq(count(info), 2);
+	for (cur = info; cur; cur = cur->next) {
+		ck_assert_uint_eq(cur->addr_format, FI_SOCKADDR_IN6);
+		a = src_of(cur);
+		ck_assert(uet_addr_is_loopback(&a));
+	}
+	fi_freeinfo(info);
+	hints->addr_format = FI_SOCKADDR_IN;
+	info = get(NULL, NULL, 0, hints);
+	ck_assert_uint_eq(count(info), 2);
+	ck_assert_uint_eq(info->addr_format, FI_SOCKADDR_IN);
+	fi_freeinfo(info);
+	/* FI_SOCKADDR: either family */
+	hints->addr_format = FI_SOCKADDR;
+	info = get(NULL, NULL, 0, hints);
+	ck_assert_uint_eq(count(info), 4);
+	fi_freeinfo(info);
+	/* an IPv6 node with an IPv4-only hint resolves to nothing */
+	hints->addr_format = FI_SOCKADDR_IN;
+	info = (struct fi_info *)0x1;
+	ck_assert_int_eq(uet_info_getinfo(V, "::1", NULL, FI_NUMERICHOST,
+					  hints, &info), -FI_ENODATA);
+	ck_assert_ptr_null(info);
+	fi_freeinfo(hints);
+}
+END_TEST
+
+/* hints->src_addr / dest_addr, and pid/ri carried through. */
+START_TEST(test_info_hint_addrs)
+{
+	struct fi_info *hints = fi_allocinfo(), *info;
+	uint8_t raw[UET_ADDR_RAW_MAX];
+	struct uet_addr a, b;
+
+	ck_assert_int_eq(uet_addr_resolve("127.0.0.1", "5000", AF_INET, true,
+					  &a), 0);
+	a.pid = 5;
+	a.ri = 6;
+	hints->src_addrlen = uet_addr_to_raw(&a, raw, sizeof(raw));
+	hints->src_addr = malloc(hints->src_addrlen);
+	memcpy(hints->src_addr, raw, hints->src_addrlen);
+	hints->addr_format = FI_SOCKADDR_IN;
+	info = get(NULL, NULL, 0, hints);
+	ck_assert_uint_eq(count(info), 2);
+	b = src_of(info);
+	ck_assert_int_eq(uet_addr_cmp(&a, &b), 0);
+	ck_assert_str_eq(info->domain_attr->name, "lo");
+	ck_assert_int_eq(uet_info_check(V, info), 0);
+	fi_freeinfo(info);
+
+	/* a source no interface owns */
+	ck_assert_int_eq(uet_addr_resolve("192.0.2.201", NULL, AF_INET, true,
+					  &a), 0);
+	uet_addr_to_raw(&a, hints->src_addr, hints->src_addrlen);
+	info = (struct fi_info *)0x1;
+	ck_assert_int_eq(uet_info_getinfo(V, NULL, NULL, 0, hints, &info),
+			 -FI_ENODATA);
+	/* a malformed one (reserved bits) */
+	memset(raw, 0xff, sizeof(raw));
+	memcpy(hints->src_addr, raw, hints->src_addrlen);
+	memcpy(hints->src_addr, &(sa_family_t){ AF_INET },
+	       sizeof(sa_family_t));
+	ck_assert_int_eq(uet_info_getinfo(V, NULL, NULL, 0, hints, &info),
+			 -FI_ENODATA);
+	free(hints->src_addr);
+	hints->src_addr = NULL;
+	hints->src_addrlen = 0;
+
+	/* dest_addr in the hints: copied, same family only */
+	ck_assert_int_eq(uet_addr_resolve("::1", "6000", AF_INET6, true, &a),
+			 0);
+	a.ri = 9;
+	hints->addr_format = FI_SOCKADDR_IN6;
+	hints->dest_addrlen = uet_addr_to_raw(&a, NULL, 0);
+	hints->dest_addr = malloc(hints->dest_addrlen);
+	uet_addr_to_raw(&a, hints->dest_addr, hints->dest_addrlen);
+	info = get(NULL, NULL, 0, hints);
+	ck_assert_uint_eq(count(info), 2);
+	ck_assert_int_eq(uet_addr_from_raw(&b, info->dest_addr,
+					   info->dest_addrlen), 0);
+	ck_assert_int_eq(uet_addr_cmp(&a, &b), 0);
+	b = src_of(info);
+	ck_assert_int_eq(b.u.sa.sa_family, AF_INET6);
+	fi_freeinfo(info);
+	fi_freeinfo(hints);
+}
+END_TEST
+
+/* Primary caps as asked, secondary ones always, tx/rx split. */
+START_TEST(test_info_caps)
+{
+	struct fi_info *hints = fi_allocinfo(), *info;
+
+	hints->caps = FI_TAGGED;
+	info = get(NULL, NULL, 0, hints);
+	ck_assert_uint_eq(info->caps, FI_TAGGED | FI_SEND | FI_RECV |
+			  FI_SOURCE | FI_MULTI_RECV | FI_LOCAL_COMM |
+			  FI_REMOTE_COMM);
+	ck_assert_uint_eq(info->tx_attr->caps, FI_TAGGED | FI_SEND);
+	ck_assert_uint_eq(info->rx_attr->caps, FI_TAGGED | FI_RECV |
+			  FI_SOURCE | FI_MULTI_RECV);
+	ck_assert_int_eq(uet_info_check(V, info), 0);
+	fi_freeinfo(info);
+
+	hints->caps = FI_MSG | FI_SEND | FI_DIRECTED_RECV;
+	info = get(NULL, NULL, 0, hints);
+	ck_assert_uint_eq(info->caps & ~(FI_SOURCE | FI_MULTI_RECV |
+					 FI_LOCAL_COMM | FI_REMOTE_COMM),
+			  FI_MSG | FI_SEND | FI_DIRECTED_RECV);
+	ck_assert_uint_eq(info->tx_attr->caps, FI_MSG | FI_SEND);
+	fi_freeinfo(info);
+	fi_freeinfo(hints);
+}
+END_TEST
+
+/* Hinted levels are returned; the answer is never weaker than asked. */
+START_TEST(test_info_domain_choices)
+{
+	struct fi_info *hints = fi_allocinfo(), *info;
+	uint32_t job = 0xabcdef;
+
+	hints->ep_attr->type = FI_EP_RDM;
+	hints->mode = FI_CONTEXT | FI_CONTEXT2;
+	hints->domain_attr->threading = FI_THREAD_DOMAIN;
+	hints->domain_attr->data_progress = FI_PROGRESS_AUTO;
+	hints->domain_attr->av_type = FI_AV_TABLE;
+	hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR |
+		FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT |
+		FI_MR_HMEM;
+	hints->domain_attr->auth_key = malloc(4);
+	memcpy(hints->domain_attr->auth_key, &job, 4);
+	hints->domain_attr->auth_key_size = 4;
+	hints->tx_attr->size = 64;
+	hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
+	hints->rx_attr->iov_limit = 2;
+	hints->tx_attr->msg_order = FI_ORDER_SAS;
+	hints->domain_attr->name = strdup("lo");
+	hints->fabric_attr->prov_name = strdup("uet");
+	info = get(NULL, NULL, 0, hints);
+	ck_assert_uint_eq(count(info), 2);
+	ck_assert_int_eq(info->ep_attr->type, FI_EP_RDM);
+	ck_assert_uint_eq(info->mode, 0);
+	ck_assert_int_eq(info->domain_attr->threading, FI_THREAD_DOMAIN);
+	ck_assert_int_eq(info->domain_attr->data_progress, FI_PROGRESS_AUTO);
+	ck_assert_int_eq(info->domain_attr->control_progress,
+			 FI_PROGRESS_MANUAL);
+	ck_assert_int_eq(info->domain_attr->av_type, FI_AV_TABLE);
+	/* without RMA the target-only modes are not needed */
+	ck_assert_int_eq(info->domain_attr->mr_mode,
+			 FI_MR_LOCAL | FI_MR_ALLOCATED);
+	ck_assert_uint_eq(job_of(info), 0xabcdef);
+	ck_assert_uint_eq(info->tx_attr->size, 64);
+	ck_assert_uint_eq(info->tx_attr->op_flags, FI_DELIVERY_COMPLETE);
+	ck_assert_uint_eq(info->rx_attr->iov_limit, 2);
+	ck_assert_int_eq(uet_info_check(V, info), 0);
+	fi_freeinfo(info);
+
+	hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_PROV_KEY;
+	info = get(NULL, NULL, 0, hints);
+	ck_assert_int_eq(info->domain_attr->mr_mode, 0);
+	fi_freeinfo(info);
+	hints->domain_attr->mr_mode = 1;	/* FI_MR_BASIC */
+	info = get(NULL, NULL, 0, hints);
+	ck_assert_int_eq(info->domain_attr->mr_mode, 1);
+	fi_freeinfo(info);
+	hints->domain_attr->mr_mode = 0;
+	ck_assert_int_eq(uet_info_getinfo(FI_VERSION(1, 4), NULL, NULL, 0,
+					  hints, &info), 0);
+	ck_assert_int_eq(info->domain_attr->mr_mode, 2);  /* SCALABLE */
+	fi_freeinfo(info);
+	fi_freeinfo(hints);
+
+	/* FI_UET_JOB_ID sets the default JobID */
+	setenv("FI_UET_JOB_ID", "7", 1);
+	info = get(NULL, NULL, 0, NULL);
+	ck_assert_uint_eq(job_of(info), 7);
+	fi_freeinfo(info);
+}
+END_TEST
+
+/* fi_domain/fi_endpoint's check: returned infos pass, altered ones not. */
+START_TEST(test_info_check)
+{
+	struct fi_info *info = get(NULL, NULL, 0, NULL), *dup;
+	uint32_t job = 1u << 24;
+
+	ck_assert_int_eq(uet_info_check(V, info), 0);
+	ck_assert_int_eq(uet_info_check(V, info->next->next), 0);
+
+#define CHECK_ALTERED(stmt, expect) do {				\
+		dup = fi_dupinfo(info);					\
+		ck_assert_ptr_nonnull(dup);				\
+		stmt;							\
+		ck_assert_int_eq(uet_info_check(V, dup), (expect));	\
+		fi_freeinfo(dup);					\
+	} while (0)
+
+	CHECK_ALTERED(dup->domain_attr->threading = FI_THREAD_COMPLETION, 0);
+	CHECK_ALTERED(dup->tx_attr->size = 16, 0);
+	CHECK_ALTERED(dup->domain_attr->av_type = FI_AV_MAP, 0);
+	CHECK_ALTERED(dup->caps |= FI_RMA, -FI_ENODATA);
+	CHECK_ALTERED(dup->tx_attr->inject_size = 8192, -FI_ENODATA);
+	CHECK_ALTERED(dup->ep_attr->type = FI_EP_MSG, -FI_ENODATA);
+	CHECK_ALTERED(dup->ep_attr->max_msg_size = SIZE_MAX, -FI_ENODATA);
+	CHECK_ALTERED(dup->rx_attr->msg_order |= FI_ORDER_RAW, -FI_ENODATA);
+	CHECK_ALTERED(dup->domain_attr->cq_data_size = 16, -FI_ENODATA);
+	CHECK_ALTERED(memcpy(dup->domain_attr->auth_key, &job, 4),
+		      -FI_ENODATA);
+	CHECK_ALTERED((free(dup->domain_attr->name),
+		       dup->domain_attr->name = strdup("eth-none")),
+		      -FI_ENODATA);
+	CHECK_ALTERED(dup->addr_format = FI_ADDR_STR, -FI_ENODATA);
+	/* a source address lo does not own */
+	CHECK_ALTERED(((uint8_t *)dup->src_addr)[4] = 10, -FI_ENODATA);
+#undef CHECK_ALTERED
+	fi_freeinfo(info);
+}
+END_TEST
+
+/* Without FI_UET_IFACE: a loopback destination puts lo first. */
+START_TEST(test_info_order_all_ifaces)
+{
+	struct fi_info *info, *cur;
+	struct uet_addr a;
+	bool dgram_seen = false;
+
+	unsetenv("FI_UET_IFACE");
+	info = get("127.0.0.1", NULL, FI_NUMERICHOST, NULL);
+	ck_assert_str_eq(info->domain_attr->name, "lo");
+	a = src_of(info);
+	ck_assert(uet_addr_is_loopback(&a));
+	for (cur = info; cur; cur = cur->next) {
+		a = src_of(cur);
+		ck_assert_int_eq(a.u.sa.sa_family, AF_INET);
+		/* every RDM info before every DGRAM info */
+		if (cur->ep_attr->type == FI_EP_DGRAM)
+			dgram_seen = true;
+		else
+			ck_assert(!dgram_seen);
+	}
+	fi_freeinfo(info);
+
+	setenv("FI_UET_IFACE", "no-such-if,also-not", 1);
+	info = (struct fi_info *)0x1;
+	ck_assert_int_eq(uet_info_getinfo(V, NULL, NULL, 0, NULL, &info),
+			 -FI_ENODATA);
+	setenv("FI_UET_IFACE", "no-such-if,lo", 1);
+	info = get(NULL, NULL, 0, NULL);
+	ck_assert_uint_eq(count(info), 4);
+	fi_freeinfo(info);
+}
+END_TEST
+
+static Suite *info_suite(void)
+{
+	Suite *s = suite_create("prov_info");
+	TCase *tc = tcase_create("getinfo");
+
+	tcase_add_checked_fixture(tc, lo_only, NULL);
+	tcase_add_test(tc, test_info_defaults);
+	tcase_add_test(tc, test_info_unsatisfiable);
+	tcase_add_test(tc, test_info_node_dest);
+	tcase_add_test(tc, test_info_node_source);
+	tcase_add_test(tc, test_info_ipv6);
+	tcase_add_test(tc, test_info_hint_addrs);
+	tcase_add_test(tc, test_info_caps);
+	tcase_add_test(tc, test_info_domain_choices);
+	tcase_add_test(tc, test_info_check);
+	tcase_add_test(tc, test_info_order_all_ifaces);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+UET_TEST_MAIN(info_suite)
