@@ -20,6 +20,7 @@
 #include <rdma/fabric.h>
 
 #include "uet_env.h"
+#include "uet_wire_consts.h"	/* UET_JOB_ID_MAX */
 
 /* ---- capabilities (add FI_RMA, FI_ATOMIC, ... here) ---- */
 #define UET_CAPS_MSG	(FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | \
@@ -57,7 +58,6 @@
 #define UET_MR_CNT		65536
 /* auth_key: the JobID, a uint32_t in host order below 2^24. */
 #define UET_AUTH_KEY_SIZE	4
-#define UET_JOB_ID_MAX		((1u << 24) - 1)
 
 /* FI_UET_IFACE (interfaces offered) and FI_UET_JOB_ID (default JobID). */
 extern const struct uet_env_var uet_info_env_iface;
