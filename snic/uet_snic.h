@@ -104,6 +104,13 @@ int uet_snic_open_link(const struct uet_snic_cfg *cfg, uint32_t job_id,
  * ops-table versions read the monotonic clock. */
 int uet_snic_doorbell_at(struct uet_hsi_queue *q, uint64_t now);
 int uet_snic_progress_at(struct uet_hsi_dev *dev, uint64_t now);
+/*
+ * Largest message a queue in UUD mode sends (the single-packet payload):
+ * min(mtu - 12 (PDS header, RUD/ROD size) - 32 (SES small-message
+ * header), 16383, UET_SNIC_BUF_LARGE 8192), 1408 bytes for the default
+ * MTU of 1452.  Also ops->get_limits()->max_single_pkt.
+ */
+size_t uet_snic_max_single_pkt(struct uet_hsi_dev *dev);
 /* Earliest time progress has timer work, UINT64_MAX if none. */
 uint64_t uet_snic_next_deadline(struct uet_hsi_dev *dev);
 

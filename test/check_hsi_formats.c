@@ -506,7 +506,7 @@ static void rand_ext(struct uet_hsi_cmd_ext *h)
 	memset(h, 0, sizeof(*h));
 	h->header_data = uet_test_rand64();
 	h->ignore = uet_test_rand64();
-	h->ext_flags = (uint32_t)uet_test_rand_bits(3);
+	h->ext_flags = (uint32_t)uet_test_rand_bits(8);
 }
 
 static void rand_recv(struct uet_hsi_recv_notif *h)
@@ -1286,7 +1286,7 @@ START_TEST(test_ext_range)
 	ext_host(&h);
 	for (bit = 0; bit < 32; bit++) {
 		h.ext_flags = 1u << bit;
-		if (bit < 3) {
+		if (bit < 8) {
 			ck_assert_int_eq(enc_ext(buf, 32, &h), 32);
 		} else {
 			enc_fails(enc_ext, &h, 32, UET_WIRE_ERANGE);
@@ -1308,7 +1308,7 @@ START_TEST(test_ext_range)
 	memset(&got, 0, sizeof(got));
 	ck_assert_int_eq(uet_hsi_cmd_ext_from_sgl(&got, &sgl), 0);
 	ck_assert(eq_ext(&got, &h));
-	sgl.length = 8;
+	sgl.length = 0x100;
 	got.ext_flags = 0x77;
 	ck_assert_int_eq(uet_hsi_cmd_ext_from_sgl(&got, &sgl),
 			 UET_WIRE_ERANGE);

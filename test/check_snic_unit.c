@@ -936,7 +936,7 @@ START_TEST(test_malformed)
 	c.seg.metadata = 0x1006;
 	cmd_ext(&c, 0, 0, 0);
 	cmd_post_only(&w, 0, &c);
-	uet_hsi_cmdq_sgl(w.s[0].q->cmdq, idx, 0)[24] = 0x08;
+	uet_hsi_cmdq_sgl(w.s[0].q->cmdq, idx, 0)[25] = 0x01;
 	ring(&w, 0);
 	side_collect(&w.s[0]);
 	expect_bad(&w.s[0], idx, UET_WIRE_ERANGE);
