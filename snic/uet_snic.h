@@ -56,11 +56,12 @@
  *   send completion  status 0 or a positive FI_E* code (e.g. FI_ETIMEDOUT
  *                    when the peer stopped answering), flags = the SES
  *                    return code from the target, op_context, bytes_sent
- *   receive          status 0, FI_ETRUNC, FI_ECANCELED, FI_ENOMSG; src_id = the
- *                    sender's peer handle (UET_HSI_PEER_UNKNOWN when the
- *                    source address was never inserted); tag; total_length
- *                    = bytes placed; buffer ids from metadata; flags.
- *                    CONTINUATION when a continuation entry follows;
+ *   receive          status 0, FI_ETRUNC, FI_ECANCELED or FI_ENOMSG;
+ *                    src_id = the sender's peer handle
+ *                    (UET_HSI_PEER_UNKNOWN when the source address was
+ *                    never inserted); tag; total_length = bytes placed;
+ *                    buffer ids from metadata; flags.CONTINUATION when
+ *                    a continuation entry follows;
  *                    flags.INLINE with a copy of the message in
  *                    inline_data when it is 1..35 bytes and lies in the
  *                    first receive buffer
