@@ -42,6 +42,21 @@ struct uet_hsi_queue_attr {
 	uint32_t notifq_depth;		/* entries, not a multiple of 13 */
 	uint16_t pid_on_fep;		/* 12 bits */
 	uint16_t resource_index;	/* 12 bits */
+	uint8_t mode;			/* delivery mode of the queue's sends:
+					 * 0 the device default, else an enum
+					 * uet_pds_mode value (snic/uet_pds.h:
+					 * RUD 0 is the default anyway, ROD 1,
+					 * RUDI 2, UUD 3) */
+};
+
+/* What a device can carry (get_limits). */
+struct uet_hsi_dev_limits {
+	size_t mtu;			/* largest datagram on the link */
+	size_t max_single_pkt;		/* largest message that travels in one
+					 * packet in every delivery mode: the
+					 * message size limit of UUD queues */
+	size_t inject_max;		/* largest INJECT payload */
+	size_t max_msg;			/* largest message (RUD / ROD) */
 };
 
 /* A command/notification queue pair; the rings are shared memory between
@@ -82,6 +97,9 @@ struct uet_hsi_dev_ops {
 	int (*mr_reg)(struct uet_hsi_dev *dev, void *addr, size_t len,
 		      uint64_t access, uint64_t *key);
 	int (*mr_dereg)(struct uet_hsi_dev *dev, uint64_t key);
+	/* The device's size limits (NULL in a backend without them). */
+	int (*get_limits)(struct uet_hsi_dev *dev,
+			  struct uet_hsi_dev_limits *lim);
 };
 
 /* Every device starts with its ops table. */

@@ -501,6 +501,88 @@ ssize_t uet_hsi_recv_notif_decode(struct uet_hsi_recv_notif *h,
 }
 
 /* ------------------------------------------------------------------ */
+/* Receive continuation entry (E-5)                                    */
+/* ------------------------------------------------------------------ */
+
+#define CONT_OFF_MR_OFFSET	(RECV_OFF_INLINE + UET_HSI_CONT_MR_OFFSET_OFF)
+#define CONT_OFF_MR_FLAGS	(RECV_OFF_INLINE + UET_HSI_CONT_MR_FLAGS_OFF)
+#define CONT_OFF_RSVD		(CONT_OFF_MR_FLAGS + 1)
+#define CONT_RSVD_LEN		(UET_HSI_NOTIF_MARKER_OFF - CONT_OFF_RSVD)
+
+static bool cont_values_ok(bool has_data, uint64_t header_data,
+			   bool mr_valid, uint64_t mr_offset,
+			   uint32_t initiator)
+{
+	return (has_data || !header_data) && (mr_valid || !mr_offset) &&
+	       initiator <= UET_HSI_CONT_INITIATOR_MAX;
+}
+
+ssize_t uet_hsi_recv_cont_encode(uint8_t *buf, size_t len,
+				 const struct uet_hsi_recv_cont *h)
+{
+	if (len < UET_HSI_RECV_NOTIF_LEN)
+		return UET_WIRE_ENOBUFS;
+	if (!cont_values_ok(h->has_data, h->header_data, h->mr_valid,
+			    h->mr_offset, h->initiator))
+		return UET_WIRE_ERANGE;
+	memset(buf, 0, UET_HSI_NOTIF_MARKER_OFF);
+	buf[NOTIF_OFF_TYPE] = UET_HSI_NOTIF_RECV;
+	buf[NOTIF_OFF_FLAGS] = UET_HSI_RECV_FLAG_CONTINUATION;
+	uet_put_le16(buf + NOTIF_OFF_STATUS,
+		     h->has_data ? UET_HSI_CONT_HD_VALID : 0);
+	uet_put_le32(buf + RECV_OFF_SRC_ID, h->initiator);
+	uet_put_le64(buf + RECV_OFF_TAG, h->header_data);
+	uet_put_le32(buf + RECV_OFF_TOTAL_LEN, h->olen);
+	uet_put_le64(buf + CONT_OFF_MR_OFFSET, h->mr_offset);
+	buf[CONT_OFF_MR_FLAGS] =
+		(uint8_t)((h->mr_valid ? UET_HSI_CONT_MR_VALID : 0) |
+			  (h->mr_released ? UET_HSI_CONT_MR_RELEASED : 0));
+	return UET_HSI_RECV_NOTIF_LEN;
+}
+
+ssize_t uet_hsi_recv_cont_decode(struct uet_hsi_recv_cont *h,
+				 const uint8_t *buf, size_t len)
+{
+	struct uet_hsi_recv_cont t;
+	uint16_t status;
+	uint8_t mrf;
+	int ret;
+
+	if (len < UET_HSI_RECV_NOTIF_LEN)
+		return UET_WIRE_ETRUNC;
+	ret = notif_check_head(buf, UET_HSI_NOTIF_RECV);
+	if (ret)
+		return ret;
+	if (buf[NOTIF_OFF_FLAGS] != UET_HSI_RECV_FLAG_CONTINUATION)
+		return (buf[NOTIF_OFF_FLAGS] & UET_HSI_RECV_FLAG_RSVD_MASK) ?
+		       UET_WIRE_ERESERVED : UET_WIRE_ETYPE;
+	status = uet_get_le16(buf + NOTIF_OFF_STATUS);
+	mrf = buf[CONT_OFF_MR_FLAGS];
+	if ((status & UET_HSI_CONT_STATUS_RSVD_MASK) ||
+	    (mrf & UET_HSI_CONT_MR_RSVD_MASK) ||
+	    !uet_bytes_are_zero(buf + RECV_OFF_BUF_ID_0,
+				RECV_OFF_INLINE - RECV_OFF_BUF_ID_0) ||
+	    !uet_bytes_are_zero(buf + CONT_OFF_RSVD, CONT_RSVD_LEN))
+		return UET_WIRE_ERESERVED;
+	t.has_data = !!(status & UET_HSI_CONT_HD_VALID);
+	t.header_data = uet_get_le64(buf + RECV_OFF_TAG);
+	t.olen = uet_get_le32(buf + RECV_OFF_TOTAL_LEN);
+	t.initiator = uet_get_le32(buf + RECV_OFF_SRC_ID);
+	t.mr_valid = !!(mrf & UET_HSI_CONT_MR_VALID);
+	t.mr_released = !!(mrf & UET_HSI_CONT_MR_RELEASED);
+	t.mr_offset = uet_get_le64(buf + CONT_OFF_MR_OFFSET);
+	if (!cont_values_ok(t.has_data, t.header_data, t.mr_valid,
+			    t.mr_offset, t.initiator))
+		return UET_WIRE_ERANGE;
+	ret = notif_check_marker(buf);
+	if (ret)
+		return ret;
+	t.marker = buf[UET_HSI_NOTIF_MARKER_OFF];
+	*h = t;
+	return UET_HSI_RECV_NOTIF_LEN;
+}
+
+/* ------------------------------------------------------------------ */
 /* Send completion                                                     */
 /* ------------------------------------------------------------------ */
 

@@ -135,7 +135,12 @@ enum uet_hsi_data_src {				/* opcode bit 0 */
 #define UET_HSI_EXT_HAS_DATA		0x1	/* send: header_data valid */
 #define UET_HSI_EXT_DC			0x2	/* send: delivery complete */
 #define UET_HSI_EXT_DIRECTED		0x4	/* recv: match dest only */
-#define UET_HSI_EXT_FLAGS_MASK		0x7	/* others -> ERANGE */
+#define UET_HSI_EXT_PEEK		0x08	/* recv: look, do not take */
+#define UET_HSI_EXT_CLAIM		0x10	/* recv: reserve / take claimed */
+#define UET_HSI_EXT_DISCARD		0x20	/* recv: drop the message */
+#define UET_HSI_EXT_MULTI_RECV		0x40	/* recv (MSG): multi-receive */
+#define UET_HSI_EXT_CANCEL		0x80	/* recv: cancel a posted one */
+#define UET_HSI_EXT_FLAGS_MASK		0xff	/* others -> ERANGE */
 
 /*
  * The dest field of a messaging command: the peer handle returned by the
@@ -175,6 +180,27 @@ enum uet_hsi_notif_type {			/* byte 0 */
 #define UET_HSI_RECV_FLAG_INLINE	0x01
 #define UET_HSI_RECV_FLAG_CONTINUATION	0x02
 #define UET_HSI_RECV_FLAG_RSVD_MASK	0xfc
+
+/*
+ * The continuation entry of a receive (E-5): the entry after a receive
+ * notification with CONTINUATION, type RECV with flags CONTINUATION only.
+ * As a uet_hsi_recv_notif: status bit 0 = header_data valid (other status
+ * bits reserved), src_id = the sender's SES initiator field (pid_on_fep <<
+ * 12 | resource_index, 24 bits), tag = header_data, total_length = bytes
+ * that did not fit (truncation), buffer ids and buffer_offset 0, and in
+ * inline_data: bytes 0-7 (entry bytes 28-35) the little-endian offset of
+ * the message in its multi-receive buffer, byte 8 (entry byte 36) the
+ * multi-receive flags, bytes 9-34 reserved (0).  struct uet_hsi_recv_cont
+ * and its codec below read and write it.
+ */
+#define UET_HSI_CONT_HD_VALID		0x0001	/* status bit 0 */
+#define UET_HSI_CONT_STATUS_RSVD_MASK	0xfffe
+#define UET_HSI_CONT_INITIATOR_MAX	0xffffffu
+#define UET_HSI_CONT_MR_OFFSET_OFF	0	/* index into inline_data */
+#define UET_HSI_CONT_MR_FLAGS_OFF	8	/* index into inline_data */
+#define UET_HSI_CONT_MR_VALID		0x01	/* offset valid */
+#define UET_HSI_CONT_MR_RELEASED	0x02	/* last entry of the buffer */
+#define UET_HSI_CONT_MR_RSVD_MASK	0xfc
 
 enum uet_hsi_event_type {			/* event notification byte 1 */
 	UET_HSI_EVENT_RXPOOL_EXHAUSTED		= 0x01,
@@ -268,6 +294,18 @@ struct uet_hsi_recv_notif {
 	uint8_t marker;		/* decode only */
 };
 
+/* A continuation entry (E-5), see UET_HSI_CONT_*. */
+struct uet_hsi_recv_cont {
+	bool has_data;		/* status bit 0 */
+	uint64_t header_data;	/* tag field; 0 without has_data */
+	uint32_t olen;		/* total_length: bytes that did not fit */
+	uint32_t initiator;	/* src_id: pid_on_fep << 12 | ri, 24 bits */
+	bool mr_valid;		/* multi-receive: mr_offset is valid */
+	bool mr_released;	/* multi-receive: buffer released */
+	uint64_t mr_offset;	/* 0 without mr_valid */
+	uint8_t marker;		/* decode only */
+};
+
 struct uet_hsi_send_cmpl {
 	uint8_t flags;		/* operation-specific, all 8 bits */
 	uint16_t status;
@@ -355,6 +393,19 @@ ssize_t uet_hsi_recv_notif_encode(uint8_t *buf, size_t len,
 				  const struct uet_hsi_recv_notif *h);
 ssize_t uet_hsi_recv_notif_decode(struct uet_hsi_recv_notif *h,
 				  const uint8_t *buf, size_t len);
+
+/*
+ * Continuation entry.  Encode: UET_WIRE_ERANGE for header_data without
+ * has_data, mr_offset without mr_valid, or an initiator above 24 bits.
+ * Decode: UET_WIRE_ETYPE unless type RECV with flags CONTINUATION (and
+ * not INLINE), UET_WIRE_ERESERVED for reserved status / flag bits, non-zero
+ * buffer ids, buffer_offset or reserved bytes, UET_WIRE_ERANGE for the
+ * values the encoder refuses or a marker outside 1..13.
+ */
+ssize_t uet_hsi_recv_cont_encode(uint8_t *buf, size_t len,
+				 const struct uet_hsi_recv_cont *h);
+ssize_t uet_hsi_recv_cont_decode(struct uet_hsi_recv_cont *h,
+				 const uint8_t *buf, size_t len);
 
 ssize_t uet_hsi_send_cmpl_encode(uint8_t *buf, size_t len,
 				 const struct uet_hsi_send_cmpl *h);

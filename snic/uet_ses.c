@@ -81,6 +81,8 @@ static void ses_obj_finish(struct uet_ses *ses, struct uet_ses_obj *obj)
 		break;
 	case UET_SES_OBJ_RECV:
 		r = (struct uet_ses_recv_op *)obj;
+		if (r->parent)
+			uet_ses_mr_child_done(ses, r);
 		if (obj->cmpl && !ses->zombie)
 			ses->up.recv_done(ses->up_ctx, &r->cmpl);
 		uet_ses_iov_free(r->iov, r->iov_inline);
@@ -464,7 +466,6 @@ int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,
 	ses->up = *up;
 	ses->up_ctx = up_ctx;
 	ses->next_msg_id = 1;
-	ses->ordered = cfg->mode == UET_PDS_MODE_RUD;
 	/* Memory keys: a bijective mix of a counter and this instance. */
 	ses->mkey_seq = uet_hash_u64((uint64_t)(uintptr_t)ses);
 
@@ -625,6 +626,7 @@ int uet_ses_ep_open(struct uet_ses *ses, uint32_t job_id, uint16_t pid_on_fep,
 	ep->job_id = job_id;
 	ep->pid_on_fep = pid_on_fep;
 	ep->ri = ri;
+	ep->mode = ses->cfg.mode;
 	uet_dlist_init(&ep->posted);
 	uet_dlist_init(&ep->unexp);
 	uet_dlist_init(&ep->active);
@@ -650,8 +652,13 @@ void uet_ses_ep_close(struct uet_ses_ep *ep)
 		return;
 	ses = ep->ses;
 	uet_ses_enter(ses);
-	while ((e = uet_dlist_pop_head(&ep->posted)) != NULL) {
+	while ((e = uet_dlist_first(&ep->posted)) != NULL) {
 		r = uet_container_of(e, struct uet_ses_recv_op, entry);
+		if (r->multi) {
+			uet_ses_mr_retire(ses, r, -ECANCELED);
+			continue;
+		}
+		uet_dlist_remove(&r->entry);
 		r->posted = false;
 		uet_ses_recv_complete(ses, r, -ECANCELED);
 	}
@@ -670,6 +677,19 @@ void uet_ses_ep_close(struct uet_ses_ep *ep)
 	free(ep);
 	uet_ses_push(ses);
 	uet_ses_leave(ses);
+}
+
+int uet_ses_ep_set_mode(struct uet_ses_ep *ep, uint8_t mode)
+{
+	if (!ep || mode > UET_PDS_MODE_UUD)
+		return -EINVAL;
+	ep->mode = mode;
+	return 0;
+}
+
+size_t uet_ses_max_single(const struct uet_ses *ses)
+{
+	return (size_t)ses->pay_small;
 }
 
 /* ---- progress, stats ---- */

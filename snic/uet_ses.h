@@ -81,6 +81,15 @@ struct uet_ses_recv_cmpl {
 	uint32_t initiator;		/* SES initiator field */
 	uint8_t rc;			/* SES return code behind a failed
 					 * rendezvous pull, else UET_RC_OK */
+	/* Multi-receive (uet_ses_recv_req.multi): every completion of the
+	 * buffer has multi set; a message's completion has mr_valid and
+	 * its offset in the buffer; the last completion of the buffer has
+	 * mr_released (a completion of 0 bytes when no message was in
+	 * flight when the buffer was retired). */
+	bool multi;
+	bool mr_valid;
+	bool mr_released;
+	uint64_t mr_offset;
 };
 
 /*
@@ -115,6 +124,13 @@ int uet_ses_ep_open(struct uet_ses *ses, uint32_t job_id, uint16_t pid_on_fep,
 		    uint16_t ri, struct uet_ses_ep **ep);
 /* Cancels everything pending on ep (completions with -ECANCELED). */
 void uet_ses_ep_close(struct uet_ses_ep *ep);
+/* Delivery mode of ep's sends (enum uet_pds_mode); the default is the
+ * SES's cfg.mode.  UUD sends must fit one packet (uet_ses_max_single),
+ * else they fail with -EMSGSIZE.  0 or -EINVAL. */
+int uet_ses_ep_set_mode(struct uet_ses_ep *ep, uint8_t mode);
+/* Largest message that travels in one packet (small-message format),
+ * whatever the delivery mode. */
+size_t uet_ses_max_single(const struct uet_ses *ses);
 
 struct uet_ses_send_req {
 	struct uet_ses_ep *ep;		/* local initiator */
@@ -139,6 +155,35 @@ struct uet_ses_recv_req {
 	const struct iovec *iov;
 	unsigned int iovcnt;
 	void *op_ctx;
+	/*
+	 * Multi-receive: iov (exactly one entry) stays posted and takes
+	 * successive matching messages, each at the next free offset
+	 * (reserved when the message matches).  When less than min_free
+	 * bytes (or nothing) are left, the buffer is retired.  A message
+	 * larger than the space left retires a buffer already used and goes
+	 * to the next receive; in an unused buffer it is truncated.  Every
+	 * message completes on its own (op_ctx, multi, mr_valid, mr_offset);
+	 * the last completion of the buffer carries mr_released.
+	 */
+	bool multi;
+	uint64_t min_free;
+	/* Claim: receive the message reserved by uet_ses_peek with this
+	 * claim_id (tag, ignore, directed are not used); -ENOMSG if none. */
+	bool claim;
+	uint64_t claim_id;
+};
+
+/* Look at the unexpected messages of an endpoint without taking one. */
+struct uet_ses_peek_req {
+	struct uet_ses_ep *ep;
+	bool tagged;
+	uint64_t tag;
+	uint64_t ignore;
+	bool directed;
+	struct uet_ses_addr src;
+	bool claim;			/* reserve the message found ... */
+	uint64_t claim_id;		/* ... under this id */
+	bool discard;			/* drop the message found */
 };
 
 /* Queue a send / post a receive.  0, -EAGAIN (too many pending: retry
@@ -148,8 +193,24 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 int uet_ses_recv(struct uet_ses *ses, const struct uet_ses_recv_req *req,
 		 uint64_t now);
 /* Cancel a posted receive by op_ctx: 0 (a -ECANCELED completion follows)
- * or -ENOENT. */
+ * or -ENOENT.  A multi-receive buffer is retired: the messages in it
+ * still complete, the last completion carries mr_released (a -ECANCELED
+ * completion of its own when none is in flight). */
 int uet_ses_cancel(struct uet_ses *ses, struct uet_ses_ep *ep, void *op_ctx);
+/*
+ * Peek: match req against the unexpected messages whose first packet
+ * has arrived (claimed ones excluded).  Found: 0 and *out = the message's
+ * attributes (len = its whole length, op_ctx NULL); with claim the
+ * message is reserved for a later claim receive (normal receives and
+ * peeks no longer see it), with discard it is dropped (a rendezvous
+ * initiator completes normally, nothing more is pulled).  -ENOMSG when
+ * nothing matches.
+ */
+int uet_ses_peek(struct uet_ses *ses, const struct uet_ses_peek_req *req,
+		 struct uet_ses_recv_cmpl *out, uint64_t now);
+/* Drop the message reserved under claim_id: 0 or -ENOMSG. */
+int uet_ses_claim_discard(struct uet_ses *ses, struct uet_ses_ep *ep,
+			  uint64_t claim_id, uint64_t now);
 
 /* Push queued packets as PDS windows open; run rendezvous pulls. */
 void uet_ses_progress(struct uet_ses *ses, uint64_t now);

@@ -208,6 +208,7 @@ struct uet_ses_ep {
 	uint32_t job_id;
 	uint16_t pid_on_fep;
 	uint16_t ri;
+	uint8_t mode;			/* enum uet_pds_mode of its sends */
 	struct uet_dlist posted;	/* uet_ses_recv_op, post order */
 	struct uet_dlist unexp;		/* uet_ses_rx_msg, arrival order */
 	struct uet_dlist active;	/* matched uet_ses_rx_msg in progress */
@@ -278,6 +279,15 @@ struct uet_ses_recv_op {
 	uint64_t len;
 	void *op_ctx;
 	struct uet_ses_recv_cmpl cmpl;
+	/* multi-receive buffer (posted until retired) */
+	bool multi;
+	bool retired;
+	uint64_t min_free;
+	uint64_t mr_used;		/* bytes reserved from the start */
+	unsigned int mr_inflight;	/* its messages not yet completed */
+	/* one message of a multi-receive buffer */
+	struct uet_ses_recv_op *parent;
+	uint64_t mr_off;
 };
 
 struct uet_ses_rx_msg {
@@ -289,6 +299,9 @@ struct uet_ses_rx_msg {
 	struct uet_dlist entry;		/* ep->unexp, ep->active, rxs->held */
 	bool on_unexp;
 	bool held;			/* buffered before its turn */
+	bool claimed;			/* reserved by a peek (claim_id) */
+	bool discard;			/* dropped: take the rest, keep none */
+	uint64_t claim_id;
 	struct uet_ses_rxs *rxs;	/* its stream while held */
 	struct uet_ses_ep *ep;
 	struct uet_link_addr src;
@@ -380,7 +393,6 @@ struct uet_ses {
 	struct uet_dlist rxs_held;
 	uint64_t held_bytes;		/* bounce buffers of held messages */
 	uint64_t held_msgs;
-	bool ordered;			/* RUD: sends carry the send order */
 	struct uet_hashmap mkeys;	/* uet_ses_send_op by memory key */
 	uint64_t mkey_seq;
 	struct uet_hashmap routes;	/* uet_ses_route by route key */
@@ -527,10 +539,26 @@ bool uet_ses_recv_ordered_done(struct uet_ses *ses, struct uet_ses_recv_op *r);
 
 /* ---- uet_ses_match.c: receives ---- */
 
-struct uet_ses_recv_op *uet_ses_match_posted(struct uet_ses_ep *ep,
+/* The first posted receive of ep that takes a message of total bytes
+ * (multi-receive buffers it does not fit are retired on the way), or
+ * NULL; it stays posted until uet_ses_recv_take. */
+struct uet_ses_recv_op *uet_ses_match_posted(struct uet_ses *ses,
+					     struct uet_ses_ep *ep,
 					     bool tagged, uint64_t tag,
 					     uint32_t initiator,
-					     const uint8_t *src_fa);
+					     const uint8_t *src_fa,
+					     uint64_t total);
+/* The receive that takes the message r matched: r itself, off the
+ * posted list, or for a multi-receive buffer a new receive for its next
+ * free bytes; NULL when out of memory (r stays posted). */
+struct uet_ses_recv_op *uet_ses_recv_take(struct uet_ses *ses,
+					  struct uet_ses_recv_op *r,
+					  uint64_t total);
+/* Retire a multi-receive buffer (status: 0, or -ECANCELED). */
+void uet_ses_mr_retire(struct uet_ses *ses, struct uet_ses_recv_op *r,
+		       int status);
+/* A message of a multi-receive buffer is finished (being freed). */
+void uet_ses_mr_child_done(struct uet_ses *ses, struct uet_ses_recv_op *r);
 void uet_ses_rx_bind(struct uet_ses *ses, struct uet_ses_rx_msg *msg,
 		     struct uet_ses_recv_op *recv);
 void uet_ses_rx_check(struct uet_ses *ses, struct uet_ses_rx_msg *msg);

@@ -37,17 +37,113 @@ static bool ses_recv_match(const struct uet_ses_recv_op *r, bool tagged,
 	return true;
 }
 
-struct uet_ses_recv_op *uet_ses_match_posted(struct uet_ses_ep *ep,
+/* Whether a message of total bytes goes into r: a multi-receive buffer
+ * already used takes only what fits in the space left. */
+static bool ses_recv_fits(const struct uet_ses_recv_op *r, uint64_t total)
+{
+	return !r->multi || !r->mr_used || total <= r->len - r->mr_used;
+}
+
+struct uet_ses_recv_op *uet_ses_match_posted(struct uet_ses *ses,
+					     struct uet_ses_ep *ep,
 					     bool tagged, uint64_t tag,
 					     uint32_t initiator,
-					     const uint8_t *src_fa)
+					     const uint8_t *src_fa,
+					     uint64_t total)
 {
 	struct uet_ses_recv_op *r;
 
-	uet_dlist_foreach_entry(&ep->posted, r, entry)
-		if (ses_recv_match(r, tagged, tag, initiator, src_fa))
+	uet_dlist_foreach_entry_safe(&ep->posted, r, entry) {
+		if (!ses_recv_match(r, tagged, tag, initiator, src_fa))
+			continue;
+		if (ses_recv_fits(r, total))
 			return r;
+		/* The message goes to the next buffer. */
+		uet_ses_mr_retire(ses, r, 0);
+	}
 	return NULL;
+}
+
+/* A buffer with less than min_free bytes (or none) left is retired. */
+static void ses_mr_check_room(struct uet_ses *ses, struct uet_ses_recv_op *r)
+{
+	uint64_t room = r->len - r->mr_used;
+
+	if (!room || room < r->min_free)
+		uet_ses_mr_retire(ses, r, 0);
+}
+
+void uet_ses_mr_retire(struct uet_ses *ses, struct uet_ses_recv_op *r,
+		       int status)
+{
+	if (r->retired)
+		return;
+	r->retired = true;
+	if (r->posted) {
+		uet_dlist_remove(&r->entry);
+		r->posted = false;
+	}
+	if (r->mr_inflight)
+		return;		/* the last message completes with the flag */
+	r->cmpl.multi = true;
+	r->cmpl.mr_released = true;
+	r->cmpl.len = 0;
+	r->cmpl.olen = 0;
+	uet_ses_recv_complete(ses, r, status);
+}
+
+void uet_ses_mr_child_done(struct uet_ses *ses, struct uet_ses_recv_op *c)
+{
+	struct uet_ses_recv_op *p = c->parent;
+
+	c->cmpl.multi = true;
+	c->cmpl.mr_valid = true;
+	c->cmpl.mr_offset = c->mr_off;
+	if (ses->closing || p->obj.dead)
+		return;
+	p->mr_inflight--;
+	if (!p->retired || p->mr_inflight)
+		return;
+	c->cmpl.mr_released = true;
+	uet_ses_release(ses, &p->obj, false);
+}
+
+struct uet_ses_recv_op *uet_ses_recv_take(struct uet_ses *ses,
+					  struct uet_ses_recv_op *r,
+					  uint64_t total)
+{
+	struct uet_ses_recv_op *c;
+	uint64_t n;
+
+	if (!r->multi) {
+		uet_dlist_remove(&r->entry);
+		r->posted = false;
+		return r;
+	}
+	c = uet_ses_obj_alloc(ses, UET_SES_OBJ_RECV);
+	if (!c)
+		return NULL;
+	n = r->len - r->mr_used;
+	if (total < n)
+		n = total;
+	uet_dlist_init(&c->entry);
+	uet_dlist_init(&c->centry);
+	c->iov = c->iov_inline;
+	c->iov[0].iov_base = (uint8_t *)r->iov[0].iov_base + r->mr_used;
+	c->iov[0].iov_len = (size_t)n;
+	c->iovcnt = 1;
+	c->len = n;
+	c->ep = r->ep;
+	c->tagged = r->tagged;
+	c->tag = r->tag;
+	c->op_ctx = r->op_ctx;
+	c->cmpl.rc = UET_RC_OK;
+	c->parent = r;
+	c->mr_off = r->mr_used;
+	r->mr_used += n;
+	r->mr_inflight++;
+	ses_mr_check_room(ses, r);
+	return c;
 }
 
 void uet_ses_unexp_account(struct uet_ses *ses, int64_t bytes, int msgs)
@@ -106,8 +202,13 @@ void uet_ses_rx_check(struct uet_ses *ses, struct uet_ses_rx_msg *m)
 	if (m->obj.dead || !m->som_seen || m->rcvd < m->need)
 		return;
 	uet_ses_rx_msg_unmap(ses, m);
-	if (!m->recv)
-		return;		/* waits on the unexpected list */
+	if (!m->recv) {
+		if (!m->discard)
+			return;	/* waits on the unexpected list */
+		uet_dlist_remove(&m->entry);
+		uet_ses_release(ses, &m->obj, false);
+		return;
+	}
 	uet_ses_txi_cancel(ses, &m->txi);
 	uet_ses_pull_orphan(ses, m);
 	if (m->rdzv) {
@@ -176,6 +277,45 @@ void uet_ses_rx_bind(struct uet_ses *ses, struct uet_ses_rx_msg *m,
 	uet_ses_rx_check(ses, m);
 }
 
+static struct uet_ses_rx_msg *ses_find_claimed(struct uet_ses_ep *ep,
+					       uint64_t claim_id)
+{
+	struct uet_ses_rx_msg *m;
+
+	uet_dlist_foreach_entry(&ep->unexp, m, entry)
+		if (m->claimed && m->claim_id == claim_id)
+			return m;
+	return NULL;
+}
+
+/* Post a multi-receive buffer: it takes the unexpected messages that
+ * match, in order, while they fit, then stays posted unless retired. */
+static void ses_mr_post(struct uet_ses *ses, struct uet_ses_recv_op *r)
+{
+	struct uet_ses_recv_op *c;
+	struct uet_ses_rx_msg *m;
+
+	r->posted = true;
+	uet_dlist_insert_tail(&r->ep->posted, &r->entry);
+	uet_dlist_foreach_entry_safe(&r->ep->unexp, m, entry) {
+		if (r->retired)
+			return;
+		if (m->claimed || !ses_recv_match(r, m->tagged, m->tag,
+						  m->initiator, m->key))
+			continue;
+		if (!ses_recv_fits(r, m->total)) {
+			uet_ses_mr_retire(ses, r, 0);
+			return;
+		}
+		c = uet_ses_recv_take(ses, r, m->total);
+		if (!c)
+			return;		/* later messages find it posted */
+		uet_ses_rx_bind(ses, m, c);
+	}
+	if (!r->retired)
+		ses_mr_check_room(ses, r);
+}
+
 int uet_ses_recv(struct uet_ses *ses, const struct uet_ses_recv_req *req,
 		 uint64_t now)
 {
@@ -189,6 +329,8 @@ int uet_ses_recv(struct uet_ses *ses, const struct uet_ses_recv_req *req,
 	if (ses->closing || ses->zombie)
 		return -EINVAL;
 	if (req->directed && req->src.fa.len > sizeof(req->src.fa.ss))
+		return -EINVAL;
+	if (req->multi && (req->iovcnt != 1 || req->claim))
 		return -EINVAL;
 	ep = req->ep;
 	uet_ses_set_now(ses, now);
@@ -219,11 +361,28 @@ int uet_ses_recv(struct uet_ses *ses, const struct uet_ses_recv_req *req,
 	}
 	r->op_ctx = req->op_ctx;
 	r->cmpl.rc = UET_RC_OK;
+	r->multi = req->multi;
+	r->min_free = req->min_free;
 	uet_dlist_init(&r->entry);
 	uet_dlist_init(&r->centry);
 
+	if (req->claim) {
+		m = ses_find_claimed(ep, req->claim_id);
+		if (!m) {
+			uet_ses_release(ses, &r->obj, false);
+			ret = -ENOMSG;
+			goto out;
+		}
+		uet_ses_rx_bind(ses, m, r);
+		goto push;
+	}
+	if (r->multi) {
+		ses_mr_post(ses, r);
+		goto push;
+	}
 	uet_dlist_foreach_entry(&ep->unexp, m, entry) {
-		if (ses_recv_match(r, m->tagged, m->tag, m->initiator,
+		if (!m->claimed &&
+		    ses_recv_match(r, m->tagged, m->tag, m->initiator,
 				   m->key)) {
 			uet_ses_rx_bind(ses, m, r);
 			goto push;
@@ -253,12 +412,109 @@ int uet_ses_cancel(struct uet_ses *ses, struct uet_ses_ep *ep, void *op_ctx)
 	uet_dlist_foreach_entry(&ep->posted, r, entry) {
 		if (r->op_ctx != op_ctx)
 			continue;
+		if (r->multi) {
+			uet_ses_mr_retire(ses, r, -ECANCELED);
+			ret = 0;
+			break;
+		}
 		uet_dlist_remove(&r->entry);
 		r->posted = false;
 		uet_ses_recv_complete(ses, r, -ECANCELED);
 		ret = 0;
 		break;
 	}
+	uet_ses_leave(ses);
+	return ret;
+}
+
+/* ---- peek, claim, discard ---- */
+
+/* Drop unexpected message m: what arrived is freed, what is still to
+ * arrive of it is taken and forgotten, a rendezvous initiator is told
+ * the message is done (nothing pulled). */
+static void ses_rx_discard(struct uet_ses *ses, struct uet_ses_rx_msg *m)
+{
+	uet_dlist_remove(&m->entry);
+	uet_ses_unexp_account(ses, -(int64_t)m->ubuf_len, -1);
+	m->on_unexp = false;
+	m->claimed = false;
+	free(m->ubuf);
+	m->ubuf = NULL;
+	m->ubuf_len = 0;
+	if (m->som_seen && m->rcvd >= m->need) {
+		if (m->rdzv)
+			uet_ses_notice_send(ses, m, UET_RC_OK, 0);
+		uet_ses_release(ses, &m->obj, false);
+		return;
+	}
+	m->discard = true;
+	uet_dlist_insert_tail(&m->ep->active, &m->entry);
+}
+
+int uet_ses_peek(struct uet_ses *ses, const struct uet_ses_peek_req *req,
+		 struct uet_ses_recv_cmpl *out, uint64_t now)
+{
+	struct uet_ses_recv_op t;
+	struct uet_ses_rx_msg *m;
+	int ret = -ENOMSG;
+
+	if (!ses || !req || !out || !req->ep || req->ep->ses != ses ||
+	    (req->claim && req->discard))
+		return -EINVAL;
+	if (req->directed && req->src.fa.len > sizeof(req->src.fa.ss))
+		return -EINVAL;
+	memset(&t, 0, sizeof(t));
+	t.tagged = req->tagged;
+	t.tag = req->tag;
+	t.ignore = req->tagged ? req->ignore : 0;
+	t.directed = req->directed;
+	if (req->directed) {
+		uet_ses_fa_key(&req->src.fa, t.src_fa);
+		t.src_initiator = uet_ses_initiator_id(req->src.pid_on_fep,
+						       req->src.ri);
+	}
+	uet_ses_set_now(ses, now);
+	uet_ses_enter(ses);
+	uet_dlist_foreach_entry(&req->ep->unexp, m, entry) {
+		/* The first packet tells tag, length and header_data. */
+		if (m->claimed || !m->som_seen ||
+		    !ses_recv_match(&t, m->tagged, m->tag, m->initiator,
+				    m->key))
+			continue;
+		ses_recv_fill(&t, m);
+		t.cmpl.len = m->total;
+		t.cmpl.rc = UET_RC_OK;
+		*out = t.cmpl;
+		if (req->claim) {
+			m->claimed = true;
+			m->claim_id = req->claim_id;
+		} else if (req->discard) {
+			ses_rx_discard(ses, m);
+		}
+		ret = 0;
+		break;
+	}
+	uet_ses_push(ses);
+	uet_ses_leave(ses);
+	return ret;
+}
+
+int uet_ses_claim_discard(struct uet_ses *ses, struct uet_ses_ep *ep,
+			  uint64_t claim_id, uint64_t now)
+{
+	struct uet_ses_rx_msg *m;
+	int ret = -ENOMSG;
+
+	if (!ses || !ep || ep->ses != ses)
+		return -EINVAL;
+	uet_ses_set_now(ses, now);
+	uet_ses_enter(ses);
+	m = ses_find_claimed(ep, claim_id);
+	if (m) {
+		ses_rx_discard(ses, m);
+		ret = 0;
+	}
+	uet_ses_push(ses);
 	uet_ses_leave(ses);
 	return ret;
 }

@@ -415,14 +415,17 @@ static bool ses_held_take(struct uet_ses *ses, struct uet_ses_rx_msg *m)
 {
 	struct uet_ses_recv_op *r;
 
-	r = uet_ses_match_posted(m->ep, m->tagged, m->tag, m->initiator,
-				 m->key);
+	r = uet_ses_match_posted(ses, m->ep, m->tagged, m->tag, m->initiator,
+				 m->key, m->total);
 	if (!r && !ses_unexp_room(ses, m->ubuf_len))
 		return false;
+	if (r) {
+		r = uet_ses_recv_take(ses, r, m->total);
+		if (!r)
+			return false;
+	}
 	uet_ses_held_unlink(ses, m);
 	if (r) {
-		uet_dlist_remove(&r->entry);
-		r->posted = false;
 		ses->stats.expected++;
 		uet_ses_rx_bind(ses, m, r);
 	} else {
@@ -518,7 +521,8 @@ uint64_t uet_ses_next_deadline(const struct uet_ses *ses)
 	return best;
 }
 
-/* A whole message in one packet for a posted receive: no state kept. */
+/* A whole message in one packet for a receive taken off the posted
+ * list: no state kept. */
 static int ses_rx_single(struct uet_ses *ses,
 			 const struct uet_pds_rx_info *info,
 			 struct uet_ses_recv_op *r, const struct ses_rx_req *q,
@@ -526,8 +530,6 @@ static int ses_rx_single(struct uet_ses *ses,
 {
 	struct uet_ses_rx_msg tmp;
 
-	uet_dlist_remove(&r->entry);
-	r->posted = false;
 	uet_ses_recv_matched(ses, r, key);
 	uet_ses_iov_copy_in(r->iov, r->iovcnt, 0, q->data, q->plen);
 	memset(&tmp, 0, sizeof(tmp));
@@ -591,7 +593,8 @@ static struct uet_ses_rx_msg *ses_rx_msg_new(struct uet_ses *ses,
 		m->peer_key.job_id = q->job_id;
 		m->peer_key.dst = *info->src;
 		m->peer_key.tc = ses->cfg.tc;
-		m->peer_key.mode = ses->cfg.mode;
+		/* The pull goes back in the mode the request came in. */
+		m->peer_key.mode = info->mode;
 		ses->stats.rdzv_rx++;
 	}
 	return m;
@@ -618,13 +621,18 @@ static int ses_rx_first(struct uet_ses *ses,
 			struct uet_ses_ep *ep, const struct ses_rx_req *q,
 			const uint8_t *key, struct uet_pds_rsp *rsp)
 {
-	struct uet_ses_recv_op *r;
+	struct uet_ses_recv_op *r, *t;
 	struct uet_ses_rx_msg *m;
 	uint64_t need_buf;
 
-	r = uet_ses_match_posted(ep, q->tagged, q->tag, q->initiator, key);
-	if (r && q->som && q->eom && !q->rdzv)
-		return ses_rx_single(ses, info, r, q, key, rsp);
+	r = uet_ses_match_posted(ses, ep, q->tagged, q->tag, q->initiator,
+				 key, q->total);
+	if (r && q->som && q->eom && !q->rdzv) {
+		t = uet_ses_recv_take(ses, r, q->total);
+		if (!t)
+			return -EAGAIN;
+		return ses_rx_single(ses, info, t, q, key, rsp);
+	}
 	need_buf = q->rdzv ? q->ext.eager_length : q->total;
 	if (!r && !ses_unexp_room(ses, need_buf)) {
 		ses->stats.unexp_refused++;
@@ -634,8 +642,11 @@ static int ses_rx_first(struct uet_ses *ses,
 	if (!m)
 		return -EAGAIN;
 	if (r) {
-		uet_dlist_remove(&r->entry);
-		r->posted = false;
+		r = uet_ses_recv_take(ses, r, q->total);
+		if (!r) {
+			uet_ses_release(ses, &m->obj, false);
+			return -EAGAIN;
+		}
 		uet_ses_recv_matched(ses, r, key);
 		m->recv = r;
 		uet_dlist_insert_tail(&ep->active, &m->entry);

@@ -137,7 +137,8 @@ static int ses_seq_number(struct uet_ses *ses, struct uet_ses_send_op *op)
 	uet_dlist_remove(&op->seq_entry);
 	uet_dlist_insert_tail(&txs->out, &op->seq_entry);
 	txs->unsent = op;
-	if (ses->ordered && op->msg_id == UET_SES_SEQ_FIRST)
+	if (op->key.mode == UET_PDS_MODE_RUD &&
+	    op->msg_id == UET_SES_SEQ_FIRST)
 		txs->gate = op;
 	return 0;
 }
@@ -196,7 +197,7 @@ static void ses_seq_end(struct uet_ses *ses, struct uet_ses_send_op *op)
 
 	if (!txs)
 		return;
-	lost = ses->ordered && op->numbered && !op->acked;
+	lost = op->key.mode == UET_PDS_MODE_RUD && op->numbered && !op->acked;
 	first = txs->gate == op;
 	status = op->status ? op->status : -EIO;
 	if (lost)
@@ -773,7 +774,7 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 	op->key.job_id = req->dst.job_id;
 	op->key.dst = req->dst.fa;
 	op->key.tc = ses->cfg.tc;
-	op->key.mode = ses->cfg.mode;
+	op->key.mode = req->ep->mode;
 	uet_ses_fa_key(&req->dst.fa, op->dst_fa);
 	op->job_id = req->dst.job_id;
 	op->pid_on_fep = req->dst.pid_on_fep;
@@ -791,8 +792,8 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 	uet_dlist_init(&op->replies);
 	uet_dlist_init(&op->seq_entry);
 
-	pull_ok = ses->cfg.mode == UET_PDS_MODE_RUD ||
-		  ses->cfg.mode == UET_PDS_MODE_ROD;
+	pull_ok = op->key.mode == UET_PDS_MODE_RUD ||
+		  op->key.mode == UET_PDS_MODE_ROD;
 	if (pull_ok && op->len > ses->cfg.rdzv_threshold) {
 		eager = uet_ses_iov_gather(op->iov, op->iovcnt, 0,
 					   ses->pay_rdzv, tmp,
@@ -804,10 +805,17 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 	}
 	/* The small-message header has no message_id: not under RUD,
 	 * where the id carries the send order. */
-	if (!op->rdzv && !ses->ordered && op->len <= ses->pay_small &&
+	if (!op->rdzv && op->key.mode != UET_PDS_MODE_RUD &&
+	    op->len <= ses->pay_small &&
 	    uet_ses_iov_gather(op->iov, op->iovcnt, 0, op->len, tmp,
 			       UET_PDS_TX_MAX_IOV, &cnt) == op->len)
 		op->small = true;
+	/* UUD: no reassembly state survives a lost packet, so a message
+	 * is one packet. */
+	if (op->key.mode == UET_PDS_MODE_UUD && !op->small) {
+		ret = -EMSGSIZE;
+		goto err_release;
+	}
 	if (op->rdzv)
 		op->opcode = op->tagged ? UET_RENDEZVOUS_TSEND :
 			     UET_RENDEZVOUS_SEND;

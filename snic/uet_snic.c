@@ -308,6 +308,24 @@ int uet_snic_mr_check(struct uet_hsi_dev *d, uint64_t key, const void *addr,
 
 /* ---- queues ---- */
 
+/* The queue's SES endpoint, in the queue's delivery mode. */
+static int snic_ep_open_locked(struct uet_snic_queue *q)
+{
+	struct uet_snic_dev *dev = q->dev;
+	int ret;
+
+	ret = uet_ses_ep_open(dev->ses, dev->job_id, q->pid_on_fep, q->ri,
+			      &q->ep);
+	if (ret)
+		return ret;
+	ret = uet_ses_ep_set_mode(q->ep, q->mode);
+	if (ret) {
+		uet_ses_ep_close(q->ep);
+		q->ep = NULL;
+	}
+	return ret;
+}
+
 static int snic_queue_open(struct uet_hsi_dev *d,
 			   const struct uet_hsi_queue_attr *attr,
 			   struct uet_hsi_queue **out)
@@ -319,7 +337,8 @@ static int snic_queue_open(struct uet_hsi_dev *d,
 	if (!dev || !attr || !out)
 		return -EINVAL;
 	if (attr->pid_on_fep > UET_HSI_DEST_ID_MASK ||
-	    attr->resource_index > UET_HSI_DEST_ID_MASK)
+	    attr->resource_index > UET_HSI_DEST_ID_MASK ||
+	    attr->mode > UET_PDS_MODE_UUD)
 		return -EINVAL;
 	q = calloc(1, sizeof(*q));
 	if (!q)
@@ -336,12 +355,12 @@ static int snic_queue_open(struct uet_hsi_dev *d,
 	q->dev = dev;
 	q->pid_on_fep = attr->pid_on_fep;
 	q->ri = attr->resource_index;
+	q->mode = attr->mode ? attr->mode : dev->cfg.mode;
 	uet_dlist_init(&q->ops);
 	uet_dlist_init(&q->deferred);
 
 	pthread_mutex_lock(&dev->lock);
-	ret = uet_ses_ep_open(dev->ses, dev->job_id, q->pid_on_fep, q->ri,
-			      &q->ep);
+	ret = snic_ep_open_locked(q);
 	if (!ret)
 		uet_dlist_insert_tail(&dev->queues, &q->entry);
 	pthread_mutex_unlock(&dev->lock);
@@ -384,8 +403,7 @@ int uet_snic_queue_cancel(struct uet_hsi_queue *pq)
 		uet_ses_ep_close(q->ep);
 		q->ep = NULL;
 	}
-	ret = uet_ses_ep_open(dev->ses, dev->job_id, q->pid_on_fep, q->ri,
-			      &q->ep);
+	ret = snic_ep_open_locked(q);
 	if (ret)
 		q->ep = NULL;
 	uet_snic_rearm_locked(dev, dev->now);
@@ -686,6 +704,37 @@ int uet_snic_get_pdc_stats(struct uet_hsi_dev *d, uint64_t handle,
 	return ret;
 }
 
+/* ---- limits ---- */
+
+size_t uet_snic_max_single_pkt(struct uet_hsi_dev *d)
+{
+	struct uet_snic_dev *dev = uet_snic_dev_of(d);
+	size_t n;
+
+	if (!dev)
+		return 0;
+	pthread_mutex_lock(&dev->lock);
+	n = uet_ses_max_single(dev->ses);
+	pthread_mutex_unlock(&dev->lock);
+	/* Gathered into a NIC buffer when it has many SGL entries. */
+	return n < UET_SNIC_BUF_LARGE ? n : UET_SNIC_BUF_LARGE;
+}
+
+static int snic_get_limits(struct uet_hsi_dev *d,
+			   struct uet_hsi_dev_limits *lim)
+{
+	struct uet_snic_dev *dev = uet_snic_dev_of(d);
+
+	if (!dev || !lim)
+		return -EINVAL;
+	memset(lim, 0, sizeof(*lim));
+	lim->mtu = dev->cfg.mtu;
+	lim->max_single_pkt = uet_snic_max_single_pkt(d);
+	lim->inject_max = UET_SNIC_INJECT_MAX;
+	lim->max_msg = UINT32_MAX;
+	return 0;
+}
+
 const struct uet_hsi_dev_ops uet_snic_dev_ops = {
 	.name = "snic",
 	.present = snic_present,
@@ -701,4 +750,5 @@ const struct uet_hsi_dev_ops uet_snic_dev_ops = {
 	.peer_remove = snic_peer_remove,
 	.mr_reg = snic_mr_reg,
 	.mr_dereg = snic_mr_dereg,
+	.get_limits = snic_get_limits,
 };

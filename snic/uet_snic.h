@@ -11,8 +11,9 @@
  *            source INLINE (payload_len <= 32 bytes in bytes 32-63) or SGL
  *            (the embedded SGL entry, then sgl_count more entries)
  *   flags    COMPLETION: write a completion on success (errors are always
- *            reported); INJECT: data is copied at doorbell time and no
- *            success completion is written; REMOTE_CQ: header_data present
+ *            reported); INJECT: data (up to UET_SNIC_INJECT_MAX, 8192
+ *            bytes) is copied at doorbell time, the success completion
+ *            is written only with COMPLETION; REMOTE_CQ: header_data present
  *            (in the extension); FENCE: accepted, messaging is in order
  *            per queue anyway; EXT (bit 3): the first additional 32-byte
  *            entry is the command extension, not an SGL entry
@@ -25,18 +26,42 @@
  *            buffer_id_1 (bits 31:16) of the receive notification
  *
  * Command extension entry (32 bytes, little-endian, when flags.EXT):
- *   0-7 header_data, 8-15 ignore bits (tagged receive), 16-23 reserved,
- *   24-27 ext_flags (UET_HSI_EXT_*), 28-31 reserved.
+ *   0-7 header_data (receives: the claim id of CLAIM), 8-15 ignore bits
+ *   (tagged receive; MULTI_RECV: the minimum free space), 16-23
+ *   reserved, 24-27 ext_flags (UET_HSI_EXT_*), 28-31 reserved.
+ *
+ * Receive features (ext_flags of a RECV; docs/software-nic.md):
+ *   PEEK          match unexpected messages only, take nothing; one
+ *                 receive notification: status 0 (tag, total_length =
+ *                 the whole message, src_id, continuation) or FI_ENOMSG
+ *   PEEK|CLAIM    as PEEK, and reserve the message under header_data
+ *   CLAIM         receive the message reserved under header_data
+ *                 (FI_ENOMSG if none)
+ *   CLAIM|DISCARD drop the reserved message: status 0, total_length 0
+ *   PEEK|DISCARD  as PEEK, and drop the message found
+ *   MULTI_RECV    MSG only, one SGL entry: the buffer takes successive
+ *                 messages at increasing offsets until less than ignore
+ *                 bytes are left; every completion has the continuation
+ *                 with the offset, the last one of the buffer the
+ *                 released flag
+ *   CANCEL        the posted receive with the same metadata completes
+ *                 with FI_ECANCELED; nothing is written if there is none
+ *
+ * Queues: uet_hsi_queue_attr.mode 0 = the device's delivery mode, else an
+ * enum uet_pds_mode value for the queue's sends.  A UUD queue sends only
+ * single-packet messages (uet_snic_max_single_pkt(), else EMSGSIZE);
+ * a lost one is lost, its send completes with status 0.
  *
  * Notifications:
  *   send completion  status 0 or a positive FI_E* code (e.g. FI_ETIMEDOUT
  *                    when the peer stopped answering), flags = the SES
  *                    return code from the target, op_context, bytes_sent
- *   receive          status 0, FI_ETRUNC or FI_ECANCELED; src_id = the
- *                    sender's peer handle (UET_HSI_PEER_UNKNOWN when the
- *                    source address was never inserted); tag; total_length
- *                    = bytes placed; buffer ids from metadata; flags.
- *                    CONTINUATION when a continuation entry follows;
+ *   receive          status 0, FI_ETRUNC, FI_ECANCELED or FI_ENOMSG;
+ *                    src_id = the sender's peer handle
+ *                    (UET_HSI_PEER_UNKNOWN when the source address was
+ *                    never inserted); tag; total_length = bytes placed;
+ *                    buffer ids from metadata; flags.CONTINUATION when
+ *                    a continuation entry follows;
  *                    flags.INLINE with a copy of the message in
  *                    inline_data when it is 1..35 bytes and lies in the
  *                    first receive buffer
@@ -44,8 +69,12 @@
  *                    tag = header_data, total_length = bytes that did not
  *                    fit (truncation), src_id = the SES initiator field
  *                    (pid_on_fep << 12 | resource_index of the sender),
- *                    status bit 0 = header_data valid.  Written when the
- *                    message carried header_data or was truncated.
+ *                    status bit 0 = header_data valid, multi-receive
+ *                    offset and flags in bytes 28-36 (struct
+ *                    uet_hsi_recv_cont).  Written when the message
+ *                    carried header_data, was truncated, has a non-zero
+ *                    initiator field, or comes from a multi-receive
+ *                    buffer.
  *   event            RXPOOL_EXHAUSTED (warning) when an unexpected message
  *                    had to be refused (event_data = refusals so far);
  *                    INVALID_DESCRIPTOR (error) for a malformed command
@@ -70,9 +99,11 @@ extern const struct uet_hsi_dev_ops uet_snic_dev_ops;
  * The constants and codecs of these conventions live in the HSI layer,
  * hsi/uet_hsi_formats.h, because the provider encodes the commands:
  * UET_HSI_CMD_FLAG_EXT, struct uet_hsi_cmd_ext and its codec,
- * UET_HSI_EXT_HAS_DATA / _DC / _DIRECTED, UET_HSI_DEST(peer, pid, ri) with
- * UET_HSI_DEST_PEER/_PID/_RI, UET_HSI_PEER_UNKNOWN, and
- * UET_HSI_RECV_FLAG_CONTINUATION.
+ * UET_HSI_EXT_HAS_DATA / _DC / _DIRECTED / _PEEK / _CLAIM / _DISCARD /
+ * _MULTI_RECV / _CANCEL, UET_HSI_DEST(peer, pid, ri) with
+ * UET_HSI_DEST_PEER/_PID/_RI, UET_HSI_PEER_UNKNOWN,
+ * UET_HSI_RECV_FLAG_CONTINUATION, and struct uet_hsi_recv_cont with
+ * UET_HSI_CONT_* for the continuation entry.
  */
 
 struct uet_snic_cfg {
@@ -104,6 +135,13 @@ int uet_snic_open_link(const struct uet_snic_cfg *cfg, uint32_t job_id,
  * ops-table versions read the monotonic clock. */
 int uet_snic_doorbell_at(struct uet_hsi_queue *q, uint64_t now);
 int uet_snic_progress_at(struct uet_hsi_dev *dev, uint64_t now);
+/*
+ * Largest message a queue in UUD mode sends (the single-packet payload):
+ * min(mtu - 12 (PDS header, RUD/ROD size) - 32 (SES small-message
+ * header), 16383, UET_SNIC_BUF_LARGE 8192), 1408 bytes for the default
+ * MTU of 1452.  Also ops->get_limits()->max_single_pkt.
+ */
+size_t uet_snic_max_single_pkt(struct uet_hsi_dev *dev);
 /* Earliest time progress has timer work, UINT64_MAX if none. */
 uint64_t uet_snic_next_deadline(struct uet_hsi_dev *dev);
 

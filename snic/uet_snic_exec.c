@@ -21,6 +21,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rdma/fi_errno.h>
+
 #include "uet_byteorder.h"
 #include "uet_clock.h"
 #include "uet_log.h"
@@ -163,10 +165,16 @@ static int snic_exec_send_locked(struct uet_snic_queue *q, struct snic_cmd *c,
 	struct uet_snic_op *op;
 	unsigned int i, niov = 0;
 	size_t off = 0;
-	bool inject, has_data;
+	bool inject, gather, has_data;
 	int ret;
 
 	inject = seg->variant == UET_HSI_VARIANT_INJECT || seg->inject;
+	/* UUD sends are one packet of at most UET_PDS_TX_MAX_IOV pieces:
+	 * more SGL entries than that are gathered into a NIC buffer. */
+	gather = inject || (q->mode == UET_PDS_MODE_UUD &&
+			    seg->data_src == UET_HSI_DATA_SGL &&
+			    seg->sgl_count - (seg->ext ? 1u : 0u) + 1u >
+			    UET_PDS_TX_MAX_IOV);
 	has_data = seg->remote_cq || (ext->ext_flags & UET_HSI_EXT_HAS_DATA);
 	if ((ext->ext_flags & UET_HSI_EXT_DIRECTED) || ext->ignore)
 		return -EINVAL;
@@ -189,7 +197,7 @@ static int snic_exec_send_locked(struct uet_snic_queue *q, struct snic_cmd *c,
 
 			if (!e->is_inline && e->length && !e->address)
 				return -EFAULT;
-			if (e->is_inline || inject)
+			if (e->is_inline || gather)
 				copy += e->length;
 			total += e->length;
 		}
@@ -201,7 +209,9 @@ static int snic_exec_send_locked(struct uet_snic_queue *q, struct snic_cmd *c,
 	if (!op)
 		return -EAGAIN;
 	op->metadata = seg->metadata;
-	op->completion = seg->completion && !inject;
+	/* INJECT: the data is ours already; the success completion is
+	 * still written when asked for (counters). */
+	op->completion = seg->completion;
 
 	if (seg->data_src == UET_HSI_DATA_INLINE) {
 		if (total) {
@@ -217,7 +227,7 @@ static int snic_exec_send_locked(struct uet_snic_queue *q, struct snic_cmd *c,
 				continue;
 			if (e->is_inline) {
 				memcpy(dst, e->inline_data, e->length);
-			} else if (inject) {
+			} else if (gather) {
 				memcpy(dst, (const void *)(uintptr_t)e->address,
 				       e->length);
 			} else {
@@ -248,31 +258,124 @@ static int snic_exec_send_locked(struct uet_snic_queue *q, struct snic_cmd *c,
 	return 0;
 }
 
+/* CANCEL: the posted (unmatched) receive with the same metadata
+ * completes with FI_ECANCELED; nothing is written if there is none. */
+static void snic_cancel_locked(struct uet_snic_queue *q, uint64_t metadata)
+{
+	struct uet_snic_op *op;
+
+	uet_dlist_foreach_entry(&q->ops, op, entry) {
+		if (op->kind != UET_SNIC_OP_RECV || op->metadata != metadata)
+			continue;
+		/* The completion may free op: stop at once. */
+		if (!uet_ses_cancel(q->dev->ses, q->ep, op))
+			return;
+	}
+}
+
+/* PEEK (+ CLAIM or DISCARD), CLAIM|DISCARD: one receive notification. */
+static int snic_peek_locked(struct uet_snic_queue *q, struct snic_cmd *c,
+			    const struct uet_ses_recv_req *rreq, uint64_t now)
+{
+	const struct uet_hsi_cmd_ext *ext = &c->ext;
+	struct uet_ses_peek_req pr;
+	struct uet_ses_recv_cmpl pc;
+	int ret;
+
+	memset(&pc, 0, sizeof(pc));
+	if (!(ext->ext_flags & UET_HSI_EXT_PEEK)) {
+		/* CLAIM|DISCARD */
+		ret = uet_ses_claim_discard(q->dev->ses, q->ep,
+					    ext->header_data, now);
+	} else {
+		memset(&pr, 0, sizeof(pr));
+		pr.ep = q->ep;
+		pr.tagged = rreq->tagged;
+		pr.tag = c->seg.tag;
+		pr.ignore = ext->ignore;
+		pr.directed = rreq->directed;
+		pr.src = rreq->src;
+		pr.claim = !!(ext->ext_flags & UET_HSI_EXT_CLAIM);
+		pr.claim_id = ext->header_data;
+		pr.discard = !!(ext->ext_flags & UET_HSI_EXT_DISCARD);
+		ret = uet_ses_peek(q->dev->ses, &pr, &pc, now);
+	}
+	if (ret && ret != -ENOMSG)
+		return ret;
+	if (ret)
+		uet_snic_cmd_error_locked(q, true, c->seg.metadata, -FI_ENOMSG);
+	else
+		uet_snic_recv_notify_locked(q, c->seg.metadata, &pc, 0, NULL,
+					    0);
+	return 0;
+}
+
+/* The ext_flags combinations a receive may carry; -EINVAL otherwise. */
+static int snic_recv_flags_check(const struct uet_hsi_cmd_seg *seg,
+				 const struct uet_hsi_cmd_ext *ext)
+{
+	uint32_t f = ext->ext_flags;
+	bool peek = f & UET_HSI_EXT_PEEK, claim = f & UET_HSI_EXT_CLAIM;
+	bool discard = f & UET_HSI_EXT_DISCARD;
+
+	if (f & (UET_HSI_EXT_HAS_DATA | UET_HSI_EXT_DC))
+		return -EINVAL;
+	if ((f & UET_HSI_EXT_CANCEL) && f != UET_HSI_EXT_CANCEL)
+		return -EINVAL;
+	if (discard && !peek && !claim)
+		return -EINVAL;
+	if (peek && claim && discard)
+		return -EINVAL;
+	/* header_data is the claim id, nothing else */
+	if (ext->header_data && !claim)
+		return -EINVAL;
+	if (f & UET_HSI_EXT_MULTI_RECV) {
+		if (f != UET_HSI_EXT_MULTI_RECV ||
+		    seg->family != UET_HSI_FAMILY_MSG)
+			return -EINVAL;
+		return 0;	/* ignore = the minimum free space */
+	}
+	if (ext->ignore && seg->family != UET_HSI_FAMILY_TAGGED)
+		return -EINVAL;
+	return 0;
+}
+
 static int snic_exec_recv_locked(struct uet_snic_queue *q, struct snic_cmd *c,
 				 uint64_t now)
 {
 	struct uet_snic_dev *dev = q->dev;
 	const struct uet_hsi_cmd_seg *seg = &c->seg;
 	const struct uet_hsi_cmd_ext *ext = &c->ext;
+	uint32_t f = ext->ext_flags;
 	struct uet_ses_recv_req req;
 	struct uet_snic_op *op;
 	unsigned int i, niov = 0;
+	bool nodata;
 	int ret;
 
 	memset(&req, 0, sizeof(req));
 	req.tagged = seg->family == UET_HSI_FAMILY_TAGGED;
-	if (seg->data_src != UET_HSI_DATA_SGL || seg->inject ||
+	/* Commands that place no data may come without buffers. */
+	nodata = (f & (UET_HSI_EXT_PEEK | UET_HSI_EXT_CANCEL |
+		       UET_HSI_EXT_DISCARD));
+	if ((seg->data_src != UET_HSI_DATA_SGL && !nodata) || seg->inject ||
 	    seg->remote_cq)
 		return -EINVAL;
-	if ((ext->ext_flags & (UET_HSI_EXT_HAS_DATA | UET_HSI_EXT_DC)) ||
-	    ext->header_data || (ext->ignore && !req.tagged))
-		return -EINVAL;
-	if (ext->ext_flags & UET_HSI_EXT_DIRECTED) {
+	ret = snic_recv_flags_check(seg, ext);
+	if (ret)
+		return ret;
+	if (f & UET_HSI_EXT_CANCEL) {
+		snic_cancel_locked(q, seg->metadata);
+		return 0;
+	}
+	if (f & UET_HSI_EXT_DIRECTED) {
 		ret = snic_dest_locked(q, seg->dest, &req.src);
 		if (ret)
 			return ret;
 		req.directed = true;
 	}
+	if (nodata)
+		return snic_peek_locked(q, c, &req, now);
 	ret = snic_sgl_locked(q, c);
 	if (ret)
 		return ret;
@@ -289,21 +392,34 @@ static int snic_exec_recv_locked(struct uet_snic_queue *q, struct snic_cmd *c,
 			niov++;
 		}
 	}
+	/* A multi-receive buffer is one SGL entry, not empty. */
+	if ((f & UET_HSI_EXT_MULTI_RECV) && (c->nsgl != 1 || niov != 1))
+		return -EINVAL;
 
 	op = snic_op_get_locked(q, UET_SNIC_OP_RECV, 0);
 	if (!op)
 		return -EAGAIN;
 	op->metadata = seg->metadata;
 	op->completion = seg->completion;
+	op->multi = !!(f & UET_HSI_EXT_MULTI_RECV);
 	op->rx_first = niov ? dev->iov[0].iov_base : NULL;
 	op->rx_first_len = niov ? dev->iov[0].iov_len : 0;
 
 	req.ep = q->ep;
 	req.tag = seg->tag;
-	req.ignore = ext->ignore;
 	req.iov = dev->iov;
 	req.iovcnt = niov;
 	req.op_ctx = op;
+	if (op->multi) {
+		req.multi = true;
+		req.min_free = ext->ignore;
+	} else {
+		req.ignore = ext->ignore;
+	}
+	if (f & UET_HSI_EXT_CLAIM) {
+		req.claim = true;
+		req.claim_id = ext->header_data;
+	}
 	ret = snic_submit_locked(q, op, NULL, &req, now);
 	if (ret == -EAGAIN || ret == -EINVAL)
 		return ret;

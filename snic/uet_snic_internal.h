@@ -87,6 +87,9 @@ struct uet_snic_op {
 	uint32_t buf_size;		/* UET_SNIC_BUF_SMALL / _LARGE */
 	uint8_t kind;			/* enum uet_snic_op_kind */
 	bool completion;		/* success notification wanted */
+	bool multi;			/* multi-receive buffer: one
+					 * completion per message, freed
+					 * with the released one */
 	const void *rx_first;		/* receive: first buffer, for the */
 	size_t rx_first_len;		/* notification's inline data */
 };
@@ -110,6 +113,7 @@ struct uet_snic_queue {
 	struct uet_snic_notif *rxpool;	/* RXPOOL event waiting */
 	uint16_t pid_on_fep;
 	uint16_t ri;
+	uint8_t mode;			/* enum uet_pds_mode of its sends */
 	bool stalled;			/* SES full: retry commands */
 };
 
@@ -242,6 +246,12 @@ void uet_snic_drop_deferred_locked(struct uet_snic_queue *q);
  * ask for; err is the negative reason. */
 void uet_snic_bad_cmd_locked(struct uet_snic_queue *q, uint32_t idx,
 			     const uint8_t *seg, int err, uint64_t now);
+/* A receive notification (+ continuation entry when it applies, E-5)
+ * for metadata from c, with status err (0 or negative); first/first_len:
+ * the message's bytes in memory for the inline copy, or NULL. */
+void uet_snic_recv_notify_locked(struct uet_snic_queue *q, uint64_t metadata,
+				 const struct uet_ses_recv_cmpl *c, int err,
+				 const void *first, size_t first_len);
 /* Error completion for a command SES refused after decoding. */
 void uet_snic_cmd_error_locked(struct uet_snic_queue *q, bool recv,
 			       uint64_t metadata, int err);

@@ -157,48 +157,77 @@ void uet_snic_ses_send_done(void *ctx, const struct uet_ses_send_cmpl *c)
 	uet_snic_op_free_locked(dev, op);
 }
 
+void uet_snic_recv_notify_locked(struct uet_snic_queue *q, uint64_t metadata,
+				 const struct uet_ses_recv_cmpl *c, int err,
+				 const void *first, size_t first_len)
+{
+	uint8_t e[2][UET_HSI_NOTIF_LEN];
+	struct uet_hsi_recv_cont rc;
+	struct uet_hsi_recv_notif rn;
+	unsigned int n = 1;
+
+	memset(&rn, 0, sizeof(rn));
+	rn.status = snic_status(err);
+	rn.src_id = c->mr_valid || !c->multi ?
+		    uet_snic_peer_find_locked(q->dev, &c->src.fa) :
+		    UET_HSI_PEER_UNKNOWN;
+	rn.tag = c->tag;
+	rn.total_length = (uint32_t)c->len;
+	rn.buffer_id_0 = (uint16_t)metadata;
+	rn.buffer_id_1 = (uint16_t)(metadata >> 16);
+	/* E-5: the continuation entry */
+	rn.continuation = c->has_data || c->olen || c->initiator || c->multi;
+	/* Small messages also travel in the notification itself. */
+	if (!err && first && c->len && c->len <= UET_HSI_RECV_INLINE_MAX &&
+	    c->len <= first_len) {
+		rn.is_inline = true;
+		memcpy(rn.inline_data, first, (size_t)c->len);
+	}
+	uet_hsi_recv_notif_encode(e[0], UET_HSI_NOTIF_LEN, &rn);
+	if (rn.continuation) {
+		memset(&rc, 0, sizeof(rc));
+		rc.has_data = c->has_data;
+		rc.header_data = c->has_data ? c->header_data : 0;
+		rc.olen = c->olen > UINT32_MAX ? UINT32_MAX :
+			  (uint32_t)c->olen;
+		rc.initiator = c->initiator & UET_HSI_CONT_INITIATOR_MAX;
+		rc.mr_valid = c->mr_valid;
+		rc.mr_offset = c->mr_valid ? c->mr_offset : 0;
+		rc.mr_released = c->mr_released;
+		uet_hsi_recv_cont_encode(e[1], UET_HSI_NOTIF_LEN, &rc);
+		n = 2;
+	}
+	uet_snic_notify_locked(q, (const uint8_t (*)[64])e, n);
+}
+
 void uet_snic_ses_recv_done(void *ctx, const struct uet_ses_recv_cmpl *c)
 {
 	struct uet_snic_dev *dev = ctx;
 	struct uet_snic_op *op = c->op_ctx;
 	struct uet_snic_queue *q = op->q;
-	uint8_t e[2][UET_HSI_NOTIF_LEN];
-	struct uet_hsi_recv_notif rn;
-	unsigned int n = 1;
+	/* A multi-receive buffer lives until its released completion. */
+	bool last = !op->multi || c->mr_released;
+	const uint8_t *first = op->rx_first;
+	size_t first_len = op->rx_first_len;
 
-	if (q)
+	if (q && last)
 		uet_dlist_remove(&op->entry);
-	if (!q || (!c->status && !op->completion))
+	if (!q || (!c->status && !op->completion && !op->multi))
 		goto out;
-	memset(&rn, 0, sizeof(rn));
-	rn.status = snic_status(c->status);
-	rn.src_id = uet_snic_peer_find_locked(dev, &c->src.fa);
-	rn.tag = c->tag;
-	rn.total_length = (uint32_t)c->len;
-	rn.buffer_id_0 = (uint16_t)op->metadata;
-	rn.buffer_id_1 = (uint16_t)(op->metadata >> 16);
-	rn.continuation = c->has_data || c->olen;
-	/* Small messages also travel in the notification itself. */
-	if (!c->status && c->len && c->len <= UET_HSI_RECV_INLINE_MAX &&
-	    c->len <= op->rx_first_len) {
-		rn.is_inline = true;
-		memcpy(rn.inline_data, op->rx_first, c->len);
+	if (op->multi) {
+		/* The message's bytes start at its offset. */
+		if (c->mr_valid && first && c->mr_offset <= first_len) {
+			first += c->mr_offset;
+			first_len -= (size_t)c->mr_offset;
+		} else {
+			first = NULL;
+		}
 	}
-	uet_hsi_recv_notif_encode(e[0], UET_HSI_NOTIF_LEN, &rn);
-	if (rn.continuation) {
-		/* E-5: the continuation entry */
-		memset(&rn, 0, sizeof(rn));
-		rn.continuation = true;
-		rn.status = c->has_data ? 1 : 0;
-		rn.src_id = c->initiator;
-		rn.tag = c->header_data;
-		rn.total_length = (uint32_t)c->olen;
-		uet_hsi_recv_notif_encode(e[1], UET_HSI_NOTIF_LEN, &rn);
-		n = 2;
-	}
-	uet_snic_notify_locked(q, (const uint8_t (*)[64])e, n);
+	uet_snic_recv_notify_locked(q, op->metadata, c, c->status, first,
+				    first_len);
 out:
-	uet_snic_op_free_locked(dev, op);
+	if (last)
+		uet_snic_op_free_locked(dev, op);
 }
 
 /* ---- errors and events ---- */

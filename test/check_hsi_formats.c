@@ -506,7 +506,7 @@ static void rand_ext(struct uet_hsi_cmd_ext *h)
 	memset(h, 0, sizeof(*h));
 	h->header_data = uet_test_rand64();
 	h->ignore = uet_test_rand64();
-	h->ext_flags = (uint32_t)uet_test_rand_bits(3);
+	h->ext_flags = (uint32_t)uet_test_rand_bits(8);
 }
 
 static void rand_recv(struct uet_hsi_recv_notif *h)
@@ -1286,7 +1286,7 @@ START_TEST(test_ext_range)
 	ext_host(&h);
 	for (bit = 0; bit < 32; bit++) {
 		h.ext_flags = 1u << bit;
-		if (bit < 3) {
+		if (bit < 8) {
 			ck_assert_int_eq(enc_ext(buf, 32, &h), 32);
 		} else {
 			enc_fails(enc_ext, &h, 32, UET_WIRE_ERANGE);
@@ -1308,7 +1308,7 @@ START_TEST(test_ext_range)
 	memset(&got, 0, sizeof(got));
 	ck_assert_int_eq(uet_hsi_cmd_ext_from_sgl(&got, &sgl), 0);
 	ck_assert(eq_ext(&got, &h));
-	sgl.length = 8;
+	sgl.length = 0x100;
 	got.ext_flags = 0x77;
 	ck_assert_int_eq(uet_hsi_cmd_ext_from_sgl(&got, &sgl),
 			 UET_WIRE_ERANGE);
@@ -1458,6 +1458,131 @@ START_TEST(test_names)
 }
 END_TEST
 
+/* Receive continuation entry (E-5): layout, round trip, reserved bits. */
+START_TEST(test_recv_cont)
+{
+	struct uet_hsi_recv_cont h, got;
+	struct uet_hsi_recv_notif rn;
+	uint8_t buf[64], b2[64];
+	unsigned int i, bit;
+
+	memset(&h, 0, sizeof(h));
+	h.has_data = true;
+	h.header_data = 0x1122334455667788ull;
+	h.olen = 0x01020304;
+	h.initiator = 0xabc123;
+	h.mr_valid = true;
+	h.mr_released = true;
+	h.mr_offset = 0x0000a0b0c0d0e0f0ull;
+	memset(buf, 0xee, sizeof(buf));
+	ck_assert_int_eq(uet_hsi_recv_cont_encode(buf, 63, &h),
+			 UET_WIRE_ENOBUFS);
+	ck_assert_int_eq(uet_hsi_recv_cont_encode(buf, 64, &h), 64);
+	/* bytes: type 0, flags CONTINUATION, status 1, src_id, tag,
+	 * total_length, zero ids/offset/reserved, offset at 28, flags at
+	 * 36, zero to 62, marker untouched */
+	ck_assert_uint_eq(buf[0], 0);
+	ck_assert_uint_eq(buf[1], UET_HSI_RECV_FLAG_CONTINUATION);
+	ck_assert_uint_eq(uet_get_le16(buf + 2), 1);
+	ck_assert_uint_eq(uet_get_le32(buf + 4), 0xabc123);
+	ck_assert_uint_eq(uet_get_le64(buf + 8), h.header_data);
+	ck_assert_uint_eq(uet_get_le32(buf + 16), h.olen);
+	for (i = 20; i < 28; i++)
+		ck_assert_uint_eq(buf[i], 0);
+	ck_assert_uint_eq(uet_get_le64(buf + 28), h.mr_offset);
+	ck_assert_uint_eq(buf[36], UET_HSI_CONT_MR_VALID |
+			  UET_HSI_CONT_MR_RELEASED);
+	for (i = 37; i < 63; i++)
+		ck_assert_uint_eq(buf[i], 0);
+	ck_assert_uint_eq(buf[63], 0xee);
+	/* no marker yet */
+	ck_assert_int_eq(uet_hsi_recv_cont_decode(&got, buf, 64),
+			 UET_WIRE_ERANGE);
+	buf[63] = 5;
+	ck_assert_int_eq(uet_hsi_recv_cont_decode(&got, buf, 63),
+			 UET_WIRE_ETRUNC);
+	memset(&got, 0, sizeof(got));
+	ck_assert_int_eq(uet_hsi_recv_cont_decode(&got, buf, 64), 64);
+	ck_assert(got.has_data && got.mr_valid && got.mr_released);
+	ck_assert_uint_eq(got.header_data, h.header_data);
+	ck_assert_uint_eq(got.olen, h.olen);
+	ck_assert_uint_eq(got.initiator, h.initiator);
+	ck_assert_uint_eq(got.mr_offset, h.mr_offset);
+	ck_assert_uint_eq(got.marker, 5);
+	/* the same entry reads as a receive notification too */
+	ck_assert_int_eq(uet_hsi_recv_notif_decode(&rn, buf, 64), 64);
+	ck_assert(rn.continuation && !rn.is_inline);
+	ck_assert_uint_eq(rn.tag, h.header_data);
+
+	/* every reserved bit: status 15:1, ids, offset, reserved bytes,
+	 * flags bits 7:2 and the bytes after them */
+	for (i = 0; i < 63; i++) {
+		for (bit = 0; bit < 8; bit++) {
+			bool rsvd = (i == 2 && bit > 0) || i == 3 ||
+				    (i >= 20 && i < 28) ||
+				    (i == 36 && bit > 1) || i > 36;
+
+			if (!rsvd)
+				continue;
+			memcpy(b2, buf, 64);
+			b2[i] ^= (uint8_t)(1u << bit);
+			memset(&got, 0x5a, sizeof(got));
+			ck_assert_msg(uet_hsi_recv_cont_decode(&got, b2, 64) ==
+				      UET_WIRE_ERESERVED, "byte %u bit %u",
+				      i, bit);
+			ck_assert_uint_eq(got.olen, 0x5a5a5a5a);
+		}
+	}
+	/* not a continuation: INLINE set, CONTINUATION missing, send type */
+	memcpy(b2, buf, 64);
+	b2[1] |= UET_HSI_RECV_FLAG_INLINE;
+	ck_assert_int_eq(uet_hsi_recv_cont_decode(&got, b2, 64),
+			 UET_WIRE_ETYPE);
+	b2[1] = 0;
+	ck_assert_int_eq(uet_hsi_recv_cont_decode(&got, b2, 64),
+			 UET_WIRE_ETYPE);
+	memcpy(b2, buf, 64);
+	b2[0] = UET_HSI_NOTIF_SEND;
+	ck_assert_int_eq(uet_hsi_recv_cont_decode(&got, b2, 64),
+			 UET_WIRE_ETYPE);
+	/* values the encoder refuses, both ways */
+	memcpy(b2, buf, 64);
+	b2[2] = 0;			/* header_data without has_data */
+	ck_assert_int_eq(uet_hsi_recv_cont_decode(&got, b2, 64),
+			 UET_WIRE_ERANGE);
+	memcpy(b2, buf, 64);
+	b2[36] = UET_HSI_CONT_MR_RELEASED;	/* offset without valid */
+	ck_assert_int_eq(uet_hsi_recv_cont_decode(&got, b2, 64),
+			 UET_WIRE_ERANGE);
+	memcpy(b2, buf, 64);
+	b2[7] = 1;			/* initiator above 24 bits */
+	ck_assert_int_eq(uet_hsi_recv_cont_decode(&got, b2, 64),
+			 UET_WIRE_ERANGE);
+	got = h;
+	got.has_data = false;
+	ck_assert_int_eq(uet_hsi_recv_cont_encode(b2, 64, &got),
+			 UET_WIRE_ERANGE);
+	got = h;
+	got.mr_valid = false;
+	ck_assert_int_eq(uet_hsi_recv_cont_encode(b2, 64, &got),
+			 UET_WIRE_ERANGE);
+	got = h;
+	got.initiator = 0x1000000;
+	ck_assert_int_eq(uet_hsi_recv_cont_encode(b2, 64, &got),
+			 UET_WIRE_ERANGE);
+	/* the smallest one: only the initiator */
+	memset(&h, 0, sizeof(h));
+	h.initiator = 0x011022;
+	ck_assert_int_eq(uet_hsi_recv_cont_encode(buf, 64, &h), 64);
+	buf[63] = 1;
+	ck_assert_int_eq(uet_hsi_recv_cont_decode(&got, buf, 64), 64);
+	ck_assert(!got.has_data && !got.mr_valid && !got.mr_released);
+	ck_assert_uint_eq(got.initiator, 0x011022);
+	ck_assert_uint_eq(uet_get_le16(buf + 2), 0);
+	ck_assert_uint_eq(buf[36], 0);
+}
+END_TEST
+
 static Suite *hsi_formats_suite(void)
 {
 	Suite *s = suite_create("hsi_formats");
@@ -1479,6 +1604,7 @@ static Suite *hsi_formats_suite(void)
 	tcase_add_test(tc, test_seg_decode_range);
 	tcase_add_test(tc, test_sgl_range);
 	tcase_add_test(tc, test_ext_range);
+	tcase_add_test(tc, test_recv_cont);
 	tcase_add_test(tc, test_event_range);
 	tcase_add_test(tc, test_qwv_range);
 	tcase_add_test(tc, test_pcie_range);

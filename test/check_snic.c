@@ -1268,7 +1268,11 @@ START_TEST(test_directed_and_unknown_src)
 	ck_assert_uint_eq(n->recv.src_id, (uint32_t)W.nic[1].peer);
 	ck_assert_uint_eq(n->recv.tag, 0x42);
 	ck_assert_uint_eq(snh_check(r1, sizeof(r1), 5), sizeof(r1));
-	ck_assert(!n->has_cont);
+	/* no header_data: the continuation only names the sender */
+	ck_assert(n->has_cont);
+	ck_assert(!n->contx.has_data);
+	ck_assert_uint_eq(n->contx.initiator,
+			  uet_ses_initiator_id(W.nic[0].pid, W.nic[0].ri));
 	ck_assert_uint_eq(rec_find(0, UET_HSI_NOTIF_SEND, 0)->send.op_context,
 			  77);
 
@@ -1449,13 +1453,644 @@ START_TEST(test_rings_full)
 		ck_assert_uint_eq(n->recv.total_length, len);
 		ck_assert_uint_eq(snh_check(rbuf[recv_slot(n)], len,
 					    recv_slot(n)), len);
-		ck_assert_uint_eq(n->has_cont, recv_slot(n) % 3 == 0);
-		if (n->has_cont)
+		/* A's initiator is not 0: always a continuation entry */
+		ck_assert(n->has_cont);
+		ck_assert_uint_eq(n->contx.has_data, recv_slot(n) % 3 == 0);
+		if (n->contx.has_data)
 			ck_assert_uint_eq(n->cont.tag,
 					  0xd000 + recv_slot(n));
 		n = rec_find(0, UET_HSI_NOTIF_SEND, k);
 		ck_assert_uint_eq(n->send.status, 0);
 	}
+	world_down();
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Receive features: peek, claim, discard, cancel, multi-receive, UUD  */
+/* ------------------------------------------------------------------ */
+
+/* A receive-side command with extension flags (no data unless buf). */
+static void post_rx_flags(int at, bool tagged, uint64_t tag, void *buf,
+			  size_t len, uint64_t meta, uint32_t flags,
+			  uint64_t hdv, uint64_t ignore)
+{
+	struct uet_hsi_cmd_ext x;
+
+	memset(&x, 0, sizeof(x));
+	x.ext_flags = flags;
+	x.header_data = hdv;
+	x.ignore = ignore;
+	post_recv_ext(at, tagged, tag, buf, len, meta, true, &x, 0);
+}
+
+/* Step until n more receive notifications were recorded on NIC i. */
+static bool wait_notifs(int i, unsigned int n, uint64_t max_ns)
+{
+	return wait_for(R[0].nrecv + (i == 0 ? n : 0), R[0].nsend,
+			R[1].nrecv + (i == 1 ? n : 0), R[1].nsend, max_ns);
+}
+
+static const struct snh_notif *last_recv(int i)
+{
+	ck_assert_uint_gt(R[i].nrecv, 0);
+	return rec_find(i, UET_HSI_NOTIF_RECV, R[i].nrecv - 1);
+}
+
+static uint32_t a_initiator(void)
+{
+	return uet_ses_initiator_id(W.nic[0].pid, W.nic[0].ri);
+}
+
+#define PK_LEN		5000	/* three packets at MTU 2048 */
+#define PK_TAG		0x5eed0000ull
+
+START_TEST(test_peek)
+{
+	struct snh_world_cfg c;
+	static uint8_t sbuf[PK_LEN], rbuf[PK_LEN];
+	const struct snh_notif *n;
+
+	snh_world_cfg_default(&c);
+	world_up(&c);
+	snh_fill(sbuf, sizeof(sbuf), 31);
+	/* nothing there yet */
+	post_rx_flags(1, true, PK_TAG, NULL, 0, 0x10, UET_HSI_EXT_PEEK, 0, 0);
+	ck_assert(wait_notifs(1, 1, SNH_SEC));
+	n = last_recv(1);
+	ck_assert_uint_eq(n->recv.status, FI_ENOMSG);
+	ck_assert_uint_eq(recv_slot(n), 0x10);
+	ck_assert(!n->has_cont);
+
+	post_send(0, dest_of(0, 1), true, PK_TAG | 5, sbuf, sizeof(sbuf), 1,
+		  true, 0xabcdef0123ull);
+	ck_assert(wait_for(0, 1, 0, 0, 5 * SNH_SEC));	/* all arrived */
+	/* a tag that does not match, with and without ignore bits */
+	post_rx_flags(1, true, PK_TAG | 6, NULL, 0, 0x11, UET_HSI_EXT_PEEK,
+		      0, 0);
+	ck_assert(wait_notifs(1, 1, SNH_SEC));
+	ck_assert_uint_eq(last_recv(1)->recv.status, FI_ENOMSG);
+	post_rx_flags(1, true, PK_TAG | 6, NULL, 0, 0x12, UET_HSI_EXT_PEEK,
+		      0, 0x3);
+	ck_assert(wait_notifs(1, 1, SNH_SEC));
+	n = last_recv(1);
+	ck_assert_uint_eq(n->recv.status, 0);
+	ck_assert_uint_eq(recv_slot(n), 0x12);
+	ck_assert_uint_eq(n->recv.tag, PK_TAG | 5);
+	ck_assert_uint_eq(n->recv.total_length, PK_LEN);
+	ck_assert_uint_eq(n->recv.src_id, (uint32_t)W.nic[1].peer);
+	ck_assert(!n->recv.is_inline);
+	ck_assert(n->has_cont);
+	ck_assert(n->contx.has_data);
+	ck_assert_uint_eq(n->contx.header_data, 0xabcdef0123ull);
+	ck_assert_uint_eq(n->contx.initiator, a_initiator());
+	ck_assert(!n->contx.mr_valid && !n->contx.mr_released);
+	/* a peek does not take it: peek again, then receive it */
+	post_rx_flags(1, true, PK_TAG | 5, NULL, 0, 0x13, UET_HSI_EXT_PEEK,
+		      0, 0);
+	ck_assert(wait_notifs(1, 1, SNH_SEC));
+	ck_assert_uint_eq(last_recv(1)->recv.status, 0);
+	post_recv(1, true, PK_TAG | 5, rbuf, sizeof(rbuf), 0x14);
+	ck_assert(wait_notifs(1, 1, SNH_SEC));
+	n = last_recv(1);
+	ck_assert_uint_eq(n->recv.status, 0);
+	ck_assert_uint_eq(recv_slot(n), 0x14);
+	ck_assert_uint_eq(snh_check(rbuf, PK_LEN, 31), PK_LEN);
+	/* gone now */
+	post_rx_flags(1, true, PK_TAG | 5, NULL, 0, 0x15, UET_HSI_EXT_PEEK,
+		      0, 0);
+	ck_assert(wait_notifs(1, 1, SNH_SEC));
+	ck_assert_uint_eq(last_recv(1)->recv.status, FI_ENOMSG);
+	check_decoders();
+	world_down();
+}
+END_TEST
+
+START_TEST(test_claim)
+{
+	struct snh_world_cfg c;
+	static uint8_t s1[PK_LEN], s2[300], r1[PK_LEN], r2[PK_LEN];
+	const struct snh_notif *n;
+	struct uet_snic_stats st;
+
+	snh_world_cfg_default(&c);
+	world_up(&c);
+	snh_fill(s1, sizeof(s1), 41);
+	snh_fill(s2, sizeof(s2), 42);
+	memset(r2, 0xcc, sizeof(r2));
+	post_send(0, dest_of(0, 1), true, PK_TAG, s1, sizeof(s1), 1, false,
+		  0);
+	post_send(0, dest_of(0, 1), true, PK_TAG, s2, sizeof(s2), 2, false,
+		  0);
+	ck_assert(wait_for(0, 2, 0, 0, 5 * SNH_SEC));
+	/* PEEK|CLAIM reserves the first one under id 0xc1a1 */
+	post_rx_flags(1, true, PK_TAG, NULL, 0, 0x20,
+		      UET_HSI_EXT_PEEK | UET_HSI_EXT_CLAIM, 0xc1a1, 0);
+	ck_assert(wait_notifs(1, 1, SNH_SEC));
+	n = last_recv(1);
+	ck_assert_uint_eq(n->recv.status, 0);
+	ck_assert_uint_eq(n->recv.total_length, PK_LEN);
+	/* a normal receive and a peek no longer see the claimed message */
+	post_recv(1, true, PK_TAG, r2, sizeof(r2), 0x21);
+	ck_assert(wait_notifs(1, 1, SNH_SEC));
+	n = last_recv(1);
+	ck_assert_uint_eq(recv_slot(n), 0x21);
+	ck_assert_uint_eq(n->recv.total_length, sizeof(s2));
+	ck_assert_uint_eq(snh_check(r2, sizeof(s2), 42), sizeof(s2));
+	post_rx_flags(1, true, PK_TAG, NULL, 0, 0x22, UET_HSI_EXT_PEEK, 0, 0);
+	ck_assert(wait_notifs(1, 1, SNH_SEC));
+	ck_assert_uint_eq(last_recv(1)->recv.status, FI_ENOMSG);
+	/* CLAIM with another id: nothing */
+	post_rx_flags(1, true, 0, r1, sizeof(r1), 0x23, UET_HSI_EXT_CLAIM,
+		      0xc1a2, 0);
+	ck_assert(wait_notifs(1, 1, SNH_SEC));
+	ck_assert_uint_eq(last_recv(1)->recv.status, FI_ENOMSG);
+	ck_assert_uint_eq(recv_slot(last_recv(1)), 0x23);
+	/* CLAIM receives it (its own tag is not used) */
+	post_rx_flags(1, true, 0x999, r1, sizeof(r1), 0x24,
+		      UET_HSI_EXT_CLAIM, 0xc1a1, 0);
+	ck_assert(wait_notifs(1, 1, SNH_SEC));
+	n = last_recv(1);
+	ck_assert_uint_eq(n->recv.status, 0);
+	ck_assert_uint_eq(recv_slot(n), 0x24);
+	ck_assert_uint_eq(n->recv.tag, PK_TAG);
+	ck_assert_uint_eq(n->recv.total_length, PK_LEN);
+	ck_assert_uint_eq(snh_check(r1, PK_LEN, 41), PK_LEN);
+	get_stats(1, &st);
+	ck_assert_uint_eq(st.ses.unexp_bytes, 0);
+	check_decoders();
+	world_down();
+}
+END_TEST
+
+START_TEST(test_discard)
+{
+	struct snh_world_cfg c;
+	static uint8_t big[200000], s2[700], s3[600], r3[1000];
+	const struct snh_notif *n;
+	struct uet_snic_stats st;
+	unsigned int k;
+
+	snh_world_cfg_default(&c);
+	world_up(&c);
+	snh_fill(big, sizeof(big), 51);
+	snh_fill(s2, sizeof(s2), 52);
+	snh_fill(s3, sizeof(s3), 53);
+	/* a rendezvous message (above the 64 KiB threshold) and a small one */
+	post_send(0, dest_of(0, 1), true, 1, big, sizeof(big), 1, false, 0);
+	post_send(0, dest_of(0, 1), true, 2, s2, sizeof(s2), 2, false, 0);
+	ck_assert(wait_for(0, 1, 0, 0, 5 * SNH_SEC));	/* s2 done */
+	get_stats(1, &st);
+	ck_assert_uint_eq(st.ses.unexpected, 2);
+	/* PEEK|CLAIM then CLAIM|DISCARD the rendezvous message */
+	post_rx_flags(1, true, 1, NULL, 0, 0x30,
+		      UET_HSI_EXT_PEEK | UET_HSI_EXT_CLAIM, 0xd1, 0);
+	ck_assert(wait_notifs(1, 1, SNH_SEC));
+	ck_assert_uint_eq(last_recv(1)->recv.status, 0);
+	ck_assert_uint_eq(last_recv(1)->recv.total_length, sizeof(big));
+	post_rx_flags(1, true, 0, NULL, 0, 0x31,
+		      UET_HSI_EXT_CLAIM | UET_HSI_EXT_DISCARD, 0xd1, 0);
+	ck_assert(wait_notifs(1, 1, SNH_SEC));
+	n = last_recv(1);
+	ck_assert_uint_eq(n->recv.status, 0);
+	ck_assert_uint_eq(n->recv.total_length, 0);
+	ck_assert_uint_eq(recv_slot(n), 0x31);
+	/* the initiator completes normally, nothing was pulled */
+	ck_assert(wait_for(0, 2, 0, 0, 5 * SNH_SEC));
+	for (k = 0; k < 2; k++) {
+		n = rec_find(0, UET_HSI_NOTIF_SEND, k);
+		ck_assert_uint_eq(n->send.status, 0);
+	}
+	get_stats(1, &st);
+	ck_assert_uint_eq(st.ses.rdzv_read_pkts, 0);
+	/* a second CLAIM|DISCARD of the same id finds nothing */
+	post_rx_flags(1, true, 0, NULL, 0, 0x32,
+		      UET_HSI_EXT_CLAIM | UET_HSI_EXT_DISCARD, 0xd1, 0);
+	ck_assert(wait_notifs(1, 1, SNH_SEC));
+	ck_assert_uint_eq(last_recv(1)->recv.status, FI_ENOMSG);
+	/* PEEK|DISCARD the small one: reported like a peek, then gone */
+	post_rx_flags(1, true, 2, NULL, 0, 0x33,
+		      UET_HSI_EXT_PEEK | UET_HSI_EXT_DISCARD, 0, 0);
+	ck_assert(wait_notifs(1, 1, SNH_SEC));
+	n = last_recv(1);
+	ck_assert_uint_eq(n->recv.status, 0);
+	ck_assert_uint_eq(n->recv.tag, 2);
+	ck_assert_uint_eq(n->recv.total_length, sizeof(s2));
+	post_rx_flags(1, true, 2, NULL, 0, 0x34,
+		      UET_HSI_EXT_PEEK | UET_HSI_EXT_DISCARD, 0, 0);
+	ck_assert(wait_notifs(1, 1, SNH_SEC));
+	ck_assert_uint_eq(last_recv(1)->recv.status, FI_ENOMSG);
+	get_stats(1, &st);
+	ck_assert_uint_eq(st.ses.unexp_bytes, 0);
+	/* the next message with that tag goes to the next receive */
+	post_recv(1, true, 2, r3, sizeof(r3), 0x35);
+	post_send(0, dest_of(0, 1), true, 2, s3, sizeof(s3), 3, false, 0);
+	ck_assert(wait_notifs(1, 1, 5 * SNH_SEC));
+	n = last_recv(1);
+	ck_assert_uint_eq(recv_slot(n), 0x35);
+	ck_assert_uint_eq(n->recv.total_length, sizeof(s3));
+	ck_assert_uint_eq(snh_check(r3, sizeof(s3), 53), sizeof(s3));
+	check_decoders();
+	world_down();
+}
+END_TEST
+
+START_TEST(test_cancel)
+{
+	struct snh_world_cfg c;
+	static uint8_t rb[100], sb[50];
+	const struct snh_notif *n;
+	unsigned int k, before;
+
+	snh_world_cfg_default(&c);
+	world_up(&c);
+	memset(rb, 0xcc, sizeof(rb));
+	snh_fill(sb, sizeof(sb), 61);
+	post_recv(1, false, 0, rb, sizeof(rb), 0x77);
+	/* an unknown one: nothing is written */
+	before = R[1].n;
+	post_rx_flags(1, false, 0, NULL, 0, 0x99, UET_HSI_EXT_CANCEL, 0, 0);
+	snh_world_settle(&W, 100 * SNH_MS);
+	ck_assert_uint_eq(R[1].n, before);
+	post_rx_flags(1, false, 0, NULL, 0, 0x77, UET_HSI_EXT_CANCEL, 0, 0);
+	ck_assert(wait_notifs(1, 1, SNH_SEC));
+	n = last_recv(1);
+	ck_assert_uint_eq(n->recv.status, FI_ECANCELED);
+	ck_assert_uint_eq(recv_slot(n), 0x77);
+	/* a message sent now is unexpected: the buffer stays untouched */
+	post_send(0, dest_of(0, 1), false, 0, sb, sizeof(sb), 1, false, 0);
+	ck_assert(wait_for(0, 1, 0, 0, 5 * SNH_SEC));
+	for (k = 0; k < sizeof(rb); k++)
+		ck_assert_uint_eq(rb[k], 0xcc);
+	/* cancelling again (already done) writes nothing */
+	before = R[1].n;
+	post_rx_flags(1, false, 0, NULL, 0, 0x77, UET_HSI_EXT_CANCEL, 0, 0);
+	snh_world_settle(&W, 100 * SNH_MS);
+	ck_assert_uint_eq(R[1].n, before);
+	check_decoders();
+	world_down();
+}
+END_TEST
+
+/* A second queue on NIC `at`, polled by the pumps below. */
+static struct snh_nic X;
+static struct rec RX;
+
+static void extra_up(int at, uint16_t pid, uint8_t mode)
+{
+	int ret;
+
+	X = W.nic[at];
+	X.q = NULL;
+	X.pid = pid;
+	X.qmode = mode;
+	X.cont_wait = false;
+	X.err[0] = 0;
+	ret = snh_nic_open_queue(&X, 0, 0);
+	ck_assert_msg(ret == 0, "extra queue: %d", ret);
+	RX.v = calloc(REC_MAX, sizeof(*RX.v));
+	ck_assert_ptr_nonnull(RX.v);
+	RX.n = RX.nrecv = RX.nsend = RX.nevent = RX.lost = 0;
+	X.fn = rec_fn;
+	X.arg = &RX;
+}
+
+static void extra_down(void)
+{
+	X.dev->ops->queue_close(X.q);
+	X.q = NULL;
+	free(RX.v);
+	RX.v = NULL;
+}
+
+struct xwant {
+	struct want w;
+	unsigned int xrecv, xsend;
+};
+
+static bool xwant_pump(void *arg)
+{
+	struct xwant *x = arg;
+
+	snh_poll(&X);
+	return want_pump(&x->w) && RX.nrecv >= x->xrecv &&
+	       RX.nsend >= x->xsend;
+}
+
+static bool xwait(unsigned int rb, unsigned int sa, unsigned int xsend,
+		  unsigned int xrecv, uint64_t max_ns)
+{
+	struct xwant x;
+
+	memset(&x, 0, sizeof(x));
+	x.w.recv[1] = rb;
+	x.w.send[0] = sa;
+	x.xsend = xsend;
+	x.xrecv = xrecv;
+	return snh_world_run(&W, xwant_pump, &x, max_ns, STEPS_MAX);
+}
+
+#define MR_NBUF		12
+#define MR_BUFLEN	16384u
+#define MR_MIN		1024u
+#define MR_NMSG		24		/* per source */
+
+static size_t mr_len(unsigned int src, unsigned int i)
+{
+	/* 1 .. 4500 bytes, some over two packets */
+	return 1 + (src * 7919u + i * 2731u) % 4500u;
+}
+
+static void multi_recv_run(uint32_t drop_ppm)
+{
+	static uint8_t sb[2][MR_NMSG][4500];
+	static uint8_t mb[MR_NBUF][MR_BUFLEN];
+	static uint8_t seen[2][MR_NMSG];
+	struct snh_world_cfg c;
+	const struct snh_notif *n;
+	unsigned int released[MR_NBUF];
+	struct { uint64_t off, len; } used[MR_NBUF][2 * MR_NMSG + 1];
+	unsigned int nused[MR_NBUF];
+	unsigned int k, j, s, i, msgs = 0, b;
+	uint32_t id;
+	size_t len;
+	struct uet_hsi_cmd_ext x;
+
+	snh_world_cfg_default(&c);
+	c.faults.drop_ppm = drop_ppm;
+	world_up(&c);
+	extra_up(0, 0x31, 0);
+	memset(released, 0, sizeof(released));
+	memset(nused, 0, sizeof(nused));
+	memset(seen, 0, sizeof(seen));
+	memset(&x, 0, sizeof(x));
+	x.ext_flags = UET_HSI_EXT_MULTI_RECV;
+	x.ignore = MR_MIN;
+	for (b = 0; b < MR_NBUF; b++)
+		post_recv_ext(1, false, 0, mb[b], MR_BUFLEN, b, true, &x, 0);
+	/* two sources: NIC A's queue and a second queue on NIC A */
+	for (i = 0; i < MR_NMSG; i++) {
+		for (s = 0; s < 2; s++) {
+			struct snh_cmd cmd;
+
+			id = s << 8 | i;
+			len = mr_len(s, i);
+			snh_fill(sb[s][i], len, id);
+			memset(&cmd, 0, sizeof(cmd));
+			cmd.family = UET_HSI_FAMILY_MSG;
+			cmd.variant = UET_HSI_VARIANT_SEND;
+			cmd.completion = true;
+			cmd.dest = dest_of(0, 1);
+			cmd.metadata = id;
+			cmd.buf = sb[s][i];
+			cmd.len = len;
+			cmd.nseg = 1;
+			ck_assert_int_eq(snh_post_ring(s ? &X : &W.nic[0],
+						       &cmd), 0);
+		}
+	}
+	ck_assert_msg(xwait(MR_NMSG * 2, MR_NMSG, MR_NMSG, 0, 60 * SNH_SEC),
+		      "multi-recv: %u receives, %u + %u sends", R[1].nrecv,
+		      R[0].nsend, RX.nsend);
+	/* retire the buffers still posted: cancel */
+	for (b = 0; b < MR_NBUF; b++)
+		post_rx_flags(1, false, 0, NULL, 0, b, UET_HSI_EXT_CANCEL, 0,
+			      0);
+	snh_world_settle(&W, 100 * SNH_MS);
+	check_decoders();
+	ck_assert(!X.err[0]);
+	for (k = 0; k < R[0].nsend; k++)
+		ck_assert_uint_eq(rec_find(0, UET_HSI_NOTIF_SEND, k)->send.status,
+				  0);
+	for (k = 0; k < RX.nsend; k++)
+		ck_assert_uint_eq(rec_find(0, UET_HSI_NOTIF_SEND, k)->send.status,
+				  0);
+	for (k = 0; k < R[1].nrecv; k++) {
+		n = rec_find(1, UET_HSI_NOTIF_RECV, k);
+		b = recv_slot(n);
+		ck_assert_uint_lt(b, MR_NBUF);
+		ck_assert_msg(n->has_cont, "multi-recv without continuation");
+		ck_assert_msg(!released[b], "buffer %u: entry after release",
+			      b);
+		if (n->contx.mr_released)
+			released[b]++;
+		if (!n->contx.mr_valid) {
+			/* the release of a buffer with nothing in flight */
+			ck_assert(n->contx.mr_released);
+			ck_assert_uint_eq(n->recv.total_length, 0);
+			ck_assert(n->recv.status == 0 ||
+				  n->recv.status == FI_ECANCELED);
+			continue;
+		}
+		ck_assert_uint_eq(n->recv.status, 0);
+		len = n->recv.total_length;
+		ck_assert_uint_le(n->contx.mr_offset + len, MR_BUFLEN);
+		id = len >= 4 ? uet_get_le32(mb[b] + n->contx.mr_offset) : 0;
+		if (len < 8) {
+			/* too short for the id: find the message by length */
+			for (s = 0; s < 2; s++)
+				for (i = 0; i < MR_NMSG; i++)
+					if (mr_len(s, i) == len && !seen[s][i])
+						id = s << 8 | i;
+		}
+		s = id >> 8;
+		i = id & 0xff;
+		ck_assert_uint_lt(s, 2);
+		ck_assert_uint_lt(i, MR_NMSG);
+		ck_assert_uint_eq(len, mr_len(s, i));
+		ck_assert_msg(!seen[s][i]++, "message %u twice", id);
+		ck_assert_uint_eq(snh_check(mb[b] + n->contx.mr_offset, len,
+					    id), len);
+		ck_assert_uint_eq(n->recv.src_id, (uint32_t)W.nic[1].peer);
+		ck_assert_uint_eq(n->contx.initiator,
+				  uet_ses_initiator_id(s ? X.pid : W.nic[0].pid,
+						       W.nic[0].ri));
+		for (j = 0; j < nused[b]; j++)
+			ck_assert_msg(n->contx.mr_offset + len <=
+				      used[b][j].off ||
+				      used[b][j].off + used[b][j].len <=
+				      n->contx.mr_offset,
+				      "buffer %u: overlap at %llu", b,
+				      (unsigned long long)n->contx.mr_offset);
+		used[b][nused[b]].off = n->contx.mr_offset;
+		used[b][nused[b]++].len = len;
+		msgs++;
+	}
+	ck_assert_uint_eq(msgs, 2 * MR_NMSG);
+	for (b = 0; b < MR_NBUF; b++)
+		ck_assert_msg(released[b] == 1, "buffer %u released %u times",
+			      b, released[b]);
+	extra_down();
+	world_down();
+}
+
+START_TEST(test_multi_recv)
+{
+	multi_recv_run(0);
+}
+END_TEST
+
+START_TEST(test_multi_recv_loss)
+{
+	multi_recv_run(100000);
+}
+END_TEST
+
+/* UUD queues: single-packet messages, a lost packet loses the message
+ * and the send still completes; a message above one packet fails. */
+START_TEST(test_uud)
+{
+	static uint8_t sb[40][2100], rb[40][2100];
+	struct snh_world_cfg c;
+	const struct snh_notif *n;
+	struct uet_hsi_dev_limits lim;
+	struct uet_snic_stats st;
+	unsigned int k, got = 0, cancelled = 0, sends = 0;
+	size_t max, len;
+	int round;
+
+	snh_world_cfg_default(&c);
+	c.qmode[0] = c.qmode[1] = UET_PDS_MODE_UUD;
+	world_up(&c);
+	max = uet_snic_max_single_pkt(W.nic[0].dev);
+	ck_assert_uint_eq(max, 2048 - 12 - 32);
+	ck_assert_int_eq(W.nic[0].dev->ops->get_limits(W.nic[0].dev, &lim),
+			 0);
+	ck_assert_uint_eq(lim.max_single_pkt, max);
+	ck_assert_uint_eq(lim.mtu, 2048);
+	ck_assert_uint_ge(lim.inject_max, 4096);
+	for (round = 0; round < 2; round++) {
+		uet_link_mem_fabric_set_faults(W.fab, &(struct uet_link_mem_faults){
+			.drop_ppm = round ? 300000 : 0,
+			.delay_ns = 2 * SNH_US });
+		for (k = 0; k < 20; k++) {
+			len = 1 + (k * 577u) % max;
+			if (k == 19)
+				len = max;
+			snh_fill(sb[round * 20 + k], len, round * 20 + k);
+			/* tagged by id: losses do not shift the matching */
+			post_recv(1, true, round * 20 + k,
+				  rb[round * 20 + k], 2100, round * 20 + k);
+			post_send(0, dest_of(0, 1), true, round * 20 + k,
+				  sb[round * 20 + k], len, round * 20 + k,
+				  false, 0);
+		}
+		sends += 20;
+		ck_assert(wait_for(0, sends, 0, 0, 5 * SNH_SEC));
+		snh_world_settle(&W, 100 * SNH_MS);
+	}
+	/* too big for one packet */
+	post_send(0, dest_of(0, 1), false, 0, sb[0], max + 1, 0xbad, false, 0);
+	ck_assert(wait_for(0, sends + 1, 0, 0, SNH_SEC));
+	n = rec_find(0, UET_HSI_NOTIF_SEND, sends);
+	ck_assert_uint_eq(n->send.status, FI_EMSGSIZE);
+	ck_assert_uint_eq(n->send.op_context, 0xbad);
+	for (k = 0; k < sends; k++) {
+		n = rec_find(0, UET_HSI_NOTIF_SEND, k);
+		ck_assert_uint_eq(n->send.status, 0);
+	}
+	/* the receives of lost messages are still posted: cancel them */
+	for (k = 0; k < 40; k++)
+		post_rx_flags(1, true, 0, NULL, 0, k, UET_HSI_EXT_CANCEL, 0,
+			      0);
+	snh_world_settle(&W, 100 * SNH_MS);
+	for (k = 0; k < R[1].nrecv; k++) {
+		n = rec_find(1, UET_HSI_NOTIF_RECV, k);
+		if (n->recv.status == FI_ECANCELED) {
+			cancelled++;
+			continue;
+		}
+		ck_assert_uint_eq(n->recv.status, 0);
+		ck_assert_uint_eq(n->recv.tag, recv_slot(n));
+		len = n->recv.total_length;
+		ck_assert_uint_eq(snh_check(rb[recv_slot(n)], len,
+					    recv_slot(n)), len);
+		got++;
+	}
+	ck_assert_uint_eq(got + cancelled, 40);
+	ck_assert_uint_ge(got, 20);	/* the clean round */
+	ck_assert_uint_lt(got, 40);	/* 30 % loss lost some */
+	get_stats(0, &st);
+	ck_assert_uint_eq(st.pds.retx, 0);
+	check_decoders();
+	world_down();
+}
+END_TEST
+
+/* A RUD queue and a UUD queue on one device, both ways. */
+START_TEST(test_rud_uud_queues)
+{
+	static uint8_t big[20000], rbig[20000], sm[300], rsm[300];
+	static uint8_t back[100], rback[100];
+	struct snh_world_cfg c;
+	const struct snh_notif *n;
+	struct snh_cmd cmd;
+	unsigned int k;
+
+	snh_world_cfg_default(&c);
+	world_up(&c);
+	extra_up(0, 0x33, UET_PDS_MODE_UUD);
+	snh_fill(big, sizeof(big), 71);
+	snh_fill(sm, sizeof(sm), 72);
+	snh_fill(back, sizeof(back), 73);
+	post_recv(1, true, 1, rbig, sizeof(rbig), 1);
+	post_recv(1, true, 2, rsm, sizeof(rsm), 2);
+	/* RUD queue: a multi-packet message */
+	post_send(0, dest_of(0, 1), true, 1, big, sizeof(big), 1, false, 0);
+	/* UUD queue: a small one */
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.family = UET_HSI_FAMILY_TAGGED;
+	cmd.variant = UET_HSI_VARIANT_SEND;
+	cmd.completion = true;
+	cmd.tag = 2;
+	cmd.dest = dest_of(0, 1);
+	cmd.metadata = 2;
+	cmd.buf = sm;
+	cmd.len = sizeof(sm);
+	ck_assert_int_eq(snh_post_ring(&X, &cmd), 0);
+	/* B (RUD) to the UUD queue */
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.family = UET_HSI_FAMILY_MSG;
+	cmd.variant = UET_HSI_VARIANT_RECV;
+	cmd.completion = true;
+	cmd.metadata = 3;
+	cmd.buf = rback;
+	cmd.len = sizeof(rback);
+	ck_assert_int_eq(snh_post_ring(&X, &cmd), 0);
+	post_send(1, UET_HSI_DEST(W.nic[1].peer, X.pid, X.ri), false, 0,
+		  back, sizeof(back), 3, false, 0);
+	ck_assert(xwait(2, 1, 1, 1, 10 * SNH_SEC));
+	ck_assert(wait_for(0, 1, 2, 1, 10 * SNH_SEC));
+	for (k = 0; k < 2; k++) {
+		n = rec_find(1, UET_HSI_NOTIF_RECV, k);
+		ck_assert_uint_eq(n->recv.status, 0);
+		if (recv_slot(n) == 1) {
+			ck_assert_uint_eq(snh_check(rbig, sizeof(big), 71),
+					  sizeof(big));
+		} else {
+			ck_assert_uint_eq(snh_check(rsm, sizeof(sm), 72),
+					  sizeof(sm));
+			/* a non-zero pid: the continuation names it */
+			ck_assert(n->has_cont);
+			ck_assert_uint_eq(n->contx.initiator,
+					  uet_ses_initiator_id(X.pid, X.ri));
+		}
+	}
+	n = rec_find(0, UET_HSI_NOTIF_SEND, 0);
+	ck_assert_uint_eq(n->send.status, 0);
+	ck_assert_uint_eq(rec_find(1, UET_HSI_NOTIF_SEND, 0)->send.status, 0);
+	n = NULL;
+	for (k = 0; k < RX.n; k++) {
+		if (RX.v[k].type == UET_HSI_NOTIF_SEND)
+			ck_assert_uint_eq(RX.v[k].send.status, 0);
+		if (RX.v[k].type == UET_HSI_NOTIF_RECV)
+			n = &RX.v[k];
+	}
+	ck_assert_ptr_nonnull(n);
+	ck_assert_uint_eq(n->recv.status, 0);
+	ck_assert_uint_eq(snh_check(rback, sizeof(back), 73), sizeof(back));
+	check_decoders();
+	extra_down();
 	world_down();
 }
 END_TEST
@@ -1497,6 +2132,18 @@ static Suite *snic_suite(void)
 	tcase_add_test(tc, test_directed_and_unknown_src);
 	tcase_add_test(tc, test_invalid_descriptor);
 	tcase_add_test(tc, test_rings_full);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("receive_features");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_peek);
+	tcase_add_test(tc, test_claim);
+	tcase_add_test(tc, test_discard);
+	tcase_add_test(tc, test_cancel);
+	tcase_add_test(tc, test_multi_recv);
+	tcase_add_test(tc, test_multi_recv_loss);
+	tcase_add_test(tc, test_uud);
+	tcase_add_test(tc, test_rud_uud_queues);
 	suite_add_tcase(s, tc);
 	return s;
 }

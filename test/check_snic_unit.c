@@ -361,6 +361,12 @@ static void expect_send_ok(struct side *s, uint64_t md, uint32_t bytes)
 static uint8_t last_inline[UET_HSI_RECV_INLINE_MAX];
 static bool last_was_inline;
 
+static void expect_continuation(struct side *s, bool has_data,
+				uint64_t header_data, uint32_t olen);
+
+/* cont: the message had header_data or was truncated (the caller checks
+ * the continuation entry); without, the continuation entry that carries
+ * the sender's non-zero initiator alone is checked here. */
 static void expect_recv(struct side *s, uint16_t status, uint64_t tag,
 			uint32_t len, uint64_t md, bool cont)
 {
@@ -378,13 +384,16 @@ static void expect_recv(struct side *s, uint16_t status, uint64_t tag,
 		ck_assert(status || !len || len > UET_HSI_RECV_INLINE_MAX);
 	}
 	last_was_inline = rn.is_inline;
-	ck_assert_int_eq(rn.continuation, cont);
+	/* A's initiator is not 0: always a continuation entry (E-5) */
+	ck_assert(rn.continuation);
 	ck_assert_uint_eq(rn.src_id, s->peer);
 	ck_assert_uint_eq(rn.tag, tag);
 	ck_assert_uint_eq(rn.total_length, len);
 	ck_assert_uint_eq(rn.buffer_id_0, (uint16_t)md);
 	ck_assert_uint_eq(rn.buffer_id_1, (uint16_t)(md >> 16));
 	ck_assert_uint_eq(rn.buffer_offset, 0);
+	if (!cont)
+		expect_continuation(s, false, 0, 0);
 }
 
 static void expect_continuation(struct side *s, bool has_data,
@@ -463,7 +472,7 @@ START_TEST(test_inline_send)
 	ck_assert_uint_eq(st.notifs, 1);
 	ck_assert_uint_eq(st.ses.msgs_tx, 1);
 	uet_snic_get_stats(w.s[1].dev, &st);
-	ck_assert_uint_eq(st.notifs, 1);
+	ck_assert_uint_eq(st.notifs, 2);	/* + continuation (initiator) */
 	ck_assert_uint_eq(st.ses.msgs_rx, 1);
 	ck_assert_int_eq(uet_snic_get_pdc_stats(w.s[0].dev, w.s[0].peer,
 						&st.pds), 0);
@@ -493,7 +502,7 @@ START_TEST(test_inline_send)
 		expect_empty(&w, 1);
 		uet_snic_get_stats(w.s[1].dev, &st);
 		ck_assert_uint_eq(st.ses.msgs_rx, 2);
-		ck_assert_uint_eq(st.notifs, 1);
+		ck_assert_uint_eq(st.notifs, 2);	/* the first pair */
 	}
 	world_fini(&w);
 }
@@ -647,7 +656,8 @@ END_TEST
 /* INJECT copies at doorbell time and writes no success completion. */
 START_TEST(test_inject)
 {
-	static uint8_t src[1000], want[1000], dst[2000];
+	/* 4096 bytes: the provider's inject size */
+	static uint8_t src[4096], want[4096], dst[5000];
 	uint8_t small[64];
 	struct uet_snic_stats st;
 	struct world w;
@@ -659,17 +669,19 @@ START_TEST(test_inject)
 	recv_buf(&w, UET_HSI_FAMILY_MSG, dst, sizeof(dst), 0, 1);
 	recv_buf(&w, UET_HSI_FAMILY_MSG, small, sizeof(small), 0, 2);
 
-	/* INJECT variant, indirect data */
+	/* INJECT variant, indirect data, COMPLETION: a success completion
+	 * after the data was copied at doorbell time */
 	cmd_init(&c, UET_HSI_FAMILY_MSG, UET_HSI_VARIANT_INJECT,
 		 UET_HSI_DATA_SGL);
-	c.seg.completion = true;	/* ignored for INJECT */
+	c.seg.completion = true;
 	c.seg.metadata = 5;
 	c.seg.dest = UET_HSI_DEST(w.s[0].peer, side_pid[1], side_ri[1]);
 	cmd_sgl(&c, src, sizeof(src));
 	cmd_post(&w, 0, &c);
 	memset(src, 0xee, sizeof(src));	/* the caller reuses its memory */
 
-	/* SEND variant with the INJECT flag, inline data */
+	/* SEND variant with the INJECT flag, inline data, no COMPLETION:
+	 * nothing is written on success */
 	cmd_init(&c, UET_HSI_FAMILY_MSG, UET_HSI_VARIANT_SEND,
 		 UET_HSI_DATA_INLINE);
 	c.seg.inject = true;
@@ -678,16 +690,17 @@ START_TEST(test_inject)
 	cmd_inline(&c, "inject!", 7);
 	cmd_post(&w, 0, &c);
 
-	ck_assert(world_wait(&w, 1, 2, 100 * MS));
-	expect_recv(&w.s[1], 0, 0, 1000, 1, false);
+	ck_assert(world_wait(&w, 1, 4, 100 * MS));
+	expect_recv(&w.s[1], 0, 0, sizeof(want), 1, false);
 	ck_assert_int_eq(memcmp(dst, want, sizeof(want)), 0);
 	expect_recv(&w.s[1], 0, 0, 7, 2, false);
 	ck_assert_int_eq(memcmp(small, "inject!", 7), 0);
 	world_idle(&w, 20 * MS);
-	expect_empty(&w, 0);		/* no success completions */
+	expect_send_ok(&w.s[0], 5, sizeof(want));
+	expect_empty(&w, 0);		/* none for the second */
 	uet_snic_get_stats(w.s[0].dev, &st);
 	ck_assert_uint_eq(st.ses.msgs_tx, 2);
-	ck_assert_uint_eq(st.notifs, 0);
+	ck_assert_uint_eq(st.notifs, 1);
 	world_fini(&w);
 }
 END_TEST
@@ -936,7 +949,7 @@ START_TEST(test_malformed)
 	c.seg.metadata = 0x1006;
 	cmd_ext(&c, 0, 0, 0);
 	cmd_post_only(&w, 0, &c);
-	uet_hsi_cmdq_sgl(w.s[0].q->cmdq, idx, 0)[24] = 0x08;
+	uet_hsi_cmdq_sgl(w.s[0].q->cmdq, idx, 0)[25] = 0x01;
 	ring(&w, 0);
 	side_collect(&w.s[0]);
 	expect_bad(&w.s[0], idx, UET_WIRE_ERANGE);
@@ -1193,11 +1206,12 @@ START_TEST(test_notifq_full)
 	for (i = 0; i < 10; i++)
 		expect_send_ok(&w.s[0], 100 + i, (uint32_t)strlen("message 0"));
 	uet_snic_get_stats(w.s[1].dev, &st);
+	/* each receive is a pair (A's initiator is not 0) */
 	ck_assert_uint_eq(st.notifs, 4);
-	ck_assert_uint_eq(st.notif_deferred, 6);
+	ck_assert_uint_eq(st.notif_deferred, 16);
 	ck_assert_uint_eq(st.ses.msgs_rx, 10);
 
-	/* Backpressure: 6 entries wait (>= depth 4), so a new command is
+	/* Backpressure: 16 entries wait (>= depth 4), so a new command is
 	 * not consumed. */
 	recv_buf(&w, UET_HSI_FAMILY_MSG, extra, sizeof(extra), 0, 99);
 	uet_snic_get_stats(w.s[1].dev, &st);
@@ -1205,19 +1219,19 @@ START_TEST(test_notifq_full)
 
 	/* Drain: everything arrives, in order. */
 	w.s[1].hold = false;
-	for (i = 0; i < 20 && w.s[1].ngot < 10; i++) {
+	for (i = 0; i < 40 && w.s[1].ngot < 20; i++) {
 		side_collect(&w.s[1]);
 		ck_assert_int_ge(uet_snic_progress_at(w.s[1].dev, w.now), 0);
 	}
 	side_collect(&w.s[1]);
-	ck_assert_uint_eq(w.s[1].ngot, 10);
+	ck_assert_uint_eq(w.s[1].ngot, 20);
 	for (i = 0; i < 10; i++) {
 		snprintf(msg, sizeof(msg), "message %u", i);
 		expect_recv(&w.s[1], 0, 0, (uint32_t)strlen(msg), i, false);
 		ck_assert_int_eq(memcmp(bufs[i], msg, strlen(msg)), 0);
 	}
 	uet_snic_get_stats(w.s[1].dev, &st);
-	ck_assert_uint_eq(st.notifs, 10);
+	ck_assert_uint_eq(st.notifs, 20);
 	ck_assert_uint_eq(st.cmds, 11);	/* the held-back receive ran */
 	/* progress returns the entries it wrote */
 	send_inline(&w, UET_HSI_FAMILY_MSG, "last", 0, 200);
@@ -1715,6 +1729,7 @@ START_TEST(test_auto_progress_udp)
 	struct uet_hsi_queue *qa_, *qb;
 	struct uet_hsi_dev *a, *b;
 	struct uet_hsi_send_cmpl sc;
+	struct uet_hsi_recv_cont rc;
 	struct uet_hsi_recv_notif rn;
 	static uint8_t src[20000], dst[20000];
 	uint8_t name[64], out[64];
@@ -1767,6 +1782,13 @@ START_TEST(test_auto_progress_udp)
 		ck_assert_uint_eq(rn.buffer_id_0, round);
 		ck_assert_uint_eq(rn.src_id, UET_HSI_PEER_UNKNOWN);
 		ck_assert_int_eq(memcmp(src, dst, sizeof(src)), 0);
+		if (rn.continuation) {
+			/* the sender's initiator */
+			ck_assert(wait_notif(qb, out, 5000));
+			ck_assert_int_eq(uet_hsi_recv_cont_decode(&rc, out,
+								  64), 64);
+			ck_assert(!rc.has_data && !rc.mr_valid);
+		}
 		ck_assert(wait_notif(qa_, out, 5000));
 		ck_assert_int_eq(uet_hsi_send_cmpl_decode(&sc, out, 64), 64);
 		ck_assert_uint_eq(sc.status, 0);

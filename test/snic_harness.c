@@ -182,6 +182,9 @@ static void snh_decode(struct snh_nic *n, const uint8_t *e)
 		/* The entry after a receive with CONTINUATION. */
 		r = uet_hsi_recv_notif_decode(&n->pend.cont, e,
 					      UET_HSI_NOTIF_LEN);
+		if (r >= 0)
+			r = uet_hsi_recv_cont_decode(&n->pend.contx, e,
+						     UET_HSI_NOTIF_LEN);
 		n->cont_wait = false;
 		if (r < 0 || n->pend.cont.is_inline ||
 		    !n->pend.cont.continuation) {
@@ -278,6 +281,7 @@ int snh_nic_open_queue(struct snh_nic *n, uint32_t cmdq_depth,
 	qa.notifq_depth = notifq_depth ? notifq_depth : SNH_NOTIFQ_DEPTH;
 	qa.pid_on_fep = n->pid;
 	qa.resource_index = n->ri;
+	qa.mode = n->qmode;
 	return n->dev->ops->queue_open(n->dev, &qa, &n->q);
 }
 
@@ -385,6 +389,7 @@ int snh_world_open(struct snh_world *w, const struct snh_world_cfg *c)
 		n->job_id = c->job[i];
 		n->pid = c->pid[i];
 		n->ri = c->ri[i];
+		n->qmode = c->qmode[i];
 		ret = uet_link_mem_open(w->fab, i ? SNH_PORT_B : SNH_PORT_A,
 					&link);
 		if (ret)
@@ -1036,22 +1041,27 @@ static void snh_traffic_recv(struct snh_traffic *t, struct snh_tside *sd,
 				 (unsigned long long)sd->nic->peer);
 		return;
 	}
-	if (m->has_hd != n->has_cont) {
-		snh_traffic_fail(t, "NIC %d: msg %u: header_data %s but continuation entry %s",
+	/* E-5: header_data or a non-zero initiator field */
+	want_init = uet_ses_initiator_id(peer->pid, peer->ri);
+	if ((m->has_hd || want_init) != n->has_cont) {
+		snh_traffic_fail(t, "NIC %d: msg %u: header_data %s, initiator 0x%x, but continuation entry %s",
 				 sd->idx, id, m->has_hd ? "sent" : "not sent",
-				 n->has_cont ? "present" : "absent");
+				 want_init, n->has_cont ? "present" : "absent");
 		return;
 	}
 	if (n->has_cont) {
-		want_init = uet_ses_initiator_id(peer->pid, peer->ri);
-		if (n->cont.tag != m->hd || !(n->cont.status & 1) ||
-		    n->cont.total_length != 0 || n->cont.src_id != want_init) {
-			snh_traffic_fail(t, "NIC %d: msg %u: continuation tag 0x%llx status 0x%x overflow %u src 0x%x; expected hd 0x%llx status bit 0, 0, src 0x%x",
+		if (n->cont.tag != (m->has_hd ? m->hd : 0) ||
+		    (n->cont.status & 1) != m->has_hd ||
+		    n->cont.total_length != 0 || n->cont.src_id != want_init ||
+		    n->contx.mr_valid || n->contx.mr_released) {
+			snh_traffic_fail(t, "NIC %d: msg %u: continuation tag 0x%llx status 0x%x overflow %u src 0x%x; expected hd 0x%llx (%s), 0, src 0x%x",
 					 sd->idx, id,
 					 (unsigned long long)n->cont.tag,
 					 n->cont.status, n->cont.total_length,
 					 n->cont.src_id,
-					 (unsigned long long)m->hd, want_init);
+					 (unsigned long long)m->hd,
+					 m->has_hd ? "valid" : "none",
+					 want_init);
 			return;
 		}
 	}

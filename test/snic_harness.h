@@ -71,7 +71,8 @@ struct snh_notif {
 	uint8_t type;			/* enum uet_hsi_notif_type */
 	struct uet_hsi_recv_notif recv;
 	bool has_cont;
-	struct uet_hsi_recv_notif cont;
+	struct uet_hsi_recv_notif cont;	/* the entry as a receive ... */
+	struct uet_hsi_recv_cont contx;	/* ... and as a continuation */
 	struct uet_hsi_send_cmpl send;
 	struct uet_hsi_event_notif event;
 };
@@ -86,6 +87,7 @@ struct snh_nic {
 	struct uet_hsi_queue *q;
 	uint32_t job_id;
 	uint16_t pid, ri;
+	uint8_t qmode;			/* queue_attr.mode at open */
 	uint64_t peer;			/* the other NIC's handle here */
 	bool stopped;			/* world: not progressed */
 	bool hold;			/* progress without polling */
@@ -168,6 +170,7 @@ struct snh_world_cfg {
 	struct uet_snic_cfg snic[2];
 	uint32_t job[2];
 	uint16_t pid[2], ri[2];
+	uint8_t qmode[2];		/* queue_attr.mode (0: device's) */
 	size_t mtu;			/* fabric MTU */
 	uint64_t seed;			/* fabric PRNG */
 	struct uet_link_mem_faults faults;
