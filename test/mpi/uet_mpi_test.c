@@ -315,7 +315,8 @@ static void umt_ordered(int peer, size_t maxs, unsigned long *msgs,
 	int i;
 
 	for (i = 0; i < UMT_ORDER_MSGS; i++) {
-		osz[i] = (i % 4 == 3) ? omax - (size_t)i : (size_t)i * 37;
+		osz[i] = (i % 4 == 3) ? omax - (size_t)i
+				      : (size_t)i * 37 % (omax / 2);
 		ob[i] = umt_alloc(omax);
 	}
 	if (umt_rank == 0) {
