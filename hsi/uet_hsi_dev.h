@@ -49,6 +49,12 @@ struct uet_hsi_queue_attr {
 					 * RUDI 2, UUD 3) */
 };
 
+/* Values of uet_hsi_queue_attr.mode (the PDS delivery modes). */
+#define UET_HSI_QUEUE_MODE_DEFAULT	0	/* the device's (RUD) */
+#define UET_HSI_QUEUE_MODE_RUD		0
+#define UET_HSI_QUEUE_MODE_ROD		1
+#define UET_HSI_QUEUE_MODE_UUD		3
+
 /* What a device can carry (get_limits). */
 struct uet_hsi_dev_limits {
 	size_t mtu;			/* largest datagram on the link */
@@ -88,6 +94,10 @@ struct uet_hsi_dev_ops {
 	int (*progress)(struct uet_hsi_dev *dev);
 	/* A file descriptor to sleep on in epoll, or -1. */
 	int (*wait_fd)(struct uet_hsi_dev *dev);
+	/* Start (enable) or stop a device-side progress thread that sleeps
+	 * until there is work; -ENOTSUP when the backend has none (hardware
+	 * progresses by itself and needs none). */
+	int (*auto_progress)(struct uet_hsi_dev *dev, bool enable);
 	/* Map a peer's fabric address to the 64-bit handle commands carry in
 	 * their dest field. */
 	int (*peer_insert)(struct uet_hsi_dev *dev, const void *addr,

@@ -735,6 +735,17 @@ static int snic_get_limits(struct uet_hsi_dev *d,
 	return 0;
 }
 
+static int snic_auto_progress(struct uet_hsi_dev *d, bool enable)
+{
+	if (!d)
+		return -EINVAL;
+	if (!enable) {
+		uet_snic_auto_progress_stop(d);
+		return 0;
+	}
+	return uet_snic_auto_progress_start(d);
+}
+
 const struct uet_hsi_dev_ops uet_snic_dev_ops = {
 	.name = "snic",
 	.present = snic_present,
@@ -746,6 +757,7 @@ const struct uet_hsi_dev_ops uet_snic_dev_ops = {
 	.doorbell = uet_snic_doorbell,
 	.progress = uet_snic_progress,
 	.wait_fd = uet_snic_wait_fd,
+	.auto_progress = snic_auto_progress,
 	.peer_insert = snic_peer_insert,
 	.peer_remove = snic_peer_remove,
 	.mr_reg = snic_mr_reg,

@@ -56,18 +56,37 @@ if ! echo "$out" | grep -q '^# FI_UET_DEVICE: String'; then
 fi
 echo "PASS: fi_info -g FI_UET_ lists FI_UET_DEVICE"
 
-# getinfo has nothing to offer yet: fi_info -p uet must fail cleanly
-# (no crash, no garbage), with libfabric's "no data" answer.
-out=$(FI_PROVIDER_PATH="$libdir" LD_PRELOAD="$preload" fi_info -p uet 2>&1)
+# Discovery over loopback: RDM and DGRAM infos of the lo domain, only uet
+# (no utility provider stacked on uet's DGRAM endpoints).
+out=$(FI_UET_IFACE=lo FI_PROVIDER_PATH="$libdir" LD_PRELOAD="$preload" \
+	fi_info -p uet 2>&1)
 rc=$?
-if [ $rc -ge 128 ]; then
-	echo "FAIL: fi_info -p uet died with signal $((rc - 128)): $out"
+if [ $rc -ne 0 ]; then
+	echo "FAIL: fi_info -p uet (rc=$rc): $out"
 	exit 1
 fi
-if [ "$out" != "fi_getinfo: -61" ]; then
-	echo "FAIL: fi_info -p uet (rc=$rc) should answer -FI_ENODATA (-61):"
+for want in "provider: uet" "fabric: uet" "domain: lo" "type: FI_EP_RDM" \
+	"type: FI_EP_DGRAM"; do
+	if ! echo "$out" | grep -q "$want"; then
+		echo "FAIL: fi_info -p uet does not show '$want':"
+		echo "$out"
+		exit 1
+	fi
+done
+if echo "$out" | grep -q "provider: uet;"; then
+	echo "FAIL: a utility provider is layered on uet:"
 	echo "$out"
 	exit 1
 fi
-echo "PASS: fi_info -p uet answers cleanly: $out"
+echo "PASS: fi_info -p uet lists the lo domain, RDM and DGRAM"
+
+# An unsatisfiable hint gets "no data", cleanly.
+out=$(FI_UET_IFACE=lo FI_PROVIDER_PATH="$libdir" LD_PRELOAD="$preload" \
+	fi_info -p uet -t FI_EP_MSG 2>&1)
+rc=$?
+if [ $rc -ge 128 ] || [ "$out" != "fi_getinfo: -61" ]; then
+	echo "FAIL: fi_info -p uet -t FI_EP_MSG (rc=$rc) should answer -61: $out"
+	exit 1
+fi
+echo "PASS: fi_info -p uet -t FI_EP_MSG answers -FI_ENODATA"
 exit 0

@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Provider entry points.  Discovery is wired end to end so that libfabric
- * loads and lists uet; the fabric/domain/endpoint objects arrive with the
- * provider-core work, until then getinfo reports that nothing matches.
+ * Provider entry points: discovery (uet_info.c), the fabric
+ * (uet_fabric.c) and the FI_UET_* variables.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <string.h>
 
 #include <rdma/fi_errno.h>
 
 #include "uet_env.h"
 #include "uet_hsi_dev.h"
+#include "uet_info.h"
 #include "uet_prov.h"
 #include "uet_snic.h"
 
@@ -21,19 +23,7 @@ int uet_getinfo(uint32_t version, const char *node, const char *service,
 {
 	if (!info)
 		return -FI_EINVAL;
-	*info = NULL;
-	UET_DBG(FI_LOG_CORE, "no fabric objects are offered yet\n");
-	return -FI_ENODATA;
-}
-
-int uet_fabric(struct fi_fabric_attr *attr, struct fid_fabric **fabric,
-	       void *context)
-{
-	if (!attr || !fabric)
-		return -FI_EINVAL;
-	*fabric = NULL;
-	UET_WARN(FI_LOG_FABRIC, "uet offers no fabric yet\n");
-	return -FI_ENODATA;
+	return uet_info_getinfo(version, node, service, flags, hints, info);
 }
 
 static void uet_cleanup(void)
@@ -45,11 +35,35 @@ static void uet_cleanup(void)
  * fi_info -g FI_UET_ lists them (docs/environment.md). */
 static const struct uet_env_var *const uet_env_vars[] = {
 	&uet_hsi_env_device,
+	&uet_info_env_iface,
+	&uet_info_env_job_id,
 };
+
+/*
+ * libfabric's core keeps its per-provider flags in fi_provider.context
+ * (include/ofi.h, struct ofi_prov_context: the provider type, then
+ * disable_logging, then disable_layering).  uet offers FI_EP_RDM itself,
+ * so the core must not stack ofi_rxd on uet's FI_EP_DGRAM endpoints (it
+ * would list "uet;ofi_rxd" first for `-p uet -e rdm`); the core does this
+ * for efa, shm and psm3 by name.  The type is set by the core after
+ * fi_prov_ini returns; only the flags are preset here.
+ */
+struct uet_core_prov_ctx {
+	int type;
+	bool disable_logging;
+	bool disable_layering;
+};
+_Static_assert(sizeof(struct uet_core_prov_ctx) <= sizeof(struct fi_context),
+	       "core provider context");
 
 struct fi_provider *uet_prov_init(void)
 {
+	struct uet_core_prov_ctx ctx;
 	int ret;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.disable_layering = true;
+	memcpy(&uet_prov.context, &ctx, sizeof(ctx));
 
 	ret = uet_env_register_all(uet_env_vars,
 				   sizeof(uet_env_vars) / sizeof(uet_env_vars[0]));

@@ -1,14 +1,60 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Provider-wide declarations. */
+/*
+ * Provider-wide declarations: the fid classes (fabric, domain, endpoint,
+ * AV, CQ, counter, EQ, MR) and the internal calls between them.
+ *
+ * Layering: the provider talks to a device only through the HSI ops table
+ * (hsi/uet_hsi_dev.h), command segments written into the command ring and
+ * notifications read from the notification ring.  It never touches a
+ * socket.
+ *
+ * Locking (FI_THREAD_SAFE): each object has its own mutex.  The order is
+ * CQ/counter bind lock -> endpoint lock -> CQ lock; the device has its
+ * own lock inside the backend.
+ */
 #ifndef UET_PROV_H
 #define UET_PROV_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
 #include <rdma/fabric.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_eq.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_tagged.h>
 #include <rdma/providers/fi_prov.h>
 
+#include "uet_addr.h"
+#include "uet_hashmap.h"
+#include "uet_hsi_dev.h"
+#include "uet_info.h"
+#include "uet_list.h"
 #include "uet_log.h"
 
-/* Fill in uet_prov's entry points; returns the provider structure. */
+/* Ring sizes of one endpoint's queue pair. */
+#define UET_EP_CMDQ_DEPTH	4096u	/* 64-byte slots */
+#define UET_EP_NOTIFQ_DEPTH	4096u	/* not a multiple of 13 */
+#define UET_EP_POLL_BATCH	32u
+
+/* Bound on waiting for sends still in flight when an endpoint closes. */
+#define UET_EP_DRAIN_NS		(3ull * 1000000000ull)
+
+/* Default CQ and EQ depths when the application gives none. */
+#define UET_CQ_DEF_SIZE		4096u
+#define UET_EQ_DEF_SIZE		256u
+
+/* Longest wait between two progress calls inside a blocking call: bounds
+ * the latency of a wake-up the wait fd cannot see. */
+#define UET_WAIT_SLICE_MS	10
+
+struct uet_ep;
+struct uet_eq;
+
 struct fi_provider *uet_prov_init(void);
 
 int uet_getinfo(uint32_t version, const char *node, const char *service,
@@ -16,5 +62,286 @@ int uet_getinfo(uint32_t version, const char *node, const char *service,
 		struct fi_info **info);
 int uet_fabric(struct fi_fabric_attr *attr, struct fid_fabric **fabric,
 	       void *context);
+
+/* ------------------------------------------------------------------ */
+/* fabric                                                              */
+/* ------------------------------------------------------------------ */
+struct uet_fabric {
+	struct fid_fabric fid;
+	atomic_int ref;
+};
+
+int uet_fabric_trywait(struct fid_fabric *fabric, struct fid **fids,
+		       int count);
+
+/* ------------------------------------------------------------------ */
+/* domain                                                              */
+/* ------------------------------------------------------------------ */
+struct uet_domain {
+	struct fid_domain fid;
+	struct uet_fabric *fabric;
+	atomic_int ref;
+	const struct uet_hsi_dev_ops *ops;
+	struct uet_hsi_dev *dev;
+	struct uet_addr addr;		/* the device's address, pid 0 */
+	uint32_t job_id;
+	enum fi_threading threading;
+	enum fi_progress data_progress;
+	uint64_t mr_mode;
+	bool auto_progress;		/* device thread started */
+	pthread_mutex_t lock;		/* pid allocation */
+	uint8_t pid_used[4096 / 8];
+	struct uet_eq *eq;		/* async errors */
+};
+
+int uet_domain_open(struct fid_fabric *fabric, struct fi_info *info,
+		    struct fid_domain **domain, void *context);
+/* Drive the device once (receive, timers, notifications). */
+void uet_domain_progress(struct uet_domain *dom);
+/* Sleep until the device may have work or timeout_ms passes (or until
+ * extra_fd is readable, when >= 0).  Returns 0 or -errno. */
+int uet_domain_wait(struct uet_domain *dom, int extra_fd, int timeout_ms);
+
+/* ------------------------------------------------------------------ */
+/* address vector                                                      */
+/* ------------------------------------------------------------------ */
+struct uet_av_entry {
+	bool used;
+	struct uet_addr addr;
+	bool in_rev;			/* node is in the reverse map */
+	uint64_t peer;			/* device peer handle */
+	struct uet_hnode node;		/* by {peer, pid, ri} */
+};
+
+struct uet_av {
+	struct fid_av fid;
+	struct uet_domain *domain;
+	atomic_int ref;
+	enum fi_av_type type;
+	uint64_t flags;
+	pthread_mutex_t lock;
+	struct uet_av_entry *tbl;
+	size_t cap, count, hint;
+	struct uet_hashmap rev;		/* u64 key: peer << 24 | initiator */
+	struct uet_eq *eq;
+};
+
+int uet_av_open(struct fid_domain *domain, struct fi_av_attr *attr,
+		struct fid_av **av, void *context);
+/* The dest field of a command for fi_addr, or -FI_EINVAL. */
+int uet_av_dest(struct uet_av *av, fi_addr_t fi_addr, uint64_t *dest);
+/* The fi_addr of {peer, initiator}, or FI_ADDR_NOTAVAIL. */
+fi_addr_t uet_av_reverse(struct uet_av *av, uint32_t peer,
+			 uint32_t initiator);
+
+/* ------------------------------------------------------------------ */
+/* completion queue                                                    */
+/* ------------------------------------------------------------------ */
+struct uet_cq_entry {
+	struct fi_cq_tagged_entry e;
+	fi_addr_t src;
+};
+
+struct uet_cq_err {
+	struct uet_dlist entry;
+	struct fi_cq_err_entry e;
+	fi_addr_t src;
+};
+
+struct uet_cq {
+	struct fid_cq fid;
+	struct uet_domain *domain;
+	atomic_int ref;
+	enum fi_cq_format format;
+	enum fi_wait_obj wait_obj;
+	size_t entry_size;
+	pthread_mutex_t lock;		/* ring, overflow, errors */
+	struct uet_cq_entry *ring;
+	size_t size, head, count;
+	struct uet_dlist overflow;	/* struct uet_cq_ovf, ring full */
+	size_t noverflow;
+	struct uet_dlist errors;	/* struct uet_cq_err */
+	pthread_mutex_t bind_lock;	/* eps */
+	struct uet_dlist eps;		/* struct uet_cq_bind */
+	int signal_fd;			/* eventfd for fi_cq_signal */
+	atomic_bool signaled;
+};
+
+int uet_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
+		struct fid_cq **cq, void *context);
+/* Queue a completion (never fails: overflow goes to a list). */
+void uet_cq_write(struct uet_cq *cq, const struct fi_cq_tagged_entry *e,
+		  fi_addr_t src);
+/* Queue an error completion; err is copied. */
+void uet_cq_write_err(struct uet_cq *cq, const struct fi_cq_err_entry *err,
+		      fi_addr_t src);
+int uet_cq_bind_ep(struct uet_cq *cq, struct uet_ep *ep);
+void uet_cq_unbind_ep(struct uet_cq *cq, struct uet_ep *ep);
+bool uet_cq_ready(struct uet_cq *cq);
+const char *uet_prov_strerror(int prov_errno, char *buf, size_t len);
+
+/* ------------------------------------------------------------------ */
+/* counter                                                             */
+/* ------------------------------------------------------------------ */
+struct uet_cntr {
+	struct fid_cntr fid;
+	struct uet_domain *domain;
+	atomic_int ref;
+	enum fi_wait_obj wait_obj;
+	_Atomic uint64_t value;
+	_Atomic uint64_t err;
+	pthread_mutex_t bind_lock;
+	struct uet_dlist eps;		/* struct uet_cq_bind */
+};
+
+int uet_cntr_open(struct fid_domain *domain, struct fi_cntr_attr *attr,
+		  struct fid_cntr **cntr, void *context);
+int uet_cntr_bind_ep(struct uet_cntr *c, struct uet_ep *ep);
+void uet_cntr_unbind_ep(struct uet_cntr *c, struct uet_ep *ep);
+
+static inline void uet_cntr_inc(struct uet_cntr *c)
+{
+	if (c)
+		atomic_fetch_add_explicit(&c->value, 1, memory_order_release);
+}
+
+static inline void uet_cntr_inc_err(struct uet_cntr *c)
+{
+	if (c)
+		atomic_fetch_add_explicit(&c->err, 1, memory_order_release);
+}
+
+/* Endpoint membership of a CQ or counter (progress on read). */
+struct uet_cq_bind {
+	struct uet_dlist entry;
+	struct uet_ep *ep;
+};
+
+/* ------------------------------------------------------------------ */
+/* event queue                                                         */
+/* ------------------------------------------------------------------ */
+struct uet_eq {
+	struct fid_eq fid;
+	struct uet_fabric *fabric;
+	atomic_int ref;
+	enum fi_wait_obj wait_obj;
+	pthread_mutex_t lock;
+	struct uet_dlist events;	/* struct uet_eq_event */
+	size_t count, size;
+	int fd;				/* eventfd: readable when non-empty */
+};
+
+int uet_eq_open(struct fid_fabric *fabric, struct fi_eq_attr *attr,
+		struct fid_eq **eq, void *context);
+/* Queue an event; err != NULL for an error event.  0 or -FI_E*. */
+int uet_eq_post(struct uet_eq *eq, uint32_t event, const void *buf,
+		size_t len, const struct fi_eq_err_entry *err);
+
+/* ------------------------------------------------------------------ */
+/* memory region                                                       */
+/* ------------------------------------------------------------------ */
+struct uet_mr {
+	struct fid_mr fid;
+	struct uet_domain *domain;
+	uint64_t access;
+	void *addr;
+	size_t len;
+};
+
+int uet_mr_reg(struct fid *fid, const void *buf, size_t len,
+	       uint64_t access, uint64_t offset, uint64_t requested_key,
+	       uint64_t flags, struct fid_mr **mr, void *context);
+int uet_mr_regv(struct fid *fid, const struct iovec *iov, size_t count,
+		uint64_t access, uint64_t offset, uint64_t requested_key,
+		uint64_t flags, struct fid_mr **mr, void *context);
+int uet_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr,
+		   uint64_t flags, struct fid_mr **mr);
+
+/* ------------------------------------------------------------------ */
+/* endpoint                                                            */
+/* ------------------------------------------------------------------ */
+enum uet_op_kind {
+	UET_OP_FREE = 0,
+	UET_OP_TX,
+	UET_OP_RX,
+	UET_OP_PEEK,
+};
+
+/* One operation in flight; its index is the command's metadata. */
+struct uet_op {
+	uint8_t kind;
+	bool report;			/* success completion wanted */
+	bool cancelled;			/* a cancel command was posted */
+	uint64_t flags;			/* FI_SEND/FI_RECV|FI_MSG/... */
+	void *context;
+	void *buf;			/* first buffer (receive) */
+	size_t len;			/* total buffer length */
+	uint32_t next_free;
+	uint32_t mr_pending;		/* multi-recv: messages not yet
+					 * completed (informational) */
+};
+
+struct uet_ep {
+	struct fid_ep fid;
+	struct uet_domain *domain;
+	struct fi_info *info;
+	enum fi_ep_type type;
+	uint64_t caps;
+	struct uet_hsi_queue *q;
+	uint16_t pid, ri;
+	bool enabled;
+
+	struct uet_av *av;
+	struct uet_cq *tx_cq, *rx_cq;
+	bool tx_selective, rx_selective;
+	struct uet_cntr *send_cntr, *recv_cntr;
+	struct uet_eq *eq;
+
+	uint64_t tx_op_flags, rx_op_flags;
+	size_t min_multi_recv;
+	size_t max_msg_size, inject_size;
+
+	pthread_mutex_t lock;		/* ring producer + consumer */
+	struct uet_op *ops;
+	uint32_t nops, free_head;
+	uint32_t tx_inflight, rx_inflight, tx_max, rx_max;
+	bool doorbell_pending;		/* FI_MORE */
+	uint8_t held[64];		/* a receive entry whose continuation
+					 * has not been read yet */
+	bool held_valid;
+};
+
+/* Default FI_OPT_MIN_MULTI_RECV. */
+#define UET_MIN_MULTI_RECV_DEF	64
+
+int uet_ep_open(struct fid_domain *domain, struct fi_info *info,
+		struct fid_ep **ep, void *context);
+/* Post a cancel command for a posted receive (uet_msg.c). */
+int uet_ep_post_cancel_locked(struct uet_ep *ep, struct uet_op *op);
+/* Consume the endpoint's notifications into its CQs and counters. */
+void uet_ep_progress(struct uet_ep *ep);
+/* Same, with ep->lock held. */
+void uet_ep_progress_locked(struct uet_ep *ep);
+
+extern struct fi_ops_msg uet_ep_msg_ops;
+extern struct fi_ops_tagged uet_ep_tagged_ops;
+
+/* Operation table (uet_ep.c); with ep->lock held. */
+struct uet_op *uet_op_alloc(struct uet_ep *ep, enum uet_op_kind kind);
+void uet_op_free(struct uet_ep *ep, struct uet_op *op);
+static inline uint32_t uet_op_index(const struct uet_ep *ep,
+				    const struct uet_op *op)
+{
+	return (uint32_t)(op - ep->ops);
+}
+
+/* ------------------------------------------------------------------ */
+/* helpers                                                             */
+/* ------------------------------------------------------------------ */
+/* Negative errno from the HSI/device layers to -FI_E*. */
+static inline int uet_fi_err(int err)
+{
+	return err;	/* libfabric's FI_E* values are the errno values */
+}
 
 #endif /* UET_PROV_H */

@@ -1,0 +1,460 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Address vectors, FI_AV_TABLE and FI_AV_MAP.  Both hand out the table
+ * index as fi_addr_t (MAP allows any value, TABLE requires the index).
+ * Each entry holds the peer's address and the device peer handle that
+ * commands carry; a reverse map {peer handle, initiator} -> fi_addr serves
+ * FI_SOURCE.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "uet_fi_no.h"
+#include "uet_prov.h"
+
+#define UET_AV_DEF_COUNT	64
+
+static uint64_t uet_av_rev_key(uint64_t peer, uint16_t pid, uint16_t ri)
+{
+	return peer << 24 | (uint64_t)(pid & 0xfffu) << 12 | (ri & 0xfffu);
+}
+
+static int uet_av_grow_locked(struct uet_av *av)
+{
+	struct uet_av_entry *t;
+	size_t cap = av->cap ? av->cap * 2 : UET_AV_DEF_COUNT;
+	size_t i;
+
+	t = realloc(av->tbl, cap * sizeof(*t));
+	if (!t)
+		return -FI_ENOMEM;
+	memset(t + av->cap, 0, (cap - av->cap) * sizeof(*t));
+	/* The reverse map points into the table: rebuild it. */
+	uet_hashmap_fini(&av->rev);
+	if (uet_hashmap_init(&av->rev, 0, cap)) {
+		av->tbl = t;
+		av->cap = cap;
+		return -FI_ENOMEM;
+	}
+	for (i = 0; i < av->cap; i++) {
+		if (t[i].in_rev)
+			uet_hashmap_insert_u64(&av->rev, &t[i].node,
+					       uet_av_rev_key(t[i].peer,
+							      t[i].addr.pid,
+							      t[i].addr.ri));
+	}
+	av->tbl = t;
+	av->cap = cap;
+	return 0;
+}
+
+/* Insert one address; returns its fi_addr or a negative error. */
+static int uet_av_insert_one(struct uet_av *av, const struct uet_addr *a,
+			     fi_addr_t *out)
+{
+	struct uet_domain *dom = av->domain;
+	struct uet_av_entry *e;
+	uint64_t peer;
+	size_t i;
+	int ret;
+
+	if (a->u.sa.sa_family != dom->addr.u.sa.sa_family)
+		return -FI_EINVAL;
+	ret = dom->ops->peer_insert(dom->dev, &a->u, a->len, &peer);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&av->lock);
+	for (i = av->hint; i < av->cap && av->tbl[i].used; i++)
+		;
+	if (i == av->cap) {
+		ret = uet_av_grow_locked(av);
+		if (ret) {
+			pthread_mutex_unlock(&av->lock);
+			dom->ops->peer_remove(dom->dev, peer);
+			return ret;
+		}
+	}
+	e = &av->tbl[i];
+	e->used = true;
+	e->addr = *a;
+	e->peer = peer;
+	/* A duplicate {peer, pid, ri} keeps the first entry for FI_SOURCE. */
+	if (!uet_hashmap_lookup_u64(&av->rev,
+				    uet_av_rev_key(peer, a->pid, a->ri))) {
+		uet_hashmap_insert_u64(&av->rev, &e->node,
+				       uet_av_rev_key(peer, a->pid, a->ri));
+		e->in_rev = true;
+	}
+	av->count++;
+	av->hint = i + 1;
+	pthread_mutex_unlock(&av->lock);
+	*out = (fi_addr_t)i;
+	return 0;
+}
+
+/* Report the result of an insert: synchronously, or as an EQ event when
+ * the AV was opened with FI_EVENT. */
+static int uet_av_report(struct uet_av *av, int done, void *context,
+			 uint64_t flags)
+{
+	struct fi_eq_entry ev;
+
+	if (!(av->flags & FI_EVENT))
+		return done;
+	if (!av->eq)
+		return -FI_ENOEQ;
+	memset(&ev, 0, sizeof(ev));
+	ev.fid = &av->fid.fid;
+	ev.context = context;
+	ev.data = (uint64_t)done;
+	(void)flags;
+	uet_eq_post(av->eq, FI_AV_COMPLETE, &ev, sizeof(ev), NULL);
+	return 0;
+}
+
+static int uet_av_insert_addrs(struct uet_av *av, const struct uet_addr *as,
+			       size_t count, fi_addr_t *fi_addr,
+			       uint64_t flags, void *context)
+{
+	int *errs = (flags & FI_SYNC_ERR) ? context : NULL;
+	fi_addr_t a;
+	size_t i;
+	int done = 0, ret;
+
+	for (i = 0; i < count; i++) {
+		ret = uet_av_insert_one(av, &as[i], &a);
+		if (errs)
+			errs[i] = -ret;
+		if (ret) {
+			UET_WARN(FI_LOG_AV, "inserting address %zu: %s\n", i,
+				 fi_strerror(-ret));
+			a = FI_ADDR_NOTAVAIL;
+		} else {
+			done++;
+		}
+		if (fi_addr)
+			fi_addr[i] = a;
+	}
+	return uet_av_report(av, done, errs ? NULL : context, flags);
+}
+
+static int uet_av_check_flags(struct uet_av *av, uint64_t flags)
+{
+	if (flags & ~(uint64_t)(FI_MORE | FI_SYNC_ERR))
+		return -FI_EINVAL;
+	if ((flags & FI_SYNC_ERR) && (av->flags & FI_EVENT))
+		return -FI_EINVAL;
+	return 0;
+}
+
+static int uet_av_insert(struct fid_av *fid, const void *addr, size_t count,
+			 fi_addr_t *fi_addr, uint64_t flags, void *context)
+{
+	struct uet_av *av = uet_container_of(fid, struct uet_av, fid);
+	size_t alen = av->domain->addr.u.sa.sa_family == AF_INET ?
+		      sizeof(struct sockaddr_in) :
+		      sizeof(struct sockaddr_in6);
+	struct uet_addr *as;
+	size_t i;
+	int ret;
+
+	ret = uet_av_check_flags(av, flags);
+	if (ret)
+		return ret;
+	if (!count)
+		return uet_av_report(av, 0, context, flags);
+	if (!addr)
+		return -FI_EINVAL;
+	as = calloc(count, sizeof(*as));
+	if (!as)
+		return -FI_ENOMEM;
+	for (i = 0; i < count; i++) {
+		ret = uet_addr_from_raw(&as[i],
+					(const uint8_t *)addr + i * alen,
+					alen);
+		if (ret) {
+			/* Keep the bad entry out; the insert reports it. */
+			memset(&as[i], 0, sizeof(as[i]));
+		}
+	}
+	ret = uet_av_insert_addrs(av, as, count, fi_addr, flags, context);
+	free(as);
+	return ret;
+}
+
+static int uet_av_insertsvc(struct fid_av *fid, const char *node,
+			    const char *service, fi_addr_t *fi_addr,
+			    uint64_t flags, void *context)
+{
+	struct uet_av *av = uet_container_of(fid, struct uet_av, fid);
+	struct uet_addr a;
+	int ret;
+
+	ret = uet_av_check_flags(av, flags);
+	if (ret)
+		return ret;
+	if (!node || !service)
+		return -FI_EINVAL;
+	ret = uet_addr_resolve(node, service,
+			       av->domain->addr.u.sa.sa_family, false, &a);
+	if (ret)
+		return ret;
+	return uet_av_insert_addrs(av, &a, 1, fi_addr, flags, context);
+}
+
+static int uet_av_insertsym(struct fid_av *fid, const char *node,
+			    size_t nodecnt, const char *service,
+			    size_t svccnt, fi_addr_t *fi_addr, uint64_t flags,
+			    void *context)
+{
+	struct uet_av *av = uet_container_of(fid, struct uet_av, fid);
+	struct uet_addr base, *as;
+	size_t n, s, k = 0;
+	int ret;
+
+	ret = uet_av_check_flags(av, flags);
+	if (ret)
+		return ret;
+	if (!node || !service || !nodecnt || !svccnt ||
+	    nodecnt > UINT32_MAX || svccnt > UINT32_MAX ||
+	    nodecnt > SIZE_MAX / svccnt)
+		return -FI_EINVAL;
+	ret = uet_addr_resolve(node, service,
+			       av->domain->addr.u.sa.sa_family, true, &base);
+	if (ret)
+		return ret;
+	as = calloc(nodecnt * svccnt, sizeof(*as));
+	if (!as)
+		return -FI_ENOMEM;
+	for (n = 0; n < nodecnt; n++) {
+		for (s = 0; s < svccnt; s++) {
+			as[k] = base;
+			ret = uet_addr_add(&as[k], (uint32_t)n, (uint32_t)s);
+			if (ret)
+				goto out;
+			k++;
+		}
+	}
+	ret = uet_av_insert_addrs(av, as, k, fi_addr, flags, context);
+out:
+	free(as);
+	return ret;
+}
+
+static int uet_av_remove(struct fid_av *fid, fi_addr_t *fi_addr,
+			 size_t count, uint64_t flags)
+{
+	struct uet_av *av = uet_container_of(fid, struct uet_av, fid);
+	struct uet_av_entry *e;
+	uint64_t peer;
+	size_t i;
+	int ret = 0;
+
+	if (flags || (count && !fi_addr))
+		return -FI_EINVAL;
+	for (i = 0; i < count; i++) {
+		pthread_mutex_lock(&av->lock);
+		if (fi_addr[i] >= av->cap || !av->tbl[fi_addr[i]].used) {
+			pthread_mutex_unlock(&av->lock);
+			ret = -FI_EINVAL;
+			continue;
+		}
+		e = &av->tbl[fi_addr[i]];
+		if (e->in_rev)
+			uet_hashmap_remove(&av->rev, &e->node);
+		peer = e->peer;
+		memset(e, 0, sizeof(*e));
+		av->count--;
+		if (fi_addr[i] < av->hint)
+			av->hint = fi_addr[i];
+		pthread_mutex_unlock(&av->lock);
+		av->domain->ops->peer_remove(av->domain->dev, peer);
+	}
+	return ret;
+}
+
+static int uet_av_lookup(struct fid_av *fid, fi_addr_t fi_addr, void *addr,
+			 size_t *addrlen)
+{
+	struct uet_av *av = uet_container_of(fid, struct uet_av, fid);
+	struct uet_addr a;
+	size_t need;
+
+	if (!addrlen)
+		return -FI_EINVAL;
+	pthread_mutex_lock(&av->lock);
+	if (fi_addr >= av->cap || !av->tbl[fi_addr].used) {
+		pthread_mutex_unlock(&av->lock);
+		return -FI_EINVAL;
+	}
+	a = av->tbl[fi_addr].addr;
+	pthread_mutex_unlock(&av->lock);
+	need = uet_addr_to_raw(&a, addr, addr ? *addrlen : 0);
+	*addrlen = need;
+	return 0;
+}
+
+static const char *uet_av_straddr(struct fid_av *fid, const void *addr,
+				  char *buf, size_t *len)
+{
+	struct uet_addr a;
+	size_t alen;
+
+	(void)fid;
+	if (!addr || !buf || !len)
+		return NULL;
+	alen = ((const struct sockaddr *)addr)->sa_family == AF_INET6 ?
+	       sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+	if (uet_addr_from_raw(&a, addr, alen))
+		return NULL;
+	if (uet_addr_str(&a, buf, len) && !*len)
+		return NULL;
+	return buf;
+}
+
+int uet_av_dest(struct uet_av *av, fi_addr_t fi_addr, uint64_t *dest)
+{
+	struct uet_av_entry *e;
+	int ret = 0;
+
+	pthread_mutex_lock(&av->lock);
+	if (fi_addr >= av->cap || !av->tbl[fi_addr].used) {
+		ret = -FI_EINVAL;
+	} else {
+		e = &av->tbl[fi_addr];
+		*dest = UET_HSI_DEST(e->peer, e->addr.pid, e->addr.ri);
+	}
+	pthread_mutex_unlock(&av->lock);
+	return ret;
+}
+
+fi_addr_t uet_av_reverse(struct uet_av *av, uint32_t peer,
+			 uint32_t initiator)
+{
+	struct uet_hnode *n;
+	fi_addr_t a = FI_ADDR_NOTAVAIL;
+
+	if (!av || peer == UET_HSI_PEER_UNKNOWN)
+		return FI_ADDR_NOTAVAIL;
+	pthread_mutex_lock(&av->lock);
+	n = uet_hashmap_lookup_u64(&av->rev, (uint64_t)peer << 24 |
+				   (initiator & 0xffffffu));
+	if (n)
+		a = (fi_addr_t)(uet_container_of(n, struct uet_av_entry,
+						 node) - av->tbl);
+	pthread_mutex_unlock(&av->lock);
+	return a;
+}
+
+static int uet_av_close(struct fid *fid)
+{
+	struct uet_av *av = uet_container_of(fid, struct uet_av, fid.fid);
+	size_t i;
+
+	if (atomic_load(&av->ref))
+		return -FI_EBUSY;
+	for (i = 0; i < av->cap; i++) {
+		if (av->tbl[i].used)
+			av->domain->ops->peer_remove(av->domain->dev,
+						     av->tbl[i].peer);
+	}
+	if (av->eq)
+		atomic_fetch_sub(&av->eq->ref, 1);
+	uet_hashmap_fini(&av->rev);
+	free(av->tbl);
+	pthread_mutex_destroy(&av->lock);
+	atomic_fetch_sub(&av->domain->ref, 1);
+	free(av);
+	return 0;
+}
+
+static int uet_av_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
+{
+	struct uet_av *av = uet_container_of(fid, struct uet_av, fid.fid);
+
+	if (!bfid || bfid->fclass != FI_CLASS_EQ || flags)
+		return -FI_EINVAL;
+	if (av->eq)
+		return -FI_EBUSY;
+	av->eq = uet_container_of(bfid, struct uet_eq, fid.fid);
+	atomic_fetch_add(&av->eq->ref, 1);
+	return 0;
+}
+
+static struct fi_ops uet_av_fi_ops = {
+	.size = sizeof(struct fi_ops),
+	.close = uet_av_close,
+	.bind = uet_av_bind,
+	.control = uet_no_control,
+	.ops_open = uet_no_ops_open,
+	.tostr = uet_no_tostr,
+	.ops_set = uet_no_ops_set,
+};
+
+static struct fi_ops_av uet_av_ops = {
+	.size = sizeof(struct fi_ops_av),
+	.insert = uet_av_insert,
+	.insertsvc = uet_av_insertsvc,
+	.insertsym = uet_av_insertsym,
+	.remove = uet_av_remove,
+	.lookup = uet_av_lookup,
+	.straddr = uet_av_straddr,
+	.av_set = uet_no_av_set,
+};
+
+int uet_av_open(struct fid_domain *domain, struct fi_av_attr *attr,
+		struct fid_av **out, void *context)
+{
+	struct uet_domain *dom;
+	struct uet_av *av;
+	int ret;
+
+	if (!domain || !attr || !out)
+		return -FI_EINVAL;
+	*out = NULL;
+	dom = uet_container_of(domain, struct uet_domain, fid);
+	if (attr->type != FI_AV_UNSPEC && attr->type != FI_AV_TABLE &&
+	    attr->type != FI_AV_MAP)
+		return -FI_EINVAL;
+	if (attr->flags & ~(uint64_t)(FI_EVENT | FI_SYMMETRIC | FI_READ))
+		return -FI_EINVAL;
+	if (attr->name || (attr->flags & FI_READ)) {
+		UET_WARN(FI_LOG_AV, "shared (named) AVs are not supported\n");
+		return -FI_ENOSYS;
+	}
+	if (attr->rx_ctx_bits)
+		return -FI_EINVAL;
+	av = calloc(1, sizeof(*av));
+	if (!av)
+		return -FI_ENOMEM;
+	ret = pthread_mutex_init(&av->lock, NULL);
+	if (ret) {
+		ret = -ret;
+		goto err_free;
+	}
+	ret = uet_hashmap_init(&av->rev, 0, attr->count ? attr->count :
+			       UET_AV_DEF_COUNT);
+	if (ret) {
+		ret = -FI_ENOMEM;
+		goto err_lock;
+	}
+	av->domain = dom;
+	av->type = attr->type == FI_AV_MAP ? FI_AV_MAP : FI_AV_TABLE;
+	av->flags = attr->flags;
+	atomic_init(&av->ref, 0);
+	av->fid.fid.fclass = FI_CLASS_AV;
+	av->fid.fid.context = context;
+	av->fid.fid.ops = &uet_av_fi_ops;
+	av->fid.ops = &uet_av_ops;
+	atomic_fetch_add(&dom->ref, 1);
+	*out = &av->fid;
+	return 0;
+
+err_lock:
+	pthread_mutex_destroy(&av->lock);
+err_free:
+	free(av);
+	return ret;
+}

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Counters: success and error counts of the operations of the endpoints
+ * bound to them.  Reading one drives those endpoints' progress.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "uet_clock.h"
+#include "uet_fi_no.h"
+#include "uet_prov.h"
+
+static void uet_cntr_progress(struct uet_cntr *c)
+{
+	struct uet_cq_bind *b;
+
+	pthread_mutex_lock(&c->bind_lock);
+	uet_dlist_foreach_entry(&c->eps, b, entry)
+		uet_ep_progress(b->ep);
+	pthread_mutex_unlock(&c->bind_lock);
+	if (uet_dlist_empty(&c->eps))
+		uet_domain_progress(c->domain);
+}
+
+static uint64_t uet_cntr_read(struct fid_cntr *fid)
+{
+	struct uet_cntr *c = uet_container_of(fid, struct uet_cntr, fid);
+
+	uet_cntr_progress(c);
+	return atomic_load_explicit(&c->value, memory_order_acquire);
+}
+
+static uint64_t uet_cntr_readerr(struct fid_cntr *fid)
+{
+	struct uet_cntr *c = uet_container_of(fid, struct uet_cntr, fid);
+
+	uet_cntr_progress(c);
+	return atomic_load_explicit(&c->err, memory_order_acquire);
+}
+
+static int uet_cntr_add(struct fid_cntr *fid, uint64_t value)
+{
+	struct uet_cntr *c = uet_container_of(fid, struct uet_cntr, fid);
+
+	atomic_fetch_add(&c->value, value);
+	return 0;
+}
+
+static int uet_cntr_set(struct fid_cntr *fid, uint64_t value)
+{
+	struct uet_cntr *c = uet_container_of(fid, struct uet_cntr, fid);
+
+	atomic_store(&c->value, value);
+	return 0;
+}
+
+static int uet_cntr_adderr(struct fid_cntr *fid, uint64_t value)
+{
+	struct uet_cntr *c = uet_container_of(fid, struct uet_cntr, fid);
+
+	atomic_fetch_add(&c->err, value);
+	return 0;
+}
+
+static int uet_cntr_seterr(struct fid_cntr *fid, uint64_t value)
+{
+	struct uet_cntr *c = uet_container_of(fid, struct uet_cntr, fid);
+
+	atomic_store(&c->err, value);
+	return 0;
+}
+
+/* Wait until the counter reaches threshold; an error increment ends the
+ * wait with -FI_EAVAIL, the timeout with -FI_ETIMEDOUT. */
+static int uet_cntr_wait(struct fid_cntr *fid, uint64_t threshold,
+			 int timeout)
+{
+	struct uet_cntr *c = uet_container_of(fid, struct uet_cntr, fid);
+	uint64_t now = uet_clock_now_ns();
+	uint64_t end = timeout < 0 ? UINT64_MAX :
+		       now + (uint64_t)timeout * UET_NSEC_PER_MSEC;
+	uint64_t err0 = atomic_load(&c->err);
+	int ms, ret;
+
+	if (c->wait_obj == FI_WAIT_NONE)
+		return -FI_EINVAL;
+	for (;;) {
+		uet_cntr_progress(c);
+		if (atomic_load(&c->value) >= threshold)
+			return 0;
+		if (atomic_load(&c->err) != err0)
+			return -FI_EAVAIL;
+		now = uet_clock_now_ns();
+		if (now >= end)
+			return -FI_ETIMEDOUT;
+		ms = end == UINT64_MAX ? UET_WAIT_SLICE_MS :
+		     (int)((end - now + UET_NSEC_PER_MSEC - 1) /
+			   UET_NSEC_PER_MSEC);
+		ret = uet_domain_wait(c->domain, -1, ms);
+		if (ret)
+			return ret;
+	}
+}
+
+int uet_cntr_bind_ep(struct uet_cntr *c, struct uet_ep *ep)
+{
+	struct uet_cq_bind *b;
+
+	pthread_mutex_lock(&c->bind_lock);
+	uet_dlist_foreach_entry(&c->eps, b, entry) {
+		if (b->ep == ep) {
+			pthread_mutex_unlock(&c->bind_lock);
+			return 0;
+		}
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		pthread_mutex_unlock(&c->bind_lock);
+		return -FI_ENOMEM;
+	}
+	b->ep = ep;
+	uet_dlist_insert_tail(&c->eps, &b->entry);
+	atomic_fetch_add(&c->ref, 1);
+	pthread_mutex_unlock(&c->bind_lock);
+	return 0;
+}
+
+void uet_cntr_unbind_ep(struct uet_cntr *c, struct uet_ep *ep)
+{
+	struct uet_cq_bind *b;
+
+	pthread_mutex_lock(&c->bind_lock);
+	uet_dlist_foreach_entry_safe(&c->eps, b, entry) {
+		if (b->ep == ep) {
+			uet_dlist_remove(&b->entry);
+			free(b);
+			atomic_fetch_sub(&c->ref, 1);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&c->bind_lock);
+}
+
+static int uet_cntr_control(struct fid *fid, int command, void *arg)
+{
+	struct uet_cntr *c = uet_container_of(fid, struct uet_cntr, fid.fid);
+	int fd;
+
+	switch (command) {
+	case FI_GETWAIT:
+		if (c->wait_obj != FI_WAIT_FD || !arg)
+			return -FI_EINVAL;
+		fd = c->domain->ops->wait_fd(c->domain->dev);
+		if (fd < 0)
+			return -FI_ENOSYS;
+		*(int *)arg = fd;
+		return 0;
+	case FI_GETWAITOBJ:
+		if (!arg)
+			return -FI_EINVAL;
+		*(enum fi_wait_obj *)arg = c->wait_obj;
+		return 0;
+	default:
+		return -FI_ENOSYS;
+	}
+}
+
+static int uet_cntr_close(struct fid *fid)
+{
+	struct uet_cntr *c = uet_container_of(fid, struct uet_cntr, fid.fid);
+
+	if (atomic_load(&c->ref))
+		return -FI_EBUSY;
+	pthread_mutex_destroy(&c->bind_lock);
+	atomic_fetch_sub(&c->domain->ref, 1);
+	free(c);
+	return 0;
+}
+
+static struct fi_ops uet_cntr_fi_ops = {
+	.size = sizeof(struct fi_ops),
+	.close = uet_cntr_close,
+	.bind = uet_no_bind,
+	.control = uet_cntr_control,
+	.ops_open = uet_no_ops_open,
+	.tostr = uet_no_tostr,
+	.ops_set = uet_no_ops_set,
+};
+
+static struct fi_ops_cntr uet_cntr_ops = {
+	.size = sizeof(struct fi_ops_cntr),
+	.read = uet_cntr_read,
+	.readerr = uet_cntr_readerr,
+	.add = uet_cntr_add,
+	.set = uet_cntr_set,
+	.wait = uet_cntr_wait,
+	.adderr = uet_cntr_adderr,
+	.seterr = uet_cntr_seterr,
+};
+
+int uet_cntr_open(struct fid_domain *domain, struct fi_cntr_attr *attr,
+		  struct fid_cntr **out, void *context)
+{
+	struct uet_domain *dom;
+	struct uet_cntr *c;
+
+	if (!domain || !attr || !out)
+		return -FI_EINVAL;
+	*out = NULL;
+	dom = uet_container_of(domain, struct uet_domain, fid);
+	if (attr->events != FI_CNTR_EVENTS_COMP || attr->flags)
+		return -FI_EINVAL;
+	switch (attr->wait_obj) {
+	case FI_WAIT_NONE:
+	case FI_WAIT_UNSPEC:
+	case FI_WAIT_FD:
+		break;
+	default:
+		return -FI_ENOSYS;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -FI_ENOMEM;
+	pthread_mutex_init(&c->bind_lock, NULL);
+	uet_dlist_init(&c->eps);
+	c->domain = dom;
+	c->wait_obj = attr->wait_obj;
+	atomic_init(&c->ref, 0);
+	atomic_init(&c->value, 0);
+	atomic_init(&c->err, 0);
+	c->fid.fid.fclass = FI_CLASS_CNTR;
+	c->fid.fid.context = context;
+	c->fid.fid.ops = &uet_cntr_fi_ops;
+	c->fid.ops = &uet_cntr_ops;
+	atomic_fetch_add(&dom->ref, 1);
+	*out = &c->fid;
+	return 0;
+}

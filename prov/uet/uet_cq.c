@@ -1,0 +1,479 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Completion queues.  Completions are produced by the endpoints' progress
+ * (uet_ep_progress.c) from notification-ring entries and kept here in a
+ * ring of the application's size; when the ring is full they wait in an
+ * overflow list, so nothing is lost.  Errors wait in their own list and
+ * are returned by fi_cq_readerr; a read returns -FI_EAVAIL while one
+ * waits.  Reading drives progress of every bound endpoint.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "uet_clock.h"
+#include "uet_fi_no.h"
+#include "uet_prov.h"
+#include "uet_wire_consts.h"
+
+struct uet_cq_ovf {
+	struct uet_dlist entry;
+	struct uet_cq_entry ce;
+};
+
+static size_t uet_cq_format_size(enum fi_cq_format f)
+{
+	switch (f) {
+	case FI_CQ_FORMAT_CONTEXT:
+		return sizeof(struct fi_cq_entry);
+	case FI_CQ_FORMAT_MSG:
+		return sizeof(struct fi_cq_msg_entry);
+	case FI_CQ_FORMAT_DATA:
+		return sizeof(struct fi_cq_data_entry);
+	case FI_CQ_FORMAT_TAGGED:
+		return sizeof(struct fi_cq_tagged_entry);
+	default:
+		return 0;
+	}
+}
+
+static void uet_cq_copy(const struct uet_cq *cq, void *dst,
+			const struct fi_cq_tagged_entry *e)
+{
+	struct fi_cq_msg_entry *m = dst;
+	struct fi_cq_data_entry *d = dst;
+
+	switch (cq->format) {
+	case FI_CQ_FORMAT_CONTEXT:
+		((struct fi_cq_entry *)dst)->op_context = e->op_context;
+		break;
+	case FI_CQ_FORMAT_MSG:
+		m->op_context = e->op_context;
+		m->flags = e->flags;
+		m->len = e->len;
+		break;
+	case FI_CQ_FORMAT_DATA:
+		d->op_context = e->op_context;
+		d->flags = e->flags;
+		d->len = e->len;
+		d->buf = e->buf;
+		d->data = e->data;
+		break;
+	default:
+		memcpy(dst, e, sizeof(*e));
+		break;
+	}
+}
+
+void uet_cq_write(struct uet_cq *cq, const struct fi_cq_tagged_entry *e,
+		  fi_addr_t src)
+{
+	struct uet_cq_ovf *o;
+	struct uet_cq_entry *ce;
+
+	pthread_mutex_lock(&cq->lock);
+	if (cq->count < cq->size && !cq->noverflow) {
+		ce = &cq->ring[(cq->head + cq->count) % cq->size];
+		ce->e = *e;
+		ce->src = src;
+		cq->count++;
+	} else {
+		o = malloc(sizeof(*o));
+		if (!o) {
+			pthread_mutex_unlock(&cq->lock);
+			UET_WARN(FI_LOG_CQ, "completion lost: out of memory "
+				 "with the CQ full\n");
+			return;
+		}
+		o->ce.e = *e;
+		o->ce.src = src;
+		uet_dlist_insert_tail(&cq->overflow, &o->entry);
+		if (!cq->noverflow++)
+			UET_INFO(FI_LOG_CQ, "CQ of %zu entries is full; "
+				 "completions overflow to a list\n", cq->size);
+	}
+	pthread_mutex_unlock(&cq->lock);
+}
+
+void uet_cq_write_err(struct uet_cq *cq, const struct fi_cq_err_entry *err,
+		      fi_addr_t src)
+{
+	struct uet_cq_err *e = calloc(1, sizeof(*e));
+
+	if (!e) {
+		UET_WARN(FI_LOG_CQ, "error completion lost: out of memory\n");
+		return;
+	}
+	e->e = *err;
+	e->src = src;
+	pthread_mutex_lock(&cq->lock);
+	uet_dlist_insert_tail(&cq->errors, &e->entry);
+	pthread_mutex_unlock(&cq->lock);
+}
+
+/* Refill the ring from the overflow list, with cq->lock held. */
+static void uet_cq_refill_locked(struct uet_cq *cq)
+{
+	struct uet_cq_ovf *o;
+	struct uet_dlist *l;
+
+	while (cq->noverflow && cq->count < cq->size) {
+		l = uet_dlist_pop_head(&cq->overflow);
+		o = uet_container_of(l, struct uet_cq_ovf, entry);
+		cq->ring[(cq->head + cq->count) % cq->size] = o->ce;
+		cq->count++;
+		cq->noverflow--;
+		free(o);
+	}
+}
+
+static void uet_cq_progress(struct uet_cq *cq)
+{
+	struct uet_cq_bind *b;
+
+	pthread_mutex_lock(&cq->bind_lock);
+	uet_dlist_foreach_entry(&cq->eps, b, entry)
+		uet_ep_progress(b->ep);
+	pthread_mutex_unlock(&cq->bind_lock);
+	if (uet_dlist_empty(&cq->eps))
+		uet_domain_progress(cq->domain);
+}
+
+bool uet_cq_ready(struct uet_cq *cq)
+{
+	bool ready;
+
+	uet_cq_progress(cq);
+	pthread_mutex_lock(&cq->lock);
+	ready = cq->count || !uet_dlist_empty(&cq->errors);
+	pthread_mutex_unlock(&cq->lock);
+	return ready;
+}
+
+static ssize_t uet_cq_readfrom(struct fid_cq *fid, void *buf, size_t count,
+			       fi_addr_t *src_addr)
+{
+	struct uet_cq *cq = uet_container_of(fid, struct uet_cq, fid);
+	struct uet_cq_entry *ce;
+	size_t i;
+
+	if (count && !buf)
+		return -FI_EINVAL;
+	uet_cq_progress(cq);
+	pthread_mutex_lock(&cq->lock);
+	if (!uet_dlist_empty(&cq->errors)) {
+		pthread_mutex_unlock(&cq->lock);
+		return -FI_EAVAIL;
+	}
+	for (i = 0; i < count && cq->count; i++) {
+		ce = &cq->ring[cq->head];
+		uet_cq_copy(cq, (uint8_t *)buf + i * cq->entry_size, &ce->e);
+		if (src_addr)
+			src_addr[i] = ce->src;
+		cq->head = (cq->head + 1) % cq->size;
+		cq->count--;
+	}
+	uet_cq_refill_locked(cq);
+	pthread_mutex_unlock(&cq->lock);
+	return i ? (ssize_t)i : -FI_EAGAIN;
+}
+
+static ssize_t uet_cq_read(struct fid_cq *fid, void *buf, size_t count)
+{
+	return uet_cq_readfrom(fid, buf, count, NULL);
+}
+
+static ssize_t uet_cq_readerr(struct fid_cq *fid, struct fi_cq_err_entry *buf,
+			      uint64_t flags)
+{
+	struct uet_cq *cq = uet_container_of(fid, struct uet_cq, fid);
+	struct uet_cq_err *e;
+	struct uet_dlist *l;
+	uint32_t api = cq->domain->fabric->fid.api_version;
+
+	if (!buf || flags)
+		return -FI_EINVAL;
+	pthread_mutex_lock(&cq->lock);
+	l = uet_dlist_pop_head(&cq->errors);
+	pthread_mutex_unlock(&cq->lock);
+	if (!l)
+		return -FI_EAGAIN;
+	e = uet_container_of(l, struct uet_cq_err, entry);
+	/* err_data: the provider supplies none (max_err_data 0); since
+	 * API 1.5 the application's buffer is left alone when err_data_size
+	 * is 0 on return. */
+	if (FI_VERSION_GE(api, FI_VERSION(1, 5))) {
+		void *udata = buf->err_data;
+		size_t usize = buf->err_data_size;
+
+		*buf = e->e;
+		buf->err_data = udata;
+		buf->err_data_size = 0;
+		(void)usize;
+	} else {
+		memcpy(buf, &e->e, offsetof(struct fi_cq_err_entry, err_data));
+		buf->err_data = NULL;
+	}
+	free(e);
+	return 1;
+}
+
+static ssize_t uet_cq_sreadfrom(struct fid_cq *fid, void *buf, size_t count,
+				fi_addr_t *src_addr, const void *cond,
+				int timeout)
+{
+	struct uet_cq *cq = uet_container_of(fid, struct uet_cq, fid);
+	uint64_t now = uet_clock_now_ns();
+	uint64_t end = timeout < 0 ? UINT64_MAX :
+		       now + (uint64_t)timeout * UET_NSEC_PER_MSEC;
+	size_t threshold = 1;
+	ssize_t ret;
+	uint64_t v;
+	int ms;
+
+	if (cq->wait_obj == FI_WAIT_NONE)
+		return -FI_EINVAL;
+	if (cond && cq->wait_obj == FI_WAIT_UNSPEC)
+		threshold = *(const size_t *)cond;
+	(void)threshold;	/* any completion ends the wait */
+	for (;;) {
+		ret = uet_cq_readfrom(fid, buf, count, src_addr);
+		if (ret != -FI_EAGAIN)
+			return ret;
+		if (atomic_exchange(&cq->signaled, false)) {
+			if (read(cq->signal_fd, &v, sizeof(v)) < 0)
+				(void)0;
+			return -FI_EAGAIN;
+		}
+		now = uet_clock_now_ns();
+		if (now >= end)
+			return -FI_EAGAIN;
+		ms = end == UINT64_MAX ? UET_WAIT_SLICE_MS :
+		     (int)((end - now + UET_NSEC_PER_MSEC - 1) /
+			   UET_NSEC_PER_MSEC);
+		ret = uet_domain_wait(cq->domain, cq->signal_fd, ms);
+		if (ret)
+			return ret;
+	}
+}
+
+static ssize_t uet_cq_sread(struct fid_cq *fid, void *buf, size_t count,
+			    const void *cond, int timeout)
+{
+	return uet_cq_sreadfrom(fid, buf, count, NULL, cond, timeout);
+}
+
+static int uet_cq_signal(struct fid_cq *fid)
+{
+	struct uet_cq *cq = uet_container_of(fid, struct uet_cq, fid);
+	uint64_t one = 1;
+
+	atomic_store(&cq->signaled, true);
+	if (write(cq->signal_fd, &one, sizeof(one)) < 0)
+		return -errno;
+	return 0;
+}
+
+const char *uet_prov_strerror(int prov_errno, char *buf, size_t len)
+{
+	const char *s;
+
+	/* prov_errno is the UET SES return code (docs/fi_uet.7). */
+	if (prov_errno <= 0)
+		s = "no UET return code";
+	else
+		s = uet_ses_rc_str((unsigned int)prov_errno);
+	if (buf && len) {
+		snprintf(buf, len, "UET %s", s);
+		return buf;
+	}
+	return s;
+}
+
+static const char *uet_cq_strerror(struct fid_cq *fid, int prov_errno,
+				   const void *err_data, char *buf, size_t len)
+{
+	(void)fid;
+	(void)err_data;
+	return uet_prov_strerror(prov_errno, buf, len);
+}
+
+int uet_cq_bind_ep(struct uet_cq *cq, struct uet_ep *ep)
+{
+	struct uet_cq_bind *b;
+
+	pthread_mutex_lock(&cq->bind_lock);
+	uet_dlist_foreach_entry(&cq->eps, b, entry) {
+		if (b->ep == ep) {
+			pthread_mutex_unlock(&cq->bind_lock);
+			return 0;
+		}
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		pthread_mutex_unlock(&cq->bind_lock);
+		return -FI_ENOMEM;
+	}
+	b->ep = ep;
+	uet_dlist_insert_tail(&cq->eps, &b->entry);
+	atomic_fetch_add(&cq->ref, 1);
+	pthread_mutex_unlock(&cq->bind_lock);
+	return 0;
+}
+
+void uet_cq_unbind_ep(struct uet_cq *cq, struct uet_ep *ep)
+{
+	struct uet_cq_bind *b;
+
+	pthread_mutex_lock(&cq->bind_lock);
+	uet_dlist_foreach_entry_safe(&cq->eps, b, entry) {
+		if (b->ep == ep) {
+			uet_dlist_remove(&b->entry);
+			free(b);
+			atomic_fetch_sub(&cq->ref, 1);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&cq->bind_lock);
+}
+
+static int uet_cq_control(struct fid *fid, int command, void *arg)
+{
+	struct uet_cq *cq = uet_container_of(fid, struct uet_cq, fid.fid);
+	int fd;
+
+	switch (command) {
+	case FI_GETWAIT:
+		if (cq->wait_obj != FI_WAIT_FD || !arg)
+			return -FI_EINVAL;
+		fd = cq->domain->ops->wait_fd(cq->domain->dev);
+		if (fd < 0)
+			return -FI_ENOSYS;
+		*(int *)arg = fd;
+		return 0;
+	case FI_GETWAITOBJ:
+		if (!arg)
+			return -FI_EINVAL;
+		*(enum fi_wait_obj *)arg = cq->wait_obj;
+		return 0;
+	default:
+		return -FI_ENOSYS;
+	}
+}
+
+static int uet_cq_close(struct fid *fid)
+{
+	struct uet_cq *cq = uet_container_of(fid, struct uet_cq, fid.fid);
+	struct uet_dlist *l;
+
+	if (atomic_load(&cq->ref))
+		return -FI_EBUSY;
+	while ((l = uet_dlist_pop_head(&cq->overflow)) != NULL)
+		free(uet_container_of(l, struct uet_cq_ovf, entry));
+	while ((l = uet_dlist_pop_head(&cq->errors)) != NULL)
+		free(uet_container_of(l, struct uet_cq_err, entry));
+	close(cq->signal_fd);
+	free(cq->ring);
+	pthread_mutex_destroy(&cq->bind_lock);
+	pthread_mutex_destroy(&cq->lock);
+	atomic_fetch_sub(&cq->domain->ref, 1);
+	free(cq);
+	return 0;
+}
+
+static struct fi_ops uet_cq_fi_ops = {
+	.size = sizeof(struct fi_ops),
+	.close = uet_cq_close,
+	.bind = uet_no_bind,
+	.control = uet_cq_control,
+	.ops_open = uet_no_ops_open,
+	.tostr = uet_no_tostr,
+	.ops_set = uet_no_ops_set,
+};
+
+static struct fi_ops_cq uet_cq_ops = {
+	.size = sizeof(struct fi_ops_cq),
+	.read = uet_cq_read,
+	.readfrom = uet_cq_readfrom,
+	.readerr = uet_cq_readerr,
+	.sread = uet_cq_sread,
+	.sreadfrom = uet_cq_sreadfrom,
+	.signal = uet_cq_signal,
+	.strerror = uet_cq_strerror,
+};
+
+int uet_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
+		struct fid_cq **out, void *context)
+{
+	struct uet_domain *dom;
+	struct uet_cq *cq;
+	int ret;
+
+	if (!domain || !attr || !out)
+		return -FI_EINVAL;
+	*out = NULL;
+	dom = uet_container_of(domain, struct uet_domain, fid);
+	if (attr->flags & ~(uint64_t)FI_AFFINITY)
+		return -FI_EINVAL;
+	switch (attr->wait_obj) {
+	case FI_WAIT_NONE:
+	case FI_WAIT_UNSPEC:
+	case FI_WAIT_FD:
+		break;
+	default:
+		UET_WARN(FI_LOG_CQ, "wait object %d is not supported\n",
+			 attr->wait_obj);
+		return -FI_ENOSYS;
+	}
+	if (attr->wait_cond != FI_CQ_COND_NONE &&
+	    attr->wait_cond != FI_CQ_COND_THRESHOLD)
+		return -FI_EINVAL;
+	cq = calloc(1, sizeof(*cq));
+	if (!cq)
+		return -FI_ENOMEM;
+	cq->format = attr->format == FI_CQ_FORMAT_UNSPEC ?
+		     FI_CQ_FORMAT_CONTEXT : attr->format;
+	cq->entry_size = uet_cq_format_size(cq->format);
+	if (!cq->entry_size) {
+		ret = -FI_ENOSYS;
+		goto err_free;
+	}
+	cq->wait_obj = attr->wait_obj;
+	cq->size = attr->size ? attr->size : UET_CQ_DEF_SIZE;
+	cq->ring = calloc(cq->size, sizeof(*cq->ring));
+	if (!cq->ring) {
+		ret = -FI_ENOMEM;
+		goto err_free;
+	}
+	cq->signal_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (cq->signal_fd < 0) {
+		ret = -errno;
+		goto err_ring;
+	}
+	pthread_mutex_init(&cq->lock, NULL);
+	pthread_mutex_init(&cq->bind_lock, NULL);
+	uet_dlist_init(&cq->overflow);
+	uet_dlist_init(&cq->errors);
+	uet_dlist_init(&cq->eps);
+	cq->domain = dom;
+	atomic_init(&cq->ref, 0);
+	atomic_init(&cq->signaled, false);
+	cq->fid.fid.fclass = FI_CLASS_CQ;
+	cq->fid.fid.context = context;
+	cq->fid.fid.ops = &uet_cq_fi_ops;
+	cq->fid.ops = &uet_cq_ops;
+	atomic_fetch_add(&dom->ref, 1);
+	*out = &cq->fid;
+	return 0;
+
+err_ring:
+	free(cq->ring);
+err_free:
+	free(cq);
+	return ret;
+}

@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The domain: one HSI device (for the software NIC, one UDP socket) bound
+ * to the info's source address.  Endpoints of the domain are queue pairs
+ * of that device, told apart by their PIDonFEP.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uet_fi_no.h"
+#include "uet_info.h"
+#include "uet_prov.h"
+
+void uet_domain_progress(struct uet_domain *dom)
+{
+	int ret;
+
+	ret = dom->ops->progress(dom->dev);
+	if (ret < 0)
+		UET_WARN_ONCE(FI_LOG_DOMAIN, "device progress: %s\n",
+			      fi_strerror(-ret));
+}
+
+int uet_domain_wait(struct uet_domain *dom, int extra_fd, int timeout_ms)
+{
+	struct pollfd pfd[2];
+	nfds_t n = 0;
+	int fd, ret;
+
+	fd = dom->ops->wait_fd(dom->dev);
+	if (fd >= 0) {
+		pfd[n].fd = fd;
+		pfd[n].events = POLLIN;
+		n++;
+	}
+	if (extra_fd >= 0) {
+		pfd[n].fd = extra_fd;
+		pfd[n].events = POLLIN;
+		n++;
+	}
+	if (timeout_ms < 0 || timeout_ms > UET_WAIT_SLICE_MS)
+		timeout_ms = UET_WAIT_SLICE_MS;
+	ret = poll(pfd, n, timeout_ms);
+	if (ret < 0 && errno != EINTR)
+		return -errno;
+	return 0;
+}
+
+static int uet_domain_close(struct fid *fid)
+{
+	struct uet_domain *dom = uet_container_of(fid, struct uet_domain,
+						  fid.fid);
+
+	if (atomic_load(&dom->ref)) {
+		UET_WARN(FI_LOG_DOMAIN, "domain still has %d open objects\n",
+			 atomic_load(&dom->ref));
+		return -FI_EBUSY;
+	}
+	if (dom->auto_progress)
+		dom->ops->auto_progress(dom->dev, false);
+	dom->ops->close(dom->dev);
+	if (dom->eq)
+		atomic_fetch_sub(&dom->eq->ref, 1);
+	atomic_fetch_sub(&dom->fabric->ref, 1);
+	pthread_mutex_destroy(&dom->lock);
+	free(dom);
+	return 0;
+}
+
+static int uet_domain_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
+{
+	struct uet_domain *dom = uet_container_of(fid, struct uet_domain,
+						  fid.fid);
+	struct uet_eq *eq;
+
+	if (!bfid || bfid->fclass != FI_CLASS_EQ)
+		return -FI_EINVAL;
+	if (flags & ~(uint64_t)FI_REG_MR)
+		return -FI_EINVAL;
+	if (flags & FI_REG_MR) {
+		UET_WARN(FI_LOG_DOMAIN, "asynchronous MR registration is "
+			 "not supported\n");
+		return -FI_ENOSYS;
+	}
+	eq = uet_container_of(bfid, struct uet_eq, fid.fid);
+	if (dom->eq)
+		return -FI_EBUSY;
+	dom->eq = eq;
+	atomic_fetch_add(&eq->ref, 1);
+	return 0;
+}
+
+static struct fi_ops uet_domain_fi_ops = {
+	.size = sizeof(struct fi_ops),
+	.close = uet_domain_close,
+	.bind = uet_domain_bind,
+	.control = uet_no_control,
+	.ops_open = uet_no_ops_open,
+	.tostr = uet_no_tostr,
+	.ops_set = uet_no_ops_set,
+};
+
+static struct fi_ops_domain uet_domain_ops = {
+	.size = sizeof(struct fi_ops_domain),
+	.av_open = uet_av_open,
+	.cq_open = uet_cq_open,
+	.endpoint = uet_ep_open,
+	.scalable_ep = uet_no_scalable_ep,
+	.cntr_open = uet_cntr_open,
+	.poll_open = uet_no_poll_open,
+	.stx_ctx = uet_no_stx_ctx,
+	.srx_ctx = uet_no_srx_ctx,
+	.query_atomic = uet_no_query_atomic,
+	.query_collective = uet_no_query_collective,
+	.endpoint2 = uet_no_endpoint2,
+};
+
+static struct fi_ops_mr uet_domain_mr_ops = {
+	.size = sizeof(struct fi_ops_mr),
+	.reg = uet_mr_reg,
+	.regv = uet_mr_regv,
+	.regattr = uet_mr_regattr,
+};
+
+/* The JobID: the domain's auth_key when the application gave one, else
+ * FI_UET_JOB_ID. */
+static int uet_domain_job_id(const struct fi_domain_attr *da, uint32_t *job)
+{
+	uint32_t v;
+
+	if (da && da->auth_key && da->auth_key_size) {
+		if (da->auth_key_size != sizeof(v))
+			return -FI_EINVAL;
+		memcpy(&v, da->auth_key, sizeof(v));
+		if (v >= (1u << 24))
+			return -FI_EINVAL;
+		*job = v;
+		return 0;
+	}
+	*job = (uint32_t)uet_env_get_uint(&uet_info_env_job_id);
+	return 0;
+}
+
+static int uet_domain_open_dev(struct uet_domain *dom,
+			       const struct fi_info *info)
+{
+	struct uet_hsi_dev_attr attr;
+	struct uet_addr src;
+	char host[INET6_ADDRSTRLEN + 16];
+	uint8_t raw[sizeof(struct sockaddr_in6)];
+	size_t rawlen = sizeof(raw);
+	const void *ip;
+	int ret;
+
+	if (!info->src_addr) {
+		UET_WARN(FI_LOG_DOMAIN, "info has no source address\n");
+		return -FI_EINVAL;
+	}
+	ret = uet_addr_from_raw(&src, info->src_addr, info->src_addrlen);
+	if (ret)
+		return ret;
+	if (src.u.sa.sa_family == AF_INET) {
+		ip = &src.u.sin.sin_addr;
+		attr.port = ntohs(src.u.sin.sin_port);
+	} else {
+		ip = &src.u.sin6.sin6_addr;
+		attr.port = ntohs(src.u.sin6.sin6_port);
+	}
+	if (!inet_ntop(src.u.sa.sa_family, ip, host, INET6_ADDRSTRLEN))
+		return -FI_EINVAL;
+	if (src.u.sa.sa_family == AF_INET6 && src.u.sin6.sin6_scope_id) {
+		size_t l = strlen(host);
+
+		snprintf(host + l, sizeof(host) - l, "%%%u",
+			 (unsigned int)src.u.sin6.sin6_scope_id);
+	}
+	attr.host = host;
+	attr.job_id = dom->job_id;
+
+	ret = uet_hsi_dev_select(&dom->ops);
+	if (ret)
+		return ret;
+	ret = dom->ops->open(&attr, &dom->dev);
+	if (ret) {
+		UET_WARN(FI_LOG_DOMAIN, "opening the %s device on %s port %u: "
+			 "%s\n", dom->ops->name, host, attr.port,
+			 fi_strerror(-ret));
+		return ret;
+	}
+	ret = dom->ops->getname(dom->dev, raw, &rawlen);
+	if (!ret)
+		ret = uet_addr_from_raw(&dom->addr, raw, rawlen);
+	if (ret)
+		goto err_close;
+	if (dom->data_progress == FI_PROGRESS_AUTO) {
+		ret = dom->ops->auto_progress ?
+		      dom->ops->auto_progress(dom->dev, true) : -ENOTSUP;
+		if (ret && ret != -ENOTSUP)
+			goto err_close;
+		dom->auto_progress = !ret;
+	}
+	UET_INFO(FI_LOG_DOMAIN, "domain %s: %s device on %s port %u\n",
+		 info->domain_attr && info->domain_attr->name ?
+		 info->domain_attr->name : "?", dom->ops->name, host,
+		 (unsigned int)ntohs(dom->addr.u.sa.sa_family == AF_INET ?
+				     dom->addr.u.sin.sin_port :
+				     dom->addr.u.sin6.sin6_port));
+	return 0;
+
+err_close:
+	dom->ops->close(dom->dev);
+	dom->dev = NULL;
+	return ret;
+}
+
+int uet_domain_open(struct fid_fabric *fabric, struct fi_info *info,
+		    struct fid_domain **domain, void *context)
+{
+	struct uet_fabric *fab;
+	struct uet_domain *dom;
+	int ret;
+
+	if (!fabric || !info || !domain)
+		return -FI_EINVAL;
+	*domain = NULL;
+	fab = uet_container_of(fabric, struct uet_fabric, fid);
+	ret = uet_info_check(fabric->api_version, info);
+	if (ret)
+		return ret;
+	dom = calloc(1, sizeof(*dom));
+	if (!dom)
+		return -FI_ENOMEM;
+	ret = pthread_mutex_init(&dom->lock, NULL);
+	if (ret) {
+		ret = -ret;
+		goto err_free;
+	}
+	dom->fabric = fab;
+	atomic_init(&dom->ref, 0);
+	dom->threading = info->domain_attr ? info->domain_attr->threading :
+			 FI_THREAD_SAFE;
+	dom->data_progress = info->domain_attr &&
+			     info->domain_attr->data_progress ==
+			     FI_PROGRESS_AUTO ? FI_PROGRESS_AUTO :
+			     FI_PROGRESS_MANUAL;
+	dom->mr_mode = info->domain_attr ? (uint64_t)info->domain_attr->mr_mode
+					 : 0;
+	ret = uet_domain_job_id(info->domain_attr, &dom->job_id);
+	if (ret)
+		goto err_lock;
+	ret = uet_domain_open_dev(dom, info);
+	if (ret)
+		goto err_lock;
+
+	dom->fid.fid.fclass = FI_CLASS_DOMAIN;
+	dom->fid.fid.context = context;
+	dom->fid.fid.ops = &uet_domain_fi_ops;
+	dom->fid.ops = &uet_domain_ops;
+	dom->fid.mr = &uet_domain_mr_ops;
+	atomic_fetch_add(&fab->ref, 1);
+	*domain = &dom->fid;
+	return 0;
+
+err_lock:
+	pthread_mutex_destroy(&dom->lock);
+err_free:
+	free(dom);
+	return ret;
+}

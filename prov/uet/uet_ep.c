@@ -1,0 +1,605 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Endpoints (FI_EP_RDM over RUD/ROD, FI_EP_DGRAM over UUD): one HSI queue
+ * pair of the domain's device, addressed by {device address, PIDonFEP,
+ * resource index}.  The data path is in uet_msg.c, the notification
+ * consumer in uet_ep_progress.c.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "uet_clock.h"
+#include "uet_fi_no.h"
+#include "uet_info.h"
+#include "uet_prov.h"
+
+/* ---- operation table ---- */
+
+struct uet_op *uet_op_alloc(struct uet_ep *ep, enum uet_op_kind kind)
+{
+	struct uet_op *op;
+
+	if (ep->free_head == UINT32_MAX)
+		return NULL;
+	op = &ep->ops[ep->free_head];
+	ep->free_head = op->next_free;
+	memset(op, 0, sizeof(*op));
+	op->kind = (uint8_t)kind;
+	return op;
+}
+
+void uet_op_free(struct uet_ep *ep, struct uet_op *op)
+{
+	op->kind = UET_OP_FREE;
+	op->next_free = ep->free_head;
+	ep->free_head = uet_op_index(ep, op);
+}
+
+static int uet_ep_ops_init(struct uet_ep *ep)
+{
+	uint32_t i;
+
+	ep->nops = ep->tx_max + ep->rx_max + 64;
+	ep->ops = calloc(ep->nops, sizeof(*ep->ops));
+	if (!ep->ops)
+		return -FI_ENOMEM;
+	for (i = 0; i < ep->nops; i++)
+		ep->ops[i].next_free = i + 1 < ep->nops ? i + 1 : UINT32_MAX;
+	ep->free_head = 0;
+	return 0;
+}
+
+/* ---- PIDonFEP allocation ---- */
+
+static bool uet_pid_test(const struct uet_domain *d, uint16_t pid)
+{
+	return d->pid_used[pid / 8] & (1u << (pid % 8));
+}
+
+static int uet_pid_take(struct uet_domain *d, int want, uint16_t *pid)
+{
+	int ret = 0;
+	unsigned int p;
+
+	pthread_mutex_lock(&d->lock);
+	if (want >= 0) {
+		if (uet_pid_test(d, (uint16_t)want))
+			ret = -FI_EADDRINUSE;
+		else
+			p = (unsigned int)want;
+	} else {
+		for (p = 0; p < 4096 && uet_pid_test(d, (uint16_t)p); p++)
+			;
+		if (p == 4096)
+			ret = -FI_ENOSPC;
+	}
+	if (!ret) {
+		d->pid_used[p / 8] |= (uint8_t)(1u << (p % 8));
+		*pid = (uint16_t)p;
+	}
+	pthread_mutex_unlock(&d->lock);
+	return ret;
+}
+
+static void uet_pid_put(struct uet_domain *d, uint16_t pid)
+{
+	pthread_mutex_lock(&d->lock);
+	d->pid_used[pid / 8] &= (uint8_t)~(1u << (pid % 8));
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* Does a (source) address name this domain's device?  Port 0 and the
+ * unspecified address match any. */
+static bool uet_ep_addr_local(const struct uet_domain *d,
+			      const struct uet_addr *a)
+{
+	const struct uet_addr *m = &d->addr;
+
+	if (a->u.sa.sa_family != m->u.sa.sa_family)
+		return false;
+	if (a->u.sa.sa_family == AF_INET)
+		return (!a->u.sin.sin_port ||
+			a->u.sin.sin_port == m->u.sin.sin_port) &&
+		       (a->u.sin.sin_addr.s_addr == INADDR_ANY ||
+			a->u.sin.sin_addr.s_addr == m->u.sin.sin_addr.s_addr);
+	return (!a->u.sin6.sin6_port ||
+		a->u.sin6.sin6_port == m->u.sin6.sin6_port) &&
+	       (IN6_IS_ADDR_UNSPECIFIED(&a->u.sin6.sin6_addr) ||
+		!memcmp(&a->u.sin6.sin6_addr, &m->u.sin6.sin6_addr,
+			sizeof(struct in6_addr)));
+}
+
+/* ---- enable / close ---- */
+
+static int uet_ep_enable(struct uet_ep *ep)
+{
+	struct uet_domain *d = ep->domain;
+	struct uet_hsi_queue_attr qa;
+	int ret;
+
+	if (ep->enabled)
+		return 0;
+	if (!ep->av) {
+		UET_WARN(FI_LOG_EP_CTRL, "enable: no AV bound\n");
+		return -FI_ENOAV;
+	}
+	if ((ep->caps & (FI_SEND | FI_RECV)) && !ep->tx_cq && !ep->rx_cq &&
+	    !ep->send_cntr && !ep->recv_cntr) {
+		UET_WARN(FI_LOG_EP_CTRL, "enable: no CQ or counter bound\n");
+		return -FI_ENOCQ;
+	}
+	memset(&qa, 0, sizeof(qa));
+	qa.cmdq_depth = UET_EP_CMDQ_DEPTH;
+	qa.notifq_depth = UET_EP_NOTIFQ_DEPTH;
+	qa.pid_on_fep = ep->pid;
+	qa.resource_index = ep->ri;
+	qa.mode = ep->type == FI_EP_DGRAM ? UET_HSI_QUEUE_MODE_UUD :
+		  UET_HSI_QUEUE_MODE_DEFAULT;
+	ret = d->ops->queue_open(d->dev, &qa, &ep->q);
+	if (ret) {
+		UET_WARN(FI_LOG_EP_CTRL, "opening the queue pair: %s\n",
+			 fi_strerror(-ret));
+		return ret;
+	}
+	ep->enabled = true;
+	return 0;
+}
+
+/* Give the device time to finish the sends it still reads user memory
+ * for; bounded by UET_EP_DRAIN_NS (a dead peer fails them sooner). */
+static void uet_ep_drain(struct uet_ep *ep)
+{
+	uint64_t end = uet_clock_now_ns() + UET_EP_DRAIN_NS;
+
+	for (;;) {
+		uet_ep_progress(ep);
+		pthread_mutex_lock(&ep->lock);
+		if (!ep->tx_inflight) {
+			pthread_mutex_unlock(&ep->lock);
+			return;
+		}
+		pthread_mutex_unlock(&ep->lock);
+		if (uet_clock_now_ns() >= end)
+			break;
+		uet_domain_wait(ep->domain, -1, 1);
+	}
+	UET_WARN(FI_LOG_EP_CTRL, "closing with %u sends still in flight\n",
+		 ep->tx_inflight);
+}
+
+static int uet_ep_close(struct fid *fid)
+{
+	struct uet_ep *ep = uet_container_of(fid, struct uet_ep, fid.fid);
+
+	if (ep->enabled) {
+		uet_ep_drain(ep);
+		ep->domain->ops->queue_close(ep->q);
+		ep->q = NULL;
+	}
+	if (ep->tx_cq)
+		uet_cq_unbind_ep(ep->tx_cq, ep);
+	if (ep->rx_cq && ep->rx_cq != ep->tx_cq)
+		uet_cq_unbind_ep(ep->rx_cq, ep);
+	if (ep->send_cntr)
+		uet_cntr_unbind_ep(ep->send_cntr, ep);
+	if (ep->recv_cntr && ep->recv_cntr != ep->send_cntr)
+		uet_cntr_unbind_ep(ep->recv_cntr, ep);
+	if (ep->av)
+		atomic_fetch_sub(&ep->av->ref, 1);
+	if (ep->eq)
+		atomic_fetch_sub(&ep->eq->ref, 1);
+	uet_pid_put(ep->domain, ep->pid);
+	atomic_fetch_sub(&ep->domain->ref, 1);
+	pthread_mutex_destroy(&ep->lock);
+	free(ep->ops);
+	fi_freeinfo(ep->info);
+	free(ep);
+	return 0;
+}
+
+static int uet_ep_bind_cq(struct uet_ep *ep, struct uet_cq *cq,
+			  uint64_t flags)
+{
+	int ret;
+
+	if (flags & ~(uint64_t)(FI_TRANSMIT | FI_RECV |
+				FI_SELECTIVE_COMPLETION))
+		return -FI_EINVAL;
+	if (!(flags & (FI_TRANSMIT | FI_RECV)))
+		return -FI_EINVAL;
+	if (((flags & FI_TRANSMIT) && ep->tx_cq) ||
+	    ((flags & FI_RECV) && ep->rx_cq))
+		return -FI_EBUSY;
+	ret = uet_cq_bind_ep(cq, ep);
+	if (ret)
+		return ret;
+	if (flags & FI_TRANSMIT) {
+		ep->tx_cq = cq;
+		ep->tx_selective = flags & FI_SELECTIVE_COMPLETION;
+	}
+	if (flags & FI_RECV) {
+		ep->rx_cq = cq;
+		ep->rx_selective = flags & FI_SELECTIVE_COMPLETION;
+	}
+	return 0;
+}
+
+static int uet_ep_bind_cntr(struct uet_ep *ep, struct uet_cntr *c,
+			    uint64_t flags)
+{
+	int ret;
+
+	if (flags & ~(uint64_t)(FI_SEND | FI_RECV | FI_READ | FI_WRITE |
+				FI_REMOTE_READ | FI_REMOTE_WRITE))
+		return -FI_EINVAL;
+	if (!(flags & (FI_SEND | FI_RECV)))
+		return 0;	/* RMA events: no such operations yet */
+	if (((flags & FI_SEND) && ep->send_cntr) ||
+	    ((flags & FI_RECV) && ep->recv_cntr))
+		return -FI_EBUSY;
+	ret = uet_cntr_bind_ep(c, ep);
+	if (ret)
+		return ret;
+	if (flags & FI_SEND)
+		ep->send_cntr = c;
+	if (flags & FI_RECV)
+		ep->recv_cntr = c;
+	return 0;
+}
+
+static int uet_ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
+{
+	struct uet_ep *ep = uet_container_of(fid, struct uet_ep, fid.fid);
+	struct uet_av *av;
+
+	if (!bfid)
+		return -FI_EINVAL;
+	if (ep->enabled)
+		return -FI_EOPBADSTATE;
+	switch (bfid->fclass) {
+	case FI_CLASS_AV:
+		av = uet_container_of(bfid, struct uet_av, fid.fid);
+		if (ep->av)
+			return -FI_EBUSY;
+		if (av->domain != ep->domain)
+			return -FI_EINVAL;
+		ep->av = av;
+		atomic_fetch_add(&av->ref, 1);
+		return 0;
+	case FI_CLASS_CQ:
+		return uet_ep_bind_cq(ep, uet_container_of(bfid, struct uet_cq,
+							   fid.fid), flags);
+	case FI_CLASS_CNTR:
+		return uet_ep_bind_cntr(ep, uet_container_of(bfid,
+							     struct uet_cntr,
+							     fid.fid), flags);
+	case FI_CLASS_EQ:
+		if (ep->eq)
+			return -FI_EBUSY;
+		ep->eq = uet_container_of(bfid, struct uet_eq, fid.fid);
+		atomic_fetch_add(&ep->eq->ref, 1);
+		return 0;
+	default:
+		return -FI_EINVAL;
+	}
+}
+
+static int uet_ep_control(struct fid *fid, int command, void *arg)
+{
+	struct uet_ep *ep = uet_container_of(fid, struct uet_ep, fid.fid);
+	uint64_t *flags = arg;
+
+	switch (command) {
+	case FI_ENABLE:
+		return uet_ep_enable(ep);
+	case FI_GETOPSFLAG:
+		if (!flags)
+			return -FI_EINVAL;
+		if ((*flags & FI_TRANSMIT) && (*flags & FI_RECV))
+			return -FI_EINVAL;
+		if (*flags & FI_TRANSMIT)
+			*flags = ep->tx_op_flags;
+		else if (*flags & FI_RECV)
+			*flags = ep->rx_op_flags;
+		else
+			return -FI_EINVAL;
+		return 0;
+	case FI_SETOPSFLAG:
+		if (!flags)
+			return -FI_EINVAL;
+		if ((*flags & FI_TRANSMIT) && (*flags & FI_RECV))
+			return -FI_EINVAL;
+		if (*flags & FI_TRANSMIT)
+			ep->tx_op_flags = *flags & ~(uint64_t)FI_TRANSMIT;
+		else if (*flags & FI_RECV)
+			ep->rx_op_flags = *flags & ~(uint64_t)FI_RECV;
+		else
+			return -FI_EINVAL;
+		return 0;
+	default:
+		return -FI_ENOSYS;
+	}
+}
+
+static struct fi_ops uet_ep_fi_ops = {
+	.size = sizeof(struct fi_ops),
+	.close = uet_ep_close,
+	.bind = uet_ep_bind,
+	.control = uet_ep_control,
+	.ops_open = uet_no_ops_open,
+	.tostr = uet_no_tostr,
+	.ops_set = uet_no_ops_set,
+};
+
+/* ---- fi_ops_ep ---- */
+
+static ssize_t uet_ep_cancel(fid_t fid, void *context)
+{
+	struct uet_ep *ep = uet_container_of(fid, struct uet_ep, fid.fid);
+	struct uet_op *op = NULL;
+	uint32_t i;
+	ssize_t ret;
+
+	if (!ep->enabled)
+		return -FI_EOPBADSTATE;
+	pthread_mutex_lock(&ep->lock);
+	for (i = 0; i < ep->nops; i++) {
+		if (ep->ops[i].kind == UET_OP_RX &&
+		    ep->ops[i].context == context && !ep->ops[i].cancelled) {
+			op = &ep->ops[i];
+			break;
+		}
+	}
+	if (!op) {
+		pthread_mutex_unlock(&ep->lock);
+		return -FI_ENOENT;
+	}
+	ret = uet_ep_post_cancel_locked(ep, op);
+	if (!ret)
+		op->cancelled = true;
+	pthread_mutex_unlock(&ep->lock);
+	return ret;
+}
+
+static int uet_ep_getopt(fid_t fid, int level, int optname, void *optval,
+			 size_t *optlen)
+{
+	struct uet_ep *ep = uet_container_of(fid, struct uet_ep, fid.fid);
+
+	if (level != FI_OPT_ENDPOINT)
+		return -FI_ENOPROTOOPT;
+	switch (optname) {
+	case FI_OPT_MIN_MULTI_RECV:
+		if (!optval || !optlen || *optlen < sizeof(size_t))
+			return -FI_EINVAL;
+		*(size_t *)optval = ep->min_multi_recv;
+		*optlen = sizeof(size_t);
+		return 0;
+	default:
+		return -FI_ENOPROTOOPT;
+	}
+}
+
+static int uet_ep_setopt(fid_t fid, int level, int optname,
+			 const void *optval, size_t optlen)
+{
+	struct uet_ep *ep = uet_container_of(fid, struct uet_ep, fid.fid);
+
+	if (level != FI_OPT_ENDPOINT)
+		return -FI_ENOPROTOOPT;
+	switch (optname) {
+	case FI_OPT_MIN_MULTI_RECV:
+		if (!optval || optlen != sizeof(size_t))
+			return -FI_EINVAL;
+		ep->min_multi_recv = *(const size_t *)optval;
+		return 0;
+	default:
+		return -FI_ENOPROTOOPT;
+	}
+}
+
+static ssize_t uet_ep_rx_size_left(struct fid_ep *fid)
+{
+	struct uet_ep *ep = uet_container_of(fid, struct uet_ep, fid);
+
+	if (!ep->enabled)
+		return -FI_EOPBADSTATE;
+	return (ssize_t)(ep->rx_max - ep->rx_inflight);
+}
+
+static ssize_t uet_ep_tx_size_left(struct fid_ep *fid)
+{
+	struct uet_ep *ep = uet_container_of(fid, struct uet_ep, fid);
+
+	if (!ep->enabled)
+		return -FI_EOPBADSTATE;
+	return (ssize_t)(ep->tx_max - ep->tx_inflight);
+}
+
+static struct fi_ops_ep uet_ep_ops = {
+	.size = sizeof(struct fi_ops_ep),
+	.cancel = uet_ep_cancel,
+	.getopt = uet_ep_getopt,
+	.setopt = uet_ep_setopt,
+	.tx_ctx = uet_no_tx_ctx,
+	.rx_ctx = uet_no_rx_ctx,
+	.rx_size_left = uet_ep_rx_size_left,
+	.tx_size_left = uet_ep_tx_size_left,
+};
+
+/* ---- fi_ops_cm ---- */
+
+static int uet_ep_getname(fid_t fid, void *addr, size_t *addrlen)
+{
+	struct uet_ep *ep = uet_container_of(fid, struct uet_ep, fid.fid);
+	struct uet_addr a = ep->domain->addr;
+	size_t need;
+
+	if (!addrlen)
+		return -FI_EINVAL;
+	a.pid = ep->pid;
+	a.ri = ep->ri;
+	need = uet_addr_to_raw(&a, addr, addr ? *addrlen : 0);
+	if (!addr || *addrlen < need) {
+		*addrlen = need;
+		return -FI_ETOOSMALL;
+	}
+	*addrlen = need;
+	return 0;
+}
+
+static int uet_ep_setname(fid_t fid, void *addr, size_t addrlen)
+{
+	struct uet_ep *ep = uet_container_of(fid, struct uet_ep, fid.fid);
+	struct uet_addr a;
+	uint16_t pid;
+	int ret;
+
+	if (ep->enabled)
+		return -FI_EOPBADSTATE;
+	ret = uet_addr_from_raw(&a, addr, addrlen);
+	if (ret)
+		return ret;
+	if (!uet_ep_addr_local(ep->domain, &a))
+		return -FI_EINVAL;
+	if (a.pid != ep->pid) {
+		ret = uet_pid_take(ep->domain, a.pid, &pid);
+		if (ret)
+			return ret;
+		uet_pid_put(ep->domain, ep->pid);
+		ep->pid = pid;
+	}
+	ep->ri = a.ri;
+	return 0;
+}
+
+static struct fi_ops_cm uet_ep_cm_ops = {
+	.size = sizeof(struct fi_ops_cm),
+	.setname = uet_ep_setname,
+	.getname = uet_ep_getname,
+	.getpeer = uet_no_getpeer,
+	.connect = uet_no_connect,
+	.listen = uet_no_listen,
+	.accept = uet_no_accept,
+	.reject = uet_no_reject,
+	.shutdown = uet_no_shutdown,
+	.join = uet_no_join,
+};
+
+/* ---- RMA and atomics: not offered yet (no FI_RMA / FI_ATOMIC caps) ---- */
+
+static struct fi_ops_rma uet_ep_no_rma_ops = {
+	.size = sizeof(struct fi_ops_rma),
+	.read = uet_no_rma_read,
+	.readv = uet_no_rma_readv,
+	.readmsg = uet_no_rma_readmsg,
+	.write = uet_no_rma_write,
+	.writev = uet_no_rma_writev,
+	.writemsg = uet_no_rma_writemsg,
+	.inject = uet_no_rma_inject,
+	.writedata = uet_no_rma_writedata,
+	.injectdata = uet_no_rma_injectdata,
+};
+
+static struct fi_ops_atomic uet_ep_no_atomic_ops = {
+	.size = sizeof(struct fi_ops_atomic),
+	.write = uet_no_atomic_write,
+	.writev = uet_no_atomic_writev,
+	.writemsg = uet_no_atomic_writemsg,
+	.inject = uet_no_atomic_inject,
+	.readwrite = uet_no_atomic_readwrite,
+	.readwritev = uet_no_atomic_readwritev,
+	.readwritemsg = uet_no_atomic_readwritemsg,
+	.compwrite = uet_no_atomic_compwrite,
+	.compwritev = uet_no_atomic_compwritev,
+	.compwritemsg = uet_no_atomic_compwritemsg,
+	.writevalid = uet_no_atomic_writevalid,
+	.readwritevalid = uet_no_atomic_readwritevalid,
+	.compwritevalid = uet_no_atomic_compwritevalid,
+};
+
+/* ---- open ---- */
+
+int uet_ep_open(struct fid_domain *domain, struct fi_info *info,
+		struct fid_ep **out, void *context)
+{
+	struct uet_domain *d;
+	struct uet_addr src;
+	struct uet_ep *ep;
+	int want = -1, ret;
+
+	if (!domain || !info || !out || !info->ep_attr)
+		return -FI_EINVAL;
+	*out = NULL;
+	d = uet_container_of(domain, struct uet_domain, fid);
+	ret = uet_info_check(d->fabric->fid.api_version, info);
+	if (ret)
+		return ret;
+	if (info->ep_attr->type != FI_EP_RDM &&
+	    info->ep_attr->type != FI_EP_DGRAM)
+		return -FI_EINVAL;
+	ep = calloc(1, sizeof(*ep));
+	if (!ep)
+		return -FI_ENOMEM;
+	ep->info = fi_dupinfo(info);
+	if (!ep->info) {
+		ret = -FI_ENOMEM;
+		goto err_free;
+	}
+	if (info->src_addr) {
+		ret = uet_addr_from_raw(&src, info->src_addr,
+					info->src_addrlen);
+		if (ret)
+			goto err_info;
+		if (!uet_ep_addr_local(d, &src)) {
+			UET_WARN(FI_LOG_EP_CTRL, "source address is not the "
+				 "domain's device\n");
+			ret = -FI_EINVAL;
+			goto err_info;
+		}
+		if (src.pid)
+			want = src.pid;
+		ep->ri = src.ri;
+	}
+	ret = uet_pid_take(d, want, &ep->pid);
+	if (ret)
+		goto err_info;
+	ep->domain = d;
+	ep->type = info->ep_attr->type;
+	ep->caps = info->caps;
+	ep->max_msg_size = info->ep_attr->max_msg_size;
+	ep->tx_max = info->tx_attr && info->tx_attr->size ?
+		     (uint32_t)info->tx_attr->size : 1024;
+	ep->rx_max = info->rx_attr && info->rx_attr->size ?
+		     (uint32_t)info->rx_attr->size : 1024;
+	ep->inject_size = info->tx_attr ? info->tx_attr->inject_size : 0;
+	ep->tx_op_flags = info->tx_attr ? info->tx_attr->op_flags : 0;
+	ep->rx_op_flags = info->rx_attr ? info->rx_attr->op_flags : 0;
+	ep->min_multi_recv = UET_MIN_MULTI_RECV_DEF;
+	ret = uet_ep_ops_init(ep);
+	if (ret)
+		goto err_pid;
+	pthread_mutex_init(&ep->lock, NULL);
+	ep->fid.fid.fclass = FI_CLASS_EP;
+	ep->fid.fid.context = context;
+	ep->fid.fid.ops = &uet_ep_fi_ops;
+	ep->fid.ops = &uet_ep_ops;
+	ep->fid.cm = &uet_ep_cm_ops;
+	ep->fid.msg = &uet_ep_msg_ops;
+	ep->fid.tagged = &uet_ep_tagged_ops;
+	ep->fid.rma = &uet_ep_no_rma_ops;
+	ep->fid.atomic = &uet_ep_no_atomic_ops;
+	atomic_fetch_add(&d->ref, 1);
+	*out = &ep->fid;
+	return 0;
+
+err_pid:
+	uet_pid_put(d, ep->pid);
+err_info:
+	fi_freeinfo(ep->info);
+err_free:
+	free(ep);
+	return ret;
+}

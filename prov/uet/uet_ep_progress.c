@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The notification consumer: reads the endpoint's notification ring
+ * (entries are valid once their prime marker matches the lap) and turns
+ * each entry into a CQ entry, an error CQ entry and/or a counter update.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "uet_prov.h"
+
+static struct uet_op *uet_ep_op_at(struct uet_ep *ep, uint64_t idx,
+				   uint8_t kind1, uint8_t kind2)
+{
+	struct uet_op *op;
+
+	if (idx >= ep->nops) {
+		UET_WARN_ONCE(FI_LOG_EP_DATA, "notification for unknown "
+			      "operation %llu\n", (unsigned long long)idx);
+		return NULL;
+	}
+	op = &ep->ops[idx];
+	if (op->kind != kind1 && op->kind != kind2) {
+		UET_WARN_ONCE(FI_LOG_EP_DATA, "notification for operation "
+			      "%llu in state %u\n", (unsigned long long)idx,
+			      op->kind);
+		return NULL;
+	}
+	return op;
+}
+
+static void uet_ep_err(struct uet_cq *cq, struct uet_op *op, uint64_t flags,
+		       int err, int prov_errno, size_t len, size_t olen,
+		       uint64_t tag, uint64_t data, void *buf, fi_addr_t src)
+{
+	struct fi_cq_err_entry e;
+
+	if (!cq)
+		return;
+	memset(&e, 0, sizeof(e));
+	e.op_context = op->context;
+	e.flags = flags;
+	e.len = len;
+	e.buf = buf;
+	e.data = data;
+	e.tag = tag;
+	e.olen = olen;
+	e.err = err;
+	e.prov_errno = prov_errno;
+	uet_cq_write_err(cq, &e, src);
+}
+
+static void uet_ep_send_done(struct uet_ep *ep, const uint8_t *ent)
+{
+	struct uet_hsi_send_cmpl c;
+	struct fi_cq_tagged_entry e;
+	struct uet_op *op;
+
+	if (uet_hsi_send_cmpl_decode(&c, ent, UET_HSI_NOTIF_LEN) < 0) {
+		UET_WARN_ONCE(FI_LOG_EP_DATA, "malformed send completion\n");
+		return;
+	}
+	op = uet_ep_op_at(ep, c.op_context, UET_OP_TX, UET_OP_TX);
+	if (!op)
+		return;
+	if (!c.status) {
+		uet_cntr_inc(ep->send_cntr);
+		if (op->report && ep->tx_cq) {
+			memset(&e, 0, sizeof(e));
+			e.op_context = op->context;
+			e.flags = op->flags;
+			uet_cq_write(ep->tx_cq, &e, FI_ADDR_NOTAVAIL);
+		}
+	} else {
+		uet_cntr_inc_err(ep->send_cntr);
+		uet_ep_err(ep->tx_cq, op, op->flags, c.status, c.flags, 0, 0,
+			   0, 0, NULL, FI_ADDR_NOTAVAIL);
+	}
+	uet_op_free(ep, op);
+	ep->tx_inflight--;
+}
+
+static void uet_ep_recv_done(struct uet_ep *ep, const uint8_t *ent,
+			     const uint8_t *cont_ent)
+{
+	struct uet_hsi_recv_notif n;
+	struct uet_hsi_recv_cont cont;
+	struct fi_cq_tagged_entry e;
+	struct uet_op *op;
+	uint64_t flags;
+	fi_addr_t src;
+	bool release = false, done = true;
+	uint8_t *buf;
+
+	if (uet_hsi_recv_notif_decode(&n, ent, UET_HSI_NOTIF_LEN) < 0) {
+		UET_WARN_ONCE(FI_LOG_EP_DATA, "malformed receive "
+			      "notification\n");
+		return;
+	}
+	memset(&cont, 0, sizeof(cont));
+	if (cont_ent &&
+	    uet_hsi_recv_cont_decode(&cont, cont_ent, UET_HSI_NOTIF_LEN) < 0) {
+		UET_WARN_ONCE(FI_LOG_EP_DATA, "malformed continuation\n");
+		memset(&cont, 0, sizeof(cont));
+	}
+	op = uet_ep_op_at(ep, (uint32_t)n.buffer_id_0 |
+			  (uint32_t)n.buffer_id_1 << 16, UET_OP_RX,
+			  UET_OP_PEEK);
+	if (!op)
+		return;
+	src = (ep->caps & FI_SOURCE) || ep->rx_cq ?
+	      uet_av_reverse(ep->av, n.src_id, cont.initiator) :
+	      FI_ADDR_NOTAVAIL;
+	flags = op->flags & ~(uint64_t)FI_MULTI_RECV;
+	if (cont.has_data)
+		flags |= FI_REMOTE_CQ_DATA;
+	buf = op->buf;
+	if (op->flags & FI_MULTI_RECV) {
+		if (cont.mr_valid)
+			buf = (uint8_t *)op->buf + cont.mr_offset;
+		release = cont.mr_released;
+		done = release;
+		if (release)
+			flags |= FI_MULTI_RECV;
+	}
+	if (op->kind == UET_OP_PEEK)
+		buf = NULL;
+
+	switch (n.status) {
+	case 0:
+		if (op->kind == UET_OP_RX && (n.total_length || !release))
+			uet_cntr_inc(ep->recv_cntr);
+		if ((op->report || release) && ep->rx_cq) {
+			memset(&e, 0, sizeof(e));
+			e.op_context = op->context;
+			e.flags = flags;
+			e.len = n.total_length;
+			e.buf = n.total_length || !release ? buf : NULL;
+			e.data = cont.header_data;
+			e.tag = n.tag;
+			uet_cq_write(ep->rx_cq, &e, src);
+		}
+		break;
+	case FI_ENOMSG:
+	case FI_ECANCELED:
+		uet_ep_err(ep->rx_cq, op, flags, n.status, 0, 0, 0, n.tag, 0,
+			   NULL, src);
+		break;
+	default:
+		if (op->kind == UET_OP_RX)
+			uet_cntr_inc_err(ep->recv_cntr);
+		uet_ep_err(ep->rx_cq, op, flags, n.status, 0, n.total_length,
+			   cont.olen, n.tag, cont.header_data, buf, src);
+		break;
+	}
+	if (!done)
+		return;
+	if (op->kind == UET_OP_RX)
+		ep->rx_inflight--;
+	uet_op_free(ep, op);
+}
+
+static void uet_ep_event(struct uet_ep *ep, const uint8_t *ent)
+{
+	struct uet_hsi_event_notif ev;
+
+	if (uet_hsi_event_notif_decode(&ev, ent, UET_HSI_NOTIF_LEN) < 0)
+		return;
+	if (ev.severity >= UET_HSI_SEV_ERROR)
+		UET_WARN(FI_LOG_EP_DATA, "device event %s (%s) data %llu\n",
+			 uet_hsi_event_type_str(ev.event_type),
+			 uet_hsi_severity_str(ev.severity),
+			 (unsigned long long)ev.event_data);
+	else
+		UET_DBG(FI_LOG_EP_DATA, "device event %s data %llu\n",
+			uet_hsi_event_type_str(ev.event_type),
+			(unsigned long long)ev.event_data);
+	(void)ep;
+}
+
+static bool uet_notif_has_cont(const uint8_t *ent)
+{
+	return uet_hsi_notif_peek_type(ent, UET_HSI_NOTIF_LEN) ==
+	       UET_HSI_NOTIF_RECV &&
+	       (ent[1] & UET_HSI_RECV_FLAG_CONTINUATION);
+}
+
+void uet_ep_progress_locked(struct uet_ep *ep)
+{
+	uint8_t batch[UET_EP_POLL_BATCH][UET_HSI_NOTIF_LEN];
+	unsigned int n, i;
+	const uint8_t *ent;
+
+	if (!ep->enabled)
+		return;
+	if (ep->doorbell_pending) {
+		uet_hsi_cmdq_doorbell(ep->q->cmdq);
+		ep->doorbell_pending = false;
+		ep->domain->ops->doorbell(ep->q);
+	}
+	for (;;) {
+		n = uet_hsi_notifq_poll_batch(ep->q->notifq, batch,
+					      UET_EP_POLL_BATCH);
+		if (!n)
+			return;
+		for (i = 0; i < n; i++) {
+			ent = batch[i];
+			if (ep->held_valid) {
+				ep->held_valid = false;
+				uet_ep_recv_done(ep, ep->held, ent);
+				continue;
+			}
+			switch (uet_hsi_notif_peek_type(ent,
+							UET_HSI_NOTIF_LEN)) {
+			case UET_HSI_NOTIF_SEND:
+				uet_ep_send_done(ep, ent);
+				break;
+			case UET_HSI_NOTIF_RECV:
+				if (!uet_notif_has_cont(ent)) {
+					uet_ep_recv_done(ep, ent, NULL);
+				} else if (i + 1 < n) {
+					uet_ep_recv_done(ep, ent, batch[i + 1]);
+					i++;
+				} else {
+					memcpy(ep->held, ent,
+					       UET_HSI_NOTIF_LEN);
+					ep->held_valid = true;
+				}
+				break;
+			case UET_HSI_NOTIF_EVENT:
+				uet_ep_event(ep, ent);
+				break;
+			default:
+				UET_WARN_ONCE(FI_LOG_EP_DATA, "unknown "
+					      "notification type\n");
+				break;
+			}
+		}
+		if (n < UET_EP_POLL_BATCH)
+			return;
+	}
+}
+
+void uet_ep_progress(struct uet_ep *ep)
+{
+	uet_domain_progress(ep->domain);
+	pthread_mutex_lock(&ep->lock);
+	uet_ep_progress_locked(ep);
+	pthread_mutex_unlock(&ep->lock);
+}
