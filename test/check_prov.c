@@ -215,6 +215,44 @@ START_TEST(test_send_recv_sizes)
 }
 END_TEST
 
+/* Ping-pong of large messages: each side in turn sends (rendezvous above
+ * FI_UET_RDZV_THRESHOLD) and receives. */
+START_TEST(test_pingpong_both_ways)
+{
+	static const size_t sizes[] = { 70000, 131072, 1 << 20 };
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct pair p;
+	uint8_t *tx, *rx;
+	size_t k;
+	int it, from, to;
+
+	pair_open(&p);
+	tx = malloc(1 << 20);
+	rx = malloc(1 << 20);
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		for (it = 0; it < 6; it++) {
+			from = it % 2;
+			to = 1 - from;
+			fill(tx, sizes[k], (unsigned int)(k + it));
+			ck_assert_int_eq(fi_recv(p.s[to].ep, rx, 1 << 20, NULL,
+						 FI_ADDR_UNSPEC, NULL), 0);
+			ck_assert_int_eq(fi_send(p.s[from].ep, tx, sizes[k],
+						 NULL, p.s[from].peer, NULL),
+					 0);
+			ck_assert_int_eq(wait_comp(&p, to, &e, NULL, &err), 1);
+			ck_assert_uint_eq(e.len, sizes[k]);
+			ck_assert(!memcmp(tx, rx, sizes[k]));
+			ck_assert_int_eq(wait_comp(&p, from, &e, NULL, &err),
+					 1);
+		}
+	}
+	free(tx);
+	free(rx);
+	pair_close(&p);
+}
+END_TEST
+
 START_TEST(test_tagged_ignore_directed_data)
 {
 	struct fi_cq_tagged_entry e;
@@ -688,6 +726,7 @@ static Suite *prov_suite(void)
 	tc = tcase_create("data");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_send_recv_sizes);
+	tcase_add_test(tc, test_pingpong_both_ways);
 	tcase_add_test(tc, test_tagged_ignore_directed_data);
 	tcase_add_test(tc, test_truncation);
 	tcase_add_test(tc, test_cancel);

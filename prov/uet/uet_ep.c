@@ -117,6 +117,7 @@ static int uet_ep_enable(struct uet_ep *ep)
 {
 	struct uet_domain *d = ep->domain;
 	struct uet_hsi_queue_attr qa;
+	struct uet_hsi_dev_limits lim;
 	int ret;
 
 	if (ep->enabled)
@@ -142,6 +143,13 @@ static int uet_ep_enable(struct uet_ep *ep)
 		UET_WARN(FI_LOG_EP_CTRL, "opening the queue pair: %s\n",
 			 fi_strerror(-ret));
 		return ret;
+	}
+	if (ep->type == FI_EP_DGRAM && d->ops->get_limits &&
+	    !d->ops->get_limits(d->dev, &lim) &&
+	    lim.max_single_pkt < ep->max_msg_size) {
+		UET_INFO(FI_LOG_EP_CTRL, "DGRAM messages limited to %zu "
+			 "bytes by the device\n", lim.max_single_pkt);
+		ep->max_msg_size = lim.max_single_pkt;
 	}
 	ep->enabled = true;
 	return 0;

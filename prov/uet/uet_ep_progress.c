@@ -36,6 +36,10 @@ static void uet_ep_err(struct uet_cq *cq, struct uet_op *op, uint64_t flags,
 {
 	struct fi_cq_err_entry e;
 
+	if (err != FI_ENOMSG)
+		UET_INFO(FI_LOG_EP_DATA, "error completion: %s (%d), prov_errno %d, "
+			 "flags %#llx, len %zu, olen %zu\n", fi_strerror(err),
+			 err, prov_errno, (unsigned long long)flags, len, olen);
 	if (!cq)
 		return;
 	memset(&e, 0, sizeof(e));

@@ -766,7 +766,8 @@ static size_t uet_info_dgram_max(const struct uet_info_if *ifc)
 		udp = ip_mtu > ip_hdr + UET_UDP_HDR ?
 		      ip_mtu - ip_hdr - UET_UDP_HDR : 0;
 	}
-	return udp > UET_DGRAM_HDR_MAX ? udp - UET_DGRAM_HDR_MAX : 0;
+	udp = udp > UET_DGRAM_HDR_MAX ? udp - UET_DGRAM_HDR_MAX : 0;
+	return udp < UET_DGRAM_MAX_MSG ? udp : UET_DGRAM_MAX_MSG;
 }
 
 static int uet_info_set_addr(void **raw, size_t *rawlen,

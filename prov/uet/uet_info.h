@@ -42,7 +42,10 @@
 #define UET_PROTOCOL_VERSION	1
 #define UET_RDM_MAX_MSG_SIZE	(1ull << 30)
 /* Room taken in a DGRAM packet by the UET headers (PDS + SES). */
-#define UET_DGRAM_HDR_MAX	64
+#define UET_DGRAM_HDR_MAX	44	/* PDS UUD 12 + SES small header 32 */
+/* ... and at most this much: the software NIC's single-packet limit
+ * (uet_hsi_dev_limits.max_single_pkt, a NIC buffer). */
+#define UET_DGRAM_MAX_MSG	8192
 #define UET_INJECT_SIZE		4096
 #define UET_QUEUE_SIZE		1024
 #define UET_IOV_LIMIT		8

@@ -141,9 +141,6 @@ static ssize_t uet_ep_send(struct uet_ep *ep, const struct iovec *iov,
 		return -FI_EMSGSIZE;
 	if ((flags & FI_INJECT) && len > ep->inject_size)
 		return -FI_EMSGSIZE;
-	if (!(ep->caps & FI_SEND) ||
-	    !(ep->caps & (tagged ? FI_TAGGED : FI_MSG)))
-		return -FI_EOPNOTSUPP;
 	if (!ep->enabled)
 		return -FI_EOPBADSTATE;
 
@@ -233,9 +230,6 @@ static ssize_t uet_ep_recv(struct uet_ep *ep, const struct iovec *iov,
 		return -FI_EINVAL;
 	if (flags & ~(uint64_t)UET_RX_FLAGS)
 		return -FI_EBADFLAGS;
-	if (!(ep->caps & FI_RECV) ||
-	    !(ep->caps & (tagged ? FI_TAGGED : FI_MSG)))
-		return -FI_EOPNOTSUPP;
 	if ((flags & (FI_PEEK | FI_CLAIM | FI_DISCARD)) && !tagged)
 		return -FI_EOPNOTSUPP;
 	if ((flags & FI_DISCARD) && !(flags & (FI_PEEK | FI_CLAIM)))
