@@ -625,7 +625,8 @@ static int uet_info_apply_ep(struct fi_info *info, const struct fi_ep_attr *h)
 	     h->max_order_waw_size > e->max_order_waw_size))
 		return uet_info_refuse("RMA ordering sizes");
 	/* Tags are 64 bits, all matchable: any layout fits. */
-	e->mem_tag_format = h->mem_tag_format;
+	if (h->mem_tag_format)
+		e->mem_tag_format = h->mem_tag_format;
 	/* msg_prefix_size is an output (uet needs no FI_MSG_PREFIX). */
 	if (h->tx_ctx_cnt > info->domain_attr->max_ep_tx_ctx ||
 	    h->rx_ctx_cnt > info->domain_attr->max_ep_rx_ctx)
@@ -817,6 +818,9 @@ static struct fi_info *uet_info_new(uint32_t version,
 	info->rx_attr->iov_limit = UET_IOV_LIMIT;
 
 	info->ep_attr->type = type;
+	/* 64 tag bits, all usable (applications such as Open MPI's OFI MTL
+	 * count the bits from the top of this format). */
+	info->ep_attr->mem_tag_format = UET_MEM_TAG_FORMAT;
 	info->ep_attr->protocol = FI_PROTO_UNSPEC;
 	info->ep_attr->protocol_version = UET_PROTOCOL_VERSION;
 	info->ep_attr->max_msg_size = max_msg;

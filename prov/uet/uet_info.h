@@ -49,6 +49,9 @@
 #define UET_INJECT_SIZE		4096
 #define UET_QUEUE_SIZE		1024
 #define UET_IOV_LIMIT		8
+/* ep_attr.mem_tag_format: every tag bit usable (the top bit must be set
+ * for applications that count from it, e.g. the OFI MTL). */
+#define UET_MEM_TAG_FORMAT	0xaaaaaaaaaaaaaaaaull
 #define UET_MSG_ORDER		FI_ORDER_SAS
 #define UET_COMP_ORDER		0	/* FI_ORDER_NONE, deprecated in 2.x */
 #define UET_MR_KEY_SIZE		8
