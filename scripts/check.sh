@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Install dependencies, build and run the whole test suite:
 #   1. a -Werror build and `make check`,
-#   2. `make distcheck`,
-#   3. the unit suites again in an ASan+UBSan build.
+#   2. the Open MPI test over uet (test/mpi/),
+#   3. `make distcheck`,
+#   4. the unit suites again in an ASan+UBSan build.
 # Ends with every suite's libcheck summary; exits non-zero on any failure.
 set -u
 cd "$(dirname "$0")/.."
@@ -34,6 +35,9 @@ build() {
 
 echo "=== werror build: make check"
 build build --enable-werror
+echo "=== Open MPI over uet (pml cm, mtl ofi; 2 and 4 ranks)"
+sh test/mpi/deps.sh || fail "Open MPI installation"
+make -C build check-mpi || fail "Open MPI test over uet"
 echo "=== make distcheck"
 make -C build -j"$jobs" distcheck \
 	DISTCHECK_CONFIGURE_FLAGS="--enable-werror" >"$top/build/distcheck.log" 2>&1 ||
