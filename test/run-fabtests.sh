@@ -168,12 +168,12 @@ fi
 # that PID namespace) and network (a loopback of our own: no port clashes).
 ns_args=()
 lo_up=""
-if unshare --pid --fork --mount-proc --kill-child --net \
+if timeout 10 unshare --pid --fork --mount-proc --kill-child --net \
 	sh -c 'ip link set lo up' >/dev/null 2>&1; then
 	ns_args=(unshare --pid --fork --mount-proc --kill-child --net)
 	isolation="PID and network namespaces"
 	lo_up='ip link set lo up && '
-elif unshare --pid --fork --mount-proc --kill-child true >/dev/null 2>&1; then
+elif timeout 10 unshare --pid --fork --mount-proc --kill-child true >/dev/null 2>&1; then
 	ns_args=(unshare --pid --fork --mount-proc --kill-child)
 	isolation="PID namespace (host network)"
 elif [ "$allow_host_kill" -eq 1 ]; then
@@ -242,8 +242,11 @@ echo "isolation: $isolation"
 [ -n "${FI_PROVIDER_PATH:-}" ] && echo "FI_PROVIDER_PATH=$FI_PROVIDER_PATH"
 
 start=$(date +%s)
-# shellcheck disable=SC2016 # $0 and $@ belong to the inner shell
-inner=$lo_up'exec "$0" "$@"'
+# The inner shell stays as the namespace's PID 1 (which only gets signals
+# it handles): on SIGTERM from timeout it exits, and the kernel then kills
+# everything left in the namespace.
+# shellcheck disable=SC2016 # $0, $@ and $! belong to the inner shell
+inner=$lo_up'trap "exit 143" TERM INT; "$0" "$@" & wait $!'
 (
 	cd "$scratch" || exit 1
 	PATH="$FABTESTS_DIR/bin:$PATH" timeout -k 10 "$total_timeout" \
