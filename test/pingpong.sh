@@ -8,7 +8,7 @@
 #   check      check | nocheck    (-c or not)
 #   family     ipv4 | ipv6        (127.0.0.1, or ::1 with -6)
 # named ep:mode:check:family, e.g. rdm:tagged:check:ipv6, each with all
-# sizes (SIZES, default "all", for -S) and ITERS iterations (default 5).
+# sizes (SIZES, default "all", for -S) and ITERS iterations (default 3).
 # One PASS/FAIL line per combination with the result of the largest
 # size, then a summary.  Exit 0, 1 on any failure, 77 (skip) when
 # fi_pingpong is missing or fi_info does not list the provider.

@@ -15,7 +15,7 @@
 #
 # Variables read (all optional):
 #   PROV          provider name for -p (default uet)
-#   ITERS         iterations per size, -I (default 5)
+#   ITERS         iterations per size, -I (default 3)
 #   PP_TIMEOUT    seconds each fi_pingpong process may run (default 120)
 #   LISTEN_WAIT   seconds to wait for the server's control socket (10)
 #   COMBOS        space-separated shell patterns; run only combinations
@@ -26,7 +26,7 @@
 #   KEEP_LOGS     set to keep the per-run logs directory
 
 PROV=${PROV:-uet}
-ITERS=${ITERS:-5}
+ITERS=${ITERS:-3}
 PP_TIMEOUT=${PP_TIMEOUT:-120}
 LISTEN_WAIT=${LISTEN_WAIT:-10}
 COMBOS=${COMBOS:-}
@@ -192,6 +192,7 @@ pp_result() {
 pp_selected() {
 	want=${pp_want:-*}
 	ok=1
+	set -f # the patterns are for case, not for file names
 	for pat in $want; do
 		# shellcheck disable=SC2254
 		case $1 in $pat) ok=0 ;; esac
@@ -200,6 +201,7 @@ pp_selected() {
 		# shellcheck disable=SC2254
 		case $1 in $pat) ok=1 ;; esac
 	done
+	set +f
 	return $ok
 }
 
