@@ -119,26 +119,28 @@ use_family() {
 echo "fi_pingpong between namespaces $ns_srv ($if_srv) and $ns_cli" \
 	"($if_cli): PROV=$PROV ITERS=$ITERS"
 for fam in ipv4 ipv6; do
-	pp_selected "*:$fam" || {
-		pp_nunsel=$((pp_nunsel + 4))
-		continue
-	}
-	use_family "$fam"
 	dst=$addr4_srv
 	[ "$fam" = ipv6 ] && dst=$addr6_srv
+	addresses=""
 	for ep in rdm dgram; do
 		want_max=""
 		[ "$ep" = rdm ] && want_max=1m
-		if pp_selected "$ep:*:$fam"; then
-			epu=$(echo "$ep" | tr '[:lower:]' '[:upper:]')
-			echo "$ep over $fam: first fi_info entry in $ns_srv:" \
-				"$(pp_data_path "$ns_srv" "$if_srv" "FI_EP_$epu")"
-		fi
+		header=""
 		for mode in msg tagged; do
 			combo=$ep:$mode:$fam
 			if ! pp_selected "$combo"; then
 				pp_nunsel=$((pp_nunsel + 1))
 				continue
+			fi
+			if [ -z "$addresses" ]; then
+				use_family "$fam"
+				addresses=1
+			fi
+			if [ -z "$header" ]; then
+				epu=$(echo "$ep" | tr '[:lower:]' '[:upper:]')
+				echo "$ep over $fam: first fi_info entry in $ns_srv:" \
+					"$(pp_data_path "$ns_srv" "$if_srv" "FI_EP_$epu")"
+				header=1
 			fi
 			set -- -e "$ep" -m "$mode" -I "$ITERS" -c
 			[ "$fam" = ipv6 ] && set -- "$@" -6

@@ -39,11 +39,7 @@ grep -q '^0*1 .* lo$' /proc/net/if_inet6 2>/dev/null && have_ipv6=1
 
 echo "fi_pingpong over loopback: PROV=$PROV SIZES=$SIZES ITERS=$ITERS"
 for ep in rdm dgram; do
-	if pp_selected "$ep:*"; then
-		epu=$(echo "$ep" | tr '[:lower:]' '[:upper:]')
-		echo "$ep: first fi_info entry:" \
-			"$(pp_data_path "" lo "FI_EP_$epu")"
-	fi
+	header=""
 	for mode in msg tagged; do
 		for check in check nocheck; do
 			for fam in ipv4 ipv6; do
@@ -51,6 +47,12 @@ for ep in rdm dgram; do
 				if ! pp_selected "$combo"; then
 					pp_nunsel=$((pp_nunsel + 1))
 					continue
+				fi
+				if [ -z "$header" ]; then
+					epu=$(echo "$ep" | tr '[:lower:]' '[:upper:]')
+					echo "$ep: first fi_info entry:" \
+						"$(pp_data_path "" lo "FI_EP_$epu")"
+					header=1
 				fi
 				set -- -e "$ep" -m "$mode" -I "$ITERS" -S "$SIZES"
 				[ "$check" = check ] && set -- "$@" -c
