@@ -52,7 +52,7 @@ pp_skip_all() {
 pp_init() {
 	for tool in fi_pingpong fi_info timeout awk; do
 		command -v "$tool" >/dev/null 2>&1 ||
-			pp_skip_all "$tool not installed (apt-get install libfabric-bin coreutils)"
+			pp_skip_all "$tool not installed (fi_*: libfabric-bin, timeout: coreutils)"
 	done
 	if [ "$PROV" = uet ] && [ -z "${FI_PROVIDER_PATH:-}" ]; then
 		libdir=${UET_PROV_LIBDIR:-$(pwd)/.libs}
@@ -205,9 +205,14 @@ pp_selected() {
 	return $ok
 }
 
+# pp_tail WHO LOG: the messages of a failed run (stderr is unbuffered
+# and lands before buffered result lines) and its last result line.
 pp_tail() {
-	echo "  --- $1 (last lines of $2):"
-	tail -n 12 "$2" | sed 's/^/  | /'
+	echo "  --- $1 ($2):"
+	awk '!(NF == 8 && $3 ~ /^(=|#ack)/)' "$2" | tail -n 10 |
+		sed 's/^/  | /'
+	last=$(pp_result "$2")
+	echo "  | last result: ${last:-none}"
 }
 
 pp_fail() {
