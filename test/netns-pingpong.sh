@@ -1,0 +1,152 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# fi_pingpong -c between two network namespaces joined by a veth pair
+# (MTU 1500): the server in one, the client in the other, for a provider
+# (PROV, default uet) with FI_UET_IFACE (and FI_<PROV>_IFACE) set to the
+# veth inside each namespace.  Combinations ep:mode:family:
+#   endpoint   rdm | dgram
+#   mode       msg | tagged
+#   family     ipv4 (10.251.7.1/24 - .2) | ipv6 (fd00:251:7::1/64 - ::2)
+# The veth carries only the family under test (and no link-local
+# address), so the provider's data path uses that family as well.
+# with fi_pingpong's default sizes (64 B to 1 MiB; rdm must reach 1 MiB,
+# dgram stops at the provider's max_msg_size) and ITERS iterations.
+# COMBOS / SKIP / arguments choose combinations as in test/pingpong.sh;
+# other variables: see test/pingpong_lib.sh.
+#
+# Traffic stays inside the two namespaces, which are removed on every
+# exit.  Exit 0, 1 on any failure, 77 (skip) when not root, iproute2 or
+# fi_pingpong is missing, namespaces cannot be made, or fi_info does not
+# list the provider.
+set -u
+
+. "$(dirname "$0")/pingpong_lib.sh"
+
+pp_want="${COMBOS} $*"
+[ -z "${pp_want% }" ] && pp_want=""
+
+ns_srv=uet-pp-$$-srv
+ns_cli=uet-pp-$$-cli
+if_srv=uetpp$$s
+if_cli=uetpp$$c
+addr4_srv=10.251.7.1
+addr4_cli=10.251.7.2
+addr6_srv=fd00:251:7::1
+addr6_cli=fd00:251:7::2
+made_ns=""
+
+[ "$(id -u)" -eq 0 ] || pp_skip_all "needs root (network namespaces)"
+command -v ip >/dev/null 2>&1 || pp_skip_all "ip not installed (iproute2)"
+pp_init
+
+# shellcheck disable=SC2317 # called by the EXIT trap
+cleanup() {
+	pp_cleanup
+	for ns in $made_ns; do
+		timeout -k 2 10 ip netns del "$ns" 2>/dev/null ||
+			echo "warning: could not delete network namespace $ns"
+	done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+# A step of the set-up; any failure ends the test as failed.
+step() {
+	if ! out=$(timeout -k 2 10 "$@" 2>&1); then
+		echo "FAIL: set-up step '$*': $out"
+		exit 1
+	fi
+}
+
+if ! out=$(timeout -k 2 10 ip netns add "$ns_srv" 2>&1); then
+	pp_skip_all "ip netns add not permitted: $out"
+fi
+made_ns=$ns_srv
+if ! timeout -k 2 10 ip netns exec "$ns_srv" true 2>/dev/null; then
+	pp_skip_all "ip netns exec not permitted"
+fi
+step ip netns add "$ns_cli"
+made_ns="$ns_srv $ns_cli"
+
+# The veth pair is made inside the namespaces, never in this one.
+step ip -n "$ns_srv" link add "$if_srv" mtu 1500 type veth \
+	peer name "$if_cli" netns "$ns_cli" mtu 1500
+# set_up NS IFACE
+set_up() {
+	step ip -n "$1" link set lo up
+	# No link-local address: nothing tentative for a provider to pick.
+	step ip -n "$1" link set "$2" addrgenmode none
+	step ip -n "$1" link set "$2" up
+}
+set_up "$ns_srv" "$if_srv"
+set_up "$ns_cli" "$if_cli"
+
+# ready NS IFACE: carrier and no tentative address.
+ready() {
+	ip -n "$1" link show dev "$2" | grep -q 'LOWER_UP' &&
+		[ -z "$(ip -n "$1" addr show dev "$2" tentative)" ]
+}
+
+# set_addr NS IFACE ipv4|ipv6 ADDR4 ADDR6
+set_addr() {
+	step ip -n "$1" addr flush dev "$2"
+	if [ "$3" = ipv4 ]; then
+		step ip -n "$1" addr add "$4/24" dev "$2"
+	else
+		step ip -n "$1" addr add "$5/64" dev "$2" nodad
+	fi
+}
+
+# use_family ipv4|ipv6: the veth ends get addresses of that family only,
+# so that the provider's data path uses it too (fi_pingpong -6 changes
+# only its control socket).  Waits (bounded) for carrier and DAD.
+use_family() {
+	set_addr "$ns_srv" "$if_srv" "$1" "$addr4_srv" "$addr6_srv"
+	set_addr "$ns_cli" "$if_cli" "$1" "$addr4_cli" "$addr6_cli"
+	n=100
+	while [ "$n" -gt 0 ]; do
+		ready "$ns_srv" "$if_srv" && ready "$ns_cli" "$if_cli" && return
+		sleep 0.05
+		n=$((n - 1))
+	done
+	echo "FAIL: veth $if_srv - $if_cli not ready after 5s"
+	ip -n "$ns_srv" addr show
+	ip -n "$ns_cli" addr show
+	exit 1
+}
+
+echo "fi_pingpong between namespaces $ns_srv ($if_srv) and $ns_cli" \
+	"($if_cli): PROV=$PROV ITERS=$ITERS"
+for fam in ipv4 ipv6; do
+	dst=$addr4_srv
+	[ "$fam" = ipv6 ] && dst=$addr6_srv
+	addresses=""
+	for ep in rdm dgram; do
+		want_max=""
+		[ "$ep" = rdm ] && want_max=1m
+		header=""
+		for mode in msg tagged; do
+			combo=$ep:$mode:$fam
+			if ! pp_selected "$combo"; then
+				pp_nunsel=$((pp_nunsel + 1))
+				continue
+			fi
+			if [ -z "$addresses" ]; then
+				use_family "$fam"
+				addresses=1
+			fi
+			if [ -z "$header" ]; then
+				epu=$(echo "$ep" | tr '[:lower:]' '[:upper:]')
+				echo "$ep over $fam: first fi_info entry in $ns_srv:" \
+					"$(pp_data_path "$ns_srv" "$if_srv" "FI_EP_$epu")"
+				header=1
+			fi
+			set -- -e "$ep" -m "$mode" -I "$ITERS" -c
+			[ "$fam" = ipv6 ] && set -- "$@" -6
+			pp_pair "$combo" "$ns_srv" "$if_srv" "$ns_cli" "$if_cli" \
+				"$dst" "$want_max" "$@"
+		done
+	done
+done
+pp_summary
