@@ -131,6 +131,20 @@ static int uet_av_insert_addrs(struct uet_av *av, const struct uet_addr *as,
 			UET_WARN(FI_LOG_AV, "inserting address %zu: %s\n", i,
 				 fi_strerror(-ret));
 			a = FI_ADDR_NOTAVAIL;
+			if ((av->flags & FI_EVENT) && av->eq) {
+				/* Asynchronous inserts report each failed
+				 * address as an error event (data = index)
+				 * before the completion. */
+				struct fi_eq_err_entry ee;
+
+				memset(&ee, 0, sizeof(ee));
+				ee.fid = &av->fid.fid;
+				ee.context = context;
+				ee.data = i;
+				ee.err = -ret;
+				uet_eq_post(av->eq, FI_AV_COMPLETE, NULL, 0,
+					    &ee);
+			}
 		} else {
 			done++;
 		}

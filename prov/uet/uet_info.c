@@ -106,6 +106,14 @@ static int uet_info_refuse(const char *what)
 	return -FI_ENODATA;
 }
 
+/* A libfabric traffic class (FI_TC_*) or an application's DSCP value. */
+static bool uet_info_tclass_valid(uint32_t tc)
+{
+	return tc == FI_TC_UNSPEC ||
+	       (tc >= FI_TC_BEST_EFFORT && tc <= FI_TC_NETWORK_CTRL) ||
+	       (tc & ~0x3fu) == FI_TC_DSCP;	/* fi_tc_dscp_set() */
+}
+
 /* ---- capabilities ---- */
 
 /*
@@ -594,8 +602,10 @@ static int uet_info_apply_domain(uint32_t version, struct fi_info *info,
 	if (h->caps & ~d->caps)
 		return uet_info_refuse("domain capabilities");
 	d->caps = uet_info_caps(h->caps, d->caps);
-	if (h->tclass != FI_TC_UNSPEC && h->tclass != FI_TC_BEST_EFFORT)
-		return uet_info_refuse("a traffic class");
+	/* Traffic classes are a hint: the software NIC carries every class
+	 * on its one best-effort queue (UET's TC field is written 0). */
+	if (!uet_info_tclass_valid(h->tclass))
+		return uet_info_refuse("an unknown traffic class");
 	d->tclass = h->tclass;
 	ret = uet_info_auth_key(h->auth_key, h->auth_key_size, &job, &given);
 	if (ret || !given)
@@ -676,9 +686,8 @@ static int uet_info_apply_tx(struct fi_info *info, const struct fi_tx_attr *h)
 		    h->iov_limit > t->iov_limit ||
 		    h->rma_iov_limit > t->rma_iov_limit)
 			return uet_info_refuse("larger tx sizes or limits");
-		if (h->tclass != FI_TC_UNSPEC &&
-		    h->tclass != FI_TC_BEST_EFFORT)
-			return uet_info_refuse("a tx traffic class");
+		if (!uet_info_tclass_valid(h->tclass))
+			return uet_info_refuse("an unknown tx traffic class");
 		t->tclass = h->tclass;
 		t->op_flags = h->op_flags;
 		if (h->inject_size)

@@ -118,10 +118,14 @@ static bool uet_iov_valid(const struct iovec *iov, size_t count)
 	return true;
 }
 
+/* UET_SEND_NOCQ: fi_inject / fi_injectdata, which never write a CQ entry
+ * (fi_sendmsg with FI_INJECT does, when asked). */
+#define UET_SEND_NOCQ	true
+
 static ssize_t uet_ep_send(struct uet_ep *ep, const struct iovec *iov,
 			   size_t count, fi_addr_t dest_addr, void *context,
 			   uint64_t flags, bool tagged, uint64_t tag,
-			   uint64_t data)
+			   uint64_t data, bool nocq)
 {
 	struct uet_hsi_cmd_seg seg;
 	struct uet_hsi_cmd_ext ext;
@@ -186,8 +190,7 @@ static ssize_t uet_ep_send(struct uet_ep *ep, const struct iovec *iov,
 	}
 	op->context = context;
 	op->flags = FI_SEND | (tagged ? FI_TAGGED : FI_MSG);
-	op->report = !(flags & FI_INJECT) &&
-		     (!ep->tx_selective || (flags & FI_COMPLETION));
+	op->report = !nocq && (!ep->tx_selective || (flags & FI_COMPLETION));
 	op->len = len;
 	seg.metadata = uet_op_index(ep, op);
 	if (len <= UET_HSI_CMD_INLINE_MAX) {
@@ -342,7 +345,7 @@ static ssize_t uet_msg_send(struct fid_ep *fid, const void *buf, size_t len,
 
 	(void)desc;
 	return uet_ep_send(ep, &iov, 1, dest_addr, context, ep->tx_op_flags,
-			   false, 0, 0);
+			   false, 0, 0, false);
 }
 
 static ssize_t uet_msg_sendv(struct fid_ep *fid, const struct iovec *iov,
@@ -353,7 +356,7 @@ static ssize_t uet_msg_sendv(struct fid_ep *fid, const struct iovec *iov,
 
 	(void)desc;
 	return uet_ep_send(ep, iov, count, dest_addr, context,
-			   ep->tx_op_flags, false, 0, 0);
+			   ep->tx_op_flags, false, 0, 0, false);
 }
 
 static ssize_t uet_msg_sendmsg(struct fid_ep *fid, const struct fi_msg *msg,
@@ -363,7 +366,7 @@ static ssize_t uet_msg_sendmsg(struct fid_ep *fid, const struct fi_msg *msg,
 		return -FI_EINVAL;
 	return uet_ep_send(uet_ep_of(fid), msg->msg_iov, msg->iov_count,
 			   msg->addr, msg->context, flags, false, 0,
-			   msg->data);
+			   msg->data, false);
 }
 
 static ssize_t uet_msg_inject(struct fid_ep *fid, const void *buf,
@@ -372,7 +375,7 @@ static ssize_t uet_msg_inject(struct fid_ep *fid, const void *buf,
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 
 	return uet_ep_send(uet_ep_of(fid), &iov, 1, dest_addr, NULL,
-			   FI_INJECT, false, 0, 0);
+			   FI_INJECT, false, 0, 0, UET_SEND_NOCQ);
 }
 
 static ssize_t uet_msg_senddata(struct fid_ep *fid, const void *buf,
@@ -385,7 +388,7 @@ static ssize_t uet_msg_senddata(struct fid_ep *fid, const void *buf,
 	(void)desc;
 	return uet_ep_send(ep, &iov, 1, dest_addr, context,
 			   ep->tx_op_flags | FI_REMOTE_CQ_DATA, false, 0,
-			   data);
+			   data, false);
 }
 
 static ssize_t uet_msg_injectdata(struct fid_ep *fid, const void *buf,
@@ -395,7 +398,8 @@ static ssize_t uet_msg_injectdata(struct fid_ep *fid, const void *buf,
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 
 	return uet_ep_send(uet_ep_of(fid), &iov, 1, dest_addr, NULL,
-			   FI_INJECT | FI_REMOTE_CQ_DATA, false, 0, data);
+			   FI_INJECT | FI_REMOTE_CQ_DATA, false, 0, data,
+			   UET_SEND_NOCQ);
 }
 
 static ssize_t uet_msg_recv(struct fid_ep *fid, void *buf, size_t len,
@@ -453,7 +457,7 @@ static ssize_t uet_tag_send(struct fid_ep *fid, const void *buf, size_t len,
 
 	(void)desc;
 	return uet_ep_send(ep, &iov, 1, dest_addr, context, ep->tx_op_flags,
-			   true, tag, 0);
+			   true, tag, 0, false);
 }
 
 static ssize_t uet_tag_sendv(struct fid_ep *fid, const struct iovec *iov,
@@ -464,7 +468,7 @@ static ssize_t uet_tag_sendv(struct fid_ep *fid, const struct iovec *iov,
 
 	(void)desc;
 	return uet_ep_send(ep, iov, count, dest_addr, context,
-			   ep->tx_op_flags, true, tag, 0);
+			   ep->tx_op_flags, true, tag, 0, false);
 }
 
 static ssize_t uet_tag_sendmsg(struct fid_ep *fid,
@@ -474,7 +478,7 @@ static ssize_t uet_tag_sendmsg(struct fid_ep *fid,
 		return -FI_EINVAL;
 	return uet_ep_send(uet_ep_of(fid), msg->msg_iov, msg->iov_count,
 			   msg->addr, msg->context, flags, true, msg->tag,
-			   msg->data);
+			   msg->data, false);
 }
 
 static ssize_t uet_tag_inject(struct fid_ep *fid, const void *buf,
@@ -483,7 +487,7 @@ static ssize_t uet_tag_inject(struct fid_ep *fid, const void *buf,
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 
 	return uet_ep_send(uet_ep_of(fid), &iov, 1, dest_addr, NULL,
-			   FI_INJECT, true, tag, 0);
+			   FI_INJECT, true, tag, 0, UET_SEND_NOCQ);
 }
 
 static ssize_t uet_tag_senddata(struct fid_ep *fid, const void *buf,
@@ -497,7 +501,7 @@ static ssize_t uet_tag_senddata(struct fid_ep *fid, const void *buf,
 	(void)desc;
 	return uet_ep_send(ep, &iov, 1, dest_addr, context,
 			   ep->tx_op_flags | FI_REMOTE_CQ_DATA, true, tag,
-			   data);
+			   data, false);
 }
 
 static ssize_t uet_tag_injectdata(struct fid_ep *fid, const void *buf,
@@ -507,7 +511,8 @@ static ssize_t uet_tag_injectdata(struct fid_ep *fid, const void *buf,
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 
 	return uet_ep_send(uet_ep_of(fid), &iov, 1, dest_addr, NULL,
-			   FI_INJECT | FI_REMOTE_CQ_DATA, true, tag, data);
+			   FI_INJECT | FI_REMOTE_CQ_DATA, true, tag, data,
+			   UET_SEND_NOCQ);
 }
 
 static ssize_t uet_tag_recv(struct fid_ep *fid, void *buf, size_t len,
