@@ -253,6 +253,51 @@ START_TEST(test_pingpong_both_ways)
 }
 END_TEST
 
+/* Large (rendezvous) messages that arrive before their receive is
+ * posted: the target pulls them once the receive matches. */
+START_TEST(test_unexpected_large)
+{
+	static const size_t sizes[] = { 131072, 1 << 20 };
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct pair p;
+	uint8_t *tx, *rx;
+	uint64_t end;
+	size_t k;
+	int it, from, to;
+
+	pair_open(&p);
+	tx = malloc(1 << 20);
+	rx = malloc(1 << 20);
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		for (it = 0; it < 4; it++) {
+			from = it % 2;
+			to = 1 - from;
+			fill(tx, sizes[k], (unsigned int)(k + it));
+			ck_assert_int_eq(fi_send(p.s[from].ep, tx, sizes[k],
+						 NULL, p.s[from].peer, NULL),
+					 0);
+			/* Let the announcement arrive unexpected. */
+			end = uet_clock_now_ns() + 20 * UET_NSEC_PER_MSEC;
+			while (uet_clock_now_ns() < end) {
+				fi_cq_read(p.s[0].cq, NULL, 0);
+				fi_cq_read(p.s[1].cq, NULL, 0);
+			}
+			ck_assert_int_eq(fi_recv(p.s[to].ep, rx, 1 << 20, NULL,
+						 FI_ADDR_UNSPEC, NULL), 0);
+			ck_assert_int_eq(wait_comp(&p, to, &e, NULL, &err), 1);
+			ck_assert_uint_eq(e.len, sizes[k]);
+			ck_assert(!memcmp(tx, rx, sizes[k]));
+			ck_assert_int_eq(wait_comp(&p, from, &e, NULL, &err),
+					 1);
+		}
+	}
+	free(tx);
+	free(rx);
+	pair_close(&p);
+}
+END_TEST
+
 START_TEST(test_tagged_ignore_directed_data)
 {
 	struct fi_cq_tagged_entry e;
@@ -727,6 +772,7 @@ static Suite *prov_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_send_recv_sizes);
 	tcase_add_test(tc, test_pingpong_both_ways);
+	tcase_add_test(tc, test_unexpected_large);
 	tcase_add_test(tc, test_tagged_ignore_directed_data);
 	tcase_add_test(tc, test_truncation);
 	tcase_add_test(tc, test_cancel);
