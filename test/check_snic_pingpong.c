@@ -1,21 +1,20 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Ping-pong between two software NICs (test/snic_harness.h): one 64-byte
- * RUD message each way at a time, NIC A sending the next ping only when
- * the pong came back and its own send completed, NIC B answering each
- * ping as soon as it arrives.  With a single packet in flight nothing may
- * be retransmitted: no SACK/RACK or tail-loss-probe retransmission, no
- * timeout, no duplicate at the receiver.
+ * Ping-pong between two software NICs (test/snic_harness.h): one RUD
+ * message each way at a time, NIC A sending the next ping only when the
+ * pong came back and its own send completed, NIC B answering each ping as
+ * soon as it arrives.  With a single packet in flight nothing may be
+ * retransmitted: no SACK/RACK or tail-loss-probe retransmission, no
+ * timeout, no duplicate at the receiver, even when the path becomes much
+ * slower than the SRTT learnt before.
  *
- *   fake clock   the in-memory fabric (2 us one-way), both NICs stepped
- *                at the same fake time: a round trip must not wait for
- *                any PDS timer beyond the delayed ACK, so the fake time
- *                per round trip stays far below the smallest RTO.
+ *   fake clock   the in-memory fabric, both NICs stepped at the same fake
+ *                time; the link delay is changed between phases
+ *                (uet_link_mem_fabric_set_faults).
  *   real UDP     two NICs on 127.0.0.1, one thread each spinning on
  *                progress with the real monotonic clock; prints the
- *                latency per round trip and the PDS counters (no timing
- *                assertion: only correctness, and a bound on
- *                retransmissions loose enough for a loaded machine).
+ *                latency per round trip and the PDS counters, asserts
+ *                only correctness (no timing assertion).
  *
  * Every wait is bounded (fake time and steps, or a real-time deadline).
  */
@@ -32,15 +31,17 @@
 #include "uet_test.h"
 
 #define PP_LEN			64
+#define PP_LEN_MAX		5000	/* 3 packets on a 2048-byte MTU */
 #define PP_ITERS		300
 #define PP_STEPS_MAX		2000000ull
-#define PP_UDP_TIMEOUT_NS	(20 * SNH_SEC)
+#define PP_UDP_TIMEOUT_NS	(40 * SNH_SEC)
 
 struct pp_side {
 	struct snh_nic *nic;
 	uint64_t dest;
-	uint8_t sbuf[PP_LEN];
-	uint8_t rbuf[PP_LEN];
+	size_t len;
+	uint8_t sbuf[PP_LEN_MAX];
+	uint8_t rbuf[PP_LEN_MAX];
 	unsigned int recv_posted, recvd, sent, send_done;
 	unsigned int bad;		/* error status or wrong data */
 	_Atomic bool done;
@@ -60,7 +61,7 @@ static void pp_notif(struct snh_nic *nic, const struct snh_notif *n,
 	(void)nic;
 	switch (n->type) {
 	case UET_HSI_NOTIF_RECV:
-		if (n->recv.status || n->recv.total_length != PP_LEN)
+		if (n->recv.status || n->recv.total_length != s->len)
 			s->bad++;
 		s->recvd++;
 		break;
@@ -85,7 +86,7 @@ static int pp_post(struct pp_side *s, bool send)
 	c.completion = true;
 	c.dest = send ? s->dest : 0;
 	c.buf = send ? s->sbuf : s->rbuf;
-	c.len = PP_LEN;
+	c.len = s->len;
 	c.nseg = 1;
 	return snh_post_ring(s->nic, &c);
 }
@@ -124,7 +125,7 @@ static bool pp_world_pump(void *arg)
 }
 
 static void pp_init(struct pp *p, struct snh_nic *a, struct snh_nic *b,
-		    unsigned int iters)
+		    unsigned int iters, size_t len)
 {
 	int i;
 
@@ -135,6 +136,7 @@ static void pp_init(struct pp *p, struct snh_nic *a, struct snh_nic *b,
 	p->side[0].dest = snh_dest(a, b);
 	p->side[1].dest = snh_dest(b, a);
 	for (i = 0; i < 2; i++) {
+		p->side[i].len = len;
 		p->side[i].nic->fn = pp_notif;
 		p->side[i].nic->arg = &p->side[i];
 	}
@@ -183,12 +185,13 @@ static void pp_check_done(const struct pp *p)
 /* ------------------------------------------------------------------ */
 
 /* Run one ping-pong of iters round trips on the world; fake ns per trip. */
-static uint64_t pp_world_phase(struct snh_world *w, unsigned int iters)
+static uint64_t pp_world_phase(struct snh_world *w, unsigned int iters,
+			       size_t len)
 {
 	uint64_t t0 = w->now;
 	struct pp p;
 
-	pp_init(&p, &w->nic[0], &w->nic[1], iters);
+	pp_init(&p, &w->nic[0], &w->nic[1], iters, len);
 	ck_assert(snh_world_run(w, pp_world_pump, &p, 10 * SNH_SEC,
 				PP_STEPS_MAX));
 	pp_check_done(&p);
@@ -218,7 +221,7 @@ START_TEST(test_pingpong_fake_clock)
 	rto_min = c.snic[0].pds.rto_min_ns;
 	ck_assert_int_eq(snh_world_open(&w, &c), 0);
 
-	per_rt = pp_world_phase(&w, PP_ITERS);
+	per_rt = pp_world_phase(&w, PP_ITERS, PP_LEN);
 	total += PP_ITERS;
 	fprintf(stderr, "fake clock, 2 us link: %llu ns per round trip\n",
 		(unsigned long long)per_rt);
@@ -229,7 +232,7 @@ START_TEST(test_pingpong_fake_clock)
 	f = c.faults;
 	f.delay_ns = 200 * SNH_US;
 	uet_link_mem_fabric_set_faults(w.fab, &f);
-	per_rt = pp_world_phase(&w, 100);
+	per_rt = pp_world_phase(&w, 100, PP_LEN);
 	total += 100;
 	fprintf(stderr, "fake clock, 200 us link: %llu ns per round trip\n",
 		(unsigned long long)per_rt);
@@ -237,7 +240,7 @@ START_TEST(test_pingpong_fake_clock)
 	f.delay_ns = 100 * SNH_US;
 	f.jitter_ns = 300 * SNH_US;
 	uet_link_mem_fabric_set_faults(w.fab, &f);
-	per_rt = pp_world_phase(&w, 200);
+	per_rt = pp_world_phase(&w, 200, PP_LEN);
 	total += 200;
 	fprintf(stderr, "fake clock, 100-400 us link: %llu ns per round "
 		"trip\n", (unsigned long long)per_rt);
@@ -250,6 +253,51 @@ START_TEST(test_pingpong_fake_clock)
 		ck_assert_uint_eq(st[i].pds.nack_tx, 0);
 		ck_assert_uint_eq(st[i].ses.msgs_tx, total);
 		ck_assert_uint_eq(st[i].ses.msgs_rx, total);
+	}
+	snh_world_close(&w);
+}
+END_TEST
+
+/*
+ * The same with 3-packet messages, where the tail loss probe stays armed
+ * (more than one packet waits for its ACK): after the path slows down
+ * from 2 us to 200 us one way, the first messages may be probed (SRTT is
+ * still that of the fast path), but the ACKs of their first copies are
+ * RTT samples, SRTT follows, and the probes stop.  (Were such ACKs not
+ * sampled, SRTT would stay at its fast-path value and every message
+ * would be probed, forever.)
+ */
+START_TEST(test_pingpong_fake_clock_multi)
+{
+	struct uet_snic_stats st[2], st0[2];
+	struct uet_link_mem_faults f;
+	struct snh_world_cfg c;
+	struct snh_world w;
+	uint64_t per_rt;
+	int i;
+
+	snh_world_cfg_default(&c);
+	ck_assert_int_eq(snh_world_open(&w, &c), 0);
+	per_rt = pp_world_phase(&w, 100, PP_LEN_MAX);
+	fprintf(stderr, "fake clock, %u B, 2 us link: %llu ns per round "
+		"trip\n", PP_LEN_MAX, (unsigned long long)per_rt);
+	f = c.faults;
+	f.delay_ns = 200 * SNH_US;
+	uet_link_mem_fabric_set_faults(w.fab, &f);
+	per_rt = pp_world_phase(&w, 20, PP_LEN_MAX);
+	for (i = 0; i < 2; i++)
+		pp_stats(i ? "fake clock B (adapting)" : "fake clock A "
+			 "(adapting)", &w.nic[i], &st0[i]);
+	per_rt = pp_world_phase(&w, 200, PP_LEN_MAX);
+	fprintf(stderr, "fake clock, %u B, 200 us link: %llu ns per round "
+		"trip\n", PP_LEN_MAX, (unsigned long long)per_rt);
+	pp_stats("fake clock A", &w.nic[0], &st[0]);
+	pp_stats("fake clock B", &w.nic[1], &st[1]);
+	for (i = 0; i < 2; i++) {
+		/* Once SRTT has adapted: nothing sent twice. */
+		ck_assert_uint_eq(st[i].pds.retx, st0[i].pds.retx);
+		ck_assert_uint_eq(st[i].pds.dup_rx, st0[i].pds.dup_rx);
+		ck_assert_uint_eq(st[i].ses.msgs_rx, 320);
 	}
 	snh_world_close(&w);
 }
@@ -312,7 +360,7 @@ static void pp_udp(bool auto_prog)
 		ck_assert_int_eq(uet_snic_auto_progress_start(a.dev), 0);
 		ck_assert_int_eq(uet_snic_auto_progress_start(b.dev), 0);
 	}
-	pp_init(&p, &a, &b, PP_ITERS);
+	pp_init(&p, &a, &b, PP_ITERS, PP_LEN);
 	t0 = uet_clock_now_ns();
 	for (i = 0; i < 2; i++) {
 		memset(&d[i], 0, sizeof(d[i]));
@@ -365,8 +413,9 @@ static Suite *snic_pingpong_suite(void)
 	TCase *tc;
 
 	tc = tcase_create("pingpong");
-	tcase_set_timeout(tc, 60);
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_pingpong_fake_clock);
+	tcase_add_test(tc, test_pingpong_fake_clock_multi);
 	tcase_add_test(tc, test_pingpong_udp);
 	tcase_add_test(tc, test_pingpong_udp_auto);
 	suite_add_tcase(s, tc);
