@@ -65,6 +65,10 @@ for ep in rdm dgram; do
 					dst=::1
 					set -- "$@" -6
 				fi
+				# -6 moves only fi_pingpong's control socket;
+				# the data path takes the first address uet
+				# lists, so name the family.
+				export FI_UET_ADDR_FAMILY="$fam"
 				pp_pair "$combo" "" lo "" lo "$dst" "" "$@"
 			done
 		done

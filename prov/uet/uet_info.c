@@ -44,6 +44,17 @@ const struct uet_env_var uet_info_env_iface =
 			"Comma-separated names of the network interfaces uet "
 			"offers as domains; unset offers every interface "
 			"that is up");
+static const struct uet_env_enum uet_info_families[] = {
+	{ "any", AF_UNSPEC },
+	{ "ipv4", AF_INET },
+	{ "ipv6", AF_INET6 },
+	{ NULL, 0 },
+};
+const struct uet_env_var uet_info_env_addr_family =
+	UET_ENV_ENUM_VAR("addr_family", AF_UNSPEC, uet_info_families,
+			 "Address family of the domains' addresses: any, "
+			 "ipv4 or ipv6 (for applications that cannot say, "
+			 "e.g. fi_pingpong)");
 const struct uet_env_var uet_info_env_job_id =
 	UET_ENV_UINT_VAR("job_id", 1, 0, UET_JOB_ID_MAX,
 			 "JobID (auth_key) of domains whose hints give none");
@@ -188,6 +199,7 @@ static void uet_info_sockaddr(struct uet_addr *a, const struct sockaddr *sa,
 static int uet_info_ifs_get(struct uet_info_if **ifsp, size_t *np)
 {
 	const char *list = uet_env_get_str(&uet_info_env_iface);
+	int want = uet_env_get_enum(&uet_info_env_addr_family);
 	struct ifaddrs *ifas, *ifa;
 	struct uet_info_if *ifs;
 	size_t n = 0, cap = 0;
@@ -211,7 +223,8 @@ static int uet_info_ifs_get(struct uet_info_if **ifsp, size_t *np)
 		    !uet_info_iface_wanted(list, ifa->ifa_name))
 			continue;
 		family = ifa->ifa_addr->sa_family;
-		if (family != AF_INET && family != AF_INET6)
+		if ((family != AF_INET && family != AF_INET6) ||
+		    (want != AF_UNSPEC && family != want))
 			continue;
 		strcpy(ifs[n].name, ifa->ifa_name);
 		uet_info_sockaddr(&ifs[n].addr, ifa->ifa_addr, family);

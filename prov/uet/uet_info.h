@@ -68,6 +68,8 @@
 /* FI_UET_IFACE (interfaces offered) and FI_UET_JOB_ID (default JobID). */
 extern const struct uet_env_var uet_info_env_iface;
 extern const struct uet_env_var uet_info_env_job_id;
+/* FI_UET_ADDR_FAMILY: any, ipv4 or ipv6. */
+extern const struct uet_env_var uet_info_env_addr_family;
 
 /*
  * fi_getinfo for uet.  node/service/flags follow libfabric's IP provider
