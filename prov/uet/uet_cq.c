@@ -281,18 +281,43 @@ static int uet_cq_signal(struct fid_cq *fid)
 
 const char *uet_prov_strerror(int prov_errno, char *buf, size_t len)
 {
-	const char *s;
+	static __thread char tbuf[160];
+	const char *what;
+	int err;
 
-	/* prov_errno is the UET SES return code (docs/fi_uet.7). */
-	if (prov_errno <= 0)
-		s = "no UET return code";
-	else
-		s = uet_ses_rc_str((unsigned int)prov_errno);
-	if (buf && len) {
-		snprintf(buf, len, "UET %s", s);
+	if (!buf || !len) {
+		buf = tbuf;
+		len = sizeof(tbuf);
+	}
+	if (prov_errno > 0 && prov_errno < UET_PROV_ERRNO_BASE) {
+		snprintf(buf, len, "UET return code %s from the target",
+			 uet_ses_rc_str((unsigned int)prov_errno));
 		return buf;
 	}
-	return s;
+	err = prov_errno - UET_PROV_ERRNO_BASE;
+	switch (err) {
+	case FI_ETIMEDOUT:
+		what = "peer unreachable: no answer after the retransmission "
+		       "rounds (FI_UET_MAX_RETRIES) and 2 s of silence";
+		break;
+	case FI_ETRUNC:
+		what = "message longer than the posted receive buffer";
+		break;
+	case FI_ECANCELED:
+		what = "operation cancelled";
+		break;
+	case FI_ENOMSG:
+		what = "no matching message (peek)";
+		break;
+	case FI_EMSGSIZE:
+		what = "message larger than one packet (DGRAM)";
+		break;
+	default:
+		what = prov_errno ? fi_strerror(err) : "no detail";
+		break;
+	}
+	snprintf(buf, len, "uet: %s", what);
+	return buf;
 }
 
 static const char *uet_cq_strerror(struct fid_cq *fid, int prov_errno,

@@ -51,7 +51,9 @@ static void uet_ep_err(struct uet_cq *cq, struct uet_op *op, uint64_t flags,
 	e.tag = tag;
 	e.olen = olen;
 	e.err = err;
-	e.prov_errno = prov_errno;
+	/* Without a UET return code from the target, say what the local
+	 * side saw (uet_prov_strerror() names both kinds). */
+	e.prov_errno = prov_errno ? prov_errno : UET_PROV_ERRNO_BASE + err;
 	uet_cq_write_err(cq, &e, src);
 }
 

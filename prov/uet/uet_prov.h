@@ -178,6 +178,12 @@ void uet_cq_write_err(struct uet_cq *cq, const struct fi_cq_err_entry *err,
 int uet_cq_bind_ep(struct uet_cq *cq, struct uet_ep *ep);
 void uet_cq_unbind_ep(struct uet_cq *cq, struct uet_ep *ep);
 bool uet_cq_ready(struct uet_cq *cq);
+/*
+ * prov_errno of error completions: the UET SES return code (1..255) the
+ * target answered with, or UET_PROV_ERRNO_BASE + the FI_E* code when the
+ * failure was seen locally (no answer, truncation, cancel, no match).
+ */
+#define UET_PROV_ERRNO_BASE	0x10000
 const char *uet_prov_strerror(int prov_errno, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ */
