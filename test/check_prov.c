@@ -551,8 +551,19 @@ START_TEST(test_bad_args)
 	struct pair p;
 	uint8_t b[16];
 	struct iovec iov[UET_IOV_LIMIT + 1];
+	struct fi_info *info;
+	struct fid_ep *ep;
+	uint32_t job = 77;
 
 	pair_open(&p);
+	/* An endpoint cannot take another JobID than its domain's. */
+	info = fi_dupinfo(p.info);
+	free(info->ep_attr->auth_key);
+	info->ep_attr->auth_key = malloc(sizeof(job));
+	memcpy(info->ep_attr->auth_key, &job, sizeof(job));
+	info->ep_attr->auth_key_size = sizeof(job);
+	ck_assert_int_eq(fi_endpoint(p.s[0].dom, info, &ep, NULL), -FI_EINVAL);
+	fi_freeinfo(info);
 	memset(iov, 0, sizeof(iov));
 	ck_assert_int_eq(fi_send(p.s[0].ep, b, sizeof(b), NULL, 12345, NULL),
 			 -FI_EINVAL);

@@ -548,6 +548,20 @@ int uet_ep_open(struct fid_domain *domain, struct fi_info *info,
 	if (info->ep_attr->type != FI_EP_RDM &&
 	    info->ep_attr->type != FI_EP_DGRAM)
 		return -FI_EINVAL;
+	if (info->ep_attr->auth_key && info->ep_attr->auth_key_size) {
+		uint32_t job;
+
+		/* One JobID per domain (its device): an endpoint may repeat
+		 * it, not choose another. */
+		if (info->ep_attr->auth_key_size != sizeof(job))
+			return -FI_EINVAL;
+		memcpy(&job, info->ep_attr->auth_key, sizeof(job));
+		if (job != d->job_id) {
+			UET_WARN(FI_LOG_EP_CTRL, "endpoint JobID %u differs "
+				 "from its domain's %u\n", job, d->job_id);
+			return -FI_EINVAL;
+		}
+	}
 	ep = calloc(1, sizeof(*ep));
 	if (!ep)
 		return -FI_ENOMEM;
