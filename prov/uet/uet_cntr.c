@@ -13,14 +13,7 @@
 
 static void uet_cntr_progress(struct uet_cntr *c)
 {
-	struct uet_cq_bind *b;
-
-	pthread_mutex_lock(&c->bind_lock);
-	uet_dlist_foreach_entry(&c->eps, b, entry)
-		uet_ep_progress(b->ep);
-	pthread_mutex_unlock(&c->bind_lock);
-	if (uet_dlist_empty(&c->eps))
-		uet_domain_progress(c->domain);
+	uet_bind_set_progress(&c->bound, c->domain);
 }
 
 static uint64_t uet_cntr_read(struct fid_cntr *fid)
@@ -103,67 +96,13 @@ static int uet_cntr_wait(struct fid_cntr *fid, uint64_t threshold,
 	}
 }
 
-int uet_cntr_bind_ep(struct uet_cntr *c, struct uet_ep *ep)
-{
-	struct uet_cq_bind *b;
-
-	pthread_mutex_lock(&c->bind_lock);
-	uet_dlist_foreach_entry(&c->eps, b, entry) {
-		if (b->ep == ep) {
-			pthread_mutex_unlock(&c->bind_lock);
-			return 0;
-		}
-	}
-	b = calloc(1, sizeof(*b));
-	if (!b) {
-		pthread_mutex_unlock(&c->bind_lock);
-		return -FI_ENOMEM;
-	}
-	b->ep = ep;
-	uet_dlist_insert_tail(&c->eps, &b->entry);
-	atomic_fetch_add(&c->ref, 1);
-	pthread_mutex_unlock(&c->bind_lock);
-	return 0;
-}
-
-void uet_cntr_unbind_ep(struct uet_cntr *c, struct uet_ep *ep)
-{
-	struct uet_cq_bind *b;
-
-	pthread_mutex_lock(&c->bind_lock);
-	uet_dlist_foreach_entry_safe(&c->eps, b, entry) {
-		if (b->ep == ep) {
-			uet_dlist_remove(&b->entry);
-			free(b);
-			atomic_fetch_sub(&c->ref, 1);
-			break;
-		}
-	}
-	pthread_mutex_unlock(&c->bind_lock);
-}
-
 static int uet_cntr_control(struct fid *fid, int command, void *arg)
 {
 	struct uet_cntr *c = uet_container_of(fid, struct uet_cntr, fid.fid);
-	int fd;
 
-	switch (command) {
-	case FI_GETWAIT:
-		if (c->wait_obj != FI_WAIT_FD || !arg)
-			return -FI_EINVAL;
-		fd = c->domain->ops->wait_fd(c->domain->dev);
-		if (fd < 0)
-			return -FI_ENOSYS;
-		*(int *)arg = fd;
-		return 0;
-	case FI_GETWAITOBJ:
-		if (!arg)
-			return -FI_EINVAL;
-		*(enum fi_wait_obj *)arg = c->wait_obj;
-		return 0;
-	default:
-		return -FI_ENOSYS;
-	}
+	return uet_wait_control(c->wait_obj,
+				c->domain->ops->wait_fd(c->domain->dev),
+				command, arg);
 }
 
 static int uet_cntr_close(struct fid *fid)
@@ -172,7 +111,7 @@ static int uet_cntr_close(struct fid *fid)
 
 	if (atomic_load(&c->ref))
 		return -FI_EBUSY;
-	pthread_mutex_destroy(&c->bind_lock);
+	uet_bind_set_fini(&c->bound);
 	atomic_fetch_sub(&c->domain->ref, 1);
 	free(c);
 	return 0;
@@ -222,8 +161,7 @@ int uet_cntr_open(struct fid_domain *domain, struct fi_cntr_attr *attr,
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -FI_ENOMEM;
-	pthread_mutex_init(&c->bind_lock, NULL);
-	uet_dlist_init(&c->eps);
+	uet_bind_set_init(&c->bound);
 	c->domain = dom;
 	c->wait_obj = attr->wait_obj;
 	atomic_init(&c->ref, 0);

@@ -134,14 +134,7 @@ static void uet_cq_refill_locked(struct uet_cq *cq)
 
 static void uet_cq_progress(struct uet_cq *cq)
 {
-	struct uet_cq_bind *b;
-
-	pthread_mutex_lock(&cq->bind_lock);
-	uet_dlist_foreach_entry(&cq->eps, b, entry)
-		uet_ep_progress(b->ep);
-	pthread_mutex_unlock(&cq->bind_lock);
-	if (uet_dlist_empty(&cq->eps))
-		uet_domain_progress(cq->domain);
+	uet_bind_set_progress(&cq->bound, cq->domain);
 }
 
 bool uet_cq_ready(struct uet_cq *cq)
@@ -328,67 +321,13 @@ static const char *uet_cq_strerror(struct fid_cq *fid, int prov_errno,
 	return uet_prov_strerror(prov_errno, buf, len);
 }
 
-int uet_cq_bind_ep(struct uet_cq *cq, struct uet_ep *ep)
-{
-	struct uet_cq_bind *b;
-
-	pthread_mutex_lock(&cq->bind_lock);
-	uet_dlist_foreach_entry(&cq->eps, b, entry) {
-		if (b->ep == ep) {
-			pthread_mutex_unlock(&cq->bind_lock);
-			return 0;
-		}
-	}
-	b = calloc(1, sizeof(*b));
-	if (!b) {
-		pthread_mutex_unlock(&cq->bind_lock);
-		return -FI_ENOMEM;
-	}
-	b->ep = ep;
-	uet_dlist_insert_tail(&cq->eps, &b->entry);
-	atomic_fetch_add(&cq->ref, 1);
-	pthread_mutex_unlock(&cq->bind_lock);
-	return 0;
-}
-
-void uet_cq_unbind_ep(struct uet_cq *cq, struct uet_ep *ep)
-{
-	struct uet_cq_bind *b;
-
-	pthread_mutex_lock(&cq->bind_lock);
-	uet_dlist_foreach_entry_safe(&cq->eps, b, entry) {
-		if (b->ep == ep) {
-			uet_dlist_remove(&b->entry);
-			free(b);
-			atomic_fetch_sub(&cq->ref, 1);
-			break;
-		}
-	}
-	pthread_mutex_unlock(&cq->bind_lock);
-}
-
 static int uet_cq_control(struct fid *fid, int command, void *arg)
 {
 	struct uet_cq *cq = uet_container_of(fid, struct uet_cq, fid.fid);
-	int fd;
 
-	switch (command) {
-	case FI_GETWAIT:
-		if (cq->wait_obj != FI_WAIT_FD || !arg)
-			return -FI_EINVAL;
-		fd = cq->domain->ops->wait_fd(cq->domain->dev);
-		if (fd < 0)
-			return -FI_ENOSYS;
-		*(int *)arg = fd;
-		return 0;
-	case FI_GETWAITOBJ:
-		if (!arg)
-			return -FI_EINVAL;
-		*(enum fi_wait_obj *)arg = cq->wait_obj;
-		return 0;
-	default:
-		return -FI_ENOSYS;
-	}
+	return uet_wait_control(cq->wait_obj,
+				cq->domain->ops->wait_fd(cq->domain->dev),
+				command, arg);
 }
 
 static int uet_cq_close(struct fid *fid)
@@ -404,7 +343,7 @@ static int uet_cq_close(struct fid *fid)
 		free(uet_container_of(l, struct uet_cq_err, entry));
 	close(cq->signal_fd);
 	free(cq->ring);
-	pthread_mutex_destroy(&cq->bind_lock);
+	uet_bind_set_fini(&cq->bound);
 	pthread_mutex_destroy(&cq->lock);
 	atomic_fetch_sub(&cq->domain->ref, 1);
 	free(cq);
@@ -481,10 +420,9 @@ int uet_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
 		goto err_ring;
 	}
 	pthread_mutex_init(&cq->lock, NULL);
-	pthread_mutex_init(&cq->bind_lock, NULL);
+	uet_bind_set_init(&cq->bound);
 	uet_dlist_init(&cq->overflow);
 	uet_dlist_init(&cq->errors);
-	uet_dlist_init(&cq->eps);
 	cq->domain = dom;
 	atomic_init(&cq->ref, 0);
 	atomic_init(&cq->signaled, false);

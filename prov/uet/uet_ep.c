@@ -187,13 +187,15 @@ static int uet_ep_close(struct fid *fid)
 		ep->q = NULL;
 	}
 	if (ep->tx_cq)
-		uet_cq_unbind_ep(ep->tx_cq, ep);
+		uet_bind_set_del(&ep->tx_cq->bound, ep, &ep->tx_cq->ref);
 	if (ep->rx_cq && ep->rx_cq != ep->tx_cq)
-		uet_cq_unbind_ep(ep->rx_cq, ep);
+		uet_bind_set_del(&ep->rx_cq->bound, ep, &ep->rx_cq->ref);
 	if (ep->send_cntr)
-		uet_cntr_unbind_ep(ep->send_cntr, ep);
+		uet_bind_set_del(&ep->send_cntr->bound, ep,
+				 &ep->send_cntr->ref);
 	if (ep->recv_cntr && ep->recv_cntr != ep->send_cntr)
-		uet_cntr_unbind_ep(ep->recv_cntr, ep);
+		uet_bind_set_del(&ep->recv_cntr->bound, ep,
+				 &ep->recv_cntr->ref);
 	if (ep->av)
 		atomic_fetch_sub(&ep->av->ref, 1);
 	if (ep->eq)
@@ -220,7 +222,7 @@ static int uet_ep_bind_cq(struct uet_ep *ep, struct uet_cq *cq,
 	if (((flags & FI_TRANSMIT) && ep->tx_cq) ||
 	    ((flags & FI_RECV) && ep->rx_cq))
 		return -FI_EBUSY;
-	ret = uet_cq_bind_ep(cq, ep);
+	ret = uet_bind_set_add(&cq->bound, ep, &cq->ref);
 	if (ret)
 		return ret;
 	if (flags & FI_TRANSMIT) {
@@ -247,7 +249,7 @@ static int uet_ep_bind_cntr(struct uet_ep *ep, struct uet_cntr *c,
 	if (((flags & FI_SEND) && ep->send_cntr) ||
 	    ((flags & FI_RECV) && ep->recv_cntr))
 		return -FI_EBUSY;
-	ret = uet_cntr_bind_ep(c, ep);
+	ret = uet_bind_set_add(&c->bound, ep, &c->ref);
 	if (ret)
 		return ret;
 	if (flags & FI_SEND)

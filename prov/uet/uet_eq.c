@@ -198,20 +198,7 @@ static int uet_eq_control(struct fid *fid, int command, void *arg)
 {
 	struct uet_eq *eq = uet_container_of(fid, struct uet_eq, fid.fid);
 
-	switch (command) {
-	case FI_GETWAIT:
-		if (eq->wait_obj != FI_WAIT_FD || !arg)
-			return -FI_EINVAL;
-		*(int *)arg = eq->fd;
-		return 0;
-	case FI_GETWAITOBJ:
-		if (!arg)
-			return -FI_EINVAL;
-		*(enum fi_wait_obj *)arg = eq->wait_obj;
-		return 0;
-	default:
-		return -FI_ENOSYS;
-	}
+	return uet_wait_control(eq->wait_obj, eq->fd, command, arg);
 }
 
 static int uet_eq_close(struct fid *fid)

@@ -103,6 +103,33 @@ void uet_domain_progress(struct uet_domain *dom);
 int uet_domain_wait(struct uet_domain *dom, int extra_fd, int timeout_ms);
 
 /* ------------------------------------------------------------------ */
+/* endpoint sets of CQs and counters, wait objects (uet_bind.c)        */
+/* ------------------------------------------------------------------ */
+/* Endpoint membership of a CQ or counter (progress on read). */
+struct uet_cq_bind {
+	struct uet_dlist entry;
+	struct uet_ep *ep;
+};
+
+struct uet_bind_set {
+	pthread_mutex_t lock;
+	struct uet_dlist eps;		/* struct uet_cq_bind */
+};
+
+void uet_bind_set_init(struct uet_bind_set *set);
+void uet_bind_set_fini(struct uet_bind_set *set);
+/* Add ep once (ref counts the bindings); -FI_ENOMEM. */
+int uet_bind_set_add(struct uet_bind_set *set, struct uet_ep *ep,
+		     atomic_int *ref);
+void uet_bind_set_del(struct uet_bind_set *set, struct uet_ep *ep,
+		      atomic_int *ref);
+/* Progress every endpoint of the set (the device when there is none). */
+void uet_bind_set_progress(struct uet_bind_set *set, struct uet_domain *dom);
+/* FI_GETWAIT (fd) and FI_GETWAITOBJ for a fid with wait object wait_obj. */
+int uet_wait_control(enum fi_wait_obj wait_obj, int fd, int command,
+		     void *arg);
+
+/* ------------------------------------------------------------------ */
 /* address vector                                                      */
 /* ------------------------------------------------------------------ */
 struct uet_av_entry {
@@ -161,8 +188,7 @@ struct uet_cq {
 	struct uet_dlist overflow;	/* struct uet_cq_ovf, ring full */
 	size_t noverflow;
 	struct uet_dlist errors;	/* struct uet_cq_err */
-	pthread_mutex_t bind_lock;	/* eps */
-	struct uet_dlist eps;		/* struct uet_cq_bind */
+	struct uet_bind_set bound;	/* endpoints */
 	int signal_fd;			/* eventfd for fi_cq_signal */
 	atomic_bool signaled;
 };
@@ -175,8 +201,6 @@ void uet_cq_write(struct uet_cq *cq, const struct fi_cq_tagged_entry *e,
 /* Queue an error completion; err is copied. */
 void uet_cq_write_err(struct uet_cq *cq, const struct fi_cq_err_entry *err,
 		      fi_addr_t src);
-int uet_cq_bind_ep(struct uet_cq *cq, struct uet_ep *ep);
-void uet_cq_unbind_ep(struct uet_cq *cq, struct uet_ep *ep);
 bool uet_cq_ready(struct uet_cq *cq);
 /*
  * prov_errno of error completions: the UET SES return code (1..255) the
@@ -196,14 +220,11 @@ struct uet_cntr {
 	enum fi_wait_obj wait_obj;
 	_Atomic uint64_t value;
 	_Atomic uint64_t err;
-	pthread_mutex_t bind_lock;
-	struct uet_dlist eps;		/* struct uet_cq_bind */
+	struct uet_bind_set bound;	/* endpoints */
 };
 
 int uet_cntr_open(struct fid_domain *domain, struct fi_cntr_attr *attr,
 		  struct fid_cntr **cntr, void *context);
-int uet_cntr_bind_ep(struct uet_cntr *c, struct uet_ep *ep);
-void uet_cntr_unbind_ep(struct uet_cntr *c, struct uet_ep *ep);
 
 static inline void uet_cntr_inc(struct uet_cntr *c)
 {
@@ -216,12 +237,6 @@ static inline void uet_cntr_inc_err(struct uet_cntr *c)
 	if (c)
 		atomic_fetch_add_explicit(&c->err, 1, memory_order_release);
 }
-
-/* Endpoint membership of a CQ or counter (progress on read). */
-struct uet_cq_bind {
-	struct uet_dlist entry;
-	struct uet_ep *ep;
-};
 
 /* ------------------------------------------------------------------ */
 /* event queue                                                         */
