@@ -635,6 +635,7 @@ int uet_pds_send(struct uet_pds *pds, const struct uet_pds_key *key,
 	if (ret)
 		return ret;
 	uet_pds_pkt_init(pkt, key->mode);
+	now = uet_pds_clock(pds, now);
 	switch (key->mode) {
 	case UET_PDS_MODE_RUDI:
 		return uet_pds_rudi_send(pds, key, pkt, now);
@@ -674,7 +675,7 @@ int uet_pds_send_reply(struct uet_pds *pds, void *rx_pdc,
 	if (ret)
 		return ret;
 	uet_pds_pkt_init(pkt, pdc->mode);
-	return uet_pdc_send(pds, pdc, pkt, now);
+	return uet_pdc_send(pds, pdc, pkt, uet_pds_clock(pds, now));
 }
 
 /* ---- timers ---- */
@@ -685,6 +686,7 @@ void uet_pds_timer(struct uet_pds *pds, uint64_t now)
 
 	if (!pds)
 		return;
+	now = uet_pds_clock(pds, now);
 	uet_pds_flush_link(pds, now);
 	uet_dlist_foreach_entry_safe(&pds->pdcs, pdc, entry) {
 		if (!uet_pdc_tx_timer(pds, pdc, now))

@@ -270,8 +270,25 @@ struct uet_pds {
 	uint32_t uud_next_id;
 	uint32_t uud_pending;
 
+	uint64_t now;			/* latest time given to PDS */
+
 	struct uet_pds_stats st;
 };
+
+/*
+ * The time PDS works with: the given now, or the latest time it was
+ * given if that is later.  Callers on several threads read the clock
+ * before they take the owner's lock, so a call can bring a time older
+ * than one the state machines already used (a packet sent "after" the
+ * ACK that acks it): time never goes back inside PDS.
+ */
+static inline uint64_t uet_pds_clock(struct uet_pds *pds, uint64_t now)
+{
+	if (now < pds->now)
+		return pds->now;
+	pds->now = now;
+	return now;
+}
 
 /* Increment a counter of the PDS and, when pdc is not NULL, of the PDC. */
 #define UET_PDS_INC(pds, pdc, field)					\

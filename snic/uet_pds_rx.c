@@ -749,6 +749,7 @@ void uet_pds_rx(struct uet_pds *pds, const uint8_t *buf, size_t len,
 {
 	if (!pds)
 		return;
+	now = uet_pds_clock(pds, now);
 	pds->st.rx_pkts++;
 	pds->st.rx_bytes += len;
 	if (!buf || !src || len < UET_PDS_PROLOGUE_LEN) {

@@ -155,14 +155,18 @@ static void uet_pdc_rearm(const struct uet_pds *pds, struct uet_pdc *pdc)
 }
 
 /* Arm the tail loss probe 2 SRTT + the ACK delay after now, unless a
- * probe is out or the RTO comes first. */
+ * probe is out or the RTO comes first, or a single packet is waiting on
+ * `sent`: probing it would only be an early RTO, with no hole before it
+ * for RACK to find, and on a path slower than 2 SRTT (a busy peer, a
+ * ping-pong) a spurious retransmission every time. */
 static void uet_pdc_tlp_arm(const struct uet_pds *pds, struct uet_pdc *pdc,
 			    uint64_t now)
 {
 	uint64_t due;
 
 	pdc->tlp_due_ns = UINT64_MAX;
-	if (pdc->tlp_out || !pdc->rtt.valid || uet_dlist_empty(&pdc->sent))
+	if (pdc->tlp_out || !pdc->rtt.valid || uet_dlist_empty(&pdc->sent) ||
+	    pdc->sent.next == pdc->sent.prev)
 		return;
 	due = now + 2 * pdc->rtt.srtt + pds->cfg.ack_delay_ns;
 	if (due < pdc->rto_due_ns)
@@ -315,6 +319,7 @@ static bool uet_pdc_retransmit(struct uet_pds *pds, struct uet_pdc *pdc,
 
 struct uet_pdc_ack_ctx {
 	uint64_t now;
+	bool ack_retx;			/* the ACK's retx: of which copy */
 	bool progress;
 	bool rack_valid;		/* RACK state before this ACK */
 	uint32_t rack_seq;
@@ -367,12 +372,40 @@ static void uet_pdc_rack_update(struct uet_pdc *pdc,
 	}
 }
 
+/*
+ * The RTT sample an ACK designating pkt gives, or false.  The target
+ * copies the retx bit of the request that triggered the ACK into it, so
+ * the ACK tells which copy arrived: retx = 0 the first transmission,
+ * retx = 1 a retransmission, unambiguous while there was only one.
+ * (Karn's rule alone would discard every sample of a packet that was
+ * probed or retransmitted too early, so SRTT could never grow towards a
+ * path that became slower: every packet would be probed again.)
+ */
+static bool uet_pdc_rtt_of(const struct uet_pds_tx_pkt *pkt,
+			   const struct uet_pdc_ack_ctx *c, uint64_t *sample)
+{
+	uint64_t sent;
+
+	if (pkt->priv.tx_count == 1 || !c->ack_retx)
+		sent = pkt->priv.first_tx_ns;
+	else if (pkt->priv.tx_count == 2)
+		sent = pkt->priv.last_tx_ns;
+	else
+		return false;
+	if (c->now < sent)
+		return false;
+	*sample = c->now - sent;
+	return true;
+}
+
 /* Mark pkt acked; rsp (may be NULL) is the SES response for it. */
 static void uet_pdc_ack_pkt(struct uet_pds *pds, struct uet_pdc *pdc,
 			    struct uet_pds_tx_pkt *pkt, bool designated,
 			    uint8_t rsp_nh, const uint8_t *rsp, size_t rsp_len,
 			    struct uet_pdc_ack_ctx *c)
 {
+	uint64_t sample;
+
 	if (pkt->priv.acked) {
 		if (rsp && pkt->priv.state == UET_PKT_RSPWAIT) {
 			pdc->rsp_since_clear = true;
@@ -385,11 +418,11 @@ static void uet_pdc_ack_pkt(struct uet_pds *pds, struct uet_pdc *pdc,
 	}
 	pkt->priv.acked = true;
 	c->progress = true;
-	/* Karn: only packets transmitted once give RTT samples; a fresh
-	 * sample ends the RTO backoff. */
-	if (designated && pkt->priv.tx_count == 1) {
-		uet_pds_rtt_sample(pds, &pdc->rtt,
-				   c->now - pkt->priv.first_tx_ns);
+	/* Only the designated packet, and only when it is known which of
+	 * its copies was delivered, gives an RTT sample; a fresh sample
+	 * ends the RTO backoff. */
+	if (designated && uet_pdc_rtt_of(pkt, c, &sample)) {
+		uet_pds_rtt_sample(pds, &pdc->rtt, sample);
 		pdc->backoff = 0;
 	}
 	uet_pdc_rack_update(pdc, pkt, c);
@@ -476,6 +509,7 @@ void uet_pdc_ack_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 {
 	struct uet_pdc_ack_ctx c = {
 		.now = now,
+		.ack_retx = ack->retx,
 		.progress = false,
 		.rack_valid = pdc->rack_valid,
 		.rack_seq = pdc->rack_seq,
