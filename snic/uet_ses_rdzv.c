@@ -370,6 +370,10 @@ int uet_ses_reply_build(struct uet_ses *ses, struct uet_ses_reply *rp,
 	pkt->pds.hdr_len = (uint16_t)n;
 	pkt->len = (uint32_t)plen;
 	rp->next += plen;
+	/* The last one of the read: the reader may complete its receive on
+	 * it and stop progressing, so it must not wait for a delayed ACK
+	 * (this send completes only when every reply packet is acked). */
+	pkt->pds.ar = rp->stop || rp->next == rp->len;
 	if (rp->stop)
 		rp->err_built = true;
 	*out = pkt;
@@ -501,6 +505,9 @@ int uet_ses_notice_build(struct uet_ses *ses, struct uet_ses_notice *n,
 	uet_put_be64(pkt->pds.hdr + len, n->mkey);
 	pkt->pds.next_hdr = UET_HDR_RESPONSE;
 	pkt->pds.hdr_len = (uint16_t)(len + 8);
+	/* Acked at once: the initiator, whose send completes on it, may
+	 * stop progressing then. */
+	pkt->pds.ar = true;
 	n->built = true;
 	*out = pkt;
 	return 0;
