@@ -22,7 +22,9 @@
  * packets (next_hdr RESPONSE_DATA, read_request_message_id, payload_length,
  * message_offset within the read, modified_length = read length) sent
  * zero-copy from the send buffer on the reverse direction of the READ's
- * PDC with uet_pds_send_reply().
+ * PDC with uet_pds_send_reply().  The last one of each READ asks for an
+ * immediate ACK (ar), as does the notice below: the peer may complete and
+ * stop progressing before a delayed ACK would leave.
  *
  * Target: places them, completes the receive when every byte it asked for
  * has arrived, and then sends the initiator a deferred SES Response
