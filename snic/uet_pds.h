@@ -37,6 +37,13 @@
  *   - A packet with want_rsp set is not reported as done until its SES
  *     response has arrived: if it was covered by a cumulative ACK without
  *     its response, PDS asks for it with an ACK_REQUEST control packet.
+ *   - A packet with ar set carries the AR flag on every transmission, so
+ *     the target acknowledges it at once instead of after its delayed-ACK
+ *     timer.  SES sets it on the last packet of something the peer waits
+ *     for that gets no SES response (the last Response with Data of a
+ *     read, the rendezvous notice): the target may report a completion
+ *     for it and then stop progressing (manual progress), and a delayed
+ *     ACK would then never leave.
  */
 #ifndef UET_PDS_H
 #define UET_PDS_H
@@ -80,6 +87,7 @@ struct uet_pds_key {
 struct uet_pds_tx_pkt {
 	uint8_t next_hdr;		/* enum uet_next_hdr of hdr[] */
 	bool want_rsp;			/* done only once its SES response came */
+	bool ar;			/* ask for an immediate ACK (RUD/ROD) */
 	uint16_t hdr_len;
 	uint8_t hdr[UET_PDS_SES_HDR_MAX];
 	unsigned int iovcnt;

@@ -200,8 +200,9 @@ int uet_pdc_send(struct uet_pds *pds, struct uet_pdc *pdc,
 	pkt->priv.tx_count = 1;
 	pkt->priv.tx_seq = pdc->tx_seq++;
 	pkt->priv.epoch = pdc->epoch;
-	/* ACK at once: the first packet, and the one that fills the window. */
-	pkt->priv.ar = psn == pdc->start_psn ||
+	/* ACK at once: when SES asks, the first packet, and the one that
+	 * fills the window. */
+	pkt->priv.ar = pkt->ar || psn == pdc->start_psn ||
 		       pdc->next_psn - pdc->oldest >= pds->cfg.window;
 	was_idle = uet_dlist_empty(&pdc->sent);
 	uet_dlist_insert_tail(&pdc->sent, &pkt->priv.entry);

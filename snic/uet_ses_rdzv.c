@@ -22,7 +22,9 @@
  * packets (next_hdr RESPONSE_DATA, read_request_message_id, payload_length,
  * message_offset within the read, modified_length = read length) sent
  * zero-copy from the send buffer on the reverse direction of the READ's
- * PDC with uet_pds_send_reply().
+ * PDC with uet_pds_send_reply().  The last one of each READ asks for an
+ * immediate ACK (ar), as does the notice below: the peer may complete and
+ * stop progressing before a delayed ACK would leave.
  *
  * Target: places them, completes the receive when every byte it asked for
  * has arrived, and then sends the initiator a deferred SES Response
@@ -370,6 +372,10 @@ int uet_ses_reply_build(struct uet_ses *ses, struct uet_ses_reply *rp,
 	pkt->pds.hdr_len = (uint16_t)n;
 	pkt->len = (uint32_t)plen;
 	rp->next += plen;
+	/* The last one of the read: the reader may complete its receive on
+	 * it and stop progressing, so it must not wait for a delayed ACK
+	 * (this send completes only when every reply packet is acked). */
+	pkt->pds.ar = rp->stop || rp->next == rp->len;
 	if (rp->stop)
 		rp->err_built = true;
 	*out = pkt;
@@ -501,6 +507,9 @@ int uet_ses_notice_build(struct uet_ses *ses, struct uet_ses_notice *n,
 	uet_put_be64(pkt->pds.hdr + len, n->mkey);
 	pkt->pds.next_hdr = UET_HDR_RESPONSE;
 	pkt->pds.hdr_len = (uint16_t)(len + 8);
+	/* Acked at once: the initiator, whose send completes on it, may
+	 * stop progressing then. */
+	pkt->pds.ar = true;
 	n->built = true;
 	*out = pkt;
 	return 0;

@@ -1794,6 +1794,55 @@ START_TEST(test_send_reply)
 }
 END_TEST
 
+static bool p_rx_total(struct tworld *w, void *arg)
+{
+	return w->side[1].rx_total >= *(const uint32_t *)arg;
+}
+
+/*
+ * uet_pds_tx_pkt.ar: the target ACKs such a packet at once, so the
+ * initiator's packet completes even if the target stops polling right
+ * after delivering it (its delayed ACK would never leave).  Without ar
+ * (the second round) the packet stays unacked while B is quiet.
+ */
+START_TEST(test_ack_request_flag)
+{
+	struct tworld *w = world_default(71);
+	struct uet_pds *b;
+	struct tstream *st;
+	uint32_t want;
+	int round;
+
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, 1, 0, 0);
+	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
+	stream_free(w, st);
+	for (round = 0; round < 2; round++) {
+		/* Neither is the first packet of the PDC nor fills the
+		 * window: only ar asks for an immediate ACK. */
+		st = stream_new(w, 0, UET_PDS_MODE_RUD, 2, 10 + 2 * round, 0);
+		st->pkts[1].p.ar = round == 0;
+		want = w->side[1].rx_total + 2;
+		ck_assert(world_run(w, p_rx_total, &want, 10 * MS));
+		/* B delivered both and goes quiet. */
+		b = w->side[1].pds;
+		w->side[1].pds = NULL;
+		if (round == 0) {
+			ck_assert_msg(world_run(w, p_streams_done, NULL,
+						w->side[0].cfg.rto_init_ns / 2),
+				      "the ar packet was not acked at once");
+		} else {
+			world_idle(w, w->side[0].cfg.rto_init_ns / 2);
+			ck_assert_int_eq(st->pkts[1].ndone, 0);
+		}
+		w->side[1].pds = b;
+		ck_assert(world_run(w, p_streams_done, NULL, 100 * MS));
+		stream_check(st, 0);
+		stream_free(w, st);
+	}
+	world_free(w);
+}
+END_TEST
+
 /* Inject a ROD request on a RUD PDC: B answers PDC_HDR_MISMATCH and A
  * fails the packet of that PSN. */
 START_TEST(test_hdr_mismatch)
@@ -2215,6 +2264,7 @@ static Suite *pds_suite(void)
 	ADD(test_oor_window);
 	ADD(test_link_busy);
 	ADD(test_send_reply);
+	ADD(test_ack_request_flag);
 	ADD(test_hdr_mismatch);
 	ADD(test_malformed);
 	ADD(test_send_errors);

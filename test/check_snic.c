@@ -1233,6 +1233,88 @@ START_TEST(test_peer_closed)
 END_TEST
 
 /* ------------------------------------------------------------------ */
+/* The receiver goes quiet after its completion                        */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Manual progress: an application that has its receive completion may
+ * stop calling into the NIC (fi_pingpong's last pong: the client goes to
+ * its control socket).  The sender's rendezvous send must still complete:
+ * everything it waits for (the ACKs of its Response-with-Data packets,
+ * the notice) has to leave the receiver before the receive completion is
+ * reported, not on a delayed-ACK timer that a quiet NIC never runs.  The
+ * sizes put the last Response-with-Data packet at different positions in
+ * the ACK coalescing count.
+ */
+static void rdzv_quiet_receiver(bool unexpected)
+{
+	static const size_t lens[] = {
+		96u << 10, 100000, 128u << 10, 200000, 1u << 20,
+	};
+	struct uet_snic_stats sa, sb;
+	struct snh_world_cfg wc;
+	const struct snh_notif *n;
+	uint8_t *sbuf, *rbuf;
+	unsigned int k;
+
+	snh_world_cfg_default(&wc);
+	world_up(&wc);
+	sbuf = malloc(lens[4]);
+	rbuf = malloc(lens[4]);
+	ck_assert(sbuf && rbuf);
+	for (k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+		snh_fill(sbuf, lens[k], 100 + k);
+		memset(rbuf, 0, lens[k]);
+		if (!unexpected)
+			post_recv(1, false, 0, rbuf, lens[k], 0x500 + k);
+		post_send(0, dest_of(0, 1), false, 0, sbuf, lens[k], 0x600 + k,
+			  false, 0);
+		if (unexpected) {
+			/* The announcement waits at B, unmatched. */
+			snh_world_settle(&W, 10 * SNH_MS);
+			post_recv(1, false, 0, rbuf, lens[k], 0x500 + k);
+		}
+		ck_assert_msg(wait_for(0, k, k + 1, 0, 1 * SNH_SEC),
+			      "%zu bytes: receive %u not completed",
+			      lens[k], k);
+		n = rec_find(1, UET_HSI_NOTIF_RECV, k);
+		ck_assert_uint_eq(n->recv.status, 0);
+		ck_assert_uint_eq(snh_check(rbuf, lens[k], 100 + k), lens[k]);
+		/* B has its completion and stops progressing. */
+		W.nic[1].stopped = true;
+		ck_assert_msg(wait_for(0, k + 1, k + 1, 0, 10 * SNH_SEC),
+			      "%zu bytes: the send did not complete while the "
+			      "receiver was quiet", lens[k]);
+		n = rec_find(0, UET_HSI_NOTIF_SEND, k);
+		ck_assert_msg(n->send.status == 0,
+			      "%zu bytes: send status %u while the receiver "
+			      "was quiet", lens[k], n->send.status);
+		W.nic[1].stopped = false;
+	}
+	get_stats(0, &sa);
+	get_stats(1, &sb);
+	ck_assert_uint_eq(sa.ses.rdzv_tx, k);
+	ck_assert_uint_eq(sb.ses.rdzv_rx, k);
+	ck_assert_uint_eq(sa.pds.pdc_failed, 0);
+	check_decoders();
+	free(sbuf);
+	free(rbuf);
+	world_down();
+}
+
+START_TEST(test_rdzv_quiet_receiver)
+{
+	rdzv_quiet_receiver(false);
+}
+END_TEST
+
+START_TEST(test_rdzv_quiet_receiver_unexpected)
+{
+	rdzv_quiet_receiver(true);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
 /* HSI conventions: metadata, directed receives, unknown source,      */
 /* invalid descriptors                                                 */
 /* ------------------------------------------------------------------ */
@@ -2125,6 +2207,8 @@ static Suite *snic_suite(void)
 	tcase_add_test(tc, test_peer_stopped);
 	tcase_add_test(tc, test_peer_stopped_before_establish);
 	tcase_add_test(tc, test_peer_closed);
+	tcase_add_test(tc, test_rdzv_quiet_receiver);
+	tcase_add_test(tc, test_rdzv_quiet_receiver_unexpected);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("conventions");
