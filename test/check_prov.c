@@ -580,8 +580,6 @@ END_TEST
 START_TEST(test_cq_overflow_and_formats)
 {
 	struct fi_cq_msg_entry me[64];
-	struct fi_cq_err_entry err;
-	struct fi_cq_tagged_entry e;
 	struct pair p;
 	uint8_t tx[8];
 	int k, total = 0, n = 40;
@@ -599,8 +597,6 @@ START_TEST(test_cq_overflow_and_formats)
 					 p.s[0].peer, (void *)(uintptr_t)(k +
 									 1)),
 				 0);
-	(void)e;
-	(void)err;
 	end = uet_clock_now_ns() + WAIT_MS * UET_NSEC_PER_MSEC;
 	while (total < n && uet_clock_now_ns() < end) {
 		fi_cq_read(p.s[1].cq, NULL, 0);

@@ -96,8 +96,7 @@ static int uet_av_insert_one(struct uet_av *av, const struct uet_addr *a,
 
 /* Report the result of an insert: synchronously, or as an EQ event when
  * the AV was opened with FI_EVENT. */
-static int uet_av_report(struct uet_av *av, int done, void *context,
-			 uint64_t flags)
+static int uet_av_report(struct uet_av *av, int done, void *context)
 {
 	struct fi_eq_entry ev;
 
@@ -109,7 +108,6 @@ static int uet_av_report(struct uet_av *av, int done, void *context,
 	ev.fid = &av->fid.fid;
 	ev.context = context;
 	ev.data = (uint64_t)done;
-	(void)flags;
 	uet_eq_post(av->eq, FI_AV_COMPLETE, &ev, sizeof(ev), NULL);
 	return 0;
 }
@@ -151,7 +149,7 @@ static int uet_av_insert_addrs(struct uet_av *av, const struct uet_addr *as,
 		if (fi_addr)
 			fi_addr[i] = a;
 	}
-	return uet_av_report(av, done, errs ? NULL : context, flags);
+	return uet_av_report(av, done, errs ? NULL : context);
 }
 
 static int uet_av_check_flags(struct uet_av *av, uint64_t flags)
@@ -178,7 +176,7 @@ static int uet_av_insert(struct fid_av *fid, const void *addr, size_t count,
 	if (ret)
 		return ret;
 	if (!count)
-		return uet_av_report(av, 0, context, flags);
+		return uet_av_report(av, 0, context);
 	if (!addr)
 		return -FI_EINVAL;
 	as = calloc(count, sizeof(*as));
@@ -353,8 +351,9 @@ fi_addr_t uet_av_reverse(struct uet_av *av, uint32_t peer,
 	if (!av || peer == UET_HSI_PEER_UNKNOWN)
 		return FI_ADDR_NOTAVAIL;
 	pthread_mutex_lock(&av->lock);
-	n = uet_hashmap_lookup_u64(&av->rev, (uint64_t)peer << 24 |
-				   (initiator & 0xffffffu));
+	n = uet_hashmap_lookup_u64(&av->rev,
+				   uet_av_rev_key(peer, (uint16_t)(initiator >> 12),
+						  (uint16_t)initiator));
 	if (n)
 		a = (fi_addr_t)(uet_container_of(n, struct uet_av_entry,
 						 node) - av->tbl);

@@ -202,12 +202,10 @@ static ssize_t uet_cq_readerr(struct fid_cq *fid, struct fi_cq_err_entry *buf,
 	 * is 0 on return. */
 	if (FI_VERSION_GE(api, FI_VERSION(1, 5))) {
 		void *udata = buf->err_data;
-		size_t usize = buf->err_data_size;
 
 		*buf = e->e;
 		buf->err_data = udata;
 		buf->err_data_size = 0;
-		(void)usize;
 	} else {
 		memcpy(buf, &e->e, offsetof(struct fi_cq_err_entry, err_data));
 		buf->err_data = NULL;
@@ -224,16 +222,15 @@ static ssize_t uet_cq_sreadfrom(struct fid_cq *fid, void *buf, size_t count,
 	uint64_t now = uet_clock_now_ns();
 	uint64_t end = timeout < 0 ? UINT64_MAX :
 		       now + (uint64_t)timeout * UET_NSEC_PER_MSEC;
-	size_t threshold = 1;
 	ssize_t ret;
 	uint64_t v;
 	int ms;
 
 	if (cq->wait_obj == FI_WAIT_NONE)
 		return -FI_EINVAL;
-	if (cond && cq->wait_obj == FI_WAIT_UNSPEC)
-		threshold = *(const size_t *)cond;
-	(void)threshold;	/* any completion ends the wait */
+	/* A threshold condition (cond) is not honoured: any completion
+	 * ends the wait (fi_uet(7), LIMITATIONS). */
+	(void)cond;
 	for (;;) {
 		ret = uet_cq_readfrom(fid, buf, count, src_addr);
 		if (ret != -FI_EAGAIN)

@@ -59,7 +59,6 @@ static int uet_ep_post_locked(struct uet_ep *ep, struct uet_hsi_cmd_seg *seg,
 	size_t i;
 	int ret;
 
-	memset(sgl, 0, sizeof(sgl));
 	if (ext) {
 		uet_hsi_cmd_ext_to_sgl(&sgl[n++], ext);
 		seg->ext = true;
@@ -71,6 +70,7 @@ static int uet_ep_post_locked(struct uet_ep *ep, struct uet_hsi_cmd_seg *seg,
 				   : 0;
 		seg->sgl.length = count ? (uint32_t)iov[0].iov_len : 0;
 		for (i = 1; i < count; i++) {
+			memset(&sgl[n], 0, sizeof(sgl[n]));
 			sgl[n].address = (uint64_t)(uintptr_t)iov[i].iov_base;
 			sgl[n].length = (uint32_t)iov[i].iov_len;
 			n++;

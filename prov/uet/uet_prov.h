@@ -298,8 +298,6 @@ struct uet_op {
 	void *buf;			/* first buffer (receive) */
 	size_t len;			/* total buffer length */
 	uint32_t next_free;
-	uint32_t mr_pending;		/* multi-recv: messages not yet
-					 * completed (informational) */
 };
 
 struct uet_ep {
@@ -354,15 +352,6 @@ static inline uint32_t uet_op_index(const struct uet_ep *ep,
 				    const struct uet_op *op)
 {
 	return (uint32_t)(op - ep->ops);
-}
-
-/* ------------------------------------------------------------------ */
-/* helpers                                                             */
-/* ------------------------------------------------------------------ */
-/* Negative errno from the HSI/device layers to -FI_E*. */
-static inline int uet_fi_err(int err)
-{
-	return err;	/* libfabric's FI_E* values are the errno values */
 }
 
 #endif /* UET_PROV_H */
