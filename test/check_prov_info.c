@@ -96,7 +96,8 @@ START_TEST(test_info_defaults)
 		else
 			v6++;
 		ck_assert_ptr_null(cur->dest_addr);
-		ck_assert_uint_eq(cur->caps, UET_CAPS);
+		ck_assert_uint_eq(cur->caps,
+				  i < 2 ? UET_CAPS_RDM : UET_CAPS_DGRAM);
 		ck_assert_uint_eq(cur->mode, 0);
 		ck_assert_str_eq(cur->fabric_attr->name, "uet");
 		ck_assert_ptr_null(cur->fabric_attr->prov_name);
@@ -127,12 +128,33 @@ START_TEST(test_info_defaults)
 		ck_assert_uint_eq(cur->ep_attr->auth_key_size, 4);
 		ck_assert_uint_eq(cur->ep_attr->tx_ctx_cnt, 1);
 		ck_assert_uint_eq(cur->ep_attr->msg_prefix_size, 0);
-		ck_assert_uint_eq(cur->tx_attr->caps,
-				  FI_MSG | FI_TAGGED | FI_SEND);
-		ck_assert_uint_eq(cur->rx_attr->caps,
-				  FI_MSG | FI_TAGGED | FI_RECV |
-				  FI_DIRECTED_RECV | FI_SOURCE |
-				  FI_MULTI_RECV);
+		if (i < 2) {
+			/* RDM: messaging, RMA and atomics, split into the
+			 * initiator and target halves */
+			ck_assert_uint_eq(cur->tx_attr->caps,
+					  FI_MSG | FI_TAGGED | FI_SEND |
+					  FI_RMA | FI_ATOMIC | FI_READ |
+					  FI_WRITE);
+			ck_assert_uint_eq(cur->rx_attr->caps,
+					  FI_MSG | FI_TAGGED | FI_RECV |
+					  FI_DIRECTED_RECV | FI_SOURCE |
+					  FI_MULTI_RECV | FI_RMA | FI_ATOMIC |
+					  FI_REMOTE_READ | FI_REMOTE_WRITE |
+					  FI_RMA_EVENT);
+			ck_assert_uint_eq(cur->tx_attr->rma_iov_limit, 1);
+		} else {
+			ck_assert_uint_eq(cur->tx_attr->caps,
+					  FI_MSG | FI_TAGGED | FI_SEND);
+			ck_assert_uint_eq(cur->rx_attr->caps,
+					  FI_MSG | FI_TAGGED | FI_RECV |
+					  FI_DIRECTED_RECV | FI_SOURCE |
+					  FI_MULTI_RECV);
+			ck_assert_uint_eq(cur->tx_attr->rma_iov_limit, 0);
+		}
+		/* RUD may reorder RMA: no RMA ordering */
+		ck_assert_uint_eq(cur->ep_attr->max_order_raw_size, 0);
+		ck_assert_uint_eq(cur->ep_attr->max_order_war_size, 0);
+		ck_assert_uint_eq(cur->ep_attr->max_order_waw_size, 0);
 		ck_assert_uint_eq(cur->tx_attr->msg_order, FI_ORDER_SAS);
 		ck_assert_uint_eq(cur->tx_attr->comp_order, 0);
 		ck_assert_uint_eq(cur->tx_attr->size, 1024);
@@ -167,10 +189,26 @@ START_TEST(test_info_unsatisfiable)
 	uint32_t job = 1u << 24;
 
 	ck_assert_ptr_nonnull(h);
+	/* RMA and atomics: RDM only */
+	h->ep_attr->type = FI_EP_DGRAM;
 	h->caps = FI_RMA;
 	expect_nodata(h);
 	h->caps = FI_MSG | FI_ATOMIC;
 	expect_nodata(h);
+	h->caps = FI_MSG;
+	h->rx_attr->caps = FI_REMOTE_WRITE;
+	expect_nodata(h);
+	h->rx_attr->caps = 0;
+	h->ep_attr->type = FI_EP_UNSPEC;
+	h->caps = FI_MSG | FI_HMEM;
+	expect_nodata(h);
+	h->caps = FI_RMA;
+	h->ep_attr->max_order_waw_size = 8;	/* RMA is not ordered */
+	expect_nodata(h);
+	h->ep_attr->max_order_waw_size = 0;
+	h->ep_attr->max_order_raw_size = 1;
+	expect_nodata(h);
+	h->ep_attr->max_order_raw_size = 0;
 	h->caps = 0;
 	h->ep_attr->type = FI_EP_MSG;
 	expect_nodata(h);
@@ -229,7 +267,7 @@ START_TEST(test_info_unsatisfiable)
 	h->tx_attr->iov_limit = 9;
 	expect_nodata(h);
 	h->tx_attr->iov_limit = 0;
-	h->tx_attr->rma_iov_limit = 1;
+	h->tx_attr->rma_iov_limit = 2;
 	expect_nodata(h);
 	h->tx_attr->rma_iov_limit = 0;
 	h->tx_attr->size = 1025;
@@ -238,10 +276,10 @@ START_TEST(test_info_unsatisfiable)
 	h->tx_attr->op_flags = FI_COMMIT_COMPLETE;
 	expect_nodata(h);
 	h->tx_attr->op_flags = 0;
-	h->tx_attr->caps = FI_RMA;
+	h->tx_attr->caps = FI_TRIGGER;
 	expect_nodata(h);
 	h->tx_attr->caps = 0;
-	h->rx_attr->caps = FI_REMOTE_WRITE;
+	h->rx_attr->caps = FI_RMA_PMEM;
 	expect_nodata(h);
 	h->rx_attr->caps = 0;
 	h->rx_attr->total_buffered_recv = 1;
@@ -499,6 +537,40 @@ START_TEST(test_info_caps)
 			  FI_MSG | FI_SEND | FI_DIRECTED_RECV);
 	ck_assert_uint_eq(info->tx_attr->caps, FI_MSG | FI_SEND);
 	fi_freeinfo(info);
+
+	/* RMA named without a direction: all four, split between tx (the
+	 * initiator) and rx (the target); RDM only; FI_RMA_EVENT only when
+	 * asked for */
+	hints->caps = FI_RMA;
+	info = get(NULL, NULL, 0, hints);
+	ck_assert_uint_eq(count(info), 2);
+	ck_assert_int_eq(info->ep_attr->type, FI_EP_RDM);
+	ck_assert_uint_eq(info->caps, FI_RMA | FI_READ | FI_WRITE |
+			  FI_REMOTE_READ | FI_REMOTE_WRITE | FI_SOURCE |
+			  FI_MULTI_RECV | FI_LOCAL_COMM | FI_REMOTE_COMM);
+	ck_assert_uint_eq(info->tx_attr->caps, FI_RMA | FI_READ | FI_WRITE);
+	ck_assert_uint_eq(info->rx_attr->caps, FI_RMA | FI_REMOTE_READ |
+			  FI_REMOTE_WRITE | FI_SOURCE | FI_MULTI_RECV);
+	ck_assert_int_eq(uet_info_check(V, info), 0);
+	fi_freeinfo(info);
+	hints->caps = FI_ATOMIC | FI_READ | FI_RMA_EVENT;
+	info = get(NULL, NULL, 0, hints);
+	ck_assert_uint_eq(info->caps & ~(FI_SOURCE | FI_MULTI_RECV |
+					 FI_LOCAL_COMM | FI_REMOTE_COMM),
+			  FI_ATOMIC | FI_READ | FI_RMA_EVENT);
+	ck_assert_uint_eq(info->tx_attr->caps, FI_ATOMIC | FI_READ);
+	ck_assert_uint_eq(info->rx_attr->caps, FI_ATOMIC | FI_RMA_EVENT |
+			  FI_SOURCE | FI_MULTI_RECV);
+	fi_freeinfo(info);
+	/* tx/rx hints narrow the halves */
+	hints->caps = FI_MSG | FI_RMA | FI_ATOMIC;
+	hints->tx_attr->caps = FI_RMA | FI_WRITE;
+	hints->rx_attr->caps = FI_MSG | FI_RECV;
+	info = get(NULL, NULL, 0, hints);
+	ck_assert_uint_eq(info->tx_attr->caps, FI_RMA | FI_WRITE);
+	ck_assert_uint_eq(info->rx_attr->caps, FI_MSG | FI_RECV | FI_SOURCE |
+			  FI_MULTI_RECV);
+	fi_freeinfo(info);
 	fi_freeinfo(hints);
 }
 END_TEST
@@ -535,9 +607,11 @@ START_TEST(test_info_domain_choices)
 	ck_assert_int_eq(info->domain_attr->control_progress,
 			 FI_PROGRESS_MANUAL);
 	ck_assert_int_eq(info->domain_attr->av_type, FI_AV_TABLE);
-	/* without RMA the target-only modes are not needed */
+	/* RMA targets: keys and addresses as the application can take
+	 * them; FI_MR_ENDPOINT and FI_MR_HMEM are not offered */
 	ck_assert_int_eq(info->domain_attr->mr_mode,
-			 FI_MR_LOCAL | FI_MR_ALLOCATED);
+			 FI_MR_LOCAL | FI_MR_ALLOCATED | FI_MR_VIRT_ADDR |
+			 FI_MR_PROV_KEY);
 	ck_assert_uint_eq(job_of(info), 0xabcdef);
 	ck_assert_uint_eq(info->tx_attr->size, 64);
 	ck_assert_uint_eq(info->tx_attr->op_flags, FI_DELIVERY_COMPLETE);
@@ -545,9 +619,25 @@ START_TEST(test_info_domain_choices)
 	ck_assert_int_eq(uet_info_check(V, info), 0);
 	fi_freeinfo(info);
 
+	/* without remote access the target-only modes are not needed */
+	hints->caps = FI_MSG | FI_RMA | FI_READ | FI_WRITE;
+	hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR |
+		FI_MR_ALLOCATED | FI_MR_PROV_KEY;
+	info = get(NULL, NULL, 0, hints);
+	ck_assert_int_eq(info->domain_attr->mr_mode,
+			 FI_MR_LOCAL | FI_MR_ALLOCATED);
+	ck_assert_uint_eq(info->caps & (FI_REMOTE_READ | FI_REMOTE_WRITE), 0);
+	ck_assert_uint_eq(info->rx_attr->caps & FI_RMA_EVENT, 0);
+	fi_freeinfo(info);
+	hints->caps = FI_MSG;
 	hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_PROV_KEY;
 	info = get(NULL, NULL, 0, hints);
 	ck_assert_int_eq(info->domain_attr->mr_mode, 0);
+	fi_freeinfo(info);
+	hints->caps = 0;
+	info = get(NULL, NULL, 0, hints);
+	ck_assert_int_eq(info->domain_attr->mr_mode,
+			 FI_MR_VIRT_ADDR | FI_MR_PROV_KEY);
 	fi_freeinfo(info);
 	hints->domain_attr->mr_mode = 1;	/* FI_MR_BASIC */
 	info = get(NULL, NULL, 0, hints);
@@ -576,6 +666,11 @@ START_TEST(test_info_check)
 
 	ck_assert_int_eq(uet_info_check(V, info), 0);
 	ck_assert_int_eq(uet_info_check(V, info->next->next), 0);
+	/* DGRAM: no RMA */
+	dup = fi_dupinfo(info->next->next);
+	dup->caps |= FI_RMA;
+	ck_assert_int_eq(uet_info_check(V, dup), -FI_ENODATA);
+	fi_freeinfo(dup);
 
 #define CHECK_ALTERED(stmt, expect) do {				\
 		dup = fi_dupinfo(info);					\
@@ -588,7 +683,7 @@ START_TEST(test_info_check)
 	CHECK_ALTERED(dup->domain_attr->threading = FI_THREAD_COMPLETION, 0);
 	CHECK_ALTERED(dup->tx_attr->size = 16, 0);
 	CHECK_ALTERED(dup->domain_attr->av_type = FI_AV_MAP, 0);
-	CHECK_ALTERED(dup->caps |= FI_RMA, -FI_ENODATA);
+	CHECK_ALTERED(dup->caps |= FI_HMEM, -FI_ENODATA);
 	CHECK_ALTERED(dup->tx_attr->inject_size = 8192, -FI_ENODATA);
 	CHECK_ALTERED(dup->ep_attr->type = FI_EP_MSG, -FI_ENODATA);
 	CHECK_ALTERED(dup->ep_attr->max_msg_size = SIZE_MAX, -FI_ENODATA);

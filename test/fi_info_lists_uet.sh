@@ -89,4 +89,30 @@ if [ $rc -ge 128 ] || [ "$out" != "fi_getinfo: -61" ]; then
 	exit 1
 fi
 echo "PASS: fi_info -p uet -t FI_EP_MSG answers -FI_ENODATA"
+
+# RMA and atomics: RDM endpoints only, the caps split between tx and rx.
+out=$(FI_UET_IFACE=lo FI_PROVIDER_PATH="$libdir" LD_PRELOAD="$preload" \
+	fi_info -p uet -c "FI_RMA|FI_ATOMIC" -v 2>&1)
+rc=$?
+if [ $rc -ne 0 ] || ! echo "$out" | grep -q "type: FI_EP_RDM" ||
+	echo "$out" | grep -q "type: FI_EP_DGRAM"; then
+	echo "FAIL: fi_info -c FI_RMA|FI_ATOMIC (rc=$rc) should list RDM only:"
+	echo "$out"
+	exit 1
+fi
+for want in "FI_REMOTE_WRITE" "FI_REMOTE_READ" "mr_key_size: 8"; do
+	if ! echo "$out" | grep -q "$want"; then
+		echo "FAIL: fi_info -c FI_RMA|FI_ATOMIC does not show '$want':"
+		echo "$out"
+		exit 1
+	fi
+done
+out=$(FI_UET_IFACE=lo FI_PROVIDER_PATH="$libdir" LD_PRELOAD="$preload" \
+	fi_info -p uet -c FI_RMA -t FI_EP_DGRAM 2>&1)
+rc=$?
+if [ $rc -ge 128 ] || [ "$out" != "fi_getinfo: -61" ]; then
+	echo "FAIL: fi_info -c FI_RMA -t FI_EP_DGRAM (rc=$rc) should answer -61: $out"
+	exit 1
+fi
+echo "PASS: fi_info -p uet -c FI_RMA|FI_ATOMIC lists RDM only"
 exit 0

@@ -65,6 +65,7 @@ static int uet_domain_close(struct fid *fid)
 	if (dom->auto_progress)
 		dom->ops->auto_progress(dom->dev, false);
 	dom->ops->close(dom->dev);
+	uet_hashmap_fini(&dom->mr_map);
 	if (dom->eq)
 		atomic_fetch_sub(&dom->eq->ref, 1);
 	atomic_fetch_sub(&dom->fabric->ref, 1);
@@ -116,7 +117,7 @@ static struct fi_ops_domain uet_domain_ops = {
 	.poll_open = uet_no_poll_open,
 	.stx_ctx = uet_no_stx_ctx,
 	.srx_ctx = uet_no_srx_ctx,
-	.query_atomic = uet_no_query_atomic,
+	.query_atomic = uet_query_atomic,
 	.query_collective = uet_no_query_collective,
 	.endpoint2 = uet_no_endpoint2,
 };
@@ -151,6 +152,7 @@ static int uet_domain_open_dev(struct uet_domain *dom,
 			       const struct fi_info *info)
 {
 	struct uet_hsi_dev_attr attr;
+	struct uet_hsi_dev_limits lim;
 	struct uet_addr src;
 	char host[INET6_ADDRSTRLEN + 16];
 	uint8_t raw[sizeof(struct sockaddr_in6)];
@@ -198,6 +200,8 @@ static int uet_domain_open_dev(struct uet_domain *dom,
 		ret = uet_addr_from_raw(&dom->addr, raw, rawlen);
 	if (ret)
 		goto err_close;
+	if (dom->ops->get_limits && !dom->ops->get_limits(dom->dev, &lim))
+		dom->amo_max = lim.amo_max;
 	if (dom->data_progress == FI_PROGRESS_AUTO) {
 		ret = dom->ops->auto_progress ?
 		      dom->ops->auto_progress(dom->dev, true) : -ENOTSUP;
@@ -254,9 +258,15 @@ int uet_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 	ret = uet_domain_job_id(info->domain_attr, &dom->job_id);
 	if (ret)
 		goto err_lock;
+	ret = uet_hashmap_init(&dom->mr_map, 0, 0);
+	if (ret) {
+		ret = -FI_ENOMEM;
+		goto err_lock;
+	}
+	atomic_init(&dom->mr_cntrs, 0);
 	ret = uet_domain_open_dev(dom, info);
 	if (ret)
-		goto err_lock;
+		goto err_map;
 
 	dom->fid.fid.fclass = FI_CLASS_DOMAIN;
 	dom->fid.fid.context = context;
@@ -267,6 +277,8 @@ int uet_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 	*domain = &dom->fid;
 	return 0;
 
+err_map:
+	uet_hashmap_fini(&dom->mr_map);
 err_lock:
 	pthread_mutex_destroy(&dom->lock);
 err_free:

@@ -138,6 +138,11 @@ static int uet_ep_enable(struct uet_ep *ep)
 	qa.resource_index = ep->ri;
 	qa.mode = ep->type == FI_EP_DGRAM ? UET_HSI_QUEUE_MODE_UUD :
 		  UET_HSI_QUEUE_MODE_DEFAULT;
+	/* A notification for every RMA / atomic that lands here when
+	 * something counts them (header_data ones come anyway). */
+	qa.rma_events = ep->type == FI_EP_RDM &&
+			((ep->caps & FI_RMA_EVENT) || ep->rwrite_cntr ||
+			 ep->rread_cntr);
 	ret = d->ops->queue_open(d->dev, &qa, &ep->q);
 	if (ret) {
 		UET_WARN(FI_LOG_EP_CTRL, "opening the queue pair: %s\n",
@@ -177,6 +182,8 @@ static void uet_ep_drain(struct uet_ep *ep)
 		 ep->tx_inflight);
 }
 
+static void uet_ep_unbind_cntrs(struct uet_ep *ep);
+
 static int uet_ep_close(struct fid *fid)
 {
 	struct uet_ep *ep = uet_container_of(fid, struct uet_ep, fid.fid);
@@ -190,12 +197,7 @@ static int uet_ep_close(struct fid *fid)
 		uet_bind_set_del(&ep->tx_cq->bound, ep, &ep->tx_cq->ref);
 	if (ep->rx_cq && ep->rx_cq != ep->tx_cq)
 		uet_bind_set_del(&ep->rx_cq->bound, ep, &ep->rx_cq->ref);
-	if (ep->send_cntr)
-		uet_bind_set_del(&ep->send_cntr->bound, ep,
-				 &ep->send_cntr->ref);
-	if (ep->recv_cntr && ep->recv_cntr != ep->send_cntr)
-		uet_bind_set_del(&ep->recv_cntr->bound, ep,
-				 &ep->recv_cntr->ref);
+	uet_ep_unbind_cntrs(ep);
 	if (ep->av)
 		atomic_fetch_sub(&ep->av->ref, 1);
 	if (ep->eq)
@@ -236,26 +238,76 @@ static int uet_ep_bind_cq(struct uet_ep *ep, struct uet_cq *cq,
 	return 0;
 }
 
+/* The counter slots of an endpoint, in bind-flag order. */
+#define UET_EP_NCNTR	6
+
+static struct uet_cntr **uet_ep_cntr_slot(struct uet_ep *ep, unsigned int i,
+					  uint64_t *flag)
+{
+	static const uint64_t flags[UET_EP_NCNTR] = {
+		FI_SEND, FI_RECV, FI_WRITE, FI_READ, FI_REMOTE_WRITE,
+		FI_REMOTE_READ,
+	};
+	struct uet_cntr **slots[UET_EP_NCNTR] = {
+		&ep->send_cntr, &ep->recv_cntr, &ep->write_cntr,
+		&ep->read_cntr, &ep->rwrite_cntr, &ep->rread_cntr,
+	};
+
+	*flag = flags[i];
+	return slots[i];
+}
+
+/* Leave the bind set of every distinct counter once. */
+static void uet_ep_unbind_cntrs(struct uet_ep *ep)
+{
+	struct uet_cntr *seen[UET_EP_NCNTR], *c;
+	unsigned int i, j, n = 0;
+	uint64_t flag;
+
+	for (i = 0; i < UET_EP_NCNTR; i++) {
+		c = *uet_ep_cntr_slot(ep, i, &flag);
+		if (!c)
+			continue;
+		for (j = 0; j < n && seen[j] != c; j++)
+			;
+		if (j < n)
+			continue;
+		seen[n++] = c;
+		uet_bind_set_del(&c->bound, ep, &c->ref);
+	}
+}
+
 static int uet_ep_bind_cntr(struct uet_ep *ep, struct uet_cntr *c,
 			    uint64_t flags)
 {
+	struct uet_cntr **slot;
+	uint64_t flag;
+	unsigned int i;
 	int ret;
 
 	if (flags & ~(uint64_t)(FI_SEND | FI_RECV | FI_READ | FI_WRITE |
 				FI_REMOTE_READ | FI_REMOTE_WRITE))
 		return -FI_EINVAL;
-	if (!(flags & (FI_SEND | FI_RECV)))
-		return 0;	/* RMA events: no such operations yet */
-	if (((flags & FI_SEND) && ep->send_cntr) ||
-	    ((flags & FI_RECV) && ep->recv_cntr))
-		return -FI_EBUSY;
+	if (!flags)
+		return -FI_EINVAL;
+	if (c->domain != ep->domain)
+		return -FI_EINVAL;
+	if ((flags & ~(uint64_t)(FI_SEND | FI_RECV)) &&
+	    ep->type != FI_EP_RDM)
+		return -FI_EINVAL;	/* RMA counters: RDM only */
+	for (i = 0; i < UET_EP_NCNTR; i++) {
+		slot = uet_ep_cntr_slot(ep, i, &flag);
+		if ((flags & flag) && *slot)
+			return -FI_EBUSY;
+	}
 	ret = uet_bind_set_add(&c->bound, ep, &c->ref);
 	if (ret)
 		return ret;
-	if (flags & FI_SEND)
-		ep->send_cntr = c;
-	if (flags & FI_RECV)
-		ep->recv_cntr = c;
+	for (i = 0; i < UET_EP_NCNTR; i++) {
+		slot = uet_ep_cntr_slot(ep, i, &flag);
+		if (flags & flag)
+			*slot = c;
+	}
 	return 0;
 }
 
@@ -498,7 +550,7 @@ static struct fi_ops_cm uet_ep_cm_ops = {
 	.join = uet_no_join,
 };
 
-/* ---- RMA and atomics: not offered yet (no FI_RMA / FI_ATOMIC caps) ---- */
+/* ---- RMA and atomics: RDM only (DGRAM endpoints are UUD) ---- */
 
 static struct fi_ops_rma uet_ep_no_rma_ops = {
 	.size = sizeof(struct fi_ops_rma),
@@ -613,8 +665,10 @@ int uet_ep_open(struct fid_domain *domain, struct fi_info *info,
 	ep->fid.cm = &uet_ep_cm_ops;
 	ep->fid.msg = &uet_ep_msg_ops;
 	ep->fid.tagged = &uet_ep_tagged_ops;
-	ep->fid.rma = &uet_ep_no_rma_ops;
-	ep->fid.atomic = &uet_ep_no_atomic_ops;
+	ep->fid.rma = ep->type == FI_EP_RDM ? &uet_ep_rma_ops :
+		      &uet_ep_no_rma_ops;
+	ep->fid.atomic = ep->type == FI_EP_RDM ? &uet_ep_atomic_ops :
+			 &uet_ep_no_atomic_ops;
 	atomic_fetch_add(&d->ref, 1);
 	*out = &ep->fid;
 	return 0;

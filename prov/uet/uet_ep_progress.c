@@ -3,12 +3,22 @@
  * The notification consumer: reads the endpoint's notification ring
  * (entries are valid once their prime marker matches the lap) and turns
  * each entry into a CQ entry, an error CQ entry and/or a counter update.
+ *
+ * Send completions finish messages, RMA and atomics alike: the op's
+ * flags (FI_SEND / FI_RMA|FI_WRITE / FI_RMA|FI_READ / FI_ATOMIC|FI_WRITE /
+ * FI_ATOMIC|FI_READ) pick the counter (send, write, read) and are the CQ
+ * entry's flags.  Receive notifications with the RMA flag (E-6) report an
+ * RMA or atomic that landed here: the remote counters of the endpoint
+ * and of the MR (by key) count it, and one that carried header_data
+ * writes an rx CQ entry {FI_RMA|FI_REMOTE_WRITE|FI_REMOTE_CQ_DATA, len,
+ * data} (FI_ATOMIC for atomics) without consuming a receive.
  */
 #include "config.h"
 
 #include <string.h>
 
 #include "uet_prov.h"
+#include "uet_wire_consts.h"
 
 static struct uet_op *uet_ep_op_at(struct uet_ep *ep, uint64_t idx,
 				   uint8_t kind1, uint8_t kind2)
@@ -57,10 +67,21 @@ static void uet_ep_err(struct uet_cq *cq, struct uet_op *op, uint64_t flags,
 	uet_cq_write_err(cq, &e, src);
 }
 
+/* The counter of a transmit operation with these flags. */
+static struct uet_cntr *uet_ep_tx_cntr(struct uet_ep *ep, uint64_t flags)
+{
+	if (flags & FI_SEND)
+		return ep->send_cntr;
+	if (flags & FI_WRITE)
+		return ep->write_cntr;
+	return ep->read_cntr;
+}
+
 static void uet_ep_send_done(struct uet_ep *ep, const uint8_t *ent)
 {
 	struct uet_hsi_send_cmpl c;
 	struct fi_cq_tagged_entry e;
+	struct uet_cntr *cntr;
 	struct uet_op *op;
 
 	if (uet_hsi_send_cmpl_decode(&c, ent, UET_HSI_NOTIF_LEN) < 0) {
@@ -70,8 +91,9 @@ static void uet_ep_send_done(struct uet_ep *ep, const uint8_t *ent)
 	op = uet_ep_op_at(ep, c.op_context, UET_OP_TX, UET_OP_TX);
 	if (!op)
 		return;
+	cntr = uet_ep_tx_cntr(ep, op->flags);
 	if (!c.status) {
-		uet_cntr_inc(ep->send_cntr);
+		uet_cntr_inc(cntr);
 		if (op->report && ep->tx_cq) {
 			memset(&e, 0, sizeof(e));
 			e.op_context = op->context;
@@ -79,12 +101,60 @@ static void uet_ep_send_done(struct uet_ep *ep, const uint8_t *ent)
 			uet_cq_write(ep->tx_cq, &e, FI_ADDR_NOTAVAIL);
 		}
 	} else {
-		uet_cntr_inc_err(ep->send_cntr);
+		uet_cntr_inc_err(cntr);
 		uet_ep_err(ep->tx_cq, op, op->flags, c.status, c.flags, 0, 0,
 			   0, 0, NULL, FI_ADDR_NOTAVAIL);
 	}
 	uet_op_free(ep, op);
 	ep->tx_inflight--;
+}
+
+/* An RMA or atomic landed at this endpoint (E-6 target notification). */
+static void uet_ep_rma_event(struct uet_ep *ep,
+			     const struct uet_hsi_recv_notif *n,
+			     const struct uet_hsi_recv_cont *cont)
+{
+	struct fi_cq_tagged_entry e;
+	uint64_t access, cls;
+
+	switch (n->buffer_id_0) {
+	case UET_WRITE:
+		access = FI_REMOTE_WRITE;
+		cls = FI_RMA;
+		break;
+	case UET_READ:
+		access = FI_REMOTE_READ;
+		cls = FI_RMA;
+		break;
+	case UET_ATOMIC:
+		access = FI_REMOTE_WRITE;
+		cls = FI_ATOMIC;
+		break;
+	case UET_FETCHING_ATOMIC:
+		access = FI_REMOTE_READ;
+		cls = FI_ATOMIC;
+		break;
+	default:
+		UET_WARN_ONCE(FI_LOG_EP_DATA, "RMA notification with opcode "
+			      "%u\n", n->buffer_id_0);
+		return;
+	}
+	if (n->status) {
+		UET_WARN_ONCE(FI_LOG_EP_DATA, "RMA notification with status "
+			      "%u\n", n->status);
+		return;
+	}
+	uet_cntr_inc(access == FI_REMOTE_WRITE ? ep->rwrite_cntr :
+		     ep->rread_cntr);
+	uet_mr_remote_event(ep->domain, n->tag, access);
+	if (!cont->has_data || !ep->rx_cq)
+		return;
+	memset(&e, 0, sizeof(e));
+	e.flags = cls | access | FI_REMOTE_CQ_DATA;
+	e.len = n->total_length;
+	e.data = cont->header_data;
+	uet_cq_write(ep->rx_cq, &e,
+		     uet_av_reverse(ep->av, n->src_id, cont->initiator));
 }
 
 static void uet_ep_recv_done(struct uet_ep *ep, const uint8_t *ent,
@@ -109,6 +179,10 @@ static void uet_ep_recv_done(struct uet_ep *ep, const uint8_t *ent,
 	    uet_hsi_recv_cont_decode(&cont, cont_ent, UET_HSI_NOTIF_LEN) < 0) {
 		UET_WARN_ONCE(FI_LOG_EP_DATA, "malformed continuation\n");
 		memset(&cont, 0, sizeof(cont));
+	}
+	if (n.rma) {
+		uet_ep_rma_event(ep, &n, &cont);
+		return;
 	}
 	op = uet_ep_op_at(ep, (uint32_t)n.buffer_id_0 |
 			  (uint32_t)n.buffer_id_1 << 16, UET_OP_RX,

@@ -12,12 +12,18 @@
  * place (uet_info_apply_*), so adding a capability is a change to
  * UET_CAPS in uet_info.h plus the attributes it brings.
  *
+ * Capabilities: RDM endpoints offer messaging, RMA and atomics
+ * (UET_CAPS_RDM); DGRAM endpoints (UUD, unreliable) messaging only.
+ * FI_RMA_EVENT is given when asked for (or when the hints name no
+ * capability): it makes the device report every RMA landing at the
+ * endpoint, which costs a notification each.
+ *
  * Memory registration: uet needs no mode bit.  When the hints list the
  * modes the application supports, the info returns the subset of
- * UET_MR_MODE it lists (so that a device that can use registered memory
- * may), without the bits that only matter for RMA targets while uet offers
- * no RMA (FI_MR_VIRT_ADDR, FI_MR_PROV_KEY, and FI_MR_ALLOCATED unless
- * FI_MR_LOCAL stays).  The v1.0 values (FI_MR_BASIC, FI_MR_SCALABLE) are
+ * UET_MR_MODE it lists: FI_MR_PROV_KEY and FI_MR_VIRT_ADDR change what
+ * keys and remote addresses mean (uet_mr.c); without remote access
+ * capabilities (DGRAM, or RDM without FI_REMOTE_READ/WRITE) they, and
+ * FI_MR_ALLOCATED unless FI_MR_LOCAL stays, are dropped.  The v1.0 values (FI_MR_BASIC, FI_MR_SCALABLE) are
  * accepted alone and returned as asked, as upstream's ofi_check_mr_mode
  * does; API versions before 1.5 get FI_MR_SCALABLE unless they ask for
  * FI_MR_BASIC.
@@ -70,11 +76,12 @@ const struct uet_env_var uet_info_env_job_id =
 			 FI_MULTI_RECV | FI_SOURCE | FI_RMA_EVENT | \
 			 FI_SOURCE_ERR | FI_HMEM | FI_TRIGGER | \
 			 FI_RMA_PMEM | FI_COLLECTIVE)
-/* Secondary capabilities (fi_getinfo(3)): offered whether asked or not. */
-#define UET_SECONDARY_CAPS (FI_MULTI_RECV | FI_SOURCE | FI_RMA_EVENT | \
-			    FI_SHARED_AV | FI_TRIGGER | FI_FENCE | \
-			    FI_LOCAL_COMM | FI_REMOTE_COMM | \
-			    FI_SOURCE_ERR | FI_RMA_PMEM)
+/* Secondary capabilities (fi_getinfo(3)): offered whether asked or not
+ * (FI_RMA_EVENT is secondary too, but uet gives it only when asked: it
+ * costs a notification per RMA). */
+#define UET_SECONDARY_CAPS (FI_MULTI_RECV | FI_SOURCE | FI_SHARED_AV | \
+			    FI_TRIGGER | FI_FENCE | FI_LOCAL_COMM | \
+			    FI_REMOTE_COMM | FI_SOURCE_ERR | FI_RMA_PMEM)
 #define UET_MSG_DIR_CAPS (FI_SEND | FI_RECV)
 #define UET_RMA_DIR_CAPS (FI_READ | FI_WRITE | FI_REMOTE_READ | \
 			  FI_REMOTE_WRITE)
@@ -665,13 +672,21 @@ static int uet_info_apply_ep(struct fi_info *info, const struct fi_ep_attr *h)
 	return e->auth_key ? 0 : -FI_ENOMEM;
 }
 
+/* Everything an info's endpoint type offers (before the hints). */
+static uint64_t uet_info_type_caps(const struct fi_info *info)
+{
+	return info->ep_attr->type == FI_EP_RDM ? UET_CAPS_RDM :
+	       UET_CAPS_DGRAM;
+}
+
 /* Checks common to tx and rx attributes. */
-static int uet_info_apply_queue(uint64_t h_caps, uint64_t caps_bits,
+static int uet_info_apply_queue(uint64_t avail, uint64_t h_caps,
+				uint64_t caps_bits,
 				uint64_t h_op_flags, uint64_t op_flags,
 				uint64_t h_msg_order, uint64_t h_comp_order,
 				uint64_t msg_order, uint64_t comp_order)
 {
-	if (h_caps & caps_bits & ~UET_CAPS)
+	if (h_caps & caps_bits & ~avail)
 		return uet_info_refuse("tx/rx capabilities");
 	if (h_op_flags & ~op_flags)
 		return uet_info_refuse("tx/rx op_flags");
@@ -689,7 +704,8 @@ static int uet_info_apply_tx(struct fi_info *info, const struct fi_tx_attr *h)
 	int ret;
 
 	if (h) {
-		ret = uet_info_apply_queue(h->caps, UET_TX_CAP_BITS,
+		ret = uet_info_apply_queue(uet_info_type_caps(info),
+					   h->caps, UET_TX_CAP_BITS,
 					   h->op_flags, UET_TX_OP_FLAGS,
 					   h->msg_order, h->comp_order,
 					   t->msg_order, t->comp_order);
@@ -722,7 +738,8 @@ static int uet_info_apply_rx(struct fi_info *info, const struct fi_rx_attr *h)
 	int ret;
 
 	if (h) {
-		ret = uet_info_apply_queue(h->caps, UET_RX_CAP_BITS,
+		ret = uet_info_apply_queue(uet_info_type_caps(info),
+					   h->caps, UET_RX_CAP_BITS,
 					   h->op_flags, UET_RX_OP_FLAGS,
 					   h->msg_order, h->comp_order,
 					   r->msg_order, r->comp_order);
@@ -750,9 +767,9 @@ static int uet_info_apply(uint32_t version, struct fi_info *info,
 
 	if (!hints)
 		return uet_info_apply_domain(version, info, NULL);
-	if (hints->caps & ~UET_CAPS)
+	if (hints->caps & ~info->caps)
 		return uet_info_refuse("capabilities");
-	info->caps = uet_info_caps(hints->caps, UET_CAPS);
+	info->caps = uet_info_caps(hints->caps, info->caps);
 	info->handle = hints->handle;
 	if (hints->fabric_attr) {
 		ret = uet_info_apply_fabric(hints->fabric_attr);
@@ -817,7 +834,7 @@ static struct fi_info *uet_info_new(uint32_t version,
 
 	if (!info)
 		return NULL;
-	info->caps = UET_CAPS;
+	info->caps = type == FI_EP_RDM ? UET_CAPS_RDM : UET_CAPS_DGRAM;
 	info->addr_format = uet_addr_fi_format(src);
 	if (uet_info_set_addr(&info->src_addr, &info->src_addrlen, src) ||
 	    (req->has_dest &&
@@ -825,15 +842,17 @@ static struct fi_info *uet_info_new(uint32_t version,
 			       &req->dest)))
 		goto err_free_info;
 
-	info->tx_attr->caps = UET_CAPS & UET_TX_CAP_BITS;
+	info->tx_attr->caps = info->caps & UET_TX_CAP_BITS;
 	info->tx_attr->msg_order = UET_MSG_ORDER;
 	info->tx_attr->comp_order = UET_COMP_ORDER;
 	info->tx_attr->inject_size = max_msg < UET_INJECT_SIZE ? max_msg :
 				     UET_INJECT_SIZE;
 	info->tx_attr->size = UET_QUEUE_SIZE;
 	info->tx_attr->iov_limit = UET_IOV_LIMIT;
+	info->tx_attr->rma_iov_limit = type == FI_EP_RDM ? UET_RMA_IOV_LIMIT :
+				       0;
 
-	info->rx_attr->caps = UET_CAPS & UET_RX_CAP_BITS;
+	info->rx_attr->caps = info->caps & UET_RX_CAP_BITS;
 	info->rx_attr->msg_order = UET_MSG_ORDER;
 	info->rx_attr->comp_order = UET_COMP_ORDER;
 	info->rx_attr->size = UET_QUEUE_SIZE;

@@ -22,18 +22,27 @@
 #include "uet_env.h"
 #include "uet_wire_consts.h"	/* UET_JOB_ID_MAX */
 
-/* ---- capabilities (add FI_RMA, FI_ATOMIC, ... here) ---- */
+/* ---- capabilities ---- */
 #define UET_CAPS_MSG	(FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | \
 			 FI_DIRECTED_RECV | FI_SOURCE | FI_MULTI_RECV)
+/* RMA and atomics need a reliable delivery mode: RDM only. */
+#define UET_CAPS_RMA	(FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | \
+			 FI_REMOTE_READ | FI_REMOTE_WRITE | FI_RMA_EVENT)
 #define UET_CAPS_DOMAIN	(FI_LOCAL_COMM | FI_REMOTE_COMM)
-#define UET_CAPS	(UET_CAPS_MSG | UET_CAPS_DOMAIN)
+#define UET_CAPS_RDM	(UET_CAPS_MSG | UET_CAPS_RMA | UET_CAPS_DOMAIN)
+#define UET_CAPS_DGRAM	(UET_CAPS_MSG | UET_CAPS_DOMAIN)
+/* Every capability of some endpoint type. */
+#define UET_CAPS	UET_CAPS_RDM
 
 /* Operation flags an application may set as tx/rx defaults. */
 #define UET_TX_OP_FLAGS	(FI_COMPLETION | FI_INJECT | FI_INJECT_COMPLETE | \
 			 FI_TRANSMIT_COMPLETE | FI_DELIVERY_COMPLETE)
 #define UET_RX_OP_FLAGS	(FI_COMPLETION | FI_MULTI_RECV)
 
-/* Memory registration modes uet can work with; it requires none. */
+/* Memory registration modes uet can work with; it requires none.
+ * FI_MR_PROV_KEY: the provider chooses keys (else requested_key is the
+ * key); FI_MR_VIRT_ADDR: remote addresses are virtual addresses (else
+ * offsets into the region).  FI_MR_ENDPOINT is not offered. */
 #define UET_MR_MODE	(FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | \
 			 FI_MR_PROV_KEY)
 
@@ -49,6 +58,7 @@
 #define UET_INJECT_SIZE		4096
 #define UET_QUEUE_SIZE		1024
 #define UET_IOV_LIMIT		8
+#define UET_RMA_IOV_LIMIT	1	/* remote segments per operation */
 /* ep_attr.mem_tag_format: every tag bit usable (the top bit must be set
  * for applications that count from it, e.g. the OFI MTL). */
 #define UET_MEM_TAG_FORMAT	0xaaaaaaaaaaaaaaaaull

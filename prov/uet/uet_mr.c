@@ -1,13 +1,30 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Memory regions.  Registration goes to the device, which hands out the
- * 64-bit key (FI_MR_PROV_KEY semantics; a requested key is honoured only
- * when it equals 0 or the device's).  Messaging needs no registration
- * (uet requires no mr_mode bits); descriptors passed with data transfers
- * are accepted and ignored.
+ * Memory regions.  Every registration goes to the device (for the
+ * software NIC: the SES RI table), which checks remote accesses.
+ *
+ * Keys: with FI_MR_PROV_KEY in the domain's mr_mode (or the v1.0
+ * FI_MR_BASIC) the device chooses the key; otherwise the application's
+ * requested_key is the key (UET_HSI_MR_USER_KEY): -FI_ENOKEY when it is
+ * in use, -FI_EKEYREJECTED when bit 63 is set (that half of the key space
+ * is the provider keys').  Addresses: with FI_MR_VIRT_ADDR (or
+ * FI_MR_BASIC) remote requests name the target memory by virtual address
+ * (UET_HSI_MR_VIRT_ADDR), otherwise by offset from the start of the
+ * region.
+ *
+ * fi_mr_bind(mr, cntr, FI_REMOTE_WRITE | FI_REMOTE_READ) counts remote
+ * accesses to the region: the endpoint that receives the access sees a
+ * target notification with the key (uet_ep_progress.c) and calls
+ * uet_mr_remote_event(), which finds the MR in the domain's mr_map.
+ * Those notifications come to endpoints opened with FI_RMA_EVENT (or that
+ * have a remote counter bound).  Regions are enabled at registration
+ * (uet does not ask for FI_MR_RMA_EVENT); fi_mr_enable is accepted.
+ *
+ * Local descriptors are accepted with data transfers and ignored.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 #include "uet_fi_no.h"
@@ -15,12 +32,60 @@
 
 #define UET_MR_ACCESS	(FI_SEND | FI_RECV | FI_READ | FI_WRITE | \
 			 FI_REMOTE_READ | FI_REMOTE_WRITE)
+#define UET_MR_REMOTE	(FI_REMOTE_READ | FI_REMOTE_WRITE)
+/* The v1.0 mr_mode values (enum fi_mr_mode; deprecated in libfabric 2). */
+#define UET_MR_V1_BASIC		1
+#define UET_MR_V1_SCALABLE	2
+/* User keys: bit 63 is the provider keys' half. */
+#define UET_MR_PROV_KEY_BIT	(1ull << 63)
+
+uint64_t uet_mr_mode_bits(uint64_t mr_mode)
+{
+	if (mr_mode == UET_MR_V1_BASIC)
+		return FI_MR_PROV_KEY | FI_MR_VIRT_ADDR;
+	if (mr_mode == UET_MR_V1_SCALABLE)
+		return 0;
+	return mr_mode & (FI_MR_PROV_KEY | FI_MR_VIRT_ADDR);
+}
+
+static void uet_mr_unbind(struct uet_mr *mr)
+{
+	struct uet_domain *dom = mr->domain;
+
+	if (!mr->cntr)
+		return;
+	pthread_mutex_lock(&dom->lock);
+	uet_hashmap_remove(&dom->mr_map, &mr->node);
+	atomic_fetch_sub(&dom->mr_cntrs, 1);
+	atomic_fetch_sub(&mr->cntr->ref, 1);
+	mr->cntr = NULL;
+	pthread_mutex_unlock(&dom->lock);
+}
+
+void uet_mr_remote_event(struct uet_domain *dom, uint64_t key,
+			 uint64_t access)
+{
+	struct uet_hnode *n;
+	struct uet_mr *mr;
+
+	if (!atomic_load_explicit(&dom->mr_cntrs, memory_order_acquire))
+		return;
+	pthread_mutex_lock(&dom->lock);
+	n = uet_hashmap_lookup_u64(&dom->mr_map, key);
+	if (n) {
+		mr = uet_container_of(n, struct uet_mr, node);
+		if (mr->cntr_flags & access)
+			uet_cntr_inc(mr->cntr);
+	}
+	pthread_mutex_unlock(&dom->lock);
+}
 
 static int uet_mr_close(struct fid *fid)
 {
 	struct uet_mr *mr = uet_container_of(fid, struct uet_mr, fid.fid);
 	int ret;
 
+	uet_mr_unbind(mr);
 	ret = mr->domain->ops->mr_dereg(mr->domain->dev, mr->fid.key);
 	if (ret) {
 		UET_WARN(FI_LOG_MR, "deregistering key %#llx: %s\n",
@@ -36,14 +101,49 @@ static int uet_mr_control(struct fid *fid, int command, void *arg)
 {
 	(void)fid;
 	(void)arg;
-	/* FI_MR_RAW and FI_REFRESH have no meaning for uet. */
-	return command == FI_REFRESH ? 0 : -FI_ENOSYS;
+	/* Regions work from registration on (FI_ENABLE has nothing to do);
+	 * FI_MR_RAW and FI_REFRESH have no meaning for uet. */
+	return command == FI_REFRESH || command == FI_ENABLE ? 0 : -FI_ENOSYS;
+}
+
+/* fi_mr_bind to a counter: count FI_REMOTE_WRITE / FI_REMOTE_READ
+ * accesses.  Binding again replaces the counter. */
+static int uet_mr_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
+{
+	struct uet_mr *mr = uet_container_of(fid, struct uet_mr, fid.fid);
+	struct uet_domain *dom = mr->domain;
+	struct uet_cntr *cntr;
+	int ret;
+
+	if (!bfid)
+		return -FI_EINVAL;
+	if (bfid->fclass != FI_CLASS_CNTR)
+		return -FI_EINVAL;	/* FI_MR_ENDPOINT is not offered */
+	if (!flags)
+		flags = UET_MR_REMOTE;
+	if (flags & ~(uint64_t)UET_MR_REMOTE)
+		return -FI_EINVAL;
+	cntr = uet_container_of(bfid, struct uet_cntr, fid.fid);
+	if (cntr->domain != dom)
+		return -FI_EINVAL;
+	uet_mr_unbind(mr);
+	pthread_mutex_lock(&dom->lock);
+	ret = uet_hashmap_insert_u64(&dom->mr_map, &mr->node, mr->fid.key);
+	if (!ret) {
+		mr->cntr = cntr;
+		mr->cntr_flags = flags;
+		atomic_fetch_add(&cntr->ref, 1);
+		atomic_fetch_add_explicit(&dom->mr_cntrs, 1,
+					  memory_order_release);
+	}
+	pthread_mutex_unlock(&dom->lock);
+	return ret ? -FI_EINVAL : 0;
 }
 
 static struct fi_ops uet_mr_fi_ops = {
 	.size = sizeof(struct fi_ops),
 	.close = uet_mr_close,
-	.bind = uet_no_bind,
+	.bind = uet_mr_bind,
 	.control = uet_mr_control,
 	.ops_open = uet_no_ops_open,
 	.tostr = uet_no_tostr,
@@ -55,6 +155,7 @@ int uet_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr,
 {
 	struct uet_domain *dom;
 	struct uet_mr *mr;
+	uint64_t mode, dflags = 0;
 	void *addr;
 	size_t len;
 	int ret;
@@ -63,7 +164,7 @@ int uet_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr,
 		return -FI_EINVAL;
 	*out = NULL;
 	dom = uet_container_of(fid, struct uet_domain, fid.fid);
-	if (flags)
+	if (flags & ~(uint64_t)FI_RMA_EVENT)
 		return -FI_EINVAL;
 	if (attr->iov_count > 1) {
 		UET_WARN(FI_LOG_MR, "mr_iov_limit is 1\n");
@@ -77,20 +178,26 @@ int uet_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr,
 	len = attr->iov_count ? attr->mr_iov[0].iov_len : 0;
 	if (len && !addr)
 		return -FI_EINVAL;
+	mode = uet_mr_mode_bits(dom->mr_mode);
+	if (!(mode & FI_MR_PROV_KEY)) {
+		if (attr->requested_key & UET_MR_PROV_KEY_BIT)
+			return -FI_EKEYREJECTED;
+		dflags |= UET_HSI_MR_USER_KEY;
+	}
+	if (mode & FI_MR_VIRT_ADDR)
+		dflags |= UET_HSI_MR_VIRT_ADDR;
 	mr = calloc(1, sizeof(*mr));
 	if (!mr)
 		return -FI_ENOMEM;
-	ret = dom->ops->mr_reg(dom->dev, addr, len, attr->access, 0,
+	mr->fid.key = attr->requested_key;
+	ret = dom->ops->mr_reg(dom->dev, addr, len, attr->access, dflags,
 			       &mr->fid.key);
 	if (ret) {
 		free(mr);
+		if (ret == -EEXIST)
+			return -FI_ENOKEY;
 		return ret;
 	}
-	if (!(dom->mr_mode & FI_MR_PROV_KEY) && attr->requested_key &&
-	    attr->requested_key != mr->fid.key)
-		UET_INFO(FI_LOG_MR, "requested key %#llx replaced by %#llx\n",
-			 (unsigned long long)attr->requested_key,
-			 (unsigned long long)mr->fid.key);
 	mr->domain = dom;
 	mr->access = attr->access;
 	mr->addr = addr;

@@ -47,18 +47,19 @@ static void uet_ep_ring_locked(struct uet_ep *ep)
 			      fi_strerror(-ret));
 }
 
-/* Post seg (+ extension + iov entries); rings the doorbell unless FI_MORE.
- * -FI_EAGAIN when the command ring is full. */
-static int uet_ep_post_locked(struct uet_ep *ep, struct uet_hsi_cmd_seg *seg,
-			      const struct uet_hsi_cmd_ext *ext,
-			      const struct iovec *iov, size_t count,
-			      bool sgl_data, uint64_t flags)
+int uet_ep_post_locked(struct uet_ep *ep, struct uet_hsi_cmd_seg *seg,
+		       const struct uet_hsi_cmd_ext *ext,
+		       const struct iovec *iov, size_t count, bool sgl_data,
+		       const struct iovec *extra, size_t nextra,
+		       uint64_t flags)
 {
-	struct uet_hsi_sgl_entry sgl[UET_IOV_LIMIT + 1];
+	struct uet_hsi_sgl_entry sgl[2 * UET_IOV_LIMIT + 1];
 	unsigned int n = 0;
 	size_t i;
 	int ret;
 
+	if (count > UET_IOV_LIMIT || nextra > UET_IOV_LIMIT)
+		return -FI_EINVAL;
 	if (ext) {
 		uet_hsi_cmd_ext_to_sgl(&sgl[n++], ext);
 		seg->ext = true;
@@ -75,6 +76,12 @@ static int uet_ep_post_locked(struct uet_ep *ep, struct uet_hsi_cmd_seg *seg,
 			sgl[n].length = (uint32_t)iov[i].iov_len;
 			n++;
 		}
+	}
+	for (i = 0; i < nextra; i++) {
+		memset(&sgl[n], 0, sizeof(sgl[n]));
+		sgl[n].address = (uint64_t)(uintptr_t)extra[i].iov_base;
+		sgl[n].length = (uint32_t)extra[i].iov_len;
+		n++;
 	}
 	seg->sgl_count = (uint8_t)n;
 	ret = uet_hsi_cmdq_post(ep->q->cmdq, seg, sgl, n);
@@ -96,7 +103,7 @@ static int uet_ep_post_locked(struct uet_ep *ep, struct uet_hsi_cmd_seg *seg,
 	return 0;
 }
 
-static size_t uet_iov_len(const struct iovec *iov, size_t count)
+size_t uet_iov_len(const struct iovec *iov, size_t count)
 {
 	size_t i, len = 0;
 
@@ -105,7 +112,7 @@ static size_t uet_iov_len(const struct iovec *iov, size_t count)
 	return len;
 }
 
-static bool uet_iov_valid(const struct iovec *iov, size_t count)
+bool uet_iov_valid(const struct iovec *iov, size_t count)
 {
 	size_t i;
 
@@ -116,6 +123,23 @@ static bool uet_iov_valid(const struct iovec *iov, size_t count)
 			return false;
 	}
 	return true;
+}
+
+struct uet_op *uet_ep_tx_op_locked(struct uet_ep *ep, int *ret)
+{
+	struct uet_op *op;
+
+	if (ep->tx_inflight >= ep->tx_max) {
+		uet_ep_progress_locked(ep);
+		if (ep->tx_inflight >= ep->tx_max) {
+			*ret = -FI_EAGAIN;
+			return NULL;
+		}
+	}
+	op = uet_op_alloc(ep, UET_OP_TX);
+	if (!op)
+		*ret = -FI_EAGAIN;
+	return op;
 }
 
 /* UET_SEND_NOCQ: fi_inject / fi_injectdata, which never write a CQ entry
@@ -176,17 +200,10 @@ static ssize_t uet_ep_send(struct uet_ep *ep, const struct iovec *iov,
 		return -FI_EINVAL;
 	}
 	seg.dest = dest;
-	if (ep->tx_inflight >= ep->tx_max) {
-		uet_ep_progress_locked(ep);
-		if (ep->tx_inflight >= ep->tx_max) {
-			pthread_mutex_unlock(&ep->lock);
-			return -FI_EAGAIN;
-		}
-	}
-	op = uet_op_alloc(ep, UET_OP_TX);
+	op = uet_ep_tx_op_locked(ep, &ret);
 	if (!op) {
 		pthread_mutex_unlock(&ep->lock);
-		return -FI_EAGAIN;
+		return ret;
 	}
 	op->context = context;
 	op->flags = FI_SEND | (tagged ? FI_TAGGED : FI_MSG);
@@ -203,10 +220,10 @@ static ssize_t uet_ep_send(struct uet_ep *ep, const struct iovec *iov,
 			off += iov[i].iov_len;
 		}
 		ret = uet_ep_post_locked(ep, &seg, use_ext ? &ext : NULL,
-					 NULL, 0, false, flags);
+					 NULL, 0, false, NULL, 0, flags);
 	} else {
 		ret = uet_ep_post_locked(ep, &seg, use_ext ? &ext : NULL,
-					 iov, count, true, flags);
+					 iov, count, true, NULL, 0, flags);
 	}
 	if (ret)
 		uet_op_free(ep, op);
@@ -306,10 +323,10 @@ static ssize_t uet_ep_recv(struct uet_ep *ep, const struct iovec *iov,
 		/* Peeks place no data: the inline source with no bytes. */
 		seg.data_src = UET_HSI_DATA_INLINE;
 		ret = uet_ep_post_locked(ep, &seg, &ext, NULL, 0, false,
-					 flags);
+					 NULL, 0, flags);
 	} else {
 		ret = uet_ep_post_locked(ep, &seg, use_ext ? &ext : NULL, iov,
-					 count, true, flags);
+					 count, true, NULL, 0, flags);
 	}
 	if (ret)
 		uet_op_free(ep, op);
@@ -332,7 +349,8 @@ int uet_ep_post_cancel_locked(struct uet_ep *ep, struct uet_op *op)
 	seg.data_src = UET_HSI_DATA_INLINE;
 	seg.metadata = uet_op_index(ep, op);
 	ext.ext_flags = UET_HSI_EXT_CANCEL;
-	return uet_ep_post_locked(ep, &seg, &ext, NULL, 0, false, 0);
+	return uet_ep_post_locked(ep, &seg, &ext, NULL, 0, false, NULL, 0,
+				  0);
 }
 
 /* ---- fi_ops_msg ---- */

@@ -27,6 +27,8 @@
 #include <rdma/fi_eq.h>
 #include <rdma/fi_errno.h>
 #include <rdma/fi_tagged.h>
+#include <rdma/fi_rma.h>
+#include <rdma/fi_atomic.h>
 #include <rdma/providers/fi_prov.h>
 
 #include "uet_addr.h"
@@ -89,9 +91,12 @@ struct uet_domain {
 	enum fi_progress data_progress;
 	uint64_t mr_mode;
 	bool auto_progress;		/* device thread started */
-	pthread_mutex_t lock;		/* pid allocation */
+	pthread_mutex_t lock;		/* pid allocation, mr_map */
 	uint8_t pid_used[4096 / 8];
 	struct uet_eq *eq;		/* async errors */
+	size_t amo_max;			/* largest atomic operand, bytes */
+	struct uet_hashmap mr_map;	/* MRs with a counter, by key */
+	atomic_int mr_cntrs;		/* entries of mr_map */
 };
 
 int uet_domain_open(struct fid_fabric *fabric, struct fi_info *info,
@@ -267,6 +272,9 @@ struct uet_mr {
 	uint64_t access;
 	void *addr;
 	size_t len;
+	struct uet_cntr *cntr;		/* fi_mr_bind: remote accesses */
+	uint64_t cntr_flags;		/* FI_REMOTE_READ / FI_REMOTE_WRITE */
+	struct uet_hnode node;		/* in domain->mr_map while cntr */
 };
 
 int uet_mr_reg(struct fid *fid, const void *buf, size_t len,
@@ -277,6 +285,13 @@ int uet_mr_regv(struct fid *fid, const struct iovec *iov, size_t count,
 		uint64_t flags, struct fid_mr **mr, void *context);
 int uet_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr,
 		   uint64_t flags, struct fid_mr **mr);
+/* A remote access (FI_REMOTE_READ or FI_REMOTE_WRITE) to the memory
+ * registered under key landed: count it on the MR's counter, if any. */
+void uet_mr_remote_event(struct uet_domain *dom, uint64_t key,
+			 uint64_t access);
+/* mr_mode bits that change what keys and addresses mean (FI_MR_PROV_KEY,
+ * FI_MR_VIRT_ADDR), the v1.0 FI_MR_BASIC / FI_MR_SCALABLE included. */
+uint64_t uet_mr_mode_bits(uint64_t mr_mode);
 
 /* ------------------------------------------------------------------ */
 /* endpoint                                                            */
@@ -314,6 +329,8 @@ struct uet_ep {
 	struct uet_cq *tx_cq, *rx_cq;
 	bool tx_selective, rx_selective;
 	struct uet_cntr *send_cntr, *recv_cntr;
+	struct uet_cntr *write_cntr, *read_cntr;	/* FI_WRITE, FI_READ */
+	struct uet_cntr *rwrite_cntr, *rread_cntr;	/* FI_REMOTE_* */
 	struct uet_eq *eq;
 
 	uint64_t tx_op_flags, rx_op_flags;
@@ -344,6 +361,30 @@ void uet_ep_progress_locked(struct uet_ep *ep);
 
 extern struct fi_ops_msg uet_ep_msg_ops;
 extern struct fi_ops_tagged uet_ep_tagged_ops;
+extern struct fi_ops_rma uet_ep_rma_ops;		/* uet_rma.c */
+extern struct fi_ops_atomic uet_ep_atomic_ops;	/* uet_atomic.c */
+
+/* Command posting shared by the data paths (uet_msg.c).  Post seg (+ the
+ * extension + one SGL entry per iovec when sgl_data, the first in the
+ * segment) and ring the doorbell unless FI_MORE (FI_INJECT always rings);
+ * extra (nextra entries) are appended after the iovec entries.
+ * -FI_EAGAIN when the command ring is full. */
+int uet_ep_post_locked(struct uet_ep *ep, struct uet_hsi_cmd_seg *seg,
+		       const struct uet_hsi_cmd_ext *ext,
+		       const struct iovec *iov, size_t count, bool sgl_data,
+		       const struct iovec *extra, size_t nextra,
+		       uint64_t flags);
+size_t uet_iov_len(const struct iovec *iov, size_t count);
+/* Every entry has a base when it has a length, and fits 32 bits. */
+bool uet_iov_valid(const struct iovec *iov, size_t count);
+/* Make room for one more transmit operation: an op slot, or -FI_EAGAIN
+ * (after progressing once). */
+struct uet_op *uet_ep_tx_op_locked(struct uet_ep *ep, int *ret);
+
+/* Atomics (uet_atomic.c): fi_query_atomic of the domain. */
+int uet_query_atomic(struct fid_domain *domain, enum fi_datatype datatype,
+		     enum fi_op op, struct fi_atomic_attr *attr,
+		     uint64_t flags);
 
 /* Operation table (uet_ep.c); with ep->lock held. */
 struct uet_op *uet_op_alloc(struct uet_ep *ep, enum uet_op_kind kind);

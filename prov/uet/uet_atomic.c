@@ -1,0 +1,667 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Atomics: fi_atomic*, fi_fetch_atomic*, fi_compare_atomic* become one HSI
+ * ATOMIC command each (docs/conformance.md E-6):
+ *
+ *   variant    SEND (fi_atomic), INJECT (fi_inject_atomic / FI_INJECT:
+ *              the device copies the operand when the doorbell rings),
+ *              RECV (fetching and compare atomics)
+ *   data       the operand elements: <= 32 bytes INLINE (copied now),
+ *              else one SGL entry per fi_ioc; FI_INJECT gathers them
+ *              into one buffer first.  Compare atomics: 2 elements, the
+ *              swap value (buf) then the compare value (the mask of
+ *              FI_MSWAP), inline
+ *   results    fetching / compare: one trailing SGL entry per result
+ *              fi_ioc, counted in the extension's nresult
+ *   tag, dest, metadata, flags: as RMA (uet_rma.c); the extension has
+ *              remote_addr, amo_op, amo_dtype (contract section 5 values)
+ *
+ * What uet supports is what the software NIC's atomic engine does:
+ * INT8..UINT64, FLOAT, DOUBLE, FLOAT_COMPLEX, DOUBLE_COMPLEX; MIN/MAX and
+ * CSWAP_LE..GT not on complex types; the logical and bitwise operations
+ * and MSWAP on integers only.  At most amo_max operand bytes per
+ * operation (fi_atomicvalid's count), one element for compare atomics.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "uet_prov.h"
+#include "uet_wire_consts.h"
+
+#define UET_AMO_FLAGS	(FI_COMPLETION | FI_INJECT | FI_REMOTE_CQ_DATA | \
+			 FI_INJECT_COMPLETE | FI_TRANSMIT_COMPLETE |	\
+			 FI_DELIVERY_COMPLETE | FI_MORE | FI_FENCE)
+/* The gather buffer of FI_INJECT atomics; devices may allow less
+ * (uet_domain.amo_max). */
+#define UET_AMO_BUF_MAX	512u
+#define UET_AMO_ELEM_MAX 16u	/* DOUBLE_COMPLEX */
+
+enum uet_amo_kind {
+	UET_AMO_KIND_WRITE,	/* fi_atomic: no result */
+	UET_AMO_KIND_FETCH,	/* fi_fetch_atomic */
+	UET_AMO_KIND_COMPARE,	/* fi_compare_atomic */
+};
+
+struct uet_amo_req {
+	enum uet_amo_kind kind;
+	const struct fi_ioc *iov;
+	size_t count;
+	const struct fi_ioc *cmp;	/* COMPARE */
+	size_t ccount;
+	const struct fi_ioc *res;	/* FETCH, COMPARE */
+	size_t rcount;
+	fi_addr_t dest_addr;
+	uint64_t raddr;
+	uint64_t key;
+	enum fi_datatype dt;
+	enum fi_op op;
+	void *context;
+	uint64_t flags;
+	uint64_t data;
+	bool nocq;
+};
+
+/* ---- what is supported ---- */
+
+static bool uet_amo_map_dtype(enum fi_datatype dt, uint8_t *udt, size_t *size)
+{
+	switch (dt) {
+	case FI_INT8:		*udt = UET_AMO_INT8; *size = 1; return true;
+	case FI_UINT8:		*udt = UET_AMO_UINT8; *size = 1; return true;
+	case FI_INT16:		*udt = UET_AMO_INT16; *size = 2; return true;
+	case FI_UINT16:		*udt = UET_AMO_UINT16; *size = 2; return true;
+	case FI_INT32:		*udt = UET_AMO_INT32; *size = 4; return true;
+	case FI_UINT32:		*udt = UET_AMO_UINT32; *size = 4; return true;
+	case FI_INT64:		*udt = UET_AMO_INT64; *size = 8; return true;
+	case FI_UINT64:		*udt = UET_AMO_UINT64; *size = 8; return true;
+	case FI_FLOAT:		*udt = UET_AMO_FLOAT; *size = 4; return true;
+	case FI_DOUBLE:		*udt = UET_AMO_DOUBLE; *size = 8; return true;
+	case FI_FLOAT_COMPLEX:
+		*udt = UET_AMO_FLOAT_COMPLEX;
+		*size = 8;
+		return true;
+	case FI_DOUBLE_COMPLEX:
+		*udt = UET_AMO_DOUBLE_COMPLEX;
+		*size = 16;
+		return true;
+	default:		/* LONG_DOUBLE*, INT128, ... */
+		return false;
+	}
+}
+
+static bool uet_amo_map_op(enum fi_op op, uint8_t *uop)
+{
+	switch (op) {
+	case FI_MIN:		*uop = UET_AMO_MIN; return true;
+	case FI_MAX:		*uop = UET_AMO_MAX; return true;
+	case FI_SUM:		*uop = UET_AMO_SUM; return true;
+	case FI_PROD:		*uop = UET_AMO_PROD; return true;
+	case FI_LOR:		*uop = UET_AMO_LOR; return true;
+	case FI_LAND:		*uop = UET_AMO_LAND; return true;
+	case FI_BOR:		*uop = UET_AMO_BOR; return true;
+	case FI_BAND:		*uop = UET_AMO_BAND; return true;
+	case FI_LXOR:		*uop = UET_AMO_LXOR; return true;
+	case FI_BXOR:		*uop = UET_AMO_BXOR; return true;
+	case FI_ATOMIC_READ:	*uop = UET_AMO_READ; return true;
+	case FI_ATOMIC_WRITE:	*uop = UET_AMO_WRITE; return true;
+	case FI_CSWAP:		*uop = UET_AMO_CSWAP; return true;
+	case FI_CSWAP_NE:	*uop = UET_AMO_CSWAP_NE; return true;
+	case FI_CSWAP_LE:	*uop = UET_AMO_CSWAP_LE; return true;
+	case FI_CSWAP_LT:	*uop = UET_AMO_CSWAP_LT; return true;
+	case FI_CSWAP_GE:	*uop = UET_AMO_CSWAP_GE; return true;
+	case FI_CSWAP_GT:	*uop = UET_AMO_CSWAP_GT; return true;
+	case FI_MSWAP:		*uop = UET_AMO_MSWAP; return true;
+	default:
+		return false;
+	}
+}
+
+static bool uet_amo_is_compare(uint8_t uop)
+{
+	return uop >= UET_AMO_CSWAP && uop <= UET_AMO_MSWAP;
+}
+
+static bool uet_amo_is_int(uint8_t udt)
+{
+	return udt <= UET_AMO_UINT64;
+}
+
+static bool uet_amo_is_complex(uint8_t udt)
+{
+	return udt == UET_AMO_FLOAT_COMPLEX || udt == UET_AMO_DOUBLE_COMPLEX;
+}
+
+/* Does the NIC do uop on udt? */
+static bool uet_amo_pair_ok(uint8_t uop, uint8_t udt)
+{
+	switch (uop) {
+	case UET_AMO_MIN:
+	case UET_AMO_MAX:
+	case UET_AMO_CSWAP_LE:
+	case UET_AMO_CSWAP_LT:
+	case UET_AMO_CSWAP_GE:
+	case UET_AMO_CSWAP_GT:
+		return !uet_amo_is_complex(udt);
+	case UET_AMO_LOR:
+	case UET_AMO_LAND:
+	case UET_AMO_LXOR:
+	case UET_AMO_BOR:
+	case UET_AMO_BAND:
+	case UET_AMO_BXOR:
+	case UET_AMO_MSWAP:
+		return uet_amo_is_int(udt);
+	default:
+		return true;
+	}
+}
+
+/* Is (dt, op) valid for kind?  Fills the UET codes and the element size;
+ * -FI_EOPNOTSUPP otherwise. */
+static int uet_amo_check(enum uet_amo_kind kind, enum fi_datatype dt,
+			 enum fi_op op, uint8_t *uop, uint8_t *udt,
+			 size_t *size)
+{
+	if (!uet_amo_map_dtype(dt, udt, size) || !uet_amo_map_op(op, uop))
+		return -FI_EOPNOTSUPP;
+	switch (kind) {
+	case UET_AMO_KIND_WRITE:
+		if (*uop == UET_AMO_READ || uet_amo_is_compare(*uop))
+			return -FI_EOPNOTSUPP;
+		break;
+	case UET_AMO_KIND_FETCH:
+		if (uet_amo_is_compare(*uop))
+			return -FI_EOPNOTSUPP;
+		break;
+	case UET_AMO_KIND_COMPARE:
+		if (!uet_amo_is_compare(*uop))
+			return -FI_EOPNOTSUPP;
+		break;
+	}
+	return uet_amo_pair_ok(*uop, *udt) ? 0 : -FI_EOPNOTSUPP;
+}
+
+static size_t uet_amo_max(const struct uet_domain *dom)
+{
+	return dom->amo_max && dom->amo_max < UET_AMO_BUF_MAX ?
+	       dom->amo_max : UET_AMO_BUF_MAX;
+}
+
+/* Largest element count of one operation. */
+static int uet_amo_valid(struct uet_domain *dom, enum uet_amo_kind kind,
+			 enum fi_datatype dt, enum fi_op op, size_t *count)
+{
+	uint8_t uop, udt;
+	size_t size;
+	int ret;
+
+	ret = uet_amo_check(kind, dt, op, &uop, &udt, &size);
+	if (ret)
+		return ret;
+	if (count)
+		*count = kind == UET_AMO_KIND_COMPARE ? 1 :
+			 uet_amo_max(dom) / size;
+	return 0;
+}
+
+int uet_query_atomic(struct fid_domain *domain, enum fi_datatype datatype,
+		     enum fi_op op, struct fi_atomic_attr *attr,
+		     uint64_t flags)
+{
+	struct uet_domain *dom;
+	enum uet_amo_kind kind;
+	uint8_t uop, udt;
+	size_t size;
+	int ret;
+
+	if (!domain || !attr)
+		return -FI_EINVAL;
+	if (flags & ~(uint64_t)(FI_FETCH_ATOMIC | FI_COMPARE_ATOMIC))
+		return -FI_EOPNOTSUPP;	/* FI_TAGGED atomics and others */
+	if ((flags & FI_FETCH_ATOMIC) && (flags & FI_COMPARE_ATOMIC))
+		return -FI_EINVAL;
+	dom = uet_container_of(domain, struct uet_domain, fid);
+	kind = (flags & FI_COMPARE_ATOMIC) ? UET_AMO_KIND_COMPARE :
+	       (flags & FI_FETCH_ATOMIC) ? UET_AMO_KIND_FETCH :
+	       UET_AMO_KIND_WRITE;
+	ret = uet_amo_check(kind, datatype, op, &uop, &udt, &size);
+	if (ret)
+		return ret;
+	attr->size = size;
+	attr->count = kind == UET_AMO_KIND_COMPARE ? 1 :
+		      uet_amo_max(dom) / size;
+	return 0;
+}
+
+/* ---- posting ---- */
+
+static struct uet_ep *uet_ep_of(struct fid_ep *fid)
+{
+	return uet_container_of(fid, struct uet_ep, fid);
+}
+
+/* Elements of an fi_ioc list, as iovecs; false when one has a count but
+ * no address (unless may_be_null) or the total overflows. */
+static bool uet_amo_iov(const struct fi_ioc *ioc, size_t n, size_t size,
+			bool may_be_null, struct iovec *iov, size_t *elems)
+{
+	size_t i, total = 0;
+
+	if (n > UET_IOV_LIMIT || (n && !ioc))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (ioc[i].count && !ioc[i].addr && !may_be_null)
+			return false;
+		if (ioc[i].count > UET_AMO_BUF_MAX)
+			return false;
+		iov[i].iov_base = ioc[i].addr;
+		iov[i].iov_len = ioc[i].count * size;
+		total += ioc[i].count;
+	}
+	*elems = total;
+	return true;
+}
+
+/* Copy n bytes of the iovecs to dst (zeros for a NULL base). */
+static void uet_amo_gather(uint8_t *dst, const struct iovec *iov, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (iov[i].iov_base)
+			memcpy(dst, iov[i].iov_base, iov[i].iov_len);
+		else
+			memset(dst, 0, iov[i].iov_len);
+		dst += iov[i].iov_len;
+	}
+}
+
+static bool uet_iov_has_null(const struct iovec *iov, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (iov[i].iov_len && !iov[i].iov_base)
+			return true;
+	return false;
+}
+
+static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
+{
+	struct iovec iov[UET_IOV_LIMIT], res[UET_IOV_LIMIT];
+	struct iovec cmpv[UET_IOV_LIMIT], gv;
+	uint8_t buf[UET_AMO_BUF_MAX];
+	struct uet_hsi_cmd_seg seg;
+	struct uet_hsi_cmd_ext ext;
+	const struct iovec *data_iov = iov;
+	size_t data_cnt = r->count;
+	size_t size, n, nres = 0, ncmp = 0, len, nextra = 0;
+	uint64_t dir, flags = r->flags;
+	bool is_read, sgl = false;
+	struct uet_op *op;
+	uint8_t uop, udt;
+	uint64_t dest;
+	int ret;
+
+	dir = r->kind == UET_AMO_KIND_WRITE ? FI_WRITE : FI_READ;
+	if (!(ep->caps & FI_ATOMIC) || !(ep->caps & dir))
+		return -FI_EOPNOTSUPP;
+	ret = uet_amo_check(r->kind, r->dt, r->op, &uop, &udt, &size);
+	if (ret)
+		return ret;
+	if (flags & ~(uint64_t)UET_AMO_FLAGS)
+		return -FI_EBADFLAGS;
+	if (r->kind != UET_AMO_KIND_WRITE && (flags & FI_INJECT))
+		return -FI_EINVAL;
+	is_read = uop == UET_AMO_READ;
+	/* FI_ATOMIC_READ ignores the operand: buf may be NULL. */
+	if (!uet_amo_iov(r->iov, r->count, size, is_read, iov, &n) || !n)
+		return -FI_EINVAL;
+	len = n * size;
+	if (len > uet_amo_max(ep->domain))
+		return -FI_EINVAL;
+	if ((flags & FI_INJECT) && len > ep->inject_size)
+		return -FI_EMSGSIZE;
+	if (r->kind != UET_AMO_KIND_WRITE) {
+		if (!uet_amo_iov(r->res, r->rcount, size, false, res, &nres) ||
+		    nres != n)
+			return -FI_EINVAL;
+	}
+	if (r->kind == UET_AMO_KIND_COMPARE) {
+		if (!uet_amo_iov(r->cmp, r->ccount, size, false, cmpv, &ncmp) ||
+		    n != 1 || ncmp != 1)
+			return -FI_EINVAL;
+	}
+	if (r->raddr + len - 1 < r->raddr)
+		return -FI_EINVAL;
+	if (!ep->enabled)
+		return -FI_EOPBADSTATE;
+
+	memset(&seg, 0, sizeof(seg));
+	memset(&ext, 0, sizeof(ext));
+	seg.family = UET_HSI_FAMILY_ATOMIC;
+	seg.completion = true;
+	seg.fence = flags & FI_FENCE;
+	seg.tag = r->key;
+	ext.remote_addr = r->raddr;
+	ext.amo_op = uop;
+	ext.amo_dtype = udt;
+	if (flags & FI_REMOTE_CQ_DATA) {
+		seg.remote_cq = true;
+		ext.header_data = r->data;
+		ext.ext_flags |= UET_HSI_EXT_HAS_DATA;
+	}
+	if (flags & FI_DELIVERY_COMPLETE)
+		ext.ext_flags |= UET_HSI_EXT_DC;
+
+	/* The operand: inline, the caller's iocs, or gathered (inject). */
+	if (r->kind == UET_AMO_KIND_COMPARE) {
+		uet_amo_gather(buf, iov, r->count);
+		uet_amo_gather(buf + size, cmpv, r->ccount);
+		len = 2 * size;
+	} else if (len <= UET_HSI_CMD_INLINE_MAX) {
+		uet_amo_gather(buf, iov, r->count);
+	} else if (flags & FI_INJECT) {
+		uet_amo_gather(buf, iov, r->count);
+		gv.iov_base = buf;
+		gv.iov_len = len;
+		data_iov = &gv;
+		data_cnt = 1;
+		sgl = true;
+	} else if (uet_iov_has_null(iov, r->count)) {
+		/* FI_ATOMIC_READ without a buffer: any bytes will do, the
+		 * result buffers have the right size. */
+		data_iov = res;
+		data_cnt = r->rcount;
+		sgl = true;
+	} else {
+		sgl = true;
+	}
+	if (r->kind == UET_AMO_KIND_WRITE)
+		seg.variant = (flags & FI_INJECT) && sgl ?
+			      UET_HSI_VARIANT_INJECT : UET_HSI_VARIANT_SEND;
+	else
+		seg.variant = UET_HSI_VARIANT_RECV;
+	seg.inject = flags & FI_INJECT;
+	if (r->kind != UET_AMO_KIND_WRITE)
+		nextra = r->rcount;
+	ext.nresult = (uint8_t)nextra;
+
+	pthread_mutex_lock(&ep->lock);
+	if (uet_av_dest(ep->av, r->dest_addr, &dest)) {
+		pthread_mutex_unlock(&ep->lock);
+		return -FI_EINVAL;
+	}
+	seg.dest = dest;
+	op = uet_ep_tx_op_locked(ep, &ret);
+	if (!op) {
+		pthread_mutex_unlock(&ep->lock);
+		return ret;
+	}
+	op->context = r->context;
+	op->flags = FI_ATOMIC | dir;
+	op->report = !r->nocq &&
+		     (!ep->tx_selective || (flags & FI_COMPLETION));
+	op->len = len;
+	seg.metadata = uet_op_index(ep, op);
+	if (!sgl) {
+		seg.data_src = UET_HSI_DATA_INLINE;
+		seg.payload_len = (uint16_t)len;
+		memcpy(seg.inline_data, buf, len);
+		ret = uet_ep_post_locked(ep, &seg, &ext, NULL, 0, false,
+					 res, nextra, flags);
+	} else {
+		seg.payload_len = (uint16_t)len;
+		ret = uet_ep_post_locked(ep, &seg, &ext, data_iov, data_cnt,
+					 true, res, nextra, flags);
+	}
+	if (ret)
+		uet_op_free(ep, op);
+	else
+		ep->tx_inflight++;
+	pthread_mutex_unlock(&ep->lock);
+	return ret;
+}
+
+static ssize_t uet_amo_msg(struct fid_ep *fid, enum uet_amo_kind kind,
+			   const struct fi_msg_atomic *msg,
+			   const struct fi_ioc *cmp, size_t ccount,
+			   const struct fi_ioc *res, size_t rcount,
+			   uint64_t flags)
+{
+	struct uet_amo_req r;
+
+	if (!msg || msg->rma_iov_count != 1 || !msg->rma_iov)
+		return -FI_EINVAL;
+	memset(&r, 0, sizeof(r));
+	r.kind = kind;
+	r.iov = msg->msg_iov;
+	r.count = msg->iov_count;
+	r.cmp = cmp;
+	r.ccount = ccount;
+	r.res = res;
+	r.rcount = rcount;
+	r.dest_addr = msg->addr;
+	r.raddr = msg->rma_iov[0].addr;
+	r.key = msg->rma_iov[0].key;
+	r.dt = msg->datatype;
+	r.op = msg->op;
+	r.context = msg->context;
+	r.flags = flags;
+	r.data = msg->data;
+	/* The remote segment must hold every element. */
+	if (msg->iov_count <= UET_IOV_LIMIT && msg->msg_iov) {
+		size_t i, n = 0;
+
+		for (i = 0; i < msg->iov_count; i++)
+			n += msg->msg_iov[i].count;
+		if (n > msg->rma_iov[0].count)
+			return -FI_EINVAL;
+	}
+	return uet_amo_post(uet_ep_of(fid), &r);
+}
+
+/* Default op flags for the non-msg calls (inject makes no sense on
+ * fetching ones). */
+static uint64_t uet_amo_def_flags(struct fid_ep *fid, enum uet_amo_kind kind)
+{
+	uint64_t f = uet_ep_of(fid)->tx_op_flags;
+
+	return kind == UET_AMO_KIND_WRITE ? f : f & ~(uint64_t)FI_INJECT;
+}
+
+static ssize_t uet_amo_vec(struct fid_ep *fid, enum uet_amo_kind kind,
+			   const struct fi_ioc *iov, size_t count,
+			   const struct fi_ioc *cmp, size_t ccount,
+			   const struct fi_ioc *res, size_t rcount,
+			   fi_addr_t dest_addr, uint64_t addr, uint64_t key,
+			   enum fi_datatype dt, enum fi_op op, void *context)
+{
+	struct uet_amo_req r = {
+		.kind = kind, .iov = iov, .count = count, .cmp = cmp,
+		.ccount = ccount, .res = res, .rcount = rcount,
+		.dest_addr = dest_addr, .raddr = addr, .key = key, .dt = dt,
+		.op = op, .context = context,
+		.flags = uet_amo_def_flags(fid, kind),
+	};
+
+	return uet_amo_post(uet_ep_of(fid), &r);
+}
+
+/* ---- fi_ops_atomic ---- */
+
+static ssize_t uet_amo_write(struct fid_ep *fid, const void *buf,
+			     size_t count, void *desc, fi_addr_t dest_addr,
+			     uint64_t addr, uint64_t key, enum fi_datatype dt,
+			     enum fi_op op, void *context)
+{
+	struct fi_ioc ioc = { .addr = (void *)buf, .count = count };
+
+	(void)desc;
+	return uet_amo_vec(fid, UET_AMO_KIND_WRITE, &ioc, 1, NULL, 0, NULL, 0,
+			   dest_addr, addr, key, dt, op, context);
+}
+
+static ssize_t uet_amo_writev(struct fid_ep *fid, const struct fi_ioc *iov,
+			      void **desc, size_t count, fi_addr_t dest_addr,
+			      uint64_t addr, uint64_t key, enum fi_datatype dt,
+			      enum fi_op op, void *context)
+{
+	(void)desc;
+	return uet_amo_vec(fid, UET_AMO_KIND_WRITE, iov, count, NULL, 0, NULL,
+			   0, dest_addr, addr, key, dt, op, context);
+}
+
+static ssize_t uet_amo_writemsg(struct fid_ep *fid,
+				const struct fi_msg_atomic *msg,
+				uint64_t flags)
+{
+	return uet_amo_msg(fid, UET_AMO_KIND_WRITE, msg, NULL, 0, NULL, 0,
+			   flags);
+}
+
+static ssize_t uet_amo_inject(struct fid_ep *fid, const void *buf,
+			      size_t count, fi_addr_t dest_addr,
+			      uint64_t addr, uint64_t key,
+			      enum fi_datatype dt, enum fi_op op)
+{
+	struct fi_ioc ioc = { .addr = (void *)buf, .count = count };
+	struct uet_amo_req r = {
+		.kind = UET_AMO_KIND_WRITE, .iov = &ioc, .count = 1,
+		.dest_addr = dest_addr, .raddr = addr, .key = key, .dt = dt,
+		.op = op, .flags = FI_INJECT, .nocq = true,
+	};
+
+	return uet_amo_post(uet_ep_of(fid), &r);
+}
+
+static ssize_t uet_amo_readwrite(struct fid_ep *fid, const void *buf,
+				 size_t count, void *desc, void *result,
+				 void *result_desc, fi_addr_t dest_addr,
+				 uint64_t addr, uint64_t key,
+				 enum fi_datatype dt, enum fi_op op,
+				 void *context)
+{
+	struct fi_ioc ioc = { .addr = (void *)buf, .count = count };
+	struct fi_ioc res = { .addr = result, .count = count };
+
+	(void)desc;
+	(void)result_desc;
+	return uet_amo_vec(fid, UET_AMO_KIND_FETCH, &ioc, 1, NULL, 0, &res, 1,
+			   dest_addr, addr, key, dt, op, context);
+}
+
+static ssize_t uet_amo_readwritev(struct fid_ep *fid,
+				  const struct fi_ioc *iov, void **desc,
+				  size_t count, struct fi_ioc *resultv,
+				  void **result_desc, size_t result_count,
+				  fi_addr_t dest_addr, uint64_t addr,
+				  uint64_t key, enum fi_datatype dt,
+				  enum fi_op op, void *context)
+{
+	(void)desc;
+	(void)result_desc;
+	return uet_amo_vec(fid, UET_AMO_KIND_FETCH, iov, count, NULL, 0,
+			   resultv, result_count, dest_addr, addr, key, dt, op,
+			   context);
+}
+
+static ssize_t uet_amo_readwritemsg(struct fid_ep *fid,
+				    const struct fi_msg_atomic *msg,
+				    struct fi_ioc *resultv,
+				    void **result_desc, size_t result_count,
+				    uint64_t flags)
+{
+	(void)result_desc;
+	return uet_amo_msg(fid, UET_AMO_KIND_FETCH, msg, NULL, 0, resultv,
+			   result_count, flags);
+}
+
+static ssize_t uet_amo_compwrite(struct fid_ep *fid, const void *buf,
+				 size_t count, void *desc, const void *compare,
+				 void *compare_desc, void *result,
+				 void *result_desc, fi_addr_t dest_addr,
+				 uint64_t addr, uint64_t key,
+				 enum fi_datatype dt, enum fi_op op,
+				 void *context)
+{
+	struct fi_ioc ioc = { .addr = (void *)buf, .count = count };
+	struct fi_ioc cmp = { .addr = (void *)compare, .count = count };
+	struct fi_ioc res = { .addr = result, .count = count };
+
+	(void)desc;
+	(void)compare_desc;
+	(void)result_desc;
+	return uet_amo_vec(fid, UET_AMO_KIND_COMPARE, &ioc, 1, &cmp, 1, &res,
+			   1, dest_addr, addr, key, dt, op, context);
+}
+
+static ssize_t uet_amo_compwritev(struct fid_ep *fid,
+				  const struct fi_ioc *iov, void **desc,
+				  size_t count, const struct fi_ioc *comparev,
+				  void **compare_desc, size_t compare_count,
+				  struct fi_ioc *resultv, void **result_desc,
+				  size_t result_count, fi_addr_t dest_addr,
+				  uint64_t addr, uint64_t key,
+				  enum fi_datatype dt, enum fi_op op,
+				  void *context)
+{
+	(void)desc;
+	(void)compare_desc;
+	(void)result_desc;
+	return uet_amo_vec(fid, UET_AMO_KIND_COMPARE, iov, count, comparev,
+			   compare_count, resultv, result_count, dest_addr,
+			   addr, key, dt, op, context);
+}
+
+static ssize_t uet_amo_compwritemsg(struct fid_ep *fid,
+				    const struct fi_msg_atomic *msg,
+				    const struct fi_ioc *comparev,
+				    void **compare_desc, size_t compare_count,
+				    struct fi_ioc *resultv,
+				    void **result_desc, size_t result_count,
+				    uint64_t flags)
+{
+	(void)compare_desc;
+	(void)result_desc;
+	return uet_amo_msg(fid, UET_AMO_KIND_COMPARE, msg, comparev,
+			   compare_count, resultv, result_count, flags);
+}
+
+static int uet_amo_writevalid(struct fid_ep *fid, enum fi_datatype dt,
+			      enum fi_op op, size_t *count)
+{
+	return uet_amo_valid(uet_ep_of(fid)->domain, UET_AMO_KIND_WRITE, dt,
+			     op, count);
+}
+
+static int uet_amo_readwritevalid(struct fid_ep *fid, enum fi_datatype dt,
+				  enum fi_op op, size_t *count)
+{
+	return uet_amo_valid(uet_ep_of(fid)->domain, UET_AMO_KIND_FETCH, dt,
+			     op, count);
+}
+
+static int uet_amo_compwritevalid(struct fid_ep *fid, enum fi_datatype dt,
+				  enum fi_op op, size_t *count)
+{
+	return uet_amo_valid(uet_ep_of(fid)->domain, UET_AMO_KIND_COMPARE, dt,
+			     op, count);
+}
+
+struct fi_ops_atomic uet_ep_atomic_ops = {
+	.size = sizeof(struct fi_ops_atomic),
+	.write = uet_amo_write,
+	.writev = uet_amo_writev,
+	.writemsg = uet_amo_writemsg,
+	.inject = uet_amo_inject,
+	.readwrite = uet_amo_readwrite,
+	.readwritev = uet_amo_readwritev,
+	.readwritemsg = uet_amo_readwritemsg,
+	.compwrite = uet_amo_compwrite,
+	.compwritev = uet_amo_compwritev,
+	.compwritemsg = uet_amo_compwritemsg,
+	.writevalid = uet_amo_writevalid,
+	.readwritevalid = uet_amo_readwritevalid,
+	.compwritevalid = uet_amo_compwritevalid,
+};
