@@ -6,11 +6,12 @@
  *   variant    SEND (fi_atomic), INJECT (fi_inject_atomic / FI_INJECT:
  *              the device copies the operand when the doorbell rings),
  *              RECV (fetching and compare atomics)
- *   data       the operand elements: <= 32 bytes INLINE (copied now),
- *              else one SGL entry per fi_ioc; FI_INJECT gathers them
- *              into one buffer first.  Compare atomics: 2 elements, the
- *              swap value (buf) then the compare value (the mask of
- *              FI_MSWAP), inline
+ *   data       the operand elements.  fi_atomic: <= 32 bytes INLINE
+ *              (copied now), else one SGL entry per fi_ioc; FI_INJECT
+ *              gathers them into one buffer first.  Fetching: one SGL
+ *              entry per fi_ioc (a segment with inline data can carry
+ *              no result entries).  Compare: 2 SGL entries, the swap
+ *              value (buf) then the compare value (the mask of FI_MSWAP)
  *   results    fetching / compare: one trailing SGL entry per result
  *              fi_ioc, counted in the extension's nresult
  *   tag, dest, metadata, flags: as RMA (uet_rma.c); the extension has
@@ -276,6 +277,16 @@ static void uet_amo_gather(uint8_t *dst, const struct iovec *iov, size_t n)
 	}
 }
 
+/* The first non-empty entry (there is one: the element count is 1). */
+static const struct iovec *uet_amo_first(const struct iovec *iov, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n && !iov[i].iov_len; i++)
+		;
+	return &iov[i];
+}
+
 static bool uet_iov_has_null(const struct iovec *iov, size_t n)
 {
 	size_t i;
@@ -289,7 +300,7 @@ static bool uet_iov_has_null(const struct iovec *iov, size_t n)
 static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 {
 	struct iovec iov[UET_IOV_LIMIT], res[UET_IOV_LIMIT];
-	struct iovec cmpv[UET_IOV_LIMIT], gv;
+	struct iovec cmpv[UET_IOV_LIMIT], cv[2], gv;
 	uint8_t buf[UET_AMO_BUF_MAX];
 	struct uet_hsi_cmd_seg seg;
 	struct uet_hsi_cmd_ext ext;
@@ -354,11 +365,29 @@ static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 	if (flags & FI_DELIVERY_COMPLETE)
 		ext.ext_flags |= UET_HSI_EXT_DC;
 
-	/* The operand: inline, the caller's iocs, or gathered (inject). */
+	/*
+	 * The operand.  A segment with inline data takes no entry but the
+	 * extension, so fetching and compare atomics (whose results are
+	 * trailing SGL entries) point at the caller's buffers (valid until
+	 * the completion); fi_atomic goes inline up to 32 bytes, gathered
+	 * into one buffer with FI_INJECT (the device copies it at the
+	 * doorbell), else from the iocs.
+	 */
 	if (r->kind == UET_AMO_KIND_COMPARE) {
-		uet_amo_gather(buf, iov, r->count);
-		uet_amo_gather(buf + size, cmpv, r->ccount);
+		cv[0] = *uet_amo_first(iov, r->count);
+		cv[1] = *uet_amo_first(cmpv, r->ccount);
+		data_iov = cv;
+		data_cnt = 2;
 		len = 2 * size;
+		sgl = true;
+	} else if (r->kind == UET_AMO_KIND_FETCH) {
+		/* FI_ATOMIC_READ without a buffer: any bytes will do, the
+		 * result buffers have the right size. */
+		if (uet_iov_has_null(iov, r->count)) {
+			data_iov = res;
+			data_cnt = r->rcount;
+		}
+		sgl = true;
 	} else if (len <= UET_HSI_CMD_INLINE_MAX) {
 		uet_amo_gather(buf, iov, r->count);
 	} else if (flags & FI_INJECT) {
@@ -367,12 +396,6 @@ static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 		gv.iov_len = len;
 		data_iov = &gv;
 		data_cnt = 1;
-		sgl = true;
-	} else if (uet_iov_has_null(iov, r->count)) {
-		/* FI_ATOMIC_READ without a buffer: any bytes will do, the
-		 * result buffers have the right size. */
-		data_iov = res;
-		data_cnt = r->rcount;
 		sgl = true;
 	} else {
 		sgl = true;

@@ -269,6 +269,33 @@ static int uet_cq_signal(struct fid_cq *fid)
 	return 0;
 }
 
+/* What the return codes of RMA and atomics mean for the application. */
+static const char *uet_prov_rc_detail(unsigned int rc)
+{
+	switch (rc) {
+	case UET_RC_BAD_MKEY:
+		return "no memory region with this key at the target";
+	case UET_RC_BAD_GENERATION:
+		return "the memory region of this key was closed";
+	case UET_RC_PERM_VIOLATION:
+		return "the memory region does not allow this access "
+		       "(FI_REMOTE_READ / FI_REMOTE_WRITE)";
+	case UET_RC_AT_OUT_OF_RANGE:
+	case UET_RC_BAD_ADDR:
+		return "address range outside the memory region";
+	case UET_RC_AMO_UNSUPPORTED_OP:
+		return "atomic operation not supported for this datatype";
+	case UET_RC_AMO_UNSUPPORTED_DT:
+		return "atomic datatype not supported";
+	case UET_RC_AMO_UNSUPPORTED_SIZE:
+		return "atomic size not supported";
+	case UET_RC_AMO_UNALIGNED:
+		return "atomic target address not aligned to the datatype";
+	default:
+		return NULL;
+	}
+}
+
 const char *uet_prov_strerror(int prov_errno, char *buf, size_t len)
 {
 	static __thread char tbuf[160];
@@ -280,8 +307,10 @@ const char *uet_prov_strerror(int prov_errno, char *buf, size_t len)
 		len = sizeof(tbuf);
 	}
 	if (prov_errno > 0 && prov_errno < UET_PROV_ERRNO_BASE) {
-		snprintf(buf, len, "UET return code %s from the target",
-			 uet_ses_rc_str((unsigned int)prov_errno));
+		what = uet_prov_rc_detail((unsigned int)prov_errno);
+		snprintf(buf, len, "UET return code %s from the target%s%s",
+			 uet_ses_rc_str((unsigned int)prov_errno),
+			 what ? ": " : "", what ? what : "");
 		return buf;
 	}
 	err = prov_errno - UET_PROV_ERRNO_BASE;
