@@ -560,6 +560,15 @@ START_TEST(test_mr_keys_and_binds)
 	ck_assert_int_eq(fi_mr_reg(p.s[1].dom, buf, 16, FI_REMOTE_READ, 0,
 				   1ull << 63, 0, &mr2, NULL),
 			 -FI_EKEYREJECTED);
+	/* local-only regions take device keys: key 0 twice is fine */
+	mr2 = reg(&p, 1, buf, 16, FI_SEND | FI_RECV, 0);
+	{
+		struct fid_mr *mr3 = reg(&p, 1, buf + 16, 16, FI_READ, 0);
+
+		ck_assert_uint_ne(fi_mr_key(mr2), fi_mr_key(mr3));
+		ck_assert_int_eq(fi_close(&mr3->fid), 0);
+	}
+	ck_assert_int_eq(fi_close(&mr2->fid), 0);
 	/* another domain: another key space */
 	mr2 = reg(&p, 0, buf, 16, FI_REMOTE_READ, 0x1234);
 	ck_assert_int_eq(fi_close(&mr2->fid), 0);
@@ -897,12 +906,13 @@ START_TEST(test_rma_vec_inject_more)
 	riov.addr = 3500;
 	riov.len = 200;
 	msg.context = (void *)20;
-	ck_assert_int_eq(fi_writemsg(p.s[0].ep, &msg, FI_COMPLETION), 0);
+	ck_assert_int_eq(fi_writemsg(p.s[0].ep, &msg, FI_COMPLETION |
+				     FI_DELIVERY_COMPLETE), 0);
 	biov[0].iov_len = 200;
 	msg.msg_iov = biov;
 	msg.context = (void *)21;
 	ck_assert_int_eq(fi_readmsg(p.s[0].ep, &msg, FI_COMPLETION |
-				    FI_FENCE), 0);
+				    FI_FENCE | FI_DELIVERY_COMPLETE), 0);
 	wait_ok(&p, (void *)20, FI_RMA | FI_WRITE);
 	wait_ok(&p, (void *)21, FI_RMA | FI_READ);
 	ck_assert(!memcmp(back[0], src[1], 200));

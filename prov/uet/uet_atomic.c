@@ -362,7 +362,8 @@ static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 		ext.header_data = r->data;
 		ext.ext_flags |= UET_HSI_EXT_HAS_DATA;
 	}
-	if (flags & FI_DELIVERY_COMPLETE)
+	/* Fetching ones complete when the results are here. */
+	if ((flags & FI_DELIVERY_COMPLETE) && r->kind == UET_AMO_KIND_WRITE)
 		ext.ext_flags |= UET_HSI_EXT_DC;
 
 	/*

@@ -7,7 +7,9 @@
  * FI_MR_BASIC) the device chooses the key; otherwise the application's
  * requested_key is the key (UET_HSI_MR_USER_KEY): -FI_ENOKEY when it is
  * in use, -FI_EKEYREJECTED when bit 63 is set (that half of the key space
- * is the provider keys').  Addresses: with FI_MR_VIRT_ADDR (or
+ * is the provider keys').  Regions without FI_REMOTE_READ/WRITE always
+ * get a device key: nobody addresses them remotely, and applications
+ * often register them all with key 0.  Addresses: with FI_MR_VIRT_ADDR (or
  * FI_MR_BASIC) remote requests name the target memory by virtual address
  * (UET_HSI_MR_VIRT_ADDR), otherwise by offset from the start of the
  * region.
@@ -179,7 +181,9 @@ int uet_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr,
 	if (len && !addr)
 		return -FI_EINVAL;
 	mode = uet_mr_mode_bits(dom->mr_mode);
-	if (!(mode & FI_MR_PROV_KEY)) {
+	/* Regions for local access only never need a known key (and
+	 * applications commonly give them all key 0): the device's. */
+	if (!(mode & FI_MR_PROV_KEY) && (attr->access & UET_MR_REMOTE)) {
 		if (attr->requested_key & UET_MR_PROV_KEY_BIT)
 			return -FI_EKEYREJECTED;
 		dflags |= UET_HSI_MR_USER_KEY;

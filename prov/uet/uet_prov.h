@@ -9,8 +9,9 @@
  * socket.
  *
  * Locking (FI_THREAD_SAFE): each object has its own mutex.  The order is
- * CQ/counter bind lock -> endpoint lock -> CQ lock; the device has its
- * own lock inside the backend.
+ * CQ/counter bind lock -> endpoint lock -> CQ lock, and endpoint lock ->
+ * domain lock (MR counters, uet_mr_remote_event); the device has its own
+ * lock inside the backend.
  */
 #ifndef UET_PROV_H
 #define UET_PROV_H
@@ -21,14 +22,14 @@
 #include <stdint.h>
 
 #include <rdma/fabric.h>
+#include <rdma/fi_atomic.h>
 #include <rdma/fi_cm.h>
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_eq.h>
 #include <rdma/fi_errno.h>
-#include <rdma/fi_tagged.h>
 #include <rdma/fi_rma.h>
-#include <rdma/fi_atomic.h>
+#include <rdma/fi_tagged.h>
 #include <rdma/providers/fi_prov.h>
 
 #include "uet_addr.h"

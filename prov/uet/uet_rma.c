@@ -115,7 +115,8 @@ static ssize_t uet_rma_post(struct uet_ep *ep, const struct uet_rma_req *r)
 		ext.header_data = r->data;
 		ext.ext_flags |= UET_HSI_EXT_HAS_DATA;
 	}
-	if (r->flags & FI_DELIVERY_COMPLETE)
+	/* A read completes when its data is here: DC adds nothing. */
+	if ((r->flags & FI_DELIVERY_COMPLETE) && !r->read)
 		ext.ext_flags |= UET_HSI_EXT_DC;
 
 	pthread_mutex_lock(&ep->lock);
