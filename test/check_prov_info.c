@@ -134,7 +134,7 @@ START_TEST(test_info_defaults)
 			ck_assert_uint_eq(cur->tx_attr->caps,
 					  FI_MSG | FI_TAGGED | FI_SEND |
 					  FI_RMA | FI_ATOMIC | FI_READ |
-					  FI_WRITE);
+					  FI_WRITE | FI_FENCE);
 			ck_assert_uint_eq(cur->rx_attr->caps,
 					  FI_MSG | FI_TAGGED | FI_RECV |
 					  FI_DIRECTED_RECV | FI_SOURCE |
@@ -521,10 +521,12 @@ START_TEST(test_info_caps)
 
 	hints->caps = FI_TAGGED;
 	info = get(NULL, NULL, 0, hints);
+	/* RDM also has FI_FENCE, a secondary capability */
+	ck_assert_int_eq(info->ep_attr->type, FI_EP_RDM);
 	ck_assert_uint_eq(info->caps, FI_TAGGED | FI_SEND | FI_RECV |
 			  FI_SOURCE | FI_MULTI_RECV | FI_LOCAL_COMM |
-			  FI_REMOTE_COMM);
-	ck_assert_uint_eq(info->tx_attr->caps, FI_TAGGED | FI_SEND);
+			  FI_REMOTE_COMM | FI_FENCE);
+	ck_assert_uint_eq(info->tx_attr->caps, FI_TAGGED | FI_SEND | FI_FENCE);
 	ck_assert_uint_eq(info->rx_attr->caps, FI_TAGGED | FI_RECV |
 			  FI_SOURCE | FI_MULTI_RECV);
 	ck_assert_int_eq(uet_info_check(V, info), 0);
@@ -533,9 +535,10 @@ START_TEST(test_info_caps)
 	hints->caps = FI_MSG | FI_SEND | FI_DIRECTED_RECV;
 	info = get(NULL, NULL, 0, hints);
 	ck_assert_uint_eq(info->caps & ~(FI_SOURCE | FI_MULTI_RECV |
-					 FI_LOCAL_COMM | FI_REMOTE_COMM),
+					 FI_LOCAL_COMM | FI_REMOTE_COMM |
+					 FI_FENCE),
 			  FI_MSG | FI_SEND | FI_DIRECTED_RECV);
-	ck_assert_uint_eq(info->tx_attr->caps, FI_MSG | FI_SEND);
+	ck_assert_uint_eq(info->tx_attr->caps, FI_MSG | FI_SEND | FI_FENCE);
 	fi_freeinfo(info);
 
 	/* RMA named without a direction: all four, split between tx (the
@@ -547,8 +550,10 @@ START_TEST(test_info_caps)
 	ck_assert_int_eq(info->ep_attr->type, FI_EP_RDM);
 	ck_assert_uint_eq(info->caps, FI_RMA | FI_READ | FI_WRITE |
 			  FI_REMOTE_READ | FI_REMOTE_WRITE | FI_SOURCE |
-			  FI_MULTI_RECV | FI_LOCAL_COMM | FI_REMOTE_COMM);
-	ck_assert_uint_eq(info->tx_attr->caps, FI_RMA | FI_READ | FI_WRITE);
+			  FI_MULTI_RECV | FI_LOCAL_COMM | FI_REMOTE_COMM |
+			  FI_FENCE);
+	ck_assert_uint_eq(info->tx_attr->caps, FI_RMA | FI_READ | FI_WRITE |
+			  FI_FENCE);
 	ck_assert_uint_eq(info->rx_attr->caps, FI_RMA | FI_REMOTE_READ |
 			  FI_REMOTE_WRITE | FI_SOURCE | FI_MULTI_RECV);
 	ck_assert_int_eq(uet_info_check(V, info), 0);
@@ -556,9 +561,10 @@ START_TEST(test_info_caps)
 	hints->caps = FI_ATOMIC | FI_READ | FI_RMA_EVENT;
 	info = get(NULL, NULL, 0, hints);
 	ck_assert_uint_eq(info->caps & ~(FI_SOURCE | FI_MULTI_RECV |
-					 FI_LOCAL_COMM | FI_REMOTE_COMM),
+					 FI_LOCAL_COMM | FI_REMOTE_COMM |
+					 FI_FENCE),
 			  FI_ATOMIC | FI_READ | FI_RMA_EVENT);
-	ck_assert_uint_eq(info->tx_attr->caps, FI_ATOMIC | FI_READ);
+	ck_assert_uint_eq(info->tx_attr->caps, FI_ATOMIC | FI_READ | FI_FENCE);
 	ck_assert_uint_eq(info->rx_attr->caps, FI_ATOMIC | FI_RMA_EVENT |
 			  FI_SOURCE | FI_MULTI_RECV);
 	fi_freeinfo(info);
@@ -567,7 +573,7 @@ START_TEST(test_info_caps)
 	hints->tx_attr->caps = FI_RMA | FI_WRITE;
 	hints->rx_attr->caps = FI_MSG | FI_RECV;
 	info = get(NULL, NULL, 0, hints);
-	ck_assert_uint_eq(info->tx_attr->caps, FI_RMA | FI_WRITE);
+	ck_assert_uint_eq(info->tx_attr->caps, FI_RMA | FI_WRITE | FI_FENCE);
 	ck_assert_uint_eq(info->rx_attr->caps, FI_MSG | FI_RECV | FI_SOURCE |
 			  FI_MULTI_RECV);
 	fi_freeinfo(info);

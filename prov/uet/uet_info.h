@@ -25,9 +25,11 @@
 /* ---- capabilities ---- */
 #define UET_CAPS_MSG	(FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | \
 			 FI_DIRECTED_RECV | FI_SOURCE | FI_MULTI_RECV)
-/* RMA and atomics need a reliable delivery mode: RDM only. */
+/* RMA and atomics need a reliable delivery mode: RDM only.  FI_FENCE:
+ * a fenced operation starts when every earlier one has completed. */
 #define UET_CAPS_RMA	(FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | \
-			 FI_REMOTE_READ | FI_REMOTE_WRITE | FI_RMA_EVENT)
+			 FI_REMOTE_READ | FI_REMOTE_WRITE | FI_RMA_EVENT | \
+			 FI_FENCE)
 #define UET_CAPS_DOMAIN	(FI_LOCAL_COMM | FI_REMOTE_COMM)
 #define UET_CAPS_RDM	(UET_CAPS_MSG | UET_CAPS_RMA | UET_CAPS_DOMAIN)
 #define UET_CAPS_DGRAM	(UET_CAPS_MSG | UET_CAPS_DOMAIN)
