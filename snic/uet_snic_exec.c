@@ -492,9 +492,12 @@ void uet_snic_queue_run_locked(struct uet_snic_queue *q, uint64_t now)
 {
 	struct uet_snic_dev *dev = q->dev;
 	struct uet_hsi_cmdq_cmd cmd;
+	bool was_waiting;
 	int ret;
 
 	uet_snic_assert_locked(dev);
+	/* a fence still waiting from the last run is not counted again */
+	was_waiting = q->fence_wait;
 	q->stalled = false;
 	q->fence_wait = false;
 	for (;;) {
@@ -510,7 +513,8 @@ void uet_snic_queue_run_locked(struct uet_snic_queue *q, uint64_t now)
 		 * the completion that makes ntx 0 sets q->stalled. */
 		if (!ret && (cmd.seg[1] & UET_HSI_CMD_FLAG_FENCE) && q->ntx) {
 			q->fence_wait = true;
-			dev->st.fence_waits++;
+			if (!was_waiting)
+				dev->st.fence_waits++;
 			return;
 		}
 		if (ret) {

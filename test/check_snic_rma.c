@@ -571,6 +571,7 @@ START_TEST(test_atomics)
 	memset(res, 0xff, sizeof(res));
 	cmd_amo(&c, UET_AMO_SUM, UET_AMO_UINT64, key, 8, opd, 32, res, 32, 2);
 	c.nres = 2;
+	c.extv.nresult = 2;
 	sc = run(&c);
 	expect_ok(&sc, 32);
 	for (k = 0; k < 4; k++) {
