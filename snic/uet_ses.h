@@ -16,6 +16,13 @@
  * messages placed by message_offset in any arrival order, and answers with
  * the spec's return codes.
  *
+ * RMA and atomics: uet_ses_rma() writes, reads and applies atomics to the
+ * memory a peer registered in its RI table (uet_ses_mr_reg); the target
+ * checks key, generation, access, range and the atomic before touching
+ * anything, answers refusals with their return code, and reports each
+ * access through the rma_event upcall (docs/software-nic.md, SES, "RI
+ * table" and "RMA and atomics").
+ *
  * Send order: the messages of one sending endpoint to one target endpoint
  * are matched (or put on the unexpected list) in the order they were
  * sent, under ROD (PDS delivers in order) and RUD (the message_id of a
@@ -105,9 +112,11 @@ static inline uint32_t uet_ses_initiator_id(uint16_t pid_on_fep, uint16_t ri)
 
 /*
  * A remote memory access that succeeded at this target (RMA or atomic),
- * reported through uet_ses_upcalls.rma_event once the data is in place
- * (a write: when all its bytes have landed; a read: when the request was
- * accepted, before the data is sent back).
+ * reported through uet_ses_upcalls.rma_event once per operation, once the
+ * data is in place (a write: when all its bytes have landed; an atomic:
+ * once applied; a read: when its last UET_READ was accepted, before the
+ * data is sent back; addr/len are then those of that last request, a
+ * read being one request per 64 KiB).
  */
 struct uet_ses_rma_event {
 	void *ep_user;			/* uet_ses_ep_set_user() value */

@@ -515,7 +515,7 @@ static bool ses_txi_run(struct uet_ses *ses, struct uet_ses_txi *txi)
 	struct uet_ses_pkt *pkt;
 	void *pdc = NULL, *owner;
 	uint8_t kind;
-	bool first;
+	bool first, rdzv;
 	int ret;
 
 	if (!key)
@@ -548,6 +548,11 @@ static bool ses_txi_run(struct uet_ses *ses, struct uet_ses_txi *txi)
 		pkt->route = rt;
 		kind = pkt->kind;
 		first = pkt->first;
+		/* A rendezvous READ or reply (not RMA's). */
+		rdzv = (kind == UET_SES_PKT_READ &&
+			((struct uet_ses_read *)pkt->owner)->msg) ||
+		       (kind == UET_SES_PKT_REPLY &&
+			((struct uet_ses_reply *)pkt->owner)->send);
 		owner = pkt->owner;
 		ses_pkt_owned(ses, pkt, 1);
 		if (key) {
@@ -577,7 +582,7 @@ static bool ses_txi_run(struct uet_ses *ses, struct uet_ses_txi *txi)
 		ses->stats.pkts_tx++;
 		if (kind == UET_SES_PKT_SEND && first)
 			ses_seq_sent(ses, owner);
-		if (kind == UET_SES_PKT_READ || kind == UET_SES_PKT_REPLY)
+		if (rdzv)
 			ses->stats.rdzv_read_pkts++;
 	}
 }
