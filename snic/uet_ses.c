@@ -59,6 +59,8 @@ static struct uet_bufpool *ses_obj_pool(struct uet_ses *ses, uint8_t type)
 		return &ses->reply_pool;
 	case UET_SES_OBJ_NOTICE:
 		return &ses->notice_pool;
+	case UET_SES_OBJ_RMARX:
+		return &ses->rmarx_pool;
 	default:
 		return NULL;
 	}
@@ -69,6 +71,7 @@ static void ses_obj_finish(struct uet_ses *ses, struct uet_ses_obj *obj)
 {
 	struct uet_ses_send_op *op;
 	struct uet_ses_recv_op *r;
+	struct uet_ses_rma_rx *x;
 	struct uet_ses_rx_msg *m;
 
 	uet_dlist_remove(&obj->live);
@@ -78,6 +81,7 @@ static void ses_obj_finish(struct uet_ses *ses, struct uet_ses_obj *obj)
 		if (obj->cmpl && !ses->zombie)
 			ses->up.send_done(ses->up_ctx, &op->cmpl);
 		uet_ses_iov_free(op->iov, op->iov_inline);
+		uet_ses_iov_free(op->res_iov, op->res_inline);
 		break;
 	case UET_SES_OBJ_RECV:
 		r = (struct uet_ses_recv_op *)obj;
@@ -90,6 +94,14 @@ static void ses_obj_finish(struct uet_ses *ses, struct uet_ses_obj *obj)
 	case UET_SES_OBJ_RXMSG:
 		m = (struct uet_ses_rx_msg *)obj;
 		free(m->ubuf);
+		break;
+	case UET_SES_OBJ_REPLY:
+		free(((struct uet_ses_reply *)obj)->own);
+		break;
+	case UET_SES_OBJ_RMARX:
+		x = (struct uet_ses_rma_rx *)obj;
+		if (obj->cmpl && !ses->zombie && ses->up.rma_event)
+			ses->up.rma_event(ses->up_ctx, &x->ev);
 		break;
 	default:
 		break;
@@ -355,16 +367,21 @@ int uet_ses_rc_errno(uint8_t rc)
 	case UET_RC_BAD_INDEX:
 		return -EADDRNOTAVAIL;
 	case UET_RC_BAD_MKEY:
+	case UET_RC_BAD_GENERATION:
 	case UET_RC_PERM_VIOLATION:
 		return -EACCES;
 	case UET_RC_BAD_ADDR:
 	case UET_RC_AT_OUT_OF_RANGE:
-		return -EFAULT;
+	case UET_RC_AMO_UNALIGNED:
+		return -EINVAL;
 	case UET_RC_CANCELLED:
 		return -ECANCELED;
 	case UET_RC_TOO_LONG:
 		return -EMSGSIZE;
 	case UET_RC_UNSUPPORTED_OP:
+	case UET_RC_AMO_UNSUPPORTED_OP:
+	case UET_RC_AMO_UNSUPPORTED_DT:
+	case UET_RC_AMO_UNSUPPORTED_SIZE:
 		return -EOPNOTSUPP;
 	case UET_RC_NO_MATCH:
 		return -ENOMSG;
@@ -392,6 +409,8 @@ static void ses_pools_destroy(struct uet_ses *ses)
 	uet_bufpool_destroy(&ses->route_pool);
 	uet_bufpool_destroy(&ses->txs_pool);
 	uet_bufpool_destroy(&ses->rxs_pool);
+	uet_bufpool_destroy(&ses->rmarx_pool);
+	uet_bufpool_destroy(&ses->bounce_pool);
 }
 
 static int ses_pools_init(struct uet_ses *ses)
@@ -411,6 +430,8 @@ static int ses_pools_init(struct uet_ses *ses)
 		{ &ses->route_pool, sizeof(struct uet_ses_route), 16 },
 		{ &ses->txs_pool, sizeof(struct uet_ses_txs), 16 },
 		{ &ses->rxs_pool, sizeof(struct uet_ses_rxs), 16 },
+		{ &ses->rmarx_pool, sizeof(struct uet_ses_rma_rx), 16 },
+		{ &ses->bounce_pool, (size_t)ses->pay_rdata, 16 },
 	};
 	struct uet_bufpool_attr attr;
 	size_t i;
@@ -434,6 +455,8 @@ err_destroy:
 
 static void ses_free(struct uet_ses *ses)
 {
+	uet_ses_mr_fini(ses);
+	uet_hashmap_fini(&ses->rma_rx);
 	uet_hashmap_fini(&ses->rx_streams);
 	uet_hashmap_fini(&ses->tx_streams);
 	uet_hashmap_fini(&ses->routes);
@@ -509,9 +532,15 @@ int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,
 	ret = uet_hashmap_init(&ses->rx_streams, UET_SES_STREAM_KEY_LEN, 0);
 	if (ret)
 		goto err_tx_streams;
-	ret = ses_pools_init(ses);
+	ret = uet_hashmap_init(&ses->rma_rx, UET_SES_RXKEY_LEN, 0);
 	if (ret)
 		goto err_rx_streams;
+	ret = uet_ses_mr_init(ses);
+	if (ret)
+		goto err_rma_rx;
+	ret = ses_pools_init(ses);
+	if (ret)
+		goto err_mr;
 
 	ses->pds_up.rx = uet_ses_pds_rx;
 	ses->pds_up.tx_done = uet_ses_pds_tx_done;
@@ -519,6 +548,10 @@ int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,
 	*out = ses;
 	return 0;
 
+err_mr:
+	uet_ses_mr_fini(ses);
+err_rma_rx:
+	uet_hashmap_fini(&ses->rma_rx);
 err_rx_streams:
 	uet_hashmap_fini(&ses->rx_streams);
 err_tx_streams:
@@ -631,6 +664,7 @@ int uet_ses_ep_open(struct uet_ses *ses, uint32_t job_id, uint16_t pid_on_fep,
 	uet_dlist_init(&ep->unexp);
 	uet_dlist_init(&ep->active);
 	uet_dlist_init(&ep->rx_streams);
+	uet_dlist_init(&ep->rma_rx);
 	ret = uet_hashmap_insert_u64(&ses->eps, &ep->node, key);
 	if (ret) {
 		free(ep);
@@ -672,11 +706,18 @@ void uet_ses_ep_close(struct uet_ses_ep *ep)
 	}
 	uet_ses_send_cancel_all(ses, ep);
 	uet_ses_rxs_free_ep(ses, ep);
+	uet_ses_rma_rx_free_ep(ses, ep);
 	uet_hashmap_remove(&ses->eps, &ep->node);
 	uet_dlist_remove(&ep->entry);
 	free(ep);
 	uet_ses_push(ses);
 	uet_ses_leave(ses);
+}
+
+void uet_ses_ep_set_user(struct uet_ses_ep *ep, void *user)
+{
+	if (ep)
+		ep->user = user;
 }
 
 int uet_ses_ep_set_mode(struct uet_ses_ep *ep, uint8_t mode)

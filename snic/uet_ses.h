@@ -16,6 +16,13 @@
  * messages placed by message_offset in any arrival order, and answers with
  * the spec's return codes.
  *
+ * RMA and atomics: uet_ses_rma() writes, reads and applies atomics to the
+ * memory a peer registered in its RI table (uet_ses_mr_reg); the target
+ * checks key, generation, access, range and the atomic before touching
+ * anything, answers refusals with their return code, and reports each
+ * access through the rma_event upcall (docs/software-nic.md, SES, "RI
+ * table" and "RMA and atomics").
+ *
  * Send order: the messages of one sending endpoint to one target endpoint
  * are matched (or put on the unexpected list) in the order they were
  * sent, under ROD (PDS delivers in order) and RUD (the message_id of a
@@ -103,9 +110,32 @@ static inline uint32_t uet_ses_initiator_id(uint16_t pid_on_fep, uint16_t ri)
 	return ((uint32_t)(pid_on_fep & 0xfffu) << 12) | (ri & 0xfffu);
 }
 
+/*
+ * A remote memory access that succeeded at this target (RMA or atomic),
+ * reported through uet_ses_upcalls.rma_event once per operation, once the
+ * data is in place (a write: when all its bytes have landed; an atomic:
+ * once applied; a read: when its last UET_READ was accepted, before the
+ * data is sent back; addr/len are then those of that last request, a
+ * read being one request per 64 KiB).
+ */
+struct uet_ses_rma_event {
+	void *ep_user;			/* uet_ses_ep_set_user() value */
+	uint8_t kind;			/* enum uet_ses_rma_kind */
+	uint64_t key;			/* memory key */
+	uint64_t addr;			/* host address of byte 0 */
+	uint64_t len;			/* bytes accessed */
+	bool has_data;
+	uint64_t header_data;
+	struct uet_ses_addr src;	/* initiator fa + job + pid/ri */
+	uint32_t initiator;		/* SES initiator field */
+};
+
 struct uet_ses_upcalls {
 	void (*send_done)(void *ctx, const struct uet_ses_send_cmpl *c);
 	void (*recv_done)(void *ctx, const struct uet_ses_recv_cmpl *c);
+	/* May be NULL.  Delivered like the completions (when the outermost
+	 * SES entry point returns). */
+	void (*rma_event)(void *ctx, const struct uet_ses_rma_event *e);
 };
 
 struct uet_ses;
@@ -124,6 +154,9 @@ int uet_ses_ep_open(struct uet_ses *ses, uint32_t job_id, uint16_t pid_on_fep,
 		    uint16_t ri, struct uet_ses_ep **ep);
 /* Cancels everything pending on ep (completions with -ECANCELED). */
 void uet_ses_ep_close(struct uet_ses_ep *ep);
+/* An opaque value reported as uet_ses_rma_event.ep_user for accesses
+ * addressed to ep. */
+void uet_ses_ep_set_user(struct uet_ses_ep *ep, void *user);
 /* Delivery mode of ep's sends (enum uet_pds_mode); the default is the
  * SES's cfg.mode.  UUD sends must fit one packet (uet_ses_max_single),
  * else they fail with -EMSGSIZE.  0 or -EINVAL. */
@@ -212,6 +245,91 @@ int uet_ses_peek(struct uet_ses *ses, const struct uet_ses_peek_req *req,
 int uet_ses_claim_discard(struct uet_ses *ses, struct uet_ses_ep *ep,
 			  uint64_t claim_id, uint64_t now);
 
+/*
+ * Remote memory: the RI table (snic/uet_ses_mr.c).
+ *
+ * One table per SES of the memory other NICs may access.  Keys are 64-bit:
+ *   - provider keys: UET_SES_MKEY_PROV | gen << 32 | slot; slot indexes the
+ *     table's slot array, gen (8 bits) is the slot's generation, bumped
+ *     when its registration goes, so a stale key is told apart
+ *     (UET_RC_BAD_GENERATION) from an unknown one (UET_RC_BAD_MKEY).  Free
+ *     slots are reused oldest first, so a generation takes long to wrap;
+ *   - user keys (user_key): any value with bit 63 clear, chosen by the
+ *     caller, unique in the table.
+ * On the wire a request carries the key in match_bits and
+ * UET_SES_MKEY_GEN(key) in ri_generation.
+ */
+#define UET_SES_MKEY_PROV	(1ull << 63)
+#define UET_SES_MKEY_GEN(key)	((uint8_t)((key) >> 32))
+#define UET_SES_ACC_REMOTE_READ		0x1u
+#define UET_SES_ACC_REMOTE_WRITE	0x2u
+
+struct uet_ses_mr_attr {
+	void *addr;
+	size_t len;
+	uint32_t access;	/* UET_SES_ACC_*, none or more (with none,
+				 * nothing remote ever passes the check) */
+	bool virt_addr;		/* buffer_offset is a virtual address */
+	bool user_key;		/* use requested_key instead of a new one */
+	uint64_t requested_key;
+};
+
+/* 0 and *key, -EINVAL (bad attr, user key with bit 63), -EEXIST (user
+ * key in use), -ENOMEM, -ENOSPC (2^32 slots). */
+int uet_ses_mr_reg(struct uet_ses *ses, const struct uet_ses_mr_attr *a,
+		   uint64_t *key);
+/* 0 or -ENOENT.  After it returns no request touches the memory (reads
+ * being answered from it stop; the reader gets the key's error code). */
+int uet_ses_mr_dereg(struct uet_ses *ses, uint64_t key);
+
+/*
+ * RMA and atomics (snic/uet_ses_rma.c).  Completion through send_done:
+ * status 0 or -errno (the target's return code mapped by
+ * uet_ses_rc_errno, or a PDS status), rc = the target's code, len =
+ * bytes written / read / operand bytes.  READ and FETCH data is in the
+ * caller's buffers before send_done runs.
+ */
+enum uet_ses_rma_kind {
+	UET_SES_RMA_WRITE = 1,	/* UET_WRITE */
+	UET_SES_RMA_READ,	/* UET_READ, answered by Response-with-Data */
+	UET_SES_RMA_ATOMIC,	/* UET_ATOMIC (atomic or CAS extension) */
+	UET_SES_RMA_FETCH,	/* UET_FETCHING_ATOMIC: prior values come
+				 * back in Response-with-Data */
+};
+
+/* Largest atomic payload (operand bytes) in one request. */
+#define UET_SES_AMO_MAX	512u
+
+struct uet_ses_rma_req {
+	struct uet_ses_ep *ep;		/* local initiator */
+	struct uet_ses_addr dst;	/* target endpoint */
+	uint8_t kind;			/* enum uet_ses_rma_kind */
+	uint64_t key;			/* remote memory key */
+	uint64_t raddr;			/* remote address/offset */
+	bool has_data;			/* WRITE (and atomics): header_data */
+	uint64_t header_data;
+	bool dc;
+	/* WRITE: source; READ: destination; ATOMIC/FETCH: operand (for the
+	 * CAS family the swap value, MSWAP the swap value). */
+	const struct iovec *iov;	/* caller memory, valid until done */
+	unsigned int iovcnt;
+	uint8_t amo_op;			/* enum uet_amo_op (ATOMIC/FETCH) */
+	uint8_t amo_dtype;		/* enum uet_amo_dtype */
+	uint8_t compare[16];		/* CAS family: compare value (MSWAP:
+					 * the mask), one element */
+	/* FETCH: where the prior values go (same byte count as iov). */
+	const struct iovec *res_iov;
+	unsigned int res_iovcnt;
+	void *op_ctx;
+};
+
+/* 0, -EAGAIN (too many pending), -EINVAL (bad request, e.g. atomic
+ * above UET_SES_AMO_MAX bytes or above one packet, CAS family with more
+ * than one element, unknown op/dtype), -EMSGSIZE (the endpoint's mode is
+ * not RUD/ROD: RMA needs a PDC). */
+int uet_ses_rma(struct uet_ses *ses, const struct uet_ses_rma_req *req,
+		uint64_t now);
+
 /* Push queued packets as PDS windows open; run rendezvous pulls. */
 void uet_ses_progress(struct uet_ses *ses, uint64_t now);
 
@@ -243,6 +361,17 @@ struct uet_ses_stats {
 					 * another id (state unknown) */
 	uint64_t ord_late;		/* target: messages matched behind
 					 * their stream's order */
+	/* RMA and atomics (docs/software-nic.md, SES, "RMA"). */
+	uint64_t rma_tx;		/* initiator: operations started */
+	uint64_t rma_rx;		/* target: accesses done (events) */
+	uint64_t rma_bytes_rx;		/* target: bytes written/read/atomic */
+	uint64_t rma_bad_key;		/* target: refused, UET_RC_BAD_MKEY */
+	uint64_t rma_bad_gen;		/* ... UET_RC_BAD_GENERATION */
+	uint64_t rma_perm;		/* ... UET_RC_PERM_VIOLATION */
+	uint64_t rma_range;		/* ... UET_RC_AT_OUT_OF_RANGE */
+	uint64_t amo_unsupported;	/* ... UET_RC_AMO_UNSUPPORTED_*,
+					 * UET_RC_AMO_UNALIGNED */
+	uint64_t amo_rx;		/* target: atomics applied */
 };
 void uet_ses_get_stats(const struct uet_ses *ses, struct uet_ses_stats *st);
 

@@ -21,6 +21,16 @@
  *                     send order.
  *   uet_ses_rxs       a target stream: the next message_id expected from
  *                     one source endpoint at one local endpoint (RUD).
+ *   uet_ses_mr        a registration of the RI table (uet_ses_mr.c).
+ *   uet_ses_rma_rx    at an RMA target: a multi-packet write being
+ *                     placed, or the event of an access (uet_ses_rma.c).
+ *
+ * RMA and atomic operations at the initiator are uet_ses_send_op with
+ * rma set: they share the send path (transmit queue, PDS completions,
+ * cancellation), not its stream numbering.  Their READs (and the
+ * fetching atomic request) are uet_ses_read with op set; the target
+ * answers them with uet_ses_reply serving from a registration (copied
+ * into the packet at build time) or from the prior values it owns.
  *
  * Every object comes from a pool, is on ses->live until released, and is
  * released through uet_ses_release(): it is then only queued, and freed
@@ -89,6 +99,7 @@ enum uet_ses_obj_type {
 	UET_SES_OBJ_READ,
 	UET_SES_OBJ_REPLY,
 	UET_SES_OBJ_NOTICE,
+	UET_SES_OBJ_RMARX,
 };
 
 struct uet_ses_obj {
@@ -140,6 +151,7 @@ struct uet_ses_pkt {
 	struct uet_pds_tx_pkt pds;
 	void *owner;
 	struct uet_ses_route *route;
+	uint8_t *bounce;		/* ses->bounce_pool: copied payload */
 	uint8_t kind;			/* enum uet_ses_pkt_kind */
 	bool first;			/* SEND: the packet that numbered it */
 	uint32_t len;			/* payload bytes */
@@ -213,6 +225,8 @@ struct uet_ses_ep {
 	struct uet_dlist unexp;		/* uet_ses_rx_msg, arrival order */
 	struct uet_dlist active;	/* matched uet_ses_rx_msg in progress */
 	struct uet_dlist rx_streams;	/* uet_ses_rxs of this endpoint */
+	struct uet_dlist rma_rx;	/* uet_ses_rma_rx being placed */
+	void *user;			/* uet_ses_ep_set_user */
 };
 
 struct uet_ses_send_op {
@@ -257,6 +271,19 @@ struct uet_ses_send_op {
 	uint8_t rc;
 	void *op_ctx;
 	struct uet_ses_send_cmpl cmpl;
+	/* RMA and atomics (uet_ses_rma.c): rma != 0.  iov is the source
+	 * (WRITE), destination (READ) or operand (ATOMIC, FETCH). */
+	uint8_t rma;			/* enum uet_ses_rma_kind, 0: a send */
+	struct uet_ses_msgid mid;	/* WRITE, ATOMIC: their message_id */
+	uint64_t rkey;
+	uint64_t raddr;
+	uint8_t amo_op;
+	uint8_t amo_dtype;
+	uint8_t compare[16];
+	struct iovec *res_iov;		/* FETCH: prior values */
+	unsigned int res_iovcnt;
+	struct iovec res_inline[UET_SES_IOV_INLINE];
+	struct uet_dlist reads;		/* READ, FETCH: uet_ses_read alive */
 };
 
 struct uet_ses_recv_op {
@@ -334,21 +361,35 @@ struct uet_ses_rx_msg {
 struct uet_ses_read {
 	struct uet_ses_obj obj;
 	struct uet_ses_msgid mid;
-	struct uet_dlist entry;		/* msg->reads */
-	struct uet_ses_rx_msg *msg;	/* NULL once orphaned */
+	struct uet_dlist entry;		/* msg->reads or op->reads */
+	struct uet_ses_rx_msg *msg;	/* pull; NULL once orphaned */
+	struct uet_ses_send_op *op;	/* RMA READ / FETCH; NULL once
+					 * orphaned */
 	uint8_t peer_fa[UET_SES_FA_KEY_LEN];
 	uint32_t job_id;
-	uint64_t pos;			/* message offset of the first byte */
+	uint64_t pos;			/* message (op->iov) offset of the
+					 * first byte */
 	uint64_t len;
 	uint64_t rcvd;
 	bool pkt_done;			/* PDS finished the READ packet */
 };
 
+/*
+ * The answer to one UET_READ (or fetching atomic) this SES received: the
+ * data comes from the rendezvous send (send, zero copy), from a
+ * registration of the RI table (mr: src, copied into each packet as it
+ * is built, so nothing refers to the memory once it is deregistered), or
+ * from a buffer the reply owns (own: the prior values of an atomic).
+ */
 struct uet_ses_reply {
 	struct uet_ses_obj obj;
 	struct uet_ses_txi txi;
 	struct uet_dlist entry;		/* send->replies */
 	struct uet_ses_send_op *send;
+	struct uet_ses_mr *mr;
+	struct uet_dlist mr_entry;	/* mr->replies */
+	const uint8_t *src;		/* mr: the host address of byte 0 */
+	uint8_t *own;
 	void *rx_pdc;
 	uint16_t read_msg_id;
 	uint32_t job_id;
@@ -361,6 +402,44 @@ struct uet_ses_reply {
 	 * no data) tells the target its READ will not be served. */
 	uint8_t err_rc;
 	bool err_built;
+};
+
+/* A registration of the RI table. */
+struct uet_ses_mr {
+	struct uet_hnode node;		/* ses->mr_user (user keys) */
+	uint64_t key;
+	uint8_t *addr;
+	uint64_t len;
+	uint32_t access;		/* UET_SES_ACC_* */
+	bool virt_addr;
+	bool user;
+	uint8_t gen;			/* ri_generation expected */
+	struct uet_dlist replies;	/* uet_ses_reply served from it */
+};
+
+/* A slot of the provider-key array. */
+struct uet_ses_mr_slot {
+	struct uet_ses_mr *mr;		/* NULL while free */
+	uint64_t next_free;		/* free list, oldest first */
+	uint8_t gen;
+};
+
+/*
+ * At an RMA target: a write of several packets being placed (in the
+ * map under {stream, message_id} until all its bytes landed), or just
+ * the event of an access.  Released with cmpl set, it delivers ev
+ * through the rma_event upcall.
+ */
+struct uet_ses_rma_rx {
+	struct uet_ses_obj obj;
+	struct uet_hnode node;		/* ses->rma_rx while in_map */
+	struct uet_dlist entry;		/* ep->rma_rx while in_map */
+	uint8_t key[UET_SES_RXKEY_LEN];
+	bool in_map;
+	bool som_seen;
+	uint64_t total;
+	uint64_t rcvd;
+	struct uet_ses_rma_event ev;
 };
 
 struct uet_ses_notice {
@@ -396,6 +475,15 @@ struct uet_ses {
 	struct uet_hashmap mkeys;	/* uet_ses_send_op by memory key */
 	uint64_t mkey_seq;
 	struct uet_hashmap routes;	/* uet_ses_route by route key */
+	struct uet_hashmap rma_rx;	/* uet_ses_rma_rx by {stream, id} */
+	/* RI table */
+	struct uet_ses_mr_slot *mr_slots;
+	uint64_t mr_nslots;		/* slots in use or free */
+	uint64_t mr_cap;
+	uint64_t mr_free_head;		/* UET_SES_MR_NONE: none free */
+	uint64_t mr_free_tail;
+	struct uet_hashmap mr_user;	/* uet_ses_mr by user key */
+	unsigned int rma_ops;		/* RMA operations not completed */
 
 	struct uet_dlist txq;		/* uet_ses_txi with packets to emit */
 	struct uet_dlist sends;		/* uet_ses_send_op not completed */
@@ -412,6 +500,8 @@ struct uet_ses {
 	struct uet_bufpool route_pool;
 	struct uet_bufpool txs_pool;
 	struct uet_bufpool rxs_pool;
+	struct uet_bufpool rmarx_pool;
+	struct uet_bufpool bounce_pool;	/* pay_rdata bytes each */
 
 	size_t pkts_in_pds;		/* packets PDS owns */
 	unsigned int depth;		/* nesting of SES entry points */
@@ -572,6 +662,54 @@ void uet_ses_recv_deliver(struct uet_ses *ses, struct uet_ses_recv_op *r,
 			  const struct uet_ses_rx_msg *m);
 void uet_ses_unexp_account(struct uet_ses *ses, int64_t bytes, int msgs);
 
+/* ---- uet_ses_mr.c: the RI table ---- */
+
+/* No slot (free list end). */
+#define UET_SES_MR_NONE		UINT64_MAX
+/* Provider-key slots at most (32-bit slot field). */
+#define UET_SES_MR_SLOTS_MAX	(1ull << 32)
+
+int uet_ses_mr_init(struct uet_ses *ses);
+void uet_ses_mr_fini(struct uet_ses *ses);
+/*
+ * Checks 1-4 of a remote access (docs/software-nic.md, SES, "RI table"):
+ * key, ri_generation, access (UET_SES_ACC_* all needed), range
+ * [addr, addr + len) with addr the wire buffer_offset.  UET_RC_OK and
+ * *mr, *ptr (host address of byte 0), or the return code (counted in
+ * the stats, logged at debug level).
+ */
+uint8_t uet_ses_mr_access(struct uet_ses *ses, uint64_t key, uint8_t ri_gen,
+			  uint32_t need, uint64_t addr, uint64_t len,
+			  struct uet_ses_mr **mr, uint8_t **ptr);
+
+/* ---- uet_ses_rma.c: RMA and atomics ---- */
+
+/* RMA operations outstanding per SES at most (uet_ses_rma -EAGAIN). */
+#define UET_SES_RMA_MAX		16384u
+
+int uet_ses_rma_build(struct uet_ses *ses, struct uet_ses_send_op *op,
+		      struct uet_ses_pkt **out);
+/* op stopped: its READs are orphaned (answers to them are ignored). */
+void uet_ses_rma_stop(struct uet_ses *ses, struct uet_ses_send_op *op);
+/* op is finishing: its message_id goes. */
+void uet_ses_rma_finish(struct uet_ses *ses, struct uet_ses_send_op *op);
+bool uet_ses_opcode_is_rma(uint8_t opcode);
+int uet_ses_rx_rma_som1(struct uet_ses *ses,
+			const struct uet_pds_rx_info *info,
+			const struct uet_ses_std_som1 *h, size_t hlen,
+			struct uet_pds_rsp *rsp);
+int uet_ses_rx_rma_som0(struct uet_ses *ses,
+			const struct uet_pds_rx_info *info,
+			const struct uet_ses_std_som0 *h, size_t hlen,
+			struct uet_pds_rsp *rsp);
+/* A UET_READ whose key is not a rendezvous key, for endpoint ep. */
+int uet_ses_rx_rma_read(struct uet_ses *ses,
+			const struct uet_pds_rx_info *info,
+			const struct uet_ses_std_som1 *h,
+			struct uet_ses_ep *ep, struct uet_pds_rsp *rsp);
+/* Drop the writes being placed at ep (it closes). */
+void uet_ses_rma_rx_free_ep(struct uet_ses *ses, struct uet_ses_ep *ep);
+
 /* ---- uet_ses_rdzv.c: rendezvous ---- */
 
 int uet_ses_mkey_register(struct uet_ses *ses, struct uet_ses_send_op *op);
@@ -587,6 +725,12 @@ bool uet_ses_reply_more(const struct uet_ses_reply *rp);
 void uet_ses_reply_stop(struct uet_ses *ses, struct uet_ses_reply *rp,
 			uint8_t tell);
 void uet_ses_reply_check(struct uet_ses *ses, struct uet_ses_reply *rp);
+/* A new reply to the READ h (on info->pdc), on the transmit queue once
+ * the caller has set its source; NULL when out of memory. */
+struct uet_ses_reply *uet_ses_reply_new(struct uet_ses *ses,
+					const struct uet_pds_rx_info *info,
+					uint16_t read_msg_id, uint32_t job_id,
+					uint64_t len);
 /* The notice: a Response (message_id of the send) + its memory key. */
 #define UET_SES_NOTICE_LEN	(UET_SES_RSP_LEN + 8)
 void uet_ses_notice_send(struct uet_ses *ses, const struct uet_ses_rx_msg *m,

@@ -159,16 +159,21 @@ int uet_ses_pull_build(struct uet_ses *ses, struct uet_ses_rx_msg *m,
 
 void uet_ses_read_check(struct uet_ses *ses, struct uet_ses_read *rd)
 {
+	struct uet_ses_send_op *op = rd->op;
+
 	if (rd->obj.dead || !rd->pkt_done)
 		return;
-	if (rd->msg && rd->rcvd < rd->len)
+	if ((rd->msg || op) && rd->rcvd < rd->len)
 		return;
-	if (rd->msg) {
+	if (rd->msg || op) {
 		uet_dlist_remove(&rd->entry);
 		rd->msg = NULL;
+		rd->op = NULL;
 	}
 	uet_ses_msgid_free(ses, &rd->mid);
 	uet_ses_release(ses, &rd->obj, false);
+	if (op)
+		uet_ses_send_check(ses, op);
 }
 
 /*
@@ -191,6 +196,7 @@ void uet_ses_read_tx_done(struct uet_ses *ses, struct uet_ses_pkt *pkt,
 			  int status, int rc)
 {
 	struct uet_ses_read *rd = pkt->owner;
+	struct uet_ses_send_op *op = rd->op;
 
 	rd->pkt_done = true;
 	if (rd->msg && status < 0)
@@ -198,7 +204,15 @@ void uet_ses_read_tx_done(struct uet_ses *ses, struct uet_ses_pkt *pkt,
 	else if (rd->msg && uet_ses_rc_is_error(rc))
 		uet_ses_rx_fail(ses, rd->msg, uet_ses_rc_errno((uint8_t)rc),
 				(uint8_t)rc);
+	/* An RMA READ or FETCH: the op fails (and orphans rd). */
+	if (op && status < 0)
+		uet_ses_send_error(ses, op, status, UET_RC_NULL, UET_RC_NULL);
+	else if (op && uet_ses_rc_is_error(rc))
+		uet_ses_send_error(ses, op, uet_ses_rc_errno((uint8_t)rc),
+				   (uint8_t)rc, UET_RC_NULL);
 	uet_ses_read_check(ses, rd);
+	if (op)
+		uet_ses_send_check(ses, op);
 }
 
 /* Response with Data for one of our READs. */
@@ -207,6 +221,7 @@ int uet_ses_rx_read_data(struct uet_ses *ses,
 {
 	uint8_t fa[UET_SES_FA_KEY_LEN];
 	struct uet_ses_rsp_data h;
+	struct uet_ses_send_op *op;
 	struct uet_ses_msgid *mid;
 	struct uet_ses_rx_msg *m;
 	struct uet_ses_read *rd;
@@ -233,6 +248,14 @@ int uet_ses_rx_read_data(struct uet_ses *ses,
 			uet_ses_rx_fail(ses, rd->msg,
 					uet_ses_rc_errno(h.ctl.return_code),
 					h.ctl.return_code);
+		op = rd->op;
+		if (op)
+			uet_ses_send_error(ses, op,
+					   uet_ses_rc_errno(h.ctl.return_code),
+					   h.ctl.return_code, UET_RC_NULL);
+		uet_ses_read_check(ses, rd);
+		if (op)
+			uet_ses_send_check(ses, op);
 		return 0;
 	}
 	if (!plen || h.message_offset > rd->len ||
@@ -246,6 +269,15 @@ int uet_ses_rx_read_data(struct uet_ses *ses,
 				    info->ses + n, plen);
 		m->rcvd += plen;
 	}
+	op = rd->op;
+	if (op && op->rma == UET_SES_RMA_FETCH)
+		uet_ses_iov_copy_in(op->res_iov, op->res_iovcnt,
+				    rd->pos + h.message_offset,
+				    info->ses + n, plen);
+	else if (op)
+		uet_ses_iov_copy_in(op->iov, op->iovcnt,
+				    rd->pos + h.message_offset,
+				    info->ses + n, plen);
 	uet_ses_read_check(ses, rd);
 	if (m)
 		uet_ses_rx_check(ses, m);
@@ -265,7 +297,7 @@ int uet_ses_rx_read_req(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	struct uet_hnode *node;
 	uint8_t rc;
 
-	if (info->ses_len != UET_SES_STD_SOM1_LEN || !h->ctl.eom)
+	if (info->ses_len != UET_SES_STD_SOM1_LEN)
 		return -EPROTO;
 	ep = uet_ses_ep_find(ses, h->job_id, h->pid_on_fep,
 			     h->resource_index, &rc);
@@ -278,10 +310,13 @@ int uet_ses_rx_read_req(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 			ses->stats.bad_index++;
 		goto err_rsp;
 	}
-	rc = UET_RC_BAD_MKEY;
+	/* A rendezvous key first, then the RI table. */
 	node = uet_hashmap_lookup_u64(&ses->mkeys, h->match_bits);
 	if (!node)
-		goto err_rsp;
+		return uet_ses_rx_rma_read(ses, info, h, ep, rsp);
+	if (!h->ctl.eom)
+		return -EPROTO;
+	rc = UET_RC_BAD_MKEY;
 	op = uet_container_of(node, struct uet_ses_send_op, mkey_node);
 	uet_ses_fa_key(info->src, fa);
 	if (op->ep != ep || memcmp(fa, op->dst_fa, sizeof(fa)))
@@ -298,17 +333,12 @@ int uet_ses_rx_read_req(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 		goto err_rsp;
 
 	if (h->request_length) {
-		rp = uet_ses_obj_alloc(ses, UET_SES_OBJ_REPLY);
+		rp = uet_ses_reply_new(ses, info, h->message_id, h->job_id,
+				       h->request_length);
 		if (!rp)
 			return -EAGAIN;
-		uet_dlist_init(&rp->txi.entry);
-		rp->txi.type = UET_SES_TXI_REPLY;
 		rp->send = op;
-		rp->rx_pdc = info->pdc;
-		rp->read_msg_id = h->message_id;
-		rp->job_id = h->job_id;
 		rp->off = h->buffer_offset;
-		rp->len = h->request_length;
 		uet_dlist_insert_tail(&op->replies, &rp->entry);
 		uet_ses_txi_queue(ses, &rp->txi);
 	}
@@ -321,6 +351,27 @@ err_rsp:
 	uet_ses_rsp_fill(rsp, UET_LIST_EXPECTED, rc, h->message_id, h->job_id,
 			 0);
 	return 0;
+}
+
+struct uet_ses_reply *uet_ses_reply_new(struct uet_ses *ses,
+					const struct uet_pds_rx_info *info,
+					uint16_t read_msg_id, uint32_t job_id,
+					uint64_t len)
+{
+	struct uet_ses_reply *rp;
+
+	rp = uet_ses_obj_alloc(ses, UET_SES_OBJ_REPLY);
+	if (!rp)
+		return NULL;
+	uet_dlist_init(&rp->txi.entry);
+	uet_dlist_init(&rp->entry);
+	uet_dlist_init(&rp->mr_entry);
+	rp->txi.type = UET_SES_TXI_REPLY;
+	rp->rx_pdc = info->pdc;
+	rp->read_msg_id = read_msg_id;
+	rp->job_id = job_id;
+	rp->len = len;
+	return rp;
 }
 
 bool uet_ses_reply_more(const struct uet_ses_reply *rp)
@@ -346,13 +397,32 @@ int uet_ses_reply_build(struct uet_ses *ses, struct uet_ses_reply *rp,
 		return -EAGAIN;
 	if (max > ses->pay_rdata)
 		max = ses->pay_rdata;
-	if (rp->stop)
+	if (rp->stop) {
 		plen = 0;	/* the error answer: no data */
-	else
+	} else if (op) {
 		plen = uet_ses_iov_gather(op->iov, op->iovcnt,
 					  rp->off + rp->next, max,
 					  pkt->pds.iov, UET_PDS_TX_MAX_IOV,
 					  &pkt->pds.iovcnt);
+	} else if (rp->own) {
+		plen = max;
+		pkt->pds.iov[0].iov_base = rp->own + rp->next;
+		pkt->pds.iov[0].iov_len = plen;
+		pkt->pds.iovcnt = 1;
+	} else {
+		/* A registration: copied now, so that nothing refers to the
+		 * memory after it is deregistered (PDS may retransmit). */
+		pkt->bounce = uet_bufpool_get(&ses->bounce_pool);
+		if (!pkt->bounce) {
+			uet_ses_pkt_put(ses, pkt);
+			return -EAGAIN;
+		}
+		plen = max;
+		memcpy(pkt->bounce, rp->src + rp->next, plen);
+		pkt->pds.iov[0].iov_base = pkt->bounce;
+		pkt->pds.iov[0].iov_len = plen;
+		pkt->pds.iovcnt = 1;
+	}
 	memset(&h, 0, sizeof(h));
 	h.ctl.list = UET_LIST_EXPECTED;
 	h.ctl.opcode = UET_RESPONSE_W_DATA;
@@ -391,8 +461,10 @@ void uet_ses_reply_check(struct uet_ses *ses, struct uet_ses_reply *rp)
 		return;
 	uet_ses_txi_cancel(ses, &rp->txi);
 	uet_dlist_remove(&rp->entry);
+	uet_dlist_remove(&rp->mr_entry);
 	uet_ses_release(ses, &rp->obj, false);
-	uet_ses_send_check(ses, op);
+	if (op)
+		uet_ses_send_check(ses, op);
 }
 
 void uet_ses_reply_stop(struct uet_ses *ses, struct uet_ses_reply *rp,
@@ -420,10 +492,13 @@ void uet_ses_reply_tx_done(struct uet_ses *ses, struct uet_ses_pkt *pkt,
 
 	/* The data did not get through: the send fails, and its other
 	 * replies (some queued on the same, failed PDC) stop. */
-	if (status < 0)
+	if (status < 0 && op)
 		uet_ses_send_error(ses, op, status, UET_RC_NULL, UET_RC_NULL);
+	else if (status < 0)
+		uet_ses_reply_stop(ses, rp, UET_RC_NULL);
 	uet_ses_reply_check(ses, rp);
-	uet_ses_send_check(ses, op);
+	if (op)
+		uet_ses_send_check(ses, op);
 }
 
 /* The target's notice that a rendezvous send is finished. */

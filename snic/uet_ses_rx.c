@@ -844,6 +844,8 @@ static int ses_rx_som1(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 		return (int)n;
 	if (h.ctl.opcode == UET_READ)
 		return uet_ses_rx_read_req(ses, info, &h, rsp);
+	if (uet_ses_opcode_is_rma(h.ctl.opcode))
+		return uet_ses_rx_rma_som1(ses, info, &h, (size_t)n, rsp);
 	if (!ses_opcode_is_send(h.ctl.opcode) &&
 	    !ses_opcode_is_rdzv(h.ctl.opcode)) {
 		ses_rx_unsupported(ses, rsp, h.message_id, h.job_id);
@@ -900,6 +902,8 @@ static int ses_rx_som0(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 		return (int)n;
 	if (ses_opcode_is_rdzv(h.ctl.opcode))
 		return -EPROTO;	/* rendezvous messages are one packet */
+	if (uet_ses_opcode_is_rma(h.ctl.opcode))
+		return uet_ses_rx_rma_som0(ses, info, &h, (size_t)n, rsp);
 	if (!ses_opcode_is_send(h.ctl.opcode)) {
 		ses_rx_unsupported(ses, rsp, h.message_id, h.job_id);
 		return 0;

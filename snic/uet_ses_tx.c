@@ -229,6 +229,8 @@ struct uet_ses_pkt *uet_ses_pkt_get(struct uet_ses *ses, uint8_t kind,
 
 void uet_ses_pkt_put(struct uet_ses *ses, struct uet_ses_pkt *pkt)
 {
+	if (pkt->bounce)
+		uet_bufpool_put(&ses->bounce_pool, pkt->bounce);
 	uet_bufpool_put(&ses->pkt_pool, pkt);
 }
 
@@ -251,9 +253,10 @@ static void ses_pkt_abort(struct uet_ses *ses, struct uet_ses_pkt *pkt)
 	if (pkt->kind == UET_SES_PKT_READ) {
 		rd = pkt->owner;
 		rd->pkt_done = true;
-		if (rd->msg) {
+		if (rd->msg || rd->op) {
 			uet_dlist_remove(&rd->entry);
 			rd->msg = NULL;
+			rd->op = NULL;
 		}
 		uet_ses_read_check(ses, rd);
 	}
@@ -459,8 +462,9 @@ static void ses_txi_fail(struct uet_ses *ses, struct uet_ses_txi *txi,
 		break;
 	case UET_SES_TXI_REPLY:
 		rp = ses_txi_reply(txi);
-		uet_ses_send_error(ses, rp->send, err, UET_RC_NULL,
-				   UET_RC_INITIATOR_ERR);
+		if (rp->send)
+			uet_ses_send_error(ses, rp->send, err, UET_RC_NULL,
+					   UET_RC_INITIATOR_ERR);
 		uet_ses_reply_stop(ses, rp, UET_RC_NULL);
 		break;
 	case UET_SES_TXI_NOTICE:
@@ -492,7 +496,8 @@ static void ses_pkt_owned(struct uet_ses *ses, struct uet_ses_pkt *pkt,
 	case UET_SES_PKT_REPLY:
 		rp = pkt->owner;
 		rp->pkts_out += delta;
-		rp->send->pkts_out += delta;
+		if (rp->send)
+			rp->send->pkts_out += delta;
 		break;
 	default:
 		break;
@@ -510,7 +515,7 @@ static bool ses_txi_run(struct uet_ses *ses, struct uet_ses_txi *txi)
 	struct uet_ses_pkt *pkt;
 	void *pdc = NULL, *owner;
 	uint8_t kind;
-	bool first;
+	bool first, rdzv;
 	int ret;
 
 	if (!key)
@@ -543,6 +548,11 @@ static bool ses_txi_run(struct uet_ses *ses, struct uet_ses_txi *txi)
 		pkt->route = rt;
 		kind = pkt->kind;
 		first = pkt->first;
+		/* A rendezvous READ or reply (not RMA's). */
+		rdzv = (kind == UET_SES_PKT_READ &&
+			((struct uet_ses_read *)pkt->owner)->msg) ||
+		       (kind == UET_SES_PKT_REPLY &&
+			((struct uet_ses_reply *)pkt->owner)->send);
 		owner = pkt->owner;
 		ses_pkt_owned(ses, pkt, 1);
 		if (key) {
@@ -572,7 +582,7 @@ static bool ses_txi_run(struct uet_ses *ses, struct uet_ses_txi *txi)
 		ses->stats.pkts_tx++;
 		if (kind == UET_SES_PKT_SEND && first)
 			ses_seq_sent(ses, owner);
-		if (kind == UET_SES_PKT_READ || kind == UET_SES_PKT_REPLY)
+		if (rdzv)
 			ses->stats.rdzv_read_pkts++;
 	}
 }
@@ -620,6 +630,8 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 	ssize_t n, n2 = 0;
 	bool eom;
 
+	if (op->rma)
+		return uet_ses_rma_build(ses, op, out);
 	pkt = uet_ses_pkt_get(ses, UET_SES_PKT_SEND, op);
 	if (!pkt)
 		return -EAGAIN;
@@ -791,6 +803,7 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 	uet_dlist_init(&op->txi.entry);
 	uet_dlist_init(&op->replies);
 	uet_dlist_init(&op->seq_entry);
+	uet_dlist_init(&op->reads);
 
 	pull_ok = op->key.mode == UET_PDS_MODE_RUD ||
 		  op->key.mode == UET_PDS_MODE_ROD;
@@ -858,12 +871,14 @@ void uet_ses_send_error(struct uet_ses *ses, struct uet_ses_send_op *op,
 	uet_ses_txi_cancel(ses, &op->txi);
 	uet_dlist_foreach_entry_safe(&op->replies, rp, entry)
 		uet_ses_reply_stop(ses, rp, tell);
+	uet_ses_rma_stop(ses, op);
 }
 
 static void ses_send_finish(struct uet_ses *ses, struct uet_ses_send_op *op)
 {
 	uet_ses_txi_cancel(ses, &op->txi);
 	uet_ses_mkey_unregister(ses, op);
+	uet_ses_rma_finish(ses, op);
 	uet_dlist_remove(&op->entry);
 	op->cmpl.op_ctx = op->op_ctx;
 	op->cmpl.status = op->status;
@@ -879,7 +894,8 @@ void uet_ses_send_check(struct uet_ses *ses, struct uet_ses_send_op *op)
 		return;
 	if (ses_send_more(op) || op->txi.stash)
 		return;
-	if (op->pkts_out || !uet_dlist_empty(&op->replies))
+	if (op->pkts_out || !uet_dlist_empty(&op->replies) ||
+	    !uet_dlist_empty(&op->reads))
 		return;
 	if (op->rdzv && !op->notice && !op->status)
 		return;

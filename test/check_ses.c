@@ -19,11 +19,13 @@
 #include "ses_fake_pds.h"
 #include "uet_byteorder.h"
 #include "uet_ses.h"
+#include "uet_ses_amo.h"
 #include "uet_ses_internal.h"
 #include "uet_ses_wire.h"
 #include "uet_test.h"
 
 #define MAX_CMPL	1024
+#define MAX_EV		256
 #define MAX_NODES	3
 #define RUN_LIMIT	2000000u
 #define JOB		0x123456u
@@ -43,6 +45,8 @@ struct node {
 	struct uet_ses_ep *ep;
 	struct uet_ses_addr addr;	/* how peers reach ep */
 	struct cq cq;
+	struct uet_ses_rma_event ev[MAX_EV];	/* rma_event upcalls */
+	size_t nev;
 };
 
 struct fx {
@@ -77,9 +81,18 @@ static void on_recv_done(void *ctx, const struct uet_ses_recv_cmpl *c)
 	n->cq.r[n->cq.nr++] = *c;
 }
 
+static void on_rma_event(void *ctx, const struct uet_ses_rma_event *e)
+{
+	struct node *n = ctx;
+
+	ck_assert_uint_lt(n->nev, MAX_EV);
+	n->ev[n->nev++] = *e;
+}
+
 static const struct uet_ses_upcalls test_up = {
 	.send_done = on_send_done,
 	.recv_done = on_recv_done,
+	.rma_event = on_rma_event,
 };
 
 static void test_cfg(struct uet_ses_cfg *cfg)
@@ -1085,7 +1098,8 @@ START_TEST(test_malformed)
 	ck_assert_uint_eq(st.bad_hdr, bad + 11);
 
 	/* Not malformed: an answer for an unknown READ is dropped, an
-	 * unsupported opcode is answered with RC_UNSUPPORTED_OP. */
+	 * unsupported opcode is answered with RC_UNSUPPORTED_OP, a write
+	 * with a key that is not registered with RC_BAD_MKEY. */
 	memset(&rd, 0, sizeof(rd));
 	rd.ctl.opcode = UET_RESPONSE_W_DATA;
 	rd.ctl.return_code = UET_RC_OK;
@@ -1094,12 +1108,18 @@ START_TEST(test_malformed)
 	ck_assert_int_eq(uet_ses_rsp_data_encode(buf, 24, &rd), 24);
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_RESPONSE_DATA, buf, 28, &rsp),
 			 0);
-	len = mk_som1(buf, b, UET_WRITE, 1010, true, 4, 4);
+	len = mk_som1(buf, b, UET_TSEND_ATOMIC, 1010, true, 4, 4);
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len, &rsp),
 			 0);
 	ck_assert_uint_eq(rsp.next_hdr, UET_HDR_RESPONSE);
 	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_UNSUPPORTED_OP);
+	len = mk_som1(buf, b, UET_WRITE, 1011, true, 4, 4);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len, &rsp),
+			 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_BAD_MKEY);
+	ck_assert_uint_eq(stats(b).rma_bad_key, 1);
 	ck_assert_uint_eq(stats(b).bad_hdr, bad + 11);
 
 	/* The good packets still work afterwards. */
@@ -1293,7 +1313,7 @@ START_TEST(test_rdzv_read_error)
 	fx_run(fx);
 	key = mkey_of(&fx->n[0]);
 	/* A's send started a sequence (message_id 1): B expects 2. */
-	forged_rdzv(fx, 2, key, 99000, -EFAULT, UET_RC_BAD_ADDR);
+	forged_rdzv(fx, 2, key, 99000, -EINVAL, UET_RC_BAD_ADDR);
 	ck_assert_uint_ge(stats(&fx->n[0]).err_rsp_tx, 2);
 	fx_free(fx);
 	free(src);
@@ -1780,7 +1800,7 @@ START_TEST(test_unsupported)
 				&rsp), 0);
 	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_UNSUPPORTED_OP);
-	len = mk_som0(buf, b, UET_ATOMIC, 5, 8, 8, 16, true);
+	len = mk_som0(buf, b, UET_TSEND_ATOMIC, 5, 8, 8, 16, true);
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 8,
 				&rsp), 0);
 	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
@@ -2607,6 +2627,996 @@ START_TEST(test_random_traffic)
 }
 END_TEST
 
+/* ---- RMA and atomics ---- */
+
+static uint64_t mr_reg(struct node *n, void *addr, size_t len,
+		       uint32_t access, bool virt)
+{
+	struct uet_ses_mr_attr a;
+	uint64_t key = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.addr = addr;
+	a.len = len;
+	a.access = access;
+	a.virt_addr = virt;
+	ck_assert_int_eq(uet_ses_mr_reg(n->ses, &a, &key), 0);
+	return key;
+}
+
+static uint64_t mr_reg_user(struct node *n, void *addr, size_t len,
+			    uint32_t access, bool virt, uint64_t key)
+{
+	struct uet_ses_mr_attr a;
+	uint64_t got = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.addr = addr;
+	a.len = len;
+	a.access = access;
+	a.virt_addr = virt;
+	a.user_key = true;
+	a.requested_key = key;
+	ck_assert_int_eq(uet_ses_mr_reg(n->ses, &a, &got), 0);
+	ck_assert_uint_eq(got, key);
+	return got;
+}
+
+#define ACC_RW	(UET_SES_ACC_REMOTE_READ | UET_SES_ACC_REMOTE_WRITE)
+
+/* The remote address of byte off of a registration at base. */
+static uint64_t raddr_of(const void *base, bool virt, uint64_t off)
+{
+	return virt ? (uint64_t)(uintptr_t)base + off : off;
+}
+
+static int fx_rma(struct fx *fx, unsigned int from, unsigned int to,
+		  uint8_t kind, uint64_t key, uint64_t raddr, bool hd,
+		  uint64_t hdata, void *buf, size_t len, unsigned int pieces,
+		  void *ctx)
+{
+	struct uet_ses_rma_req req;
+	struct iovec iov[64];
+
+	memset(&req, 0, sizeof(req));
+	req.ep = fx->n[from].ep;
+	req.dst = fx->n[to].addr;
+	req.kind = kind;
+	req.key = key;
+	req.raddr = raddr;
+	req.has_data = hd;
+	req.header_data = hdata;
+	req.iov = iov;
+	req.iovcnt = split(iov, 64, buf, len, pieces);
+	req.op_ctx = ctx;
+	return uet_ses_rma(fx->n[from].ses, &req, fx->now);
+}
+
+/* An atomic (fetch: with the prior values into result) of len operand
+ * bytes; compare: one element for the CAS family (or NULL). */
+static int fx_amo(struct fx *fx, unsigned int from, unsigned int to,
+		  bool fetch, uint64_t key, uint64_t raddr, uint8_t op,
+		  uint8_t dtype, const void *operand, size_t len,
+		  const void *compare, void *result, void *ctx)
+{
+	struct uet_ses_rma_req req;
+	struct iovec iov, res;
+
+	memset(&req, 0, sizeof(req));
+	req.ep = fx->n[from].ep;
+	req.dst = fx->n[to].addr;
+	req.kind = fetch ? UET_SES_RMA_FETCH : UET_SES_RMA_ATOMIC;
+	req.key = key;
+	req.raddr = raddr;
+	iov.iov_base = (void *)operand;
+	iov.iov_len = len;
+	req.iov = &iov;
+	req.iovcnt = 1;
+	req.amo_op = op;
+	req.amo_dtype = dtype;
+	if (compare)
+		memcpy(req.compare, compare, uet_amo_dtype_size(dtype));
+	if (fetch) {
+		res.iov_base = result;
+		res.iov_len = len;
+		req.res_iov = &res;
+		req.res_iovcnt = 1;
+	}
+	req.op_ctx = ctx;
+	return uet_ses_rma(fx->n[from].ses, &req, fx->now);
+}
+
+/* Run the net until it settles; the completion of ctx at node at. */
+static struct uet_ses_send_cmpl wait_send(struct fx *fx, unsigned int at,
+					  const void *ctx)
+{
+	const struct uet_ses_send_cmpl *sc;
+
+	fx_run(fx);
+	sc = find_send(&fx->n[at], ctx);
+	ck_assert_msg(sc != NULL, "no completion");
+	return *sc;
+}
+
+static void check_ev_src(const struct uet_ses_rma_event *e,
+			 const struct node *from)
+{
+	ck_assert_uint_eq(e->src.fa.len, from->addr.fa.len);
+	ck_assert_int_eq(memcmp(&e->src.fa.ss, &from->addr.fa.ss,
+				from->addr.fa.len), 0);
+	ck_assert_uint_eq(e->src.job_id, from->addr.job_id);
+	ck_assert_uint_eq(e->src.pid_on_fep, from->addr.pid_on_fep);
+	ck_assert_uint_eq(e->src.ri, from->addr.ri);
+	ck_assert_uint_eq(e->initiator,
+			  uet_ses_initiator_id(from->addr.pid_on_fep,
+					       from->addr.ri));
+}
+
+/*
+ * A writes len bytes into a registration of B (64 bytes in, header_data
+ * = len), then reads them back into a fresh buffer: data, events,
+ * completions and the bytes around the range are checked.
+ */
+static void rma_roundtrip(struct fx *fx, size_t len, bool virt,
+			  unsigned int wpieces, unsigned int rpieces)
+{
+	struct node *b = &fx->n[1];
+	const size_t pad = 64;
+	struct uet_ses_send_cmpl sc;
+	const struct uet_ses_rma_event *e;
+	uint8_t *src, *mem, *back;
+	void *wctx = new_ctx(fx), *rctx = new_ctx(fx);
+	size_t nev = b->nev;
+	uint64_t key;
+
+	src = malloc(len + 1);
+	mem = malloc(len + 2 * pad);
+	back = malloc(len + 1);
+	ck_assert(src && mem && back);
+	fill(src, len, len + 7);
+	memset(mem, 0x5a, len + 2 * pad);
+	memset(back, 0xa5, len + 1);
+	key = mr_reg(b, mem, len + 2 * pad, ACC_RW, virt);
+
+	ck_assert_int_eq(fx_rma(fx, 0, 1, UET_SES_RMA_WRITE, key,
+				raddr_of(mem, virt, pad), true, len, src, len,
+				wpieces, wctx), 0);
+	sc = wait_send(fx, 0, wctx);
+	ck_assert_int_eq(sc.status, 0);
+	ck_assert_uint_eq(sc.rc, UET_RC_OK);
+	ck_assert_uint_eq(sc.len, len);
+	ck_assert_msg(!memcmp(mem + pad, src, len), "len %zu: data", len);
+	ck_assert_uint_eq(mem[pad - 1], 0x5a);
+	ck_assert_uint_eq(mem[pad + len], 0x5a);
+	ck_assert_uint_eq(b->nev, nev + 1);
+	e = &b->ev[nev];
+	ck_assert_uint_eq(e->kind, UET_SES_RMA_WRITE);
+	ck_assert_uint_eq(e->key, key);
+	ck_assert_uint_eq(e->addr, (uint64_t)(uintptr_t)(mem + pad));
+	ck_assert_uint_eq(e->len, len);
+	ck_assert(e->has_data);
+	ck_assert_uint_eq(e->header_data, len);
+	check_ev_src(e, &fx->n[0]);
+
+	ck_assert_int_eq(fx_rma(fx, 0, 1, UET_SES_RMA_READ, key,
+				raddr_of(mem, virt, pad), false, 0, back, len,
+				rpieces, rctx), 0);
+	sc = wait_send(fx, 0, rctx);
+	ck_assert_int_eq(sc.status, 0);
+	ck_assert_uint_eq(sc.rc, UET_RC_OK);
+	ck_assert_uint_eq(sc.len, len);
+	ck_assert_msg(!memcmp(back, src, len), "len %zu: read back", len);
+	ck_assert_uint_eq(back[len], 0xa5);
+	ck_assert_uint_eq(b->nev, nev + 2);
+	e = &b->ev[nev + 1];
+	/* Reported once, for the operation's last UET_READ. */
+	ck_assert_uint_eq(e->kind, UET_SES_RMA_READ);
+	ck_assert_uint_eq(e->len, len && !(len % UET_SES_READ_CHUNK) ?
+			  UET_SES_READ_CHUNK : len % UET_SES_READ_CHUNK);
+	ck_assert_uint_eq(e->addr + e->len, (uint64_t)(uintptr_t)(mem + pad) +
+			  len);
+	ck_assert(!e->has_data);
+
+	ck_assert_int_eq(uet_ses_mr_dereg(b->ses, key), 0);
+	free(src);
+	free(mem);
+	free(back);
+}
+
+static const size_t rma_sizes[] = { 0, 1, 4 * KIB, MIB, 16 * MIB };
+#define RMA_NSIZES	(sizeof(rma_sizes) / sizeof(rma_sizes[0]))
+
+static void rma_sizes_run(uint8_t order)
+{
+	struct uet_ses_cfg cfg;
+	struct uet_ses_stats st;
+	struct fx *fx;
+	unsigned int i;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, order, 64, 2);
+	for (i = 0; i < RMA_NSIZES; i++) {
+		rma_roundtrip(fx, rma_sizes[i], i & 1, 1 + i, 7 - i);
+		rma_roundtrip(fx, rma_sizes[i], !(i & 1), 5, 1);
+	}
+	st = stats(&fx->n[1]);
+	ck_assert_uint_eq(st.rma_rx, 4 * RMA_NSIZES);
+	ck_assert_uint_eq(st.bad_hdr, 0);
+	ck_assert_uint_eq(st.err_rsp_tx, 0);
+	ck_assert_uint_eq(stats(&fx->n[0]).rma_tx, 4 * RMA_NSIZES);
+	fx_free(fx);
+}
+
+START_TEST(test_rma_sizes)
+{
+	rma_sizes_run(FAKE_FIFO);
+}
+END_TEST
+
+/* Newest packet first (continuations before SOM=1), and random order
+ * with lost cumulative responses. */
+START_TEST(test_rma_reorder)
+{
+	rma_sizes_run(FAKE_LIFO);
+	rma_sizes_run(FAKE_SHUFFLE);
+}
+END_TEST
+
+/* A read scattered into many iovecs (some empty), the write gathered
+ * from as many. */
+START_TEST(test_rma_read_iov)
+{
+	struct uet_ses_cfg cfg;
+	struct fx *fx;
+	unsigned int p;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_SHUFFLE, 32, 2);
+	for (p = 2; p <= 64; p *= 2) {
+		rma_roundtrip(fx, 3 * PAY_STD + 17, false, p, p + 1);
+		rma_roundtrip(fx, 200 * KIB + 3, true, p - 1, p);
+	}
+	rma_roundtrip(fx, 40, false, 1, 64);	/* empty pieces */
+	fx_free(fx);
+}
+END_TEST
+
+/* header_data and the rest of the target event; ep_user. */
+START_TEST(test_rma_event)
+{
+	const struct uet_ses_rma_event *e;
+	struct uet_ses_send_cmpl sc;
+	struct uet_ses_cfg cfg;
+	uint8_t mem[256], src[100];
+	uint64_t key, op = 5, res;
+	struct node *b;
+	struct fx *fx;
+	int ctx[3];
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 16, 2);
+	b = &fx->n[1];
+	uet_ses_ep_set_user(b->ep, &ctx[2]);
+	memset(mem, 0, sizeof(mem));
+	fill(src, sizeof(src), 3);
+	key = mr_reg_user(b, mem, sizeof(mem), ACC_RW, false, 0x1122334455ull);
+	ck_assert_int_eq(fx_rma(fx, 0, 1, UET_SES_RMA_WRITE, key, 16, true,
+				0xfeedfacecafebeefull, src, sizeof(src), 1,
+				&ctx[0]), 0);
+	sc = wait_send(fx, 0, &ctx[0]);
+	ck_assert_int_eq(sc.status, 0);
+	ck_assert_uint_eq(b->nev, 1);
+	e = &b->ev[0];
+	ck_assert_ptr_eq(e->ep_user, &ctx[2]);
+	ck_assert_uint_eq(e->kind, UET_SES_RMA_WRITE);
+	ck_assert_uint_eq(e->key, key);
+	ck_assert_uint_eq(e->addr, (uint64_t)(uintptr_t)(mem + 16));
+	ck_assert_uint_eq(e->len, sizeof(src));
+	ck_assert(e->has_data);
+	ck_assert_uint_eq(e->header_data, 0xfeedfacecafebeefull);
+	check_ev_src(e, &fx->n[0]);
+	ck_assert(!memcmp(mem + 16, src, sizeof(src)));
+
+	/* An atomic without header_data; a fetching one. */
+	ck_assert_int_eq(fx_amo(fx, 0, 1, false, key, 8, UET_AMO_SUM,
+				UET_AMO_UINT64, &op, 8, NULL, NULL, &ctx[1]),
+			 0);
+	sc = wait_send(fx, 0, &ctx[1]);
+	ck_assert_int_eq(sc.status, 0);
+	ck_assert_uint_eq(sc.len, 8);
+	ck_assert_uint_eq(b->nev, 2);
+	ck_assert_uint_eq(b->ev[1].kind, UET_SES_RMA_ATOMIC);
+	ck_assert(!b->ev[1].has_data);
+	ck_assert_uint_eq(b->ev[1].addr, (uint64_t)(uintptr_t)(mem + 8));
+	ck_assert_uint_eq(b->ev[1].len, 8);
+	ck_assert_int_eq(fx_amo(fx, 0, 1, true, key, 8, UET_AMO_SUM,
+				UET_AMO_UINT64, &op, 8, NULL, &res, &ctx[2]),
+			 0);
+	sc = wait_send(fx, 0, &ctx[2]);
+	ck_assert_int_eq(sc.status, 0);
+	ck_assert_uint_eq(res, 5);
+	ck_assert_uint_eq(b->ev[2].kind, UET_SES_RMA_FETCH);
+	ck_assert_uint_eq(stats(b).amo_rx, 2);
+	ck_assert_uint_eq(stats(b).rma_rx, 3);
+	ck_assert_uint_eq(stats(b).rma_bytes_rx, sizeof(src) + 16);
+	fx_free(fx);
+}
+END_TEST
+
+/* One atomic A -> B; its completion status. */
+static int amo_one(struct fx *fx, bool fetch, uint64_t key, uint64_t raddr,
+		   uint8_t op, uint8_t dtype, const void *operand, size_t len,
+		   const void *compare, void *result)
+{
+	struct uet_ses_send_cmpl sc;
+	void *ctx = new_ctx(fx);
+
+	ck_assert_int_eq(fx_amo(fx, 0, 1, fetch, key, raddr, op, dtype,
+				operand, len, compare, result, ctx), 0);
+	sc = wait_send(fx, 0, ctx);
+	if (!sc.status)
+		ck_assert_uint_eq(sc.len, len);
+	return sc.status;
+}
+
+START_TEST(test_rma_atomic)
+{
+	uint64_t mem[8], ops[3] = { 1, 2, 0xffffffffffffffffull }, res[3];
+	uint64_t cmp, swap, mask, old;
+	struct uet_ses_cfg cfg;
+	int32_t imem[4], iop[2] = { INT32_MAX, -5 }, ires[2];
+	double dmem[2] = { 1.5, -2.0 }, dop[2] = { 0.25, 4.0 };
+	struct node *b;
+	struct fx *fx;
+	uint64_t key, ikey, dkey;
+	unsigned int i;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_SHUFFLE, 16, 2);
+	b = &fx->n[1];
+	for (i = 0; i < 8; i++)
+		mem[i] = 1000 * i;
+	key = mr_reg(b, mem, sizeof(mem), ACC_RW, false);
+
+	/* SUM on three uint64 (wrapping), elements 1..3. */
+	ck_assert_int_eq(amo_one(fx, false, key, 8, UET_AMO_SUM,
+				 UET_AMO_UINT64, ops, 24, NULL, NULL), 0);
+	ck_assert_uint_eq(mem[0], 0);
+	ck_assert_uint_eq(mem[1], 1001);
+	ck_assert_uint_eq(mem[2], 2002);
+	ck_assert_uint_eq(mem[3], 2999);
+	ck_assert_uint_eq(mem[4], 4000);
+	/* Fetching SUM: the prior values come back. */
+	ck_assert_int_eq(amo_one(fx, true, key, 8, UET_AMO_SUM,
+				 UET_AMO_UINT64, ops, 24, NULL, res), 0);
+	ck_assert_uint_eq(res[0], 1001);
+	ck_assert_uint_eq(res[1], 2002);
+	ck_assert_uint_eq(res[2], 2999);
+	ck_assert_uint_eq(mem[1], 1002);
+	ck_assert_uint_eq(mem[3], 2998);
+	/* Atomic READ: nothing changes. */
+	ck_assert_int_eq(amo_one(fx, true, key, 0, UET_AMO_READ,
+				 UET_AMO_UINT64, ops, 16, NULL, res), 0);
+	ck_assert_uint_eq(res[0], 0);
+	ck_assert_uint_eq(res[1], 1002);
+	ck_assert_uint_eq(mem[0], 0);
+
+	/* CAS: success, then failure (fetching). */
+	cmp = 5000;
+	swap = 77;
+	ck_assert_int_eq(amo_one(fx, true, key, 40, UET_AMO_CSWAP,
+				 UET_AMO_UINT64, &swap, 8, &cmp, &old), 0);
+	ck_assert_uint_eq(old, 5000);
+	ck_assert_uint_eq(mem[5], 77);
+	swap = 88;
+	ck_assert_int_eq(amo_one(fx, true, key, 40, UET_AMO_CSWAP,
+				 UET_AMO_UINT64, &swap, 8, &cmp, &old), 0);
+	ck_assert_uint_eq(old, 77);
+	ck_assert_uint_eq(mem[5], 77);
+	/* Non-fetching CAS, success and failure. */
+	cmp = 77;
+	ck_assert_int_eq(amo_one(fx, false, key, 40, UET_AMO_CSWAP,
+				 UET_AMO_UINT64, &swap, 8, &cmp, NULL), 0);
+	ck_assert_uint_eq(mem[5], 88);
+	ck_assert_int_eq(amo_one(fx, false, key, 40, UET_AMO_CSWAP,
+				 UET_AMO_UINT64, &swap, 8, &cmp, NULL), 0);
+	ck_assert_uint_eq(mem[5], 88);
+	/* CSWAP_GT: compare > target. */
+	cmp = 100;
+	swap = 1;
+	ck_assert_int_eq(amo_one(fx, true, key, 40, UET_AMO_CSWAP_GT,
+				 UET_AMO_UINT64, &swap, 8, &cmp, &old), 0);
+	ck_assert_uint_eq(old, 88);
+	ck_assert_uint_eq(mem[5], 1);
+	/* MSWAP: target = (swap & mask) | (target & ~mask). */
+	mem[6] = 0xff00ff00ff00ff00ull;
+	swap = 0x123456789abcdef0ull;
+	mask = 0x0f0f0f0f0f0f0f0full;
+	ck_assert_int_eq(amo_one(fx, true, key, 48, UET_AMO_MSWAP,
+				 UET_AMO_UINT64, &swap, 8, &mask, &old), 0);
+	ck_assert_uint_eq(old, 0xff00ff00ff00ff00ull);
+	ck_assert_uint_eq(mem[6], (swap & mask) |
+			  (0xff00ff00ff00ff00ull & ~mask));
+	ck_assert_uint_eq(mem[7], 7000);
+
+	/* int32 SUM wraps; double SUM; both through virtual addresses. */
+	imem[0] = 1;
+	imem[1] = 2;
+	imem[2] = imem[3] = 0;
+	ikey = mr_reg(b, imem, sizeof(imem), ACC_RW, true);
+	ck_assert_int_eq(amo_one(fx, true, ikey, (uintptr_t)imem,
+				 UET_AMO_SUM, UET_AMO_INT32, iop, 8, NULL,
+				 ires), 0);
+	ck_assert_int_eq(ires[0], 1);
+	ck_assert_int_eq(ires[1], 2);
+	ck_assert_int_eq(imem[0], INT32_MIN);
+	ck_assert_int_eq(imem[1], -3);
+	dkey = mr_reg(b, dmem, sizeof(dmem), ACC_RW, true);
+	ck_assert_int_eq(amo_one(fx, false, dkey, (uintptr_t)dmem,
+				 UET_AMO_SUM, UET_AMO_DOUBLE, dop, 16, NULL,
+				 NULL), 0);
+	ck_assert(dmem[0] == 1.75 && dmem[1] == 2.0);
+	ck_assert_uint_eq(stats(b).amo_rx, 11);
+	ck_assert_uint_eq(stats(b).amo_unsupported, 0);
+	fx_free(fx);
+}
+END_TEST
+
+/* A write (or read) that must fail with rc / status; B's bytes do not
+ * change.  Returns nothing: asserts. */
+static void rma_refused(struct fx *fx, uint8_t kind, uint64_t key,
+			uint64_t raddr, size_t len, const uint8_t *mem,
+			size_t mlen, uint8_t want_rc, int want_status)
+{
+	struct uet_ses_send_cmpl sc;
+	uint8_t *src = malloc(len + 1), *snap = malloc(mlen);
+	void *ctx = new_ctx(fx);
+	size_t nev = fx->n[1].nev;
+
+	ck_assert(src && snap);
+	fill(src, len, 99);
+	memcpy(snap, mem, mlen);
+	ck_assert_int_eq(fx_rma(fx, 0, 1, kind, key, raddr, true, 1, src, len,
+				3, ctx), 0);
+	sc = wait_send(fx, 0, ctx);
+	ck_assert_int_eq(sc.status, want_status);
+	ck_assert_uint_eq(sc.rc, want_rc);
+	ck_assert_uint_eq(sc.len, 0);
+	ck_assert_msg(!memcmp(snap, mem, mlen), "target memory changed");
+	ck_assert_uint_eq(fx->n[1].nev, nev);
+	free(src);
+	free(snap);
+}
+
+/* An atomic that must fail; B's bytes do not change. */
+static void amo_refused(struct fx *fx, bool fetch, uint64_t key,
+			uint64_t raddr, uint8_t op, uint8_t dtype,
+			size_t len, const uint8_t *mem, size_t mlen,
+			uint8_t want_rc, int want_status)
+{
+	struct uet_ses_send_cmpl sc;
+	uint8_t operand[64], cmp[16], res[64], snap[512];
+	void *ctx = new_ctx(fx);
+
+	ck_assert_uint_le(mlen, sizeof(snap));
+	fill(operand, sizeof(operand), 5);
+	memset(cmp, 0, sizeof(cmp));
+	memset(res, 0xee, sizeof(res));
+	memcpy(snap, mem, mlen);
+	ck_assert_int_eq(fx_amo(fx, 0, 1, fetch, key, raddr, op, dtype,
+				operand, len, cmp, res, ctx), 0);
+	sc = wait_send(fx, 0, ctx);
+	ck_assert_int_eq(sc.status, want_status);
+	ck_assert_uint_eq(sc.rc, want_rc);
+	ck_assert_msg(!memcmp(snap, mem, mlen), "target memory changed");
+	ck_assert_uint_eq(res[0], 0xee);
+}
+
+START_TEST(test_rma_errors)
+{
+	uint8_t mem[512] __attribute__((aligned(16)));
+	uint8_t big[50000];
+	struct uet_ses_stats st0, st;
+	struct uet_ses_addr gone;
+	struct uet_ses_cfg cfg;
+	uint64_t k1, k2, kro, kwo, kbig;
+	struct node *b;
+	struct fx *fx;
+	uint8_t buf[16];
+	int ctx;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 16, 2);
+	b = &fx->n[1];
+	fill(mem, sizeof(mem), 1);
+	st0 = stats(b);
+
+	/* Keys never registered: a user key, a provider key. */
+	rma_refused(fx, UET_SES_RMA_WRITE, 0x42, 0, 8, mem, sizeof(mem),
+		    UET_RC_BAD_MKEY, -EACCES);
+	rma_refused(fx, UET_SES_RMA_READ, UET_SES_MKEY_PROV | 7, 0, 8, mem,
+		    sizeof(mem), UET_RC_BAD_MKEY, -EACCES);
+	/* A key after its deregistration. */
+	k1 = mr_reg(b, mem, sizeof(mem), ACC_RW, false);
+	ck_assert_int_eq(uet_ses_mr_dereg(b->ses, k1), 0);
+	rma_refused(fx, UET_SES_RMA_WRITE, k1, 0, 8, mem, sizeof(mem),
+		    UET_RC_BAD_GENERATION, -EACCES);
+	rma_refused(fx, UET_SES_RMA_READ, k1, 0, 8, mem, sizeof(mem),
+		    UET_RC_BAD_GENERATION, -EACCES);
+	/* The slot is reused with a new generation: the old key stays
+	 * stale, the new one works. */
+	k2 = mr_reg(b, mem, sizeof(mem), ACC_RW, false);
+	ck_assert_uint_eq(k2 & 0xffffffffu, k1 & 0xffffffffu);
+	ck_assert_uint_eq(UET_SES_MKEY_GEN(k2),
+			  (uint8_t)(UET_SES_MKEY_GEN(k1) + 1));
+	rma_refused(fx, UET_SES_RMA_WRITE, k1, 0, 8, mem, sizeof(mem),
+		    UET_RC_BAD_GENERATION, -EACCES);
+	/* Any other generation of the slot is stale. */
+	rma_refused(fx, UET_SES_RMA_WRITE, k2 + (1ull << 32), 0, 8, mem,
+		    sizeof(mem), UET_RC_BAD_GENERATION, -EACCES);
+	ck_assert_int_eq(fx_rma(fx, 0, 1, UET_SES_RMA_WRITE, k2, 0, false, 0,
+				buf, 8, 1, &ctx), 0);
+	ck_assert_int_eq(wait_send(fx, 0, &ctx).status, 0);
+	fill(mem, sizeof(mem), 1);
+
+	/* Access rights. */
+	kro = mr_reg(b, mem, sizeof(mem), UET_SES_ACC_REMOTE_READ, false);
+	kwo = mr_reg(b, mem, sizeof(mem), UET_SES_ACC_REMOTE_WRITE, false);
+	rma_refused(fx, UET_SES_RMA_WRITE, kro, 0, 8, mem, sizeof(mem),
+		    UET_RC_PERM_VIOLATION, -EACCES);
+	rma_refused(fx, UET_SES_RMA_READ, kwo, 0, 8, mem, sizeof(mem),
+		    UET_RC_PERM_VIOLATION, -EACCES);
+	amo_refused(fx, false, kro, 0, UET_AMO_SUM, UET_AMO_UINT64, 8, mem,
+		    sizeof(mem), UET_RC_PERM_VIOLATION, -EACCES);
+	amo_refused(fx, true, kwo, 0, UET_AMO_SUM, UET_AMO_UINT64, 8, mem,
+		    sizeof(mem), UET_RC_PERM_VIOLATION, -EACCES);
+	amo_refused(fx, false, kwo, 0, UET_AMO_CSWAP, UET_AMO_UINT64, 8, mem,
+		    sizeof(mem), UET_RC_PERM_VIOLATION, -EACCES);
+	amo_refused(fx, true, kwo, 0, UET_AMO_READ, UET_AMO_UINT64, 8, mem,
+		    sizeof(mem), UET_RC_PERM_VIOLATION, -EACCES);
+	/* The atomic READ needs only remote read. */
+	{
+		uint64_t x = 0, r = 0;
+
+		ck_assert_int_eq(amo_one(fx, true, kro, 8, UET_AMO_READ,
+					 UET_AMO_UINT64, &x, 8, NULL, &r), 0);
+		ck_assert(!memcmp(&r, mem + 8, 8));
+	}
+
+	/* Ranges: offsets and virtual addresses, overflow. */
+	rma_refused(fx, UET_SES_RMA_WRITE, k2, sizeof(mem) - 4, 8, mem,
+		    sizeof(mem), UET_RC_AT_OUT_OF_RANGE, -EINVAL);
+	rma_refused(fx, UET_SES_RMA_READ, k2, sizeof(mem) + 1, 0, mem,
+		    sizeof(mem), UET_RC_AT_OUT_OF_RANGE, -EINVAL);
+	rma_refused(fx, UET_SES_RMA_WRITE, k2, UINT64_MAX - 3, 8, mem,
+		    sizeof(mem), UET_RC_AT_OUT_OF_RANGE, -EINVAL);
+	kbig = mr_reg(b, mem, sizeof(mem), ACC_RW, true);
+	rma_refused(fx, UET_SES_RMA_WRITE, kbig, (uintptr_t)mem - 1, 8, mem,
+		    sizeof(mem), UET_RC_AT_OUT_OF_RANGE, -EINVAL);
+	rma_refused(fx, UET_SES_RMA_READ, kbig, 0, 8, mem, sizeof(mem),
+		    UET_RC_AT_OUT_OF_RANGE, -EINVAL);
+	rma_refused(fx, UET_SES_RMA_WRITE, kbig, (uintptr_t)mem + 500, 13,
+		    mem, sizeof(mem), UET_RC_AT_OUT_OF_RANGE, -EINVAL);
+	amo_refused(fx, true, k2, sizeof(mem) - 8, UET_AMO_SUM,
+		    UET_AMO_UINT64, 16, mem, sizeof(mem),
+		    UET_RC_AT_OUT_OF_RANGE, -EINVAL);
+	/* A write of many packets beyond the registration: no packet lands,
+	 * whatever order they arrive in. */
+	fill(big, sizeof(big), 2);
+	ck_assert_int_eq(uet_ses_mr_dereg(b->ses, kbig), 0);
+	kbig = mr_reg(b, big, sizeof(big) - 1, ACC_RW, false);
+	fake_net_set_order(fx->net, FAKE_LIFO);
+	rma_refused(fx, UET_SES_RMA_WRITE, kbig, 0, sizeof(big), big,
+		    sizeof(big), UET_RC_AT_OUT_OF_RANGE, -EINVAL);
+	fake_net_set_order(fx->net, FAKE_FIFO);
+
+	/* Atomics the target does not do. */
+	amo_refused(fx, false, k2, 0, UET_AMO_BOR, UET_AMO_DOUBLE, 8, mem,
+		    sizeof(mem), UET_RC_AMO_UNSUPPORTED_OP, -EOPNOTSUPP);
+	amo_refused(fx, true, k2, 0, UET_AMO_MIN, UET_AMO_DOUBLE_COMPLEX, 16,
+		    mem, sizeof(mem), UET_RC_AMO_UNSUPPORTED_OP, -EOPNOTSUPP);
+	amo_refused(fx, true, k2, 0, UET_AMO_SUM, UET_AMO_FLOAT16, 8, mem,
+		    sizeof(mem), UET_RC_AMO_UNSUPPORTED_DT, -EOPNOTSUPP);
+	amo_refused(fx, false, k2, 4, UET_AMO_SUM, UET_AMO_UINT64, 8, mem,
+		    sizeof(mem), UET_RC_AMO_UNALIGNED, -EINVAL);
+	amo_refused(fx, true, k2, 6, UET_AMO_CSWAP, UET_AMO_UINT32, 4, mem,
+		    sizeof(mem), UET_RC_AMO_UNALIGNED, -EINVAL);
+	/* Complex: aligned to the component. */
+	{
+		float c[2] = { 1.0f, 2.0f };
+
+		ck_assert_int_eq(amo_one(fx, false, k2, 4, UET_AMO_SUM,
+					 UET_AMO_FLOAT_COMPLEX, c, 8, NULL,
+					 NULL), 0);
+	}
+	fill(mem, sizeof(mem), 1);
+
+	/* An endpoint B does not have. */
+	gone = b->addr;
+	gone.ri ^= 1;
+	{
+		struct uet_ses_send_cmpl sc;
+		struct uet_ses_rma_req req;
+		struct iovec iov = { buf, 8 };
+
+		memset(&req, 0, sizeof(req));
+		req.ep = fx->n[0].ep;
+		req.dst = gone;
+		req.kind = UET_SES_RMA_WRITE;
+		req.key = k2;
+		req.iov = &iov;
+		req.iovcnt = 1;
+		req.op_ctx = &gone;
+		ck_assert_int_eq(uet_ses_rma(fx->n[0].ses, &req, fx->now), 0);
+		sc = wait_send(fx, 0, &gone);
+		ck_assert_int_eq(sc.status, -EADDRNOTAVAIL);
+		ck_assert_uint_eq(sc.rc, UET_RC_BAD_INDEX);
+	}
+
+	st = stats(b);
+	ck_assert_uint_eq(st.rma_bad_key - st0.rma_bad_key, 2);
+	ck_assert_uint_eq(st.rma_bad_gen - st0.rma_bad_gen, 4);
+	ck_assert_uint_eq(st.rma_perm - st0.rma_perm, 6);
+	ck_assert_uint_ge(st.rma_range - st0.rma_range, 8);
+	ck_assert_uint_eq(st.amo_unsupported - st0.amo_unsupported, 5);
+	ck_assert_uint_eq(st.bad_hdr, 0);
+	ck_assert_uint_eq(st.bad_index, 1);
+	fx_free(fx);
+}
+END_TEST
+
+/* Hand-made atomic requests with an op or datatype no table knows. */
+START_TEST(test_rma_amo_unknown)
+{
+	uint8_t mem[64] __attribute__((aligned(8))), snap[64], buf[128];
+	struct uet_ses_cfg cfg;
+	struct uet_pds_rsp rsp;
+	struct node *b;
+	struct fx *fx;
+	size_t len;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 16, 2);
+	b = &fx->n[1];
+	fill(mem, sizeof(mem), 4);
+	memcpy(snap, mem, sizeof(mem));
+	mr_reg_user(b, mem, sizeof(mem), ACC_RW, false, 0x77);
+
+	/* op 0x15 (beyond UET_AMO_INVAL), uint64. */
+	len = mk_som1(buf, b, UET_ATOMIC, 3000, true, 8, 0);
+	uet_put_be64(buf + 24, 0x77);
+	memset(buf + len, 0, 8);
+	buf[len] = 0x15;
+	buf[len + 1] = UET_AMO_UINT64;
+	memset(buf + len + 8, 1, 8);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 16,
+				&rsp), 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_AMO_UNSUPPORTED_OP);
+	/* UET_AMO_INVAL itself. */
+	buf[len] = UET_AMO_INVAL;
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 16,
+				&rsp), 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_AMO_UNSUPPORTED_OP);
+	/* Datatype 0x0c (undefined). */
+	buf[len] = UET_AMO_SUM;
+	buf[len + 1] = 0x0c;
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 16,
+				&rsp), 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_AMO_UNSUPPORTED_DT);
+	/* Length not a multiple of the element. */
+	buf[len + 1] = UET_AMO_UINT64;
+	uet_put_be32(buf + 40, 6);
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 14,
+				&rsp), 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_AMO_UNSUPPORTED_SIZE);
+	/* CAS datatype 0x0d (undefined) in the CAS extension. */
+	len = mk_som1(buf, b, UET_ATOMIC, 3001, true, 8, 0);
+	uet_put_be64(buf + 24, 0x77);
+	memset(buf + len, 0, 40);
+	buf[len] = UET_AMO_CSWAP;
+	buf[len + 1] = 0x0d;
+	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 40,
+				&rsp), 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+			 UET_RC_AMO_UNSUPPORTED_DT);
+	/* Malformed: payload with a CAS, a missing extension, SOM=0. */
+	buf[len + 1] = UET_AMO_UINT64;
+	ck_assert_int_lt(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 48,
+				&rsp), 0);
+	ck_assert_int_lt(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 1,
+				&rsp), 0);
+	len = mk_som0(buf, b, UET_ATOMIC, 5, 8, 8, 16, true);
+	ck_assert_int_lt(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 8,
+				&rsp), 0);
+	ck_assert(!memcmp(snap, mem, sizeof(mem)));
+	ck_assert_uint_eq(stats(b).amo_unsupported, 5);
+	ck_assert_uint_eq(stats(b).amo_rx, 0);
+	ck_assert_uint_eq(b->nev, 0);
+	fx_free(fx);
+}
+END_TEST
+
+/* The RI table's API: keys, errors, slot reuse. */
+START_TEST(test_rma_mr_api)
+{
+	uint64_t k[4], key, kfree[2];
+	struct uet_ses_mr_attr a;
+	struct uet_ses_cfg cfg;
+	uint8_t mem[64];
+	struct node *b;
+	struct fx *fx;
+	unsigned int i;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 16, 2);
+	b = &fx->n[1];
+	memset(&a, 0, sizeof(a));
+	a.addr = mem;
+	a.len = sizeof(mem);
+	a.access = 0x4;
+	ck_assert_int_eq(uet_ses_mr_reg(b->ses, &a, &key), -EINVAL);
+	a.access = ACC_RW;
+	a.addr = NULL;
+	ck_assert_int_eq(uet_ses_mr_reg(b->ses, &a, &key), -EINVAL);
+	a.addr = mem;
+	ck_assert_int_eq(uet_ses_mr_reg(NULL, &a, &key), -EINVAL);
+	ck_assert_int_eq(uet_ses_mr_reg(b->ses, NULL, &key), -EINVAL);
+	ck_assert_int_eq(uet_ses_mr_reg(b->ses, &a, NULL), -EINVAL);
+	/* Local only (no remote access) and empty registrations. */
+	a.access = 0;
+	ck_assert_int_eq(uet_ses_mr_reg(b->ses, &a, &key), 0);
+	rma_refused(fx, UET_SES_RMA_READ, key, 0, 1, mem, sizeof(mem),
+		    UET_RC_PERM_VIOLATION, -EACCES);
+	ck_assert_int_eq(uet_ses_mr_dereg(b->ses, key), 0);
+	a.access = ACC_RW;
+	a.addr = NULL;
+	a.len = 0;
+	ck_assert_int_eq(uet_ses_mr_reg(b->ses, &a, &key), 0);
+	ck_assert_int_eq(uet_ses_mr_dereg(b->ses, key), 0);
+	a.addr = mem;
+	a.len = sizeof(mem);
+
+	/* Provider keys: bit 63, slot in the low 32 bits, generation in
+	 * bits 39:32; freed slots come back oldest first, one generation
+	 * on. */
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(uet_ses_mr_reg(b->ses, &a, &k[i]), 0);
+		ck_assert(k[i] & UET_SES_MKEY_PROV);
+		ck_assert_uint_eq(k[i] & 0x7fffff0000000000ull, 0);
+	}
+	ck_assert_uint_ne(k[1] & 0xffffffffu, k[2] & 0xffffffffu);
+	ck_assert_int_eq(uet_ses_mr_dereg(b->ses, k[2]), 0);
+	ck_assert_int_eq(uet_ses_mr_dereg(b->ses, k[0]), 0);
+	ck_assert_int_eq(uet_ses_mr_dereg(b->ses, k[0]), -ENOENT);
+	ck_assert_int_eq(uet_ses_mr_reg(b->ses, &a, &kfree[0]), 0);
+	ck_assert_int_eq(uet_ses_mr_reg(b->ses, &a, &kfree[1]), 0);
+	ck_assert_uint_eq(kfree[0] & 0xffffffffu, k[2] & 0xffffffffu);
+	ck_assert_uint_eq(kfree[1] & 0xffffffffu, k[0] & 0xffffffffu);
+	ck_assert_uint_eq(UET_SES_MKEY_GEN(kfree[0]),
+			  (uint8_t)(UET_SES_MKEY_GEN(k[2]) + 1));
+	ck_assert_int_eq(uet_ses_mr_dereg(b->ses, k[2]), -ENOENT);
+	ck_assert_int_eq(uet_ses_mr_dereg(b->ses, UET_SES_MKEY_PROV | 9999),
+			 -ENOENT);
+
+	/* User keys: any value with bit 63 clear, unique. */
+	a.user_key = true;
+	a.requested_key = 1ull << 63;
+	ck_assert_int_eq(uet_ses_mr_reg(b->ses, &a, &key), -EINVAL);
+	a.requested_key = 0;
+	ck_assert_int_eq(uet_ses_mr_reg(b->ses, &a, &key), 0);
+	ck_assert_uint_eq(key, 0);
+	ck_assert_int_eq(uet_ses_mr_reg(b->ses, &a, &key), -EEXIST);
+	a.requested_key = 0x7fffffffffffffffull;
+	ck_assert_int_eq(uet_ses_mr_reg(b->ses, &a, &key), 0);
+	ck_assert_uint_eq(key, 0x7fffffffffffffffull);
+	ck_assert_int_eq(uet_ses_mr_reg(b->ses, &a, &key), -EEXIST);
+	/* Its generation byte travels on the wire: it works. */
+	{
+		uint8_t x[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+		int ctx;
+
+		ck_assert_int_eq(fx_rma(fx, 0, 1, UET_SES_RMA_WRITE, key, 8,
+					false, 0, x, 8, 1, &ctx), 0);
+		ck_assert_int_eq(wait_send(fx, 0, &ctx).status, 0);
+		ck_assert(!memcmp(mem + 8, x, 8));
+	}
+	ck_assert_int_eq(uet_ses_mr_dereg(b->ses, 0), 0);
+	ck_assert_int_eq(uet_ses_mr_dereg(b->ses, 0), -ENOENT);
+	/* A user key deregistered is simply unknown. */
+	ck_assert_int_eq(uet_ses_mr_dereg(b->ses, key), 0);
+	rma_refused(fx, UET_SES_RMA_WRITE, key, 0, 8, mem, sizeof(mem),
+		    UET_RC_BAD_MKEY, -EACCES);
+	/* Left registered: freed with the SES. */
+	fx_free(fx);
+}
+END_TEST
+
+START_TEST(test_rma_api_errors)
+{
+	struct uet_ses_rma_req req;
+	struct uet_ses_cfg cfg;
+	uint8_t buf[1024], res[1024];
+	struct iovec iov, riov;
+	struct node *a;
+	struct fx *fx;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 16, 2);
+	a = &fx->n[0];
+	memset(buf, 0, sizeof(buf));
+	memset(&req, 0, sizeof(req));
+	req.ep = a->ep;
+	req.dst = fx->n[1].addr;
+	req.kind = UET_SES_RMA_WRITE;
+	iov.iov_base = buf;
+	iov.iov_len = 8;
+	req.iov = &iov;
+	req.iovcnt = 1;
+	ck_assert_int_eq(uet_ses_rma(NULL, &req, fx->now), -EINVAL);
+	ck_assert_int_eq(uet_ses_rma(a->ses, NULL, fx->now), -EINVAL);
+	ck_assert_int_eq(uet_ses_rma(fx->n[1].ses, &req, fx->now), -EINVAL);
+	req.kind = 0;
+	ck_assert_int_eq(uet_ses_rma(a->ses, &req, fx->now), -EINVAL);
+	req.kind = UET_SES_RMA_FETCH + 1;
+	ck_assert_int_eq(uet_ses_rma(a->ses, &req, fx->now), -EINVAL);
+	req.kind = UET_SES_RMA_WRITE;
+	req.dst.ri = 0x1000;
+	ck_assert_int_eq(uet_ses_rma(a->ses, &req, fx->now), -EINVAL);
+	req.dst = fx->n[1].addr;
+	iov.iov_base = NULL;
+	ck_assert_int_eq(uet_ses_rma(a->ses, &req, fx->now), -EINVAL);
+	iov.iov_base = buf;
+
+	/* Atomics. */
+	req.kind = UET_SES_RMA_ATOMIC;
+	req.amo_op = UET_AMO_SUM;
+	req.amo_dtype = UET_AMO_UINT64;
+	iov.iov_len = UET_SES_AMO_MAX + 8;
+	ck_assert_int_eq(uet_ses_rma(a->ses, &req, fx->now), -EINVAL);
+	iov.iov_len = 12;
+	ck_assert_int_eq(uet_ses_rma(a->ses, &req, fx->now), -EINVAL);
+	iov.iov_len = 0;
+	ck_assert_int_eq(uet_ses_rma(a->ses, &req, fx->now), -EINVAL);
+	iov.iov_len = 8;
+	req.amo_op = UET_AMO_INVAL;
+	ck_assert_int_eq(uet_ses_rma(a->ses, &req, fx->now), -EINVAL);
+	req.amo_op = UET_AMO_SUM;
+	req.amo_dtype = 0x0c;
+	ck_assert_int_eq(uet_ses_rma(a->ses, &req, fx->now), -EINVAL);
+	req.amo_dtype = 0x20;
+	ck_assert_int_eq(uet_ses_rma(a->ses, &req, fx->now), -EINVAL);
+	req.amo_dtype = UET_AMO_UINT64;
+	req.amo_op = UET_AMO_CSWAP;
+	iov.iov_len = 16;
+	ck_assert_int_eq(uet_ses_rma(a->ses, &req, fx->now), -EINVAL);
+	req.kind = UET_SES_RMA_FETCH;
+	req.amo_op = UET_AMO_SUM;
+	riov.iov_base = res;
+	riov.iov_len = 8;
+	req.res_iov = &riov;
+	req.res_iovcnt = 1;
+	ck_assert_int_eq(uet_ses_rma(a->ses, &req, fx->now), -EINVAL);
+	req.res_iovcnt = 0;
+	ck_assert_int_eq(uet_ses_rma(a->ses, &req, fx->now), -EINVAL);
+
+	/* RMA needs RUD or ROD. */
+	req.kind = UET_SES_RMA_WRITE;
+	ck_assert_int_eq(uet_ses_ep_set_mode(a->ep, UET_PDS_MODE_UUD), 0);
+	ck_assert_int_eq(uet_ses_rma(a->ses, &req, fx->now), -EMSGSIZE);
+	ck_assert_int_eq(uet_ses_ep_set_mode(a->ep, UET_PDS_MODE_RUDI), 0);
+	ck_assert_int_eq(uet_ses_rma(a->ses, &req, fx->now), -EMSGSIZE);
+	ck_assert_int_eq(uet_ses_ep_set_mode(a->ep, UET_PDS_MODE_RUD), 0);
+	ck_assert_uint_eq(a->cq.ns, 0);
+	ck_assert_uint_eq(stats(a).rma_tx, 0);
+	fx_free(fx);
+
+	/* A tiny MTU: an atomic must fit one packet. */
+	test_cfg(&cfg);
+	cfg.mtu = 12 + 44 + 40 + 8;
+	fx = fx_new(&cfg, FAKE_FIFO, 16, 2);
+	a = &fx->n[0];
+	req.ep = a->ep;
+	req.dst = fx->n[1].addr;
+	req.kind = UET_SES_RMA_ATOMIC;
+	req.amo_op = UET_AMO_SUM;
+	iov.iov_len = 48;
+	ck_assert_int_eq(uet_ses_rma(a->ses, &req, fx->now), -EINVAL);
+	fx_free(fx);
+}
+END_TEST
+
+/* Ops in flight when the initiator's endpoint closes, when a registration
+ * goes, when the initiator's SES is destroyed. */
+START_TEST(test_rma_cancel)
+{
+	const size_t len = MIB;
+	struct uet_ses_send_cmpl sc;
+	struct uet_ses_cfg cfg;
+	uint8_t *src, *mem, *back, *snap;
+	struct node *a, *b;
+	struct fx *fx;
+	uint64_t key;
+	int ctx[4];
+
+	src = malloc(len);
+	mem = malloc(len);
+	back = malloc(len);
+	snap = malloc(len);
+	ck_assert(src && mem && back && snap);
+	fill(src, len, 1);
+	memset(mem, 0, len);
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_SHUFFLE, 16, 2);
+	a = &fx->n[0];
+	b = &fx->n[1];
+	key = mr_reg(b, mem, len, ACC_RW, false);
+	ck_assert_int_eq(fx_rma(fx, 0, 1, UET_SES_RMA_WRITE, key, 0, false, 0,
+				src, len, 1, &ctx[0]), 0);
+	ck_assert_int_eq(fx_rma(fx, 0, 1, UET_SES_RMA_READ, key, 0, false, 0,
+				back, len, 1, &ctx[1]), 0);
+	fx_run_steps(fx, 200);
+	ck_assert_uint_eq(a->cq.ns, 0);
+	uet_ses_ep_close(a->ep);
+	a->ep = NULL;
+	/* They complete once PDS is done with their packets. */
+	fx_run(fx);
+	ck_assert_uint_eq(a->cq.ns, 2);
+	ck_assert_int_eq(find_send(a, &ctx[0])->status, -ECANCELED);
+	ck_assert_int_eq(find_send(a, &ctx[1])->status, -ECANCELED);
+	/* The write did not complete at B: no write event. */
+	ck_assert(b->nev == 0 || b->ev[0].kind == UET_SES_RMA_READ);
+	ck_assert_int_eq(uet_ses_ep_open(a->ses, JOB, 0x10, 0x20, &a->ep), 0);
+
+	/* The registration goes while a read and a write are served. */
+	ck_assert_int_eq(fx_rma(fx, 0, 1, UET_SES_RMA_READ, key, 0, false, 0,
+				back, len, 1, &ctx[2]), 0);
+	ck_assert_int_eq(fx_rma(fx, 0, 1, UET_SES_RMA_WRITE, key, 0, false, 0,
+				src, len, 1, &ctx[3]), 0);
+	fx_run_steps(fx, 300);
+	ck_assert_uint_eq(a->cq.ns, 2);
+	ck_assert_int_eq(uet_ses_mr_dereg(b->ses, key), 0);
+	memcpy(snap, mem, len);
+	memset(mem, 0xcc, len);	/* nothing may read it back ... */
+	memcpy(snap, mem, len);
+	sc = wait_send(fx, 0, &ctx[2]);
+	ck_assert_int_eq(sc.status, -EACCES);
+	ck_assert_uint_eq(sc.rc, UET_RC_BAD_GENERATION);
+	sc = wait_send(fx, 0, &ctx[3]);
+	ck_assert_int_eq(sc.status, -EACCES);
+	ck_assert_uint_eq(sc.rc, UET_RC_BAD_GENERATION);
+	/* ... or write it. */
+	ck_assert(!memcmp(snap, mem, len));
+	ck_assert_uint_eq(fake_net_pending(fx->net), 0);
+
+	/* The initiator's SES goes with operations in flight. */
+	key = mr_reg(b, mem, len, ACC_RW, false);
+	ck_assert_int_eq(fx_rma(fx, 0, 1, UET_SES_RMA_READ, key, 0, false, 0,
+				back, len, 1, &ctx[0]), 0);
+	ck_assert_int_eq(fx_rma(fx, 0, 1, UET_SES_RMA_WRITE, key, 0, false, 0,
+				src, len, 1, &ctx[1]), 0);
+	fx_run_steps(fx, 300);
+	a->cq.ns = 0;
+	uet_ses_destroy(a->ses);
+	a->ses = NULL;
+	ck_assert_uint_eq(a->cq.ns, 2);
+	ck_assert_int_eq(a->cq.s[0].status, -ECANCELED);
+	ck_assert_int_eq(a->cq.s[1].status, -ECANCELED);
+	uet_pds_destroy(a->pds);
+	a->pds = NULL;
+	fx_run(fx);
+	fx_free(fx);
+	free(src);
+	free(mem);
+	free(back);
+	free(snap);
+}
+END_TEST
+
 static Suite *ses_suite(void)
 {
 	Suite *s = suite_create("ses");
@@ -2649,6 +3659,16 @@ static Suite *ses_suite(void)
 	tcase_add_test(tc, test_order_restart);
 	tcase_add_test(tc, test_order_timeout);
 	tcase_add_test(tc, test_order_first_lost);
+	tcase_add_test(tc, test_rma_sizes);
+	tcase_add_test(tc, test_rma_reorder);
+	tcase_add_test(tc, test_rma_read_iov);
+	tcase_add_test(tc, test_rma_event);
+	tcase_add_test(tc, test_rma_atomic);
+	tcase_add_test(tc, test_rma_errors);
+	tcase_add_test(tc, test_rma_amo_unknown);
+	tcase_add_test(tc, test_rma_mr_api);
+	tcase_add_test(tc, test_rma_api_errors);
+	tcase_add_test(tc, test_rma_cancel);
 	suite_add_tcase(s, tc);
 	return s;
 }

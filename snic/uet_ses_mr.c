@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * SES: the RI table, the memory this NIC lets its peers access.
+ *
+ * Provider keys index a slot array: key = UET_SES_MKEY_PROV | gen << 32 |
+ * slot.  A slot's generation is bumped when its registration goes, so a
+ * key kept after uet_ses_mr_dereg() is recognised as stale
+ * (UET_RC_BAD_GENERATION) rather than unknown (UET_RC_BAD_MKEY).  Free
+ * slots are kept on a FIFO list and reused oldest first, so one slot
+ * comes back (and its 8-bit generation moves on) as rarely as possible.
+ * The array grows by doubling; registrations are allocated one by one,
+ * so pointers to them (replies in progress) stay valid.
+ *
+ * User keys (bit 63 clear) live in a hash map by the full key.  Their
+ * generation is byte 4 of the key (UET_SES_MKEY_GEN), which the initiator
+ * also puts in ri_generation, so the generation check passes for them.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uet_log.h"
+#include "uet_ses_internal.h"
+
+/* Slots allocated at first use. */
+#define UET_SES_MR_SLOTS_INIT	64u
+
+int uet_ses_mr_init(struct uet_ses *ses)
+{
+	ses->mr_slots = NULL;
+	ses->mr_nslots = 0;
+	ses->mr_cap = 0;
+	ses->mr_free_head = UET_SES_MR_NONE;
+	ses->mr_free_tail = UET_SES_MR_NONE;
+	return uet_hashmap_init(&ses->mr_user, 0, 0);
+}
+
+void uet_ses_mr_fini(struct uet_ses *ses)
+{
+	struct uet_hashmap_iter it;
+	struct uet_hnode *n;
+	uint64_t i;
+
+	for (i = 0; i < ses->mr_nslots; i++)
+		free(ses->mr_slots[i].mr);
+	free(ses->mr_slots);
+	ses->mr_slots = NULL;
+	ses->mr_nslots = 0;
+	uet_hashmap_foreach(&ses->mr_user, &it, n)
+		free(uet_container_of(n, struct uet_ses_mr, node));
+	uet_hashmap_fini(&ses->mr_user);
+}
+
+static bool ses_mkey_is_prov(uint64_t key)
+{
+	return (key & UET_SES_MKEY_PROV) != 0;
+}
+
+static uint64_t ses_mkey_slot(uint64_t key)
+{
+	return key & 0xffffffffull;
+}
+
+static uint64_t ses_mkey_make(uint64_t slot, uint8_t gen)
+{
+	return UET_SES_MKEY_PROV | (uint64_t)gen << 32 | slot;
+}
+
+/* A free slot index (oldest freed first, else a new one), off the free
+ * list; -ENOMEM / -ENOSPC. */
+static int ses_mr_slot_get(struct uet_ses *ses, uint64_t *slot)
+{
+	struct uet_ses_mr_slot *a;
+	uint64_t cap;
+
+	if (ses->mr_free_head != UET_SES_MR_NONE) {
+		*slot = ses->mr_free_head;
+		ses->mr_free_head = ses->mr_slots[*slot].next_free;
+		if (ses->mr_free_head == UET_SES_MR_NONE)
+			ses->mr_free_tail = UET_SES_MR_NONE;
+		return 0;
+	}
+	if (ses->mr_nslots >= UET_SES_MR_SLOTS_MAX)
+		return -ENOSPC;
+	if (ses->mr_nslots == ses->mr_cap) {
+		cap = ses->mr_cap ? ses->mr_cap * 2 : UET_SES_MR_SLOTS_INIT;
+		if (cap > UET_SES_MR_SLOTS_MAX)
+			cap = UET_SES_MR_SLOTS_MAX;
+		if (cap > SIZE_MAX / sizeof(*a))
+			return -ENOMEM;
+		a = realloc(ses->mr_slots, (size_t)cap * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		ses->mr_slots = a;
+		ses->mr_cap = cap;
+	}
+	*slot = ses->mr_nslots++;
+	memset(&ses->mr_slots[*slot], 0, sizeof(ses->mr_slots[*slot]));
+	ses->mr_slots[*slot].next_free = UET_SES_MR_NONE;
+	return 0;
+}
+
+/* Slot goes to the tail of the free list. */
+static void ses_mr_slot_put(struct uet_ses *ses, uint64_t slot)
+{
+	struct uet_ses_mr_slot *s = &ses->mr_slots[slot];
+
+	s->mr = NULL;
+	s->next_free = UET_SES_MR_NONE;
+	if (ses->mr_free_tail == UET_SES_MR_NONE)
+		ses->mr_free_head = slot;
+	else
+		ses->mr_slots[ses->mr_free_tail].next_free = slot;
+	ses->mr_free_tail = slot;
+}
+
+int uet_ses_mr_reg(struct uet_ses *ses, const struct uet_ses_mr_attr *a,
+		   uint64_t *key)
+{
+	struct uet_ses_mr *mr;
+	uint64_t slot;
+	int ret;
+
+	if (!ses || !a || !key || ses->closing || ses->zombie)
+		return -EINVAL;
+	if (a->access & ~(UET_SES_ACC_REMOTE_READ | UET_SES_ACC_REMOTE_WRITE))
+		return -EINVAL;
+	if ((!a->addr && a->len) ||
+	    (uint64_t)a->len > UINT64_MAX - (uint64_t)(uintptr_t)a->addr)
+		return -EINVAL;
+	if (a->user_key && ses_mkey_is_prov(a->requested_key))
+		return -EINVAL;
+	if (a->user_key &&
+	    uet_hashmap_lookup_u64(&ses->mr_user, a->requested_key))
+		return -EEXIST;
+
+	mr = calloc(1, sizeof(*mr));
+	if (!mr)
+		return -ENOMEM;
+	mr->addr = a->addr;
+	mr->len = a->len;
+	mr->access = a->access;
+	mr->virt_addr = a->virt_addr;
+	uet_dlist_init(&mr->replies);
+	if (a->user_key) {
+		mr->user = true;
+		mr->key = a->requested_key;
+		mr->gen = UET_SES_MKEY_GEN(mr->key);
+		ret = uet_hashmap_insert_u64(&ses->mr_user, &mr->node,
+					     mr->key);
+		if (ret)
+			goto err_free;
+	} else {
+		ret = ses_mr_slot_get(ses, &slot);
+		if (ret)
+			goto err_free;
+		mr->gen = ses->mr_slots[slot].gen;
+		mr->key = ses_mkey_make(slot, mr->gen);
+		ses->mr_slots[slot].mr = mr;
+	}
+	*key = mr->key;
+	return 0;
+
+err_free:
+	free(mr);
+	return ret;
+}
+
+/*
+ * The registration of key: NULL and *rc = UET_RC_BAD_GENERATION (a
+ * provider key of a slot that now has another generation: its
+ * registration went) or UET_RC_BAD_MKEY (never a key here).
+ */
+static struct uet_ses_mr *ses_mr_find(struct uet_ses *ses, uint64_t key,
+				      uint8_t *rc)
+{
+	struct uet_ses_mr_slot *s;
+	struct uet_hnode *n;
+	uint64_t slot;
+
+	if (!ses_mkey_is_prov(key)) {
+		n = uet_hashmap_lookup_u64(&ses->mr_user, key);
+		if (n)
+			return uet_container_of(n, struct uet_ses_mr, node);
+		*rc = UET_RC_BAD_MKEY;
+		return NULL;
+	}
+	slot = ses_mkey_slot(key);
+	/* Bits 62:40 are never set in a key this table made. */
+	if (slot >= ses->mr_nslots || (key & 0x7fffff0000000000ull)) {
+		*rc = UET_RC_BAD_MKEY;
+		return NULL;
+	}
+	s = &ses->mr_slots[slot];
+	if (s->gen != UET_SES_MKEY_GEN(key)) {
+		*rc = UET_RC_BAD_GENERATION;
+		return NULL;
+	}
+	if (!s->mr) {
+		*rc = UET_RC_BAD_MKEY;	/* a generation not yet handed out */
+		return NULL;
+	}
+	return s->mr;
+}
+
+int uet_ses_mr_dereg(struct uet_ses *ses, uint64_t key)
+{
+	struct uet_ses_reply *rp;
+	struct uet_ses_mr *mr;
+	struct uet_dlist *e;
+	uint8_t rc;
+
+	if (!ses)
+		return -ENOENT;
+	mr = ses_mr_find(ses, key, &rc);
+	if (!mr)
+		return -ENOENT;
+	if (mr->user) {
+		uet_hashmap_remove(&ses->mr_user, &mr->node);
+	} else {
+		ses->mr_slots[ses_mkey_slot(key)].gen++;
+		ses_mr_slot_put(ses, ses_mkey_slot(key));
+	}
+	/* Reads being answered from it stop; the reader is told what a new
+	 * request with this key would get now. */
+	(void)ses_mr_find(ses, key, &rc);
+	uet_ses_enter(ses);
+	while ((e = uet_dlist_pop_head(&mr->replies)) != NULL) {
+		rp = uet_container_of(e, struct uet_ses_reply, mr_entry);
+		uet_dlist_init(&rp->mr_entry);
+		rp->mr = NULL;
+		rp->src = NULL;
+		uet_ses_reply_stop(ses, rp, rc);
+	}
+	uet_ses_push(ses);
+	uet_ses_leave(ses);
+	free(mr);
+	return 0;
+}
+
+static void ses_mr_refuse(struct uet_ses *ses, uint8_t rc, uint64_t key,
+			  uint64_t addr, uint64_t len)
+{
+	switch (rc) {
+	case UET_RC_BAD_MKEY:
+		ses->stats.rma_bad_key++;
+		break;
+	case UET_RC_BAD_GENERATION:
+		ses->stats.rma_bad_gen++;
+		break;
+	case UET_RC_PERM_VIOLATION:
+		ses->stats.rma_perm++;
+		break;
+	default:
+		ses->stats.rma_range++;
+		break;
+	}
+	UET_DBG(FI_LOG_EP_DATA,
+		"SES: remote access refused (rc %u): key %#llx addr %#llx len %llu\n",
+		rc, (unsigned long long)key, (unsigned long long)addr,
+		(unsigned long long)len);
+}
+
+uint8_t uet_ses_mr_access(struct uet_ses *ses, uint64_t key, uint8_t ri_gen,
+			  uint32_t need, uint64_t addr, uint64_t len,
+			  struct uet_ses_mr **out, uint8_t **ptr)
+{
+	struct uet_ses_mr *mr;
+	uint64_t base, start;
+	uint8_t rc;
+
+	mr = ses_mr_find(ses, key, &rc);
+	if (!mr)
+		goto err_refuse;
+	rc = UET_RC_BAD_GENERATION;
+	if (ri_gen != mr->gen)
+		goto err_refuse;
+	rc = UET_RC_PERM_VIOLATION;
+	if ((mr->access & need) != need)
+		goto err_refuse;
+	rc = UET_RC_AT_OUT_OF_RANGE;
+	base = (uint64_t)(uintptr_t)mr->addr;
+	if (mr->virt_addr) {
+		start = addr;
+	} else {
+		if (addr > UINT64_MAX - base)
+			goto err_refuse;
+		start = base + addr;
+	}
+	if (start < base || start - base > mr->len ||
+	    len > mr->len - (start - base))
+		goto err_refuse;
+	*out = mr;
+	*ptr = mr->addr ? mr->addr + (start - base) : NULL;
+	return UET_RC_OK;
+
+err_refuse:
+	ses_mr_refuse(ses, rc, key, addr, len);
+	return rc;
+}
