@@ -47,7 +47,15 @@ struct uet_hsi_queue_attr {
 					 * uet_pds_mode value (snic/uet_pds.h:
 					 * RUD 0 is the default anyway, ROD 1,
 					 * RUDI 2, UUD 3) */
+	bool rma_events;		/* E-6: a notification for every RMA
+					 * or atomic landing at this queue
+					 * (else only for those with
+					 * header_data) */
 };
+
+/* mr_reg flags. */
+#define UET_HSI_MR_USER_KEY		0x1
+#define UET_HSI_MR_VIRT_ADDR		0x2
 
 /* Values of uet_hsi_queue_attr.mode (the PDS delivery modes). */
 #define UET_HSI_QUEUE_MODE_DEFAULT	0	/* the device's (RUD) */
@@ -63,6 +71,7 @@ struct uet_hsi_dev_limits {
 					 * message size limit of UUD queues */
 	size_t inject_max;		/* largest INJECT payload */
 	size_t max_msg;			/* largest message (RUD / ROD) */
+	size_t amo_max;			/* largest atomic operand, bytes */
 };
 
 /* A command/notification queue pair; the rings are shared memory between
@@ -103,9 +112,14 @@ struct uet_hsi_dev_ops {
 	int (*peer_insert)(struct uet_hsi_dev *dev, const void *addr,
 			   size_t len, uint64_t *peer);
 	int (*peer_remove)(struct uet_hsi_dev *dev, uint64_t peer);
-	/* Register memory for local/remote access; returns a 64-bit key. */
+	/* Register memory for local/remote access (libfabric FI_READ,
+	 * FI_WRITE, FI_SEND, FI_RECV, FI_REMOTE_READ, FI_REMOTE_WRITE
+	 * bits); returns a 64-bit key, or with UET_HSI_MR_USER_KEY uses
+	 * *key as the key (-EEXIST when in use).  UET_HSI_MR_VIRT_ADDR:
+	 * remote requests address the memory by virtual address, else by
+	 * offset from addr. */
 	int (*mr_reg)(struct uet_hsi_dev *dev, void *addr, size_t len,
-		      uint64_t access, uint64_t *key);
+		      uint64_t access, uint64_t flags, uint64_t *key);
 	int (*mr_dereg)(struct uet_hsi_dev *dev, uint64_t key);
 	/* The device's size limits (NULL in a backend without them). */
 	int (*get_limits)(struct uet_hsi_dev *dev,

@@ -334,6 +334,23 @@ ssize_t uet_hsi_cmd_seg_decode(struct uet_hsi_cmd_seg *h,
 /* Command extension entry (E-3)                                       */
 /* ------------------------------------------------------------------ */
 
+/* ext_flags word: flags in bits 7:0, the E-6 atomic bytes above. */
+static uint32_t ext_word(const struct uet_hsi_cmd_ext *h)
+{
+	return h->ext_flags |
+	       (uint32_t)h->amo_op << UET_HSI_EXT_AMO_OP_SHIFT |
+	       (uint32_t)h->amo_dtype << UET_HSI_EXT_AMO_DTYPE_SHIFT |
+	       (uint32_t)h->nresult << UET_HSI_EXT_NRESULT_SHIFT;
+}
+
+static void ext_word_split(struct uet_hsi_cmd_ext *h, uint32_t w)
+{
+	h->ext_flags = w & UET_HSI_EXT_FLAGS_MASK;
+	h->amo_op = (uint8_t)(w >> UET_HSI_EXT_AMO_OP_SHIFT);
+	h->amo_dtype = (uint8_t)(w >> UET_HSI_EXT_AMO_DTYPE_SHIFT);
+	h->nresult = (uint8_t)(w >> UET_HSI_EXT_NRESULT_SHIFT);
+}
+
 ssize_t uet_hsi_cmd_ext_encode(uint8_t *buf, size_t len,
 			       const struct uet_hsi_cmd_ext *h)
 {
@@ -344,7 +361,7 @@ ssize_t uet_hsi_cmd_ext_encode(uint8_t *buf, size_t len,
 	uet_put_le64(buf + EXT_OFF_HDR_DATA, h->header_data);
 	uet_put_le64(buf + EXT_OFF_IGNORE, h->ignore);
 	memset(buf + EXT_OFF_RSVD0, 0, EXT_RSVD0_LEN);
-	uet_put_le32(buf + EXT_OFF_FLAGS, h->ext_flags);
+	uet_put_le32(buf + EXT_OFF_FLAGS, ext_word(h));
 	memset(buf + EXT_OFF_RSVD1, 0, EXT_RSVD1_LEN);
 	return UET_HSI_CMD_EXT_LEN;
 }
@@ -359,9 +376,7 @@ ssize_t uet_hsi_cmd_ext_decode(struct uet_hsi_cmd_ext *h,
 	if (!uet_bytes_are_zero(buf + EXT_OFF_RSVD0, EXT_RSVD0_LEN) ||
 	    !uet_bytes_are_zero(buf + EXT_OFF_RSVD1, EXT_RSVD1_LEN))
 		return UET_WIRE_ERESERVED;
-	t.ext_flags = uet_get_le32(buf + EXT_OFF_FLAGS);
-	if (t.ext_flags & ~(uint32_t)UET_HSI_EXT_FLAGS_MASK)
-		return UET_WIRE_ERANGE;
+	ext_word_split(&t, uet_get_le32(buf + EXT_OFF_FLAGS));
 	t.header_data = uet_get_le64(buf + EXT_OFF_HDR_DATA);
 	t.ignore = uet_get_le64(buf + EXT_OFF_IGNORE);
 	*h = t;
@@ -374,18 +389,17 @@ void uet_hsi_cmd_ext_to_sgl(struct uet_hsi_sgl_entry *sgl,
 	memset(sgl, 0, sizeof(*sgl));
 	sgl->address = h->header_data;
 	sgl->memory_key = h->ignore;
-	sgl->length = h->ext_flags;
+	sgl->length = ext_word(h);
 }
 
 int uet_hsi_cmd_ext_from_sgl(struct uet_hsi_cmd_ext *h,
 			     const struct uet_hsi_sgl_entry *sgl)
 {
-	if (sgl->is_inline ||
-	    (sgl->length & ~(uint32_t)UET_HSI_EXT_FLAGS_MASK))
+	if (sgl->is_inline)
 		return UET_WIRE_ERANGE;
 	h->header_data = sgl->address;
 	h->ignore = sgl->memory_key;
-	h->ext_flags = sgl->length;
+	ext_word_split(h, sgl->length);
 	return 0;
 }
 
@@ -452,7 +466,8 @@ ssize_t uet_hsi_recv_notif_encode(uint8_t *buf, size_t len,
 	buf[NOTIF_OFF_FLAGS] =
 		(uint8_t)((h->is_inline ? UET_HSI_RECV_FLAG_INLINE : 0) |
 			  (h->continuation ?
-			   UET_HSI_RECV_FLAG_CONTINUATION : 0));
+			   UET_HSI_RECV_FLAG_CONTINUATION : 0) |
+			  (h->rma ? UET_HSI_RECV_FLAG_RMA : 0));
 	uet_put_le16(buf + NOTIF_OFF_STATUS, h->status);
 	uet_put_le32(buf + RECV_OFF_SRC_ID, h->src_id);
 	uet_put_le64(buf + RECV_OFF_TAG, h->tag);
@@ -487,6 +502,7 @@ ssize_t uet_hsi_recv_notif_decode(struct uet_hsi_recv_notif *h,
 
 	t.is_inline = !!(flags & UET_HSI_RECV_FLAG_INLINE);
 	t.continuation = !!(flags & UET_HSI_RECV_FLAG_CONTINUATION);
+	t.rma = !!(flags & UET_HSI_RECV_FLAG_RMA);
 	t.status = uet_get_le16(buf + NOTIF_OFF_STATUS);
 	t.src_id = uet_get_le32(buf + RECV_OFF_SRC_ID);
 	t.tag = uet_get_le64(buf + RECV_OFF_TAG);

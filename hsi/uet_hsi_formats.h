@@ -143,6 +143,19 @@ enum uet_hsi_data_src {				/* opcode bit 0 */
 #define UET_HSI_EXT_FLAGS_MASK		0xff	/* others -> ERANGE */
 
 /*
+ * RMA and ATOMIC commands (E-6): the extension is required.  Bytes 8-15
+ * (the `ignore` of messaging) are the remote address or offset
+ * (`remote_addr`); bytes 25, 26 and 27 (bits 31:8 of the little-endian
+ * ext_flags word, which stay 0 in messaging commands) are the atomic
+ * opcode and datatype (enum uet_amo_op / uet_amo_dtype) and, for a
+ * fetching atomic, the number of trailing SGL entries that receive the
+ * prior values.  So the extension still reads as an indirect SGL entry.
+ */
+#define UET_HSI_EXT_AMO_OP_SHIFT	8
+#define UET_HSI_EXT_AMO_DTYPE_SHIFT	16
+#define UET_HSI_EXT_NRESULT_SHIFT	24
+
+/*
  * The dest field of a messaging command: the peer handle returned by the
  * device's peer_insert (bits 31:0), the target's PIDonFEP (bits 43:32) and
  * resource index (bits 55:44); bits 63:56 are reserved (0).
@@ -179,7 +192,10 @@ enum uet_hsi_notif_type {			/* byte 0 */
 
 #define UET_HSI_RECV_FLAG_INLINE	0x01
 #define UET_HSI_RECV_FLAG_CONTINUATION	0x02
-#define UET_HSI_RECV_FLAG_RSVD_MASK	0xfc
+/* E-6: an RMA or atomic landed at this queue (no receive consumed):
+ * tag = memory key, total_length = bytes, buffer_id_0 = SES opcode. */
+#define UET_HSI_RECV_FLAG_RMA		0x04
+#define UET_HSI_RECV_FLAG_RSVD_MASK	0xf8
 
 /*
  * The continuation entry of a receive (E-5): the entry after a receive
@@ -273,16 +289,23 @@ struct uet_hsi_cmd_seg {
 	struct uet_hsi_sgl_entry sgl;
 };
 
-/* Command extension entry (E-3). */
+/* Command extension entry (E-3, E-6). */
 struct uet_hsi_cmd_ext {
 	uint64_t header_data;	/* sent as SES header_data (HAS_DATA) */
-	uint64_t ignore;	/* tagged receive: tag bits to ignore */
-	uint32_t ext_flags;	/* UET_HSI_EXT_* */
+	union {
+		uint64_t ignore;	/* tagged receive: tag bits to ignore */
+		uint64_t remote_addr;	/* RMA / ATOMIC: target address */
+	};
+	uint32_t ext_flags;	/* UET_HSI_EXT_* (bits 7:0) */
+	uint8_t amo_op;		/* ATOMIC: enum uet_amo_op */
+	uint8_t amo_dtype;	/* ATOMIC: enum uet_amo_dtype */
+	uint8_t nresult;	/* fetching ATOMIC: trailing result entries */
 };
 
 struct uet_hsi_recv_notif {
 	bool is_inline;		/* flags bit 0 */
 	bool continuation;	/* flags bit 1 */
+	bool rma;		/* flags bit 2 (E-6) */
 	uint16_t status;
 	uint32_t src_id;
 	uint64_t tag;
@@ -371,16 +394,17 @@ ssize_t uet_hsi_cmd_seg_encode(uint8_t *buf, size_t len,
 			       const struct uet_hsi_cmd_seg *h);
 ssize_t uet_hsi_cmd_seg_decode(struct uet_hsi_cmd_seg *h,
 			       const uint8_t *buf, size_t len);
-/* Command extension entry: unknown ext_flags bits -> ERANGE (encode and
- * decode), non-zero reserved bytes -> ERESERVED. */
+/* Command extension entry: ext_flags bits outside UET_HSI_EXT_FLAGS_MASK
+ * -> ERANGE (encode; the decoder splits the word into ext_flags and the
+ * E-6 bytes), non-zero reserved bytes -> ERESERVED (decode). */
 ssize_t uet_hsi_cmd_ext_encode(uint8_t *buf, size_t len,
 			       const struct uet_hsi_cmd_ext *h);
 ssize_t uet_hsi_cmd_ext_decode(struct uet_hsi_cmd_ext *h,
 			       const uint8_t *buf, size_t len);
 /* The extension as the indirect SGL entry with the same bytes (for
  * uet_hsi_cmdq_post()), and back from one (after uet_hsi_cmdq_take());
- * from_sgl fails with UET_WIRE_ERANGE for an inline entry or unknown
- * flag bits and leaves *h untouched. */
+ * from_sgl fails with UET_WIRE_ERANGE for an inline entry and leaves *h
+ * untouched. */
 void uet_hsi_cmd_ext_to_sgl(struct uet_hsi_sgl_entry *sgl,
 			    const struct uet_hsi_cmd_ext *h);
 int uet_hsi_cmd_ext_from_sgl(struct uet_hsi_cmd_ext *h,

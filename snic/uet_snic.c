@@ -234,7 +234,7 @@ static struct uet_snic_mr *snic_mr_find_locked(struct uet_snic_dev *dev,
 }
 
 static int snic_mr_reg(struct uet_hsi_dev *d, void *addr, size_t len,
-		       uint64_t access, uint64_t *key)
+		       uint64_t access, uint64_t flags, uint64_t *key)
 {
 	struct uet_snic_dev *dev = uet_snic_dev_of(d);
 	struct uet_snic_mr *mr;
@@ -243,6 +243,8 @@ static int snic_mr_reg(struct uet_hsi_dev *d, void *addr, size_t len,
 	if (!dev || !key)
 		return -EINVAL;
 	if (!access || (access & ~(uint64_t)UET_SNIC_MR_ACCESS))
+		return -EINVAL;
+	if (flags & ~(uint64_t)(UET_HSI_MR_USER_KEY | UET_HSI_MR_VIRT_ADDR))
 		return -EINVAL;
 	if (len && !addr)
 		return -EINVAL;
@@ -256,10 +258,20 @@ static int snic_mr_reg(struct uet_hsi_dev *d, void *addr, size_t len,
 	mr->access = access;
 
 	pthread_mutex_lock(&dev->lock);
-	/* A bijective mix of a counter: unique, never 0, not sequential. */
-	do {
-		k = uet_hash_mix64(++dev->mr_seq ^ (uint64_t)(uintptr_t)dev);
-	} while (!k || snic_mr_find_locked(dev, k));
+	if (flags & UET_HSI_MR_USER_KEY) {
+		k = *key;
+		if (snic_mr_find_locked(dev, k)) {
+			pthread_mutex_unlock(&dev->lock);
+			free(mr);
+			return -EEXIST;
+		}
+	} else {
+		/* A bijective mix of a counter: unique, never 0. */
+		do {
+			k = uet_hash_mix64(++dev->mr_seq ^
+					   (uint64_t)(uintptr_t)dev);
+		} while (!k || snic_mr_find_locked(dev, k));
+	}
 	uet_hashmap_insert_u64(&dev->mr_map, &mr->node, k);
 	pthread_mutex_unlock(&dev->lock);
 	*key = k;

@@ -465,6 +465,11 @@ static int snic_exec_locked(struct uet_snic_queue *q,
 		ret = -EOPNOTSUPP;	/* RMA and atomics: not yet */
 		goto bad;
 	}
+	/* the E-6 atomic bytes of the extension are 0 in messaging */
+	if (c.seg.ext && (c.ext.amo_op || c.ext.amo_dtype || c.ext.nresult)) {
+		ret = UET_WIRE_ERANGE;
+		goto bad;
+	}
 	if (!q->ep) {
 		ret = -ENOTCONN;	/* the endpoint could not be reopened */
 		goto bad;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "uet_hsi_formats.h"
+#include "uet_wire_consts.h"
 #include "uet_test.h"
 
 #define ROUNDS 1000
@@ -426,7 +427,7 @@ static const uint8_t sgl_indirect_rsvd[32] = {
 	[28] = 0xfe, [29] = 0xff, [30] = 0xff, [31] = 0xff,
 };
 
-static const uint8_t recv_rsvd[64] = { [1] = 0xfc, [26] = 0xff, [27] = 0xff };
+static const uint8_t recv_rsvd[64] = { [1] = 0xf8, [26] = 0xff, [27] = 0xff };
 
 static const uint8_t send_rsvd[64] = {
 	[4 ... 7] = 0xff, [20 ... 62] = 0xff,
@@ -507,6 +508,9 @@ static void rand_ext(struct uet_hsi_cmd_ext *h)
 	h->header_data = uet_test_rand64();
 	h->ignore = uet_test_rand64();
 	h->ext_flags = (uint32_t)uet_test_rand_bits(8);
+	h->amo_op = (uint8_t)uet_test_rand_bits(8);
+	h->amo_dtype = (uint8_t)uet_test_rand_bits(8);
+	h->nresult = (uint8_t)uet_test_rand_bits(8);
 }
 
 static void rand_recv(struct uet_hsi_recv_notif *h)
@@ -514,6 +518,7 @@ static void rand_recv(struct uet_hsi_recv_notif *h)
 	memset(h, 0, sizeof(*h));
 	h->is_inline = uet_test_rand_bits(1);
 	h->continuation = uet_test_rand_bits(1);
+	h->rma = uet_test_rand_bits(1);
 	h->status = (uint16_t)uet_test_rand_bits(16);
 	h->src_id = (uint32_t)uet_test_rand_bits(32);
 	h->tag = uet_test_rand64();
@@ -615,13 +620,14 @@ static bool eq_seg(const struct uet_hsi_cmd_seg *a,
 static bool eq_ext(const struct uet_hsi_cmd_ext *a,
 		   const struct uet_hsi_cmd_ext *b)
 {
-	return EQ(header_data) && EQ(ignore) && EQ(ext_flags);
+	return EQ(header_data) && EQ(ignore) && EQ(ext_flags) &&
+	       EQ(amo_op) && EQ(amo_dtype) && EQ(nresult);
 }
 
 static bool eq_recv(const struct uet_hsi_recv_notif *a,
 		    const struct uet_hsi_recv_notif *b)
 {
-	return EQ(is_inline) && EQ(continuation) && EQ(status) &&
+	return EQ(is_inline) && EQ(continuation) && EQ(rma) && EQ(status) &&
 	       EQ(src_id) && EQ(tag) && EQ(total_length) &&
 	       EQ(buffer_id_0) && EQ(buffer_id_1) && EQ(buffer_offset) &&
 	       EQA(inline_data) && EQ(marker);
@@ -1289,15 +1295,47 @@ START_TEST(test_ext_range)
 		if (bit < 8) {
 			ck_assert_int_eq(enc_ext(buf, 32, &h), 32);
 		} else {
+			/* host ext_flags is 8 bits; bytes 25-27 of the
+			 * word are the E-6 atomic bytes */
 			enc_fails(enc_ext, &h, 32, UET_WIRE_ERANGE);
 			memcpy(buf, ext_vec, 32);
 			buf[24 + bit / 8] |= (uint8_t)(1u << (bit % 8));
 			memset(&got, 0x5a, sizeof(got));
 			ck_assert_int_eq(uet_hsi_cmd_ext_decode(&got, buf, 32),
-					 UET_WIRE_ERANGE);
-			ck_assert_int_eq(got.ext_flags, 0x5a5a5a5a);
+					 32);
+			ck_assert_int_eq(got.ext_flags, 0x3);
+			ck_assert_int_eq(got.amo_op,
+					 bit / 8 == 1 ? 1u << (bit % 8) : 0);
+			ck_assert_int_eq(got.amo_dtype,
+					 bit / 8 == 2 ? 1u << (bit % 8) : 0);
+			ck_assert_int_eq(got.nresult,
+					 bit / 8 == 3 ? 1u << (bit % 8) : 0);
 		}
 	}
+	/* E-6: an atomic command's extension (CSWAP, UINT64, 1 result
+	 * entry, remote address 0x7f00deadbeef00) -> bytes 8-15 the
+	 * address, 24-27 = 02 0d 07 01. */
+	memset(&h, 0, sizeof(h));
+	h.remote_addr = 0x007f00deadbeef00ull;
+	h.ext_flags = UET_HSI_EXT_DC;
+	h.amo_op = UET_AMO_CSWAP;
+	h.amo_dtype = UET_AMO_UINT64;
+	h.nresult = 1;
+	ck_assert_int_eq(enc_ext(buf, 32, &h), 32);
+	{
+		static const uint8_t amo_vec[32] = {
+			[8] = 0x00, 0xef, 0xbe, 0xad, 0xde, 0x00, 0x7f, 0x00,
+			[24] = 0x02, 0x0d, 0x07, 0x01,
+		};
+		ck_assert_int_eq(memcmp(buf, amo_vec, 32), 0);
+	}
+	uet_hsi_cmd_ext_to_sgl(&sgl, &h);
+	ck_assert_int_eq(uet_hsi_sgl_entry_encode(sbuf, 32, &sgl), 32);
+	ck_assert_int_eq(memcmp(sbuf, buf, 32), 0);
+	memset(&got, 0, sizeof(got));
+	ck_assert_int_eq(uet_hsi_cmd_ext_from_sgl(&got, &sgl), 0);
+	ck_assert(eq_ext(&got, &h));
+	ck_assert_uint_eq(got.remote_addr, 0x007f00deadbeef00ull);
 	/* The extension's bytes are an indirect SGL entry's. */
 	ext_host(&h);
 	uet_hsi_cmd_ext_to_sgl(&sgl, &h);
@@ -1308,11 +1346,6 @@ START_TEST(test_ext_range)
 	memset(&got, 0, sizeof(got));
 	ck_assert_int_eq(uet_hsi_cmd_ext_from_sgl(&got, &sgl), 0);
 	ck_assert(eq_ext(&got, &h));
-	sgl.length = 0x100;
-	got.ext_flags = 0x77;
-	ck_assert_int_eq(uet_hsi_cmd_ext_from_sgl(&got, &sgl),
-			 UET_WIRE_ERANGE);
-	ck_assert_int_eq(got.ext_flags, 0x77);
 	sgl_inline_host(&sgl);
 	sgl.length = 1;
 	ck_assert_int_eq(uet_hsi_cmd_ext_from_sgl(&got, &sgl),

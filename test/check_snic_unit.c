@@ -1572,23 +1572,23 @@ START_TEST(test_mr_table)
 	/* k1: [mem + 16, mem + 4016) */
 	ck_assert_int_eq(dev->ops->mr_reg(dev, mem + 16, 4000,
 					  FI_REMOTE_READ | FI_REMOTE_WRITE,
-					  &k1), 0);
-	ck_assert_int_eq(dev->ops->mr_reg(dev, mem + 100, 100, FI_SEND, &k2),
+					  0, &k1), 0);
+	ck_assert_int_eq(dev->ops->mr_reg(dev, mem + 100, 100, FI_SEND, 0, &k2),
 			 0);
-	ck_assert_int_eq(dev->ops->mr_reg(dev, NULL, 0, FI_RECV, &k3), 0);
+	ck_assert_int_eq(dev->ops->mr_reg(dev, NULL, 0, FI_RECV, 0, &k3), 0);
 	ck_assert_uint_ne(k1, 0);
 	ck_assert_uint_ne(k1, k2);
 	ck_assert_uint_ne(k2, k3);
 	ck_assert_uint_ne(k1, k3);
 	/* validation */
-	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 1, 0, &k3), -EINVAL);
-	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 1, 1ull << 62, &k3),
+	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 1, 0, 0, &k3), -EINVAL);
+	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 1, 1ull << 62, 0, &k3),
 			 -EINVAL);
-	ck_assert_int_eq(dev->ops->mr_reg(dev, NULL, 1, FI_SEND, &k3),
+	ck_assert_int_eq(dev->ops->mr_reg(dev, NULL, 1, FI_SEND, 0, &k3),
 			 -EINVAL);
 	ck_assert_int_eq(dev->ops->mr_reg(dev, (void *)(UINTPTR_MAX - 10),
-					  100, FI_SEND, &k3), -EINVAL);
-	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 1, FI_SEND, NULL),
+					  100, FI_SEND, 0, &k3), -EINVAL);
+	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 1, FI_SEND, 0, NULL),
 			 -EINVAL);
 	/* lookups */
 	ck_assert_int_eq(uet_snic_mr_check(dev, k1, mem + 16, 4000,

@@ -80,7 +80,7 @@ int uet_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr,
 	mr = calloc(1, sizeof(*mr));
 	if (!mr)
 		return -FI_ENOMEM;
-	ret = dom->ops->mr_reg(dom->dev, addr, len, attr->access,
+	ret = dom->ops->mr_reg(dom->dev, addr, len, attr->access, 0,
 			       &mr->fid.key);
 	if (ret) {
 		free(mr);
