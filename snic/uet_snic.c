@@ -29,6 +29,7 @@
 static const struct uet_ses_upcalls uet_snic_ses_up = {
 	.send_done = uet_snic_ses_send_done,
 	.recv_done = uet_snic_ses_recv_done,
+	.rma_event = uet_snic_ses_rma_event,
 };
 
 /* ---- fabric addresses ---- */
@@ -233,12 +234,33 @@ static struct uet_snic_mr *snic_mr_find_locked(struct uet_snic_dev *dev,
 	return n ? uet_container_of(n, struct uet_snic_mr, node) : NULL;
 }
 
+/* libfabric access bits -> the SES RI table's remote rights. */
+static uint32_t snic_ses_access(uint64_t access)
+{
+	uint32_t a = 0;
+
+	if (access & FI_REMOTE_READ)
+		a |= UET_SES_ACC_REMOTE_READ;
+	if (access & FI_REMOTE_WRITE)
+		a |= UET_SES_ACC_REMOTE_WRITE;
+	return a;
+}
+
+/*
+ * Every registration goes into the SES RI table, which makes the key
+ * (a provider key, or the requested user key) and checks remote
+ * accesses; local-only ones too (no remote right: every remote access
+ * fails), so keys are unique whatever the access.  The NIC keeps its own
+ * record for local checks (uet_snic_mr_check).
+ */
 static int snic_mr_reg(struct uet_hsi_dev *d, void *addr, size_t len,
 		       uint64_t access, uint64_t flags, uint64_t *key)
 {
 	struct uet_snic_dev *dev = uet_snic_dev_of(d);
+	struct uet_ses_mr_attr sa;
 	struct uet_snic_mr *mr;
 	uint64_t k;
+	int ret;
 
 	if (!dev || !key)
 		return -EINVAL;
@@ -250,32 +272,41 @@ static int snic_mr_reg(struct uet_hsi_dev *d, void *addr, size_t len,
 		return -EINVAL;
 	if (len > UINTPTR_MAX - (uintptr_t)addr)
 		return -EINVAL;
+	if ((flags & UET_HSI_MR_USER_KEY) && (*key & UET_SES_MKEY_PROV))
+		return -EINVAL;
 	mr = calloc(1, sizeof(*mr));
 	if (!mr)
 		return -ENOMEM;
 	mr->addr = (uintptr_t)addr;
 	mr->len = len;
 	mr->access = access;
+	memset(&sa, 0, sizeof(sa));
+	sa.addr = addr;
+	sa.len = len;
+	sa.access = snic_ses_access(access);
+	sa.virt_addr = !!(flags & UET_HSI_MR_VIRT_ADDR);
+	sa.user_key = !!(flags & UET_HSI_MR_USER_KEY);
+	sa.requested_key = sa.user_key ? *key : 0;
 
 	pthread_mutex_lock(&dev->lock);
-	if (flags & UET_HSI_MR_USER_KEY) {
-		k = *key;
-		if (snic_mr_find_locked(dev, k)) {
-			pthread_mutex_unlock(&dev->lock);
-			free(mr);
-			return -EEXIST;
-		}
-	} else {
-		/* A bijective mix of a counter: unique, never 0. */
-		do {
-			k = uet_hash_mix64(++dev->mr_seq ^
-					   (uint64_t)(uintptr_t)dev);
-		} while (!k || snic_mr_find_locked(dev, k));
+	ret = uet_ses_mr_reg(dev->ses, &sa, &k);
+	if (ret)
+		goto err_unlock;
+	if (snic_mr_find_locked(dev, k)) {
+		/* the RI table gave a key the NIC still holds: never */
+		uet_ses_mr_dereg(dev->ses, k);
+		ret = -EEXIST;
+		goto err_unlock;
 	}
 	uet_hashmap_insert_u64(&dev->mr_map, &mr->node, k);
 	pthread_mutex_unlock(&dev->lock);
 	*key = k;
 	return 0;
+
+err_unlock:
+	pthread_mutex_unlock(&dev->lock);
+	free(mr);
+	return ret;
 }
 
 static int snic_mr_dereg(struct uet_hsi_dev *d, uint64_t key)
@@ -287,8 +318,11 @@ static int snic_mr_dereg(struct uet_hsi_dev *d, uint64_t key)
 		return -EINVAL;
 	pthread_mutex_lock(&dev->lock);
 	mr = snic_mr_find_locked(dev, key);
-	if (mr)
+	if (mr) {
+		/* after this no remote request touches the memory */
+		uet_ses_mr_dereg(dev->ses, key);
 		uet_hashmap_remove(&dev->mr_map, &mr->node);
+	}
 	pthread_mutex_unlock(&dev->lock);
 	if (!mr)
 		return -ENOENT;
@@ -334,8 +368,11 @@ static int snic_ep_open_locked(struct uet_snic_queue *q)
 	if (ret) {
 		uet_ses_ep_close(q->ep);
 		q->ep = NULL;
+		return ret;
 	}
-	return ret;
+	/* rma_event upcalls name the queue */
+	uet_ses_ep_set_user(q->ep, q);
+	return 0;
 }
 
 static int snic_queue_open(struct uet_hsi_dev *d,
@@ -368,6 +405,7 @@ static int snic_queue_open(struct uet_hsi_dev *d,
 	q->pid_on_fep = attr->pid_on_fep;
 	q->ri = attr->resource_index;
 	q->mode = attr->mode ? attr->mode : dev->cfg.mode;
+	q->rma_events = attr->rma_events;
 	uet_dlist_init(&q->ops);
 	uet_dlist_init(&q->deferred);
 
@@ -682,6 +720,10 @@ void uet_snic_get_stats(struct uet_hsi_dev *d, struct uet_snic_stats *st)
 	st->notifs = dev->st.notifs;
 	st->notif_deferred = dev->st.notif_deferred;
 	st->events = dev->st.events;
+	st->rma_cmds = dev->st.rma_cmds;
+	st->amo_cmds = dev->st.amo_cmds;
+	st->fence_waits = dev->st.fence_waits;
+	st->rma_notifs = dev->st.rma_notifs;
 	uet_pds_get_stats(dev->pds, &st->pds);
 	uet_ses_get_stats(dev->ses, &st->ses);
 	pthread_mutex_unlock(&dev->lock);
@@ -744,6 +786,7 @@ static int snic_get_limits(struct uet_hsi_dev *d,
 	lim->max_single_pkt = uet_snic_max_single_pkt(d);
 	lim->inject_max = UET_SNIC_INJECT_MAX;
 	lim->max_msg = UINT32_MAX;
+	lim->amo_max = UET_SES_AMO_MAX;
 	return 0;
 }
 

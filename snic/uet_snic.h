@@ -14,9 +14,10 @@
  *            reported); INJECT: data (up to UET_SNIC_INJECT_MAX, 8192
  *            bytes) is copied at doorbell time, the success completion
  *            is written only with COMPLETION; REMOTE_CQ: header_data present
- *            (in the extension); FENCE: accepted, messaging is in order
- *            per queue anyway; EXT (bit 3): the first additional 32-byte
- *            entry is the command extension, not an SGL entry
+ *            (in the extension); FENCE: the command (and the queue behind
+ *            it) waits until every earlier send, RMA and atomic of the
+ *            queue has completed; EXT (bit 3): the first additional
+ *            32-byte entry is the command extension, not an SGL entry
  *   tag      match bits (tagged send, tagged receive)
  *   dest     send: UET_HSI_DEST(peer, pid_on_fep, resource_index);
  *            receive with UET_HSI_EXT_DIRECTED: the source to match, in
@@ -27,8 +28,44 @@
  *
  * Command extension entry (32 bytes, little-endian, when flags.EXT):
  *   0-7 header_data (receives: the claim id of CLAIM), 8-15 ignore bits
- *   (tagged receive; MULTI_RECV: the minimum free space), 16-23
- *   reserved, 24-27 ext_flags (UET_HSI_EXT_*), 28-31 reserved.
+ *   (tagged receive; MULTI_RECV: the minimum free space; RMA/ATOMIC: the
+ *   remote address), 16-23 reserved, 24 ext_flags (UET_HSI_EXT_*), 25
+ *   amo_op, 26 amo_dtype, 27 nresult (0 in messaging), 28-31 reserved.
+ *
+ * RMA and ATOMIC commands (docs/conformance.md E-6; uet_snic_rma.c):
+ *   family   RMA: SEND = write (INLINE <= 32 bytes or SGL), INJECT =
+ *            write copied at doorbell (<= UET_SNIC_INJECT_MAX), RECV =
+ *            read (SGL, indirect entries = the local destination).
+ *            ATOMIC: SEND = atomic, INJECT = the same, RECV = fetching
+ *            atomic; the operand (INLINE or SGL) is always copied at
+ *            doorbell, at most UET_SES_AMO_MAX (512) bytes.
+ *   EXT      required: remote_addr (bytes 8-15) = virtual address
+ *            (VIRT_ADDR registration) or offset; HAS_DATA / DC only;
+ *            amo_op, amo_dtype (enum uet_amo_op / uet_amo_dtype);
+ *            nresult: the trailing SGL entries of a fetching atomic that
+ *            receive the prior values (exactly the operand's bytes)
+ *   tag      the remote memory key; dest as for sends; metadata =
+ *            op_context of the send completion
+ *   operand  elements of the datatype; CAS family (CSWAP..CSWAP_GT) and
+ *            MSWAP: two elements, the swap value then the compare value
+ *            (MSWAP: the mask); a fetching atomic READ may have none
+ *   errors   malformed: INVALID_DESCRIPTOR + send completion FI_EINVAL
+ *            (always, as for messaging); op/datatype not supported:
+ *            send completion FI_EOPNOTSUPP, flags 0; UUD queue: send
+ *            completion FI_EMSGSIZE; target errors: FI_EACCES (key,
+ *            generation, rights), FI_EINVAL (range, alignment),
+ *            FI_EOPNOTSUPP, with the target's return code in flags
+ *   target   on a queue opened with uet_hsi_queue_attr.rma_events, or
+ *            for an access with header_data: a receive notification
+ *            with flag RMA, status 0, src_id = the initiator's peer
+ *            handle, tag = key, total_length = bytes, buffer_id_0 = SES
+ *            opcode (UET_WRITE, UET_READ, UET_ATOMIC,
+ *            UET_FETCHING_ATOMIC), + the continuation entry with
+ *            header_data; no receive is consumed
+ *   mr_reg   every registration goes into the SES RI table (provider
+ *            keys, or UET_HSI_MR_USER_KEY: *key, bit 63 clear, -EEXIST
+ *            when in use; UET_HSI_MR_VIRT_ADDR); FI_REMOTE_READ/WRITE
+ *            are the remote rights
  *
  * Receive features (ext_flags of a RECV; docs/software-nic.md):
  *   PEEK          match unexpected messages only, take nothing; one
@@ -153,6 +190,9 @@ void uet_snic_auto_progress_stop(struct uet_hsi_dev *dev);
 struct uet_snic_stats {
 	uint64_t cmds, bad_cmds, doorbells;
 	uint64_t notifs, notif_deferred, events;
+	uint64_t rma_cmds, amo_cmds;	/* RMA / ATOMIC commands submitted */
+	uint64_t fence_waits;		/* FENCE commands that had to wait */
+	uint64_t rma_notifs;		/* E-6 target notifications */
 	struct uet_pds_stats pds;
 	struct uet_ses_stats ses;
 };

@@ -28,14 +28,6 @@
 #include "uet_log.h"
 #include "uet_snic_internal.h"
 
-/* A command decoded: its segment and, with EXT, the extension. */
-struct snic_cmd {
-	const struct uet_hsi_cmdq_cmd *raw;
-	struct uet_hsi_cmd_seg seg;
-	struct uet_hsi_cmd_ext ext;	/* zero without EXT */
-	unsigned int nsgl;		/* data entries in dev->sgl[] */
-};
-
 void uet_snic_op_free_locked(struct uet_snic_dev *dev, struct uet_snic_op *op)
 {
 	if (op->buf)
@@ -44,8 +36,8 @@ void uet_snic_op_free_locked(struct uet_snic_dev *dev, struct uet_snic_op *op)
 	uet_bufpool_put(&dev->op_pool, op);
 }
 
-static struct uet_snic_op *snic_op_get_locked(struct uet_snic_queue *q,
-					      uint8_t kind, uint64_t copy)
+struct uet_snic_op *uet_snic_op_get_locked(struct uet_snic_queue *q,
+					   uint8_t kind, uint64_t copy)
 {
 	struct uet_snic_dev *dev = q->dev;
 	struct uet_snic_op *op;
@@ -70,10 +62,8 @@ static struct uet_snic_op *snic_op_get_locked(struct uet_snic_queue *q,
 	return op;
 }
 
-/* dest -> SES address of the peer; -EINVAL for reserved bits, -ENXIO
- * for a handle the peer table does not hold. */
-static int snic_dest_locked(struct uet_snic_queue *q, uint64_t dest,
-			    struct uet_ses_addr *out)
+int uet_snic_dest_locked(struct uet_snic_queue *q, uint64_t dest,
+			 struct uet_ses_addr *out)
 {
 	struct uet_snic_peer *peer;
 
@@ -90,9 +80,9 @@ static int snic_dest_locked(struct uet_snic_queue *q, uint64_t dest,
 	return 0;
 }
 
-/* Decode the data entries of an SGL command into dev->sgl[]: the one
- * embedded in the segment, then the extra entries after the extension. */
-static int snic_sgl_locked(struct uet_snic_queue *q, struct snic_cmd *c)
+/* The data entries: the one embedded in the segment, then the extra
+ * entries after the extension. */
+int uet_snic_sgl_locked(struct uet_snic_queue *q, struct uet_snic_cmd *c)
 {
 	struct uet_snic_dev *dev = q->dev;
 	unsigned int k, n = 0;
@@ -111,10 +101,10 @@ static int snic_sgl_locked(struct uet_snic_queue *q, struct snic_cmd *c)
 	return 0;
 }
 
-/* Append [p, p + len) to iov[], merging with the previous piece when it
- * is contiguous (the pieces of a bounce buffer). */
-static void snic_iov_add(struct iovec *iov, unsigned int *n, void *p,
-			 size_t len)
+/* Merging with the previous piece when it is contiguous (the pieces of
+ * a bounce buffer). */
+void uet_snic_iov_add(struct iovec *iov, unsigned int *n, void *p,
+		      size_t len)
 {
 	if (!len)
 		return;
@@ -128,21 +118,27 @@ static void snic_iov_add(struct iovec *iov, unsigned int *n, void *p,
 	(*n)++;
 }
 
-/* Link op to its queue, then call SES (whose completion may come before
- * it returns); undo on refusal. */
-static int snic_submit_locked(struct uet_snic_queue *q, struct uet_snic_op *op,
-			      const struct uet_ses_send_req *sreq,
-			      const struct uet_ses_recv_req *rreq, uint64_t now)
+int uet_snic_submit_locked(struct uet_snic_queue *q, struct uet_snic_op *op,
+			   const struct uet_ses_send_req *sreq,
+			   const struct uet_ses_recv_req *rreq,
+			   const struct uet_ses_rma_req *mreq, uint64_t now)
 {
 	struct uet_snic_dev *dev = q->dev;
+	bool tx = op->kind != UET_SNIC_OP_RECV;
 	int ret;
 
 	uet_dlist_insert_tail(&q->ops, &op->entry);
+	if (tx)
+		q->ntx++;
 	if (sreq)
 		ret = uet_ses_send(dev->ses, sreq, now);
-	else
+	else if (rreq)
 		ret = uet_ses_recv(dev->ses, rreq, now);
+	else
+		ret = uet_ses_rma(dev->ses, mreq, now);
 	if (ret) {
+		if (tx)
+			q->ntx--;
 		uet_dlist_remove(&op->entry);
 		uet_snic_op_free_locked(dev, op);
 	}
@@ -154,7 +150,7 @@ static int snic_submit_locked(struct uet_snic_queue *q, struct uet_snic_op *op,
  * -EAGAIN (SES full: retry the command later), or the negative reason of
  * an invalid descriptor.
  */
-static int snic_exec_send_locked(struct uet_snic_queue *q, struct snic_cmd *c,
+static int snic_exec_send_locked(struct uet_snic_queue *q, struct uet_snic_cmd *c,
 				 uint64_t now)
 {
 	struct uet_snic_dev *dev = q->dev;
@@ -182,14 +178,14 @@ static int snic_exec_send_locked(struct uet_snic_queue *q, struct snic_cmd *c,
 		return -EINVAL;
 
 	memset(&req, 0, sizeof(req));
-	ret = snic_dest_locked(q, seg->dest, &req.dst);
+	ret = uet_snic_dest_locked(q, seg->dest, &req.dst);
 	if (ret)
 		return ret;
 
 	if (seg->data_src == UET_HSI_DATA_INLINE) {
 		total = copy = seg->payload_len;
 	} else {
-		ret = snic_sgl_locked(q, c);
+		ret = uet_snic_sgl_locked(q, c);
 		if (ret)
 			return ret;
 		for (i = 0; i < c->nsgl; i++) {
@@ -205,7 +201,7 @@ static int snic_exec_send_locked(struct uet_snic_queue *q, struct snic_cmd *c,
 	if (total > UINT32_MAX || copy > UET_SNIC_BUF_LARGE)
 		return -EMSGSIZE;
 
-	op = snic_op_get_locked(q, UET_SNIC_OP_SEND, copy);
+	op = uet_snic_op_get_locked(q, UET_SNIC_OP_SEND, copy);
 	if (!op)
 		return -EAGAIN;
 	op->metadata = seg->metadata;
@@ -216,7 +212,7 @@ static int snic_exec_send_locked(struct uet_snic_queue *q, struct snic_cmd *c,
 	if (seg->data_src == UET_HSI_DATA_INLINE) {
 		if (total) {
 			memcpy(op->buf, seg->inline_data, (size_t)total);
-			snic_iov_add(dev->iov, &niov, op->buf, (size_t)total);
+			uet_snic_iov_add(dev->iov, &niov, op->buf, (size_t)total);
 		}
 	} else {
 		for (i = 0; i < c->nsgl; i++) {
@@ -231,12 +227,12 @@ static int snic_exec_send_locked(struct uet_snic_queue *q, struct snic_cmd *c,
 				memcpy(dst, (const void *)(uintptr_t)e->address,
 				       e->length);
 			} else {
-				snic_iov_add(dev->iov, &niov,
+				uet_snic_iov_add(dev->iov, &niov,
 					     (void *)(uintptr_t)e->address,
 					     e->length);
 				continue;
 			}
-			snic_iov_add(dev->iov, &niov, dst, e->length);
+			uet_snic_iov_add(dev->iov, &niov, dst, e->length);
 			off += e->length;
 		}
 	}
@@ -250,7 +246,7 @@ static int snic_exec_send_locked(struct uet_snic_queue *q, struct snic_cmd *c,
 	req.iov = dev->iov;
 	req.iovcnt = niov;
 	req.op_ctx = op;
-	ret = snic_submit_locked(q, op, &req, NULL, now);
+	ret = uet_snic_submit_locked(q, op, &req, NULL, NULL, now);
 	if (ret == -EAGAIN || ret == -EINVAL)
 		return ret;
 	if (ret)
@@ -274,7 +270,7 @@ static void snic_cancel_locked(struct uet_snic_queue *q, uint64_t metadata)
 }
 
 /* PEEK (+ CLAIM or DISCARD), CLAIM|DISCARD: one receive notification. */
-static int snic_peek_locked(struct uet_snic_queue *q, struct snic_cmd *c,
+static int snic_peek_locked(struct uet_snic_queue *q, struct uet_snic_cmd *c,
 			    const struct uet_ses_recv_req *rreq, uint64_t now)
 {
 	const struct uet_hsi_cmd_ext *ext = &c->ext;
@@ -340,7 +336,7 @@ static int snic_recv_flags_check(const struct uet_hsi_cmd_seg *seg,
 	return 0;
 }
 
-static int snic_exec_recv_locked(struct uet_snic_queue *q, struct snic_cmd *c,
+static int snic_exec_recv_locked(struct uet_snic_queue *q, struct uet_snic_cmd *c,
 				 uint64_t now)
 {
 	struct uet_snic_dev *dev = q->dev;
@@ -369,14 +365,14 @@ static int snic_exec_recv_locked(struct uet_snic_queue *q, struct snic_cmd *c,
 		return 0;
 	}
 	if (f & UET_HSI_EXT_DIRECTED) {
-		ret = snic_dest_locked(q, seg->dest, &req.src);
+		ret = uet_snic_dest_locked(q, seg->dest, &req.src);
 		if (ret)
 			return ret;
 		req.directed = true;
 	}
 	if (nodata)
 		return snic_peek_locked(q, c, &req, now);
-	ret = snic_sgl_locked(q, c);
+	ret = uet_snic_sgl_locked(q, c);
 	if (ret)
 		return ret;
 	for (i = 0; i < c->nsgl; i++) {
@@ -396,7 +392,7 @@ static int snic_exec_recv_locked(struct uet_snic_queue *q, struct snic_cmd *c,
 	if ((f & UET_HSI_EXT_MULTI_RECV) && (c->nsgl != 1 || niov != 1))
 		return -EINVAL;
 
-	op = snic_op_get_locked(q, UET_SNIC_OP_RECV, 0);
+	op = uet_snic_op_get_locked(q, UET_SNIC_OP_RECV, 0);
 	if (!op)
 		return -EAGAIN;
 	op->metadata = seg->metadata;
@@ -420,7 +416,7 @@ static int snic_exec_recv_locked(struct uet_snic_queue *q, struct snic_cmd *c,
 		req.claim = true;
 		req.claim_id = ext->header_data;
 	}
-	ret = snic_submit_locked(q, op, NULL, &req, now);
+	ret = uet_snic_submit_locked(q, op, NULL, &req, NULL, now);
 	if (ret == -EAGAIN || ret == -EINVAL)
 		return ret;
 	if (ret)
@@ -432,7 +428,7 @@ static int snic_exec_recv_locked(struct uet_snic_queue *q, struct snic_cmd *c,
 static int snic_exec_locked(struct uet_snic_queue *q,
 			    const struct uet_hsi_cmdq_cmd *cmd, uint64_t now)
 {
-	struct snic_cmd c;
+	struct uet_snic_cmd c;
 	ssize_t r;
 	int ret;
 
@@ -460,18 +456,25 @@ static int snic_exec_locked(struct uet_snic_queue *q,
 			goto bad;
 		}
 	}
+	if (!q->ep) {
+		ret = -ENOTCONN;	/* the endpoint could not be reopened */
+		goto bad;
+	}
+	if (c.seg.family == UET_HSI_FAMILY_RMA ||
+	    c.seg.family == UET_HSI_FAMILY_ATOMIC) {
+		ret = uet_snic_exec_rma_locked(q, &c, now);
+		if (ret == 0 || ret == -EAGAIN)
+			return ret;
+		goto bad;
+	}
 	if (c.seg.family != UET_HSI_FAMILY_MSG &&
 	    c.seg.family != UET_HSI_FAMILY_TAGGED) {
-		ret = -EOPNOTSUPP;	/* RMA and atomics: not yet */
+		ret = -EOPNOTSUPP;
 		goto bad;
 	}
 	/* the E-6 atomic bytes of the extension are 0 in messaging */
 	if (c.seg.ext && (c.ext.amo_op || c.ext.amo_dtype || c.ext.nresult)) {
 		ret = UET_WIRE_ERANGE;
-		goto bad;
-	}
-	if (!q->ep) {
-		ret = -ENOTCONN;	/* the endpoint could not be reopened */
 		goto bad;
 	}
 	if (c.seg.variant == UET_HSI_VARIANT_RECV)
@@ -489,10 +492,14 @@ void uet_snic_queue_run_locked(struct uet_snic_queue *q, uint64_t now)
 {
 	struct uet_snic_dev *dev = q->dev;
 	struct uet_hsi_cmdq_cmd cmd;
+	bool was_waiting;
 	int ret;
 
 	uet_snic_assert_locked(dev);
+	/* a fence still waiting from the last run is not counted again */
+	was_waiting = q->fence_wait;
 	q->stalled = false;
+	q->fence_wait = false;
 	for (;;) {
 		/* Backpressure: stop while a ring's worth of notifications
 		 * waits in the NIC (the provider is not reading them). */
@@ -501,6 +508,15 @@ void uet_snic_queue_run_locked(struct uet_snic_queue *q, uint64_t now)
 		ret = uet_hsi_cmdq_next(&q->cmdq, &cmd);
 		if (ret == -EAGAIN)
 			return;
+		/* FENCE (raw flag: even a malformed command waits): start
+		 * only when every earlier send, RMA and atomic completed;
+		 * the completion that makes ntx 0 sets q->stalled. */
+		if (!ret && (cmd.seg[1] & UET_HSI_CMD_FLAG_FENCE) && q->ntx) {
+			q->fence_wait = true;
+			if (!was_waiting)
+				dev->st.fence_waits++;
+			return;
+		}
 		if (ret) {
 			/* -EPROTO: sgl_count runs past the doorbell */
 			uet_snic_bad_cmd_locked(q, cmd.idx, cmd.seg, ret, now);

@@ -11,9 +11,10 @@
  *                   and a timerfd), the optional auto-progress thread.
  *   uet_snic_queue  one command/notification ring pair = one SES
  *                   endpoint {job_id of the device, pid_on_fep, ri}.
- *   uet_snic_op     one send or receive handed to SES (its op_ctx): the
- *                   command's op_context and flags, and the NIC-owned
- *                   bounce buffer of INLINE / INJECT / inline-SGL data.
+ *   uet_snic_op     one send, receive, RMA or atomic handed to SES (its
+ *                   op_ctx): the command's op_context and flags, and the
+ *                   NIC-owned bounce buffer of INLINE / INJECT /
+ *                   inline-SGL data and atomic operands.
  *   uet_snic_notif  notification entries that did not fit the
  *                   notification ring, written in order by later
  *                   progress.
@@ -67,16 +68,19 @@ struct uet_snic_peer {
 	uint32_t refs;			/* peer_insert calls not removed */
 };
 
+/* A registration, for local checks (uet_snic_mr_check); the SES RI
+ * table holds the same key for remote access. */
 struct uet_snic_mr {
 	struct uet_hnode node;		/* dev->mr_map, keyed by the key */
 	uintptr_t addr;
 	size_t len;
-	uint64_t access;
+	uint64_t access;		/* libfabric FI_* bits */
 };
 
 enum uet_snic_op_kind {
 	UET_SNIC_OP_SEND = 1,
 	UET_SNIC_OP_RECV = 2,
+	UET_SNIC_OP_RMA = 3,		/* RMA or atomic (initiator) */
 };
 
 struct uet_snic_op {
@@ -114,7 +118,11 @@ struct uet_snic_queue {
 	uint16_t pid_on_fep;
 	uint16_t ri;
 	uint8_t mode;			/* enum uet_pds_mode of its sends */
-	bool stalled;			/* SES full: retry commands */
+	bool rma_events;		/* E-6: notify every RMA landing */
+	bool stalled;			/* SES full, or a fence became free:
+					 * run the commands again */
+	bool fence_wait;		/* a FENCE command waits for ntx 0 */
+	uint32_t ntx;			/* sends, RMA, atomics in flight */
 };
 
 struct uet_snic_dev {
@@ -137,9 +145,9 @@ struct uet_snic_dev {
 	uint32_t peer_hint;		/* no free slot below this index */
 	struct uet_hashmap peer_map;	/* canonical address -> peer */
 
-	/* Memory registrations (no user yet; RMA will use them). */
+	/* Memory registrations by key (the keys come from the SES RI
+	 * table, which checks remote accesses). */
 	struct uet_hashmap mr_map;
-	uint64_t mr_seq;
 
 	struct uet_bufpool op_pool;
 	struct uet_bufpool small_pool;
@@ -149,6 +157,7 @@ struct uet_snic_dev {
 	/* Doorbell scratch (under the lock). */
 	struct uet_hsi_sgl_entry sgl[UET_SNIC_MAX_SGL];
 	struct iovec iov[UET_SNIC_MAX_SGL];
+	struct iovec res_iov[UET_SNIC_MAX_SGL];	/* fetching atomics */
 
 	/* wait_fd: epoll over the link fd and the timerfd. */
 	int wait_fd;
@@ -169,6 +178,7 @@ struct uet_snic_dev {
 		uint64_t cmds, bad_cmds, doorbells;
 		uint64_t notifs, notif_deferred, events;
 		uint64_t notif_dropped;	/* lost at close / out of memory */
+		uint64_t rma_cmds, amo_cmds, fence_waits, rma_notifs;
 	} st;
 };
 
@@ -223,15 +233,51 @@ int uet_snic_mr_check(struct uet_hsi_dev *dev, uint64_t key,
 int uet_snic_queue_cancel(struct uet_hsi_queue *q);
 
 /* ---- uet_snic_exec.c ---- */
+/* A command decoded: its segment and, with EXT, the extension. */
+struct uet_snic_cmd {
+	const struct uet_hsi_cmdq_cmd *raw;
+	struct uet_hsi_cmd_seg seg;
+	struct uet_hsi_cmd_ext ext;	/* zero without EXT */
+	unsigned int nsgl;		/* data entries in dev->sgl[] */
+};
+
 /* Execute the published commands of q until the ring is empty, SES is
- * full (q->stalled) or too many notifications wait. */
+ * full (q->stalled), a FENCE command waits (q->fence_wait) or too many
+ * notifications wait. */
 void uet_snic_queue_run_locked(struct uet_snic_queue *q, uint64_t now);
 void uet_snic_op_free_locked(struct uet_snic_dev *dev,
 			     struct uet_snic_op *op);
+/* An op with a bounce buffer of copy bytes (0: none), or NULL. */
+struct uet_snic_op *uet_snic_op_get_locked(struct uet_snic_queue *q,
+					   uint8_t kind, uint64_t copy);
+/* dest -> SES address: 0, -EINVAL (reserved bits), -ENXIO (no peer). */
+int uet_snic_dest_locked(struct uet_snic_queue *q, uint64_t dest,
+			 struct uet_ses_addr *out);
+/* Decode the data entries of an SGL command into dev->sgl[], c->nsgl. */
+int uet_snic_sgl_locked(struct uet_snic_queue *q, struct uet_snic_cmd *c);
+/* Link op to q (counted in q->ntx unless a receive), then hand the one
+ * request given to SES (its completion may come before it returns);
+ * undone and op freed when SES refuses.  Returns SES's answer. */
+int uet_snic_submit_locked(struct uet_snic_queue *q, struct uet_snic_op *op,
+			   const struct uet_ses_send_req *sreq,
+			   const struct uet_ses_recv_req *rreq,
+			   const struct uet_ses_rma_req *mreq, uint64_t now);
+/* Append [p, p + len) to iov[] (merging contiguous pieces). */
+void uet_snic_iov_add(struct iovec *iov, unsigned int *n, void *p,
+		      size_t len);
+
+/* ---- uet_snic_rma.c ---- */
+/* Execute an RMA or ATOMIC command (E-6): 0 (submitted, or failed with
+ * a completion written), -EAGAIN (SES full: keep it), or the negative
+ * reason of an invalid descriptor. */
+int uet_snic_exec_rma_locked(struct uet_snic_queue *q,
+			     struct uet_snic_cmd *c, uint64_t now);
 
 /* ---- uet_snic_notify.c ---- */
 void uet_snic_ses_send_done(void *ctx, const struct uet_ses_send_cmpl *c);
 void uet_snic_ses_recv_done(void *ctx, const struct uet_ses_recv_cmpl *c);
+/* Target side of an RMA or atomic: the E-6 notification. */
+void uet_snic_ses_rma_event(void *ctx, const struct uet_ses_rma_event *e);
 /* Write n encoded entries (in order, together) or defer them; returns
  * the deferred record, or NULL when written (or dropped: no memory). */
 struct uet_snic_notif *uet_snic_notify_locked(struct uet_snic_queue *q,

@@ -22,6 +22,7 @@
 
 #include "uet_log.h"
 #include "uet_snic_internal.h"
+#include "uet_wire_consts.h"
 
 /* Entries the producer may still write (it reads the consumer index
  * itself: the ring API reserves one entry at a time, and a receive with
@@ -144,6 +145,9 @@ void uet_snic_ses_send_done(void *ctx, const struct uet_ses_send_cmpl *c)
 
 	if (q) {
 		uet_dlist_remove(&op->entry);
+		/* the last earlier transmit of a waiting FENCE: run again */
+		if (q->ntx && !--q->ntx && q->fence_wait)
+			q->stalled = true;
 		if (c->status || op->completion) {
 			memset(&sc, 0, sizeof(sc));
 			sc.flags = c->rc;
@@ -230,6 +234,55 @@ out:
 		uet_snic_op_free_locked(dev, op);
 }
 
+/* E-6: the SES opcode of an RMA kind (buffer_id_0 of the notification). */
+static uint16_t snic_rma_opcode(uint8_t kind)
+{
+	switch (kind) {
+	case UET_SES_RMA_WRITE:
+		return UET_WRITE;
+	case UET_SES_RMA_READ:
+		return UET_READ;
+	case UET_SES_RMA_ATOMIC:
+		return UET_ATOMIC;
+	case UET_SES_RMA_FETCH:
+		return UET_FETCHING_ATOMIC;
+	default:
+		return 0;
+	}
+}
+
+void uet_snic_ses_rma_event(void *ctx, const struct uet_ses_rma_event *ev)
+{
+	struct uet_snic_dev *dev = ctx;
+	struct uet_snic_queue *q = ev->ep_user;
+	uint8_t e[2][UET_HSI_NOTIF_LEN];
+	struct uet_hsi_recv_cont rc;
+	struct uet_hsi_recv_notif rn;
+	unsigned int n = 1;
+
+	if (!q || (!q->rma_events && !ev->has_data))
+		return;
+	memset(&rn, 0, sizeof(rn));
+	rn.rma = true;
+	rn.src_id = uet_snic_peer_find_locked(dev, &ev->src.fa);
+	rn.tag = ev->key;
+	rn.total_length = ev->len > UINT32_MAX ? UINT32_MAX :
+			  (uint32_t)ev->len;
+	rn.buffer_id_0 = snic_rma_opcode(ev->kind);
+	rn.continuation = ev->has_data;
+	uet_hsi_recv_notif_encode(e[0], UET_HSI_NOTIF_LEN, &rn);
+	if (rn.continuation) {
+		memset(&rc, 0, sizeof(rc));
+		rc.has_data = true;
+		rc.header_data = ev->header_data;
+		rc.initiator = ev->initiator & UET_HSI_CONT_INITIATOR_MAX;
+		uet_hsi_recv_cont_encode(e[1], UET_HSI_NOTIF_LEN, &rc);
+		n = 2;
+	}
+	dev->st.rma_notifs++;
+	uet_snic_notify_locked(q, (const uint8_t (*)[64])e, n);
+}
+
 /* ---- errors and events ---- */
 
 void uet_snic_cmd_error_locked(struct uet_snic_queue *q, bool recv,
@@ -279,7 +332,7 @@ void uet_snic_bad_cmd_locked(struct uet_snic_queue *q, uint32_t idx,
 	uint8_t e[1][UET_HSI_NOTIF_LEN];
 	unsigned int family, variant;
 	uint8_t opcode, flags;
-	bool msg;
+	bool msg, rma;
 
 	dev->st.bad_cmds++;
 	dev->st.events++;
@@ -300,7 +353,11 @@ void uet_snic_bad_cmd_locked(struct uet_snic_queue *q, uint32_t idx,
 	msg = (family == UET_HSI_FAMILY_MSG ||
 	       family == UET_HSI_FAMILY_TAGGED) &&
 	      variant <= UET_HSI_VARIANT_INJECT;
-	if (!msg && !(flags & UET_HSI_CMD_FLAG_COMPLETION))
+	/* RMA and atomics (reads too) complete as sends (E-6) */
+	rma = (family == UET_HSI_FAMILY_RMA ||
+	       family == UET_HSI_FAMILY_ATOMIC) &&
+	      variant <= UET_HSI_VARIANT_INJECT;
+	if (!msg && !rma && !(flags & UET_HSI_CMD_FLAG_COMPLETION))
 		return;
 	uet_snic_cmd_error_locked(q, msg && variant == UET_HSI_VARIANT_RECV,
 				  uet_get_le64(seg + 24), -FI_EINVAL);

@@ -884,24 +884,30 @@ START_TEST(test_malformed)
 	ck_assert_uint_eq(sc.op_context, 0x1001);
 	idx += 1;
 
-	/* 2. RMA: not supported; with COMPLETION an error completion */
+	/* 2. RMA without the extension (E-6 requires it): the event and
+	 * an error completion */
 	cmd_init(&c, UET_HSI_FAMILY_RMA, UET_HSI_VARIANT_SEND,
 		 UET_HSI_DATA_INLINE);
 	c.seg.completion = true;
 	c.seg.metadata = 0x1002;
 	cmd_post(&w, 0, &c);
 	side_collect(&w.s[0]);
-	expect_bad(&w.s[0], idx, -EOPNOTSUPP);
+	expect_bad(&w.s[0], idx, -EINVAL);
 	get_send(&w.s[0], &sc);
 	ck_assert_uint_eq(sc.status, FI_EINVAL);
 	ck_assert_uint_eq(sc.op_context, 0x1002);
 	idx += 1;
-	/* ... without COMPLETION only the event */
-	cmd_init(&c, UET_HSI_FAMILY_ATOMIC, UET_HSI_VARIANT_SEND,
+	/* ... an ATOMIC fetch without COMPLETION: the same (errors are
+	 * always reported, as a send completion) */
+	cmd_init(&c, UET_HSI_FAMILY_ATOMIC, UET_HSI_VARIANT_RECV,
 		 UET_HSI_DATA_INLINE);
+	c.seg.metadata = 0x1003;
 	cmd_post(&w, 0, &c);
 	side_collect(&w.s[0]);
-	expect_bad(&w.s[0], idx, -EOPNOTSUPP);
+	expect_bad(&w.s[0], idx, -EINVAL);
+	get_send(&w.s[0], &sc);
+	ck_assert_uint_eq(sc.status, FI_EINVAL);
+	ck_assert_uint_eq(sc.op_context, 0x1003);
 	expect_empty(&w, 0);
 	idx += 1;
 
@@ -1580,6 +1586,26 @@ START_TEST(test_mr_table)
 	ck_assert_uint_ne(k1, k2);
 	ck_assert_uint_ne(k2, k3);
 	ck_assert_uint_ne(k1, k3);
+	/* provider keys of the SES RI table */
+	ck_assert(k1 & k2 & k3 & UET_SES_MKEY_PROV);
+	/* user keys: bit 63 clear, unique */
+	k3 = 0x1234;
+	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 8, FI_REMOTE_READ,
+					  UET_HSI_MR_USER_KEY |
+					  UET_HSI_MR_VIRT_ADDR, &k3), 0);
+	ck_assert_uint_eq(k3, 0x1234);
+	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 8, FI_REMOTE_READ,
+					  UET_HSI_MR_USER_KEY, &k3), -EEXIST);
+	k3 = UET_SES_MKEY_PROV | 0x1234;
+	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 8, FI_REMOTE_READ,
+					  UET_HSI_MR_USER_KEY, &k3), -EINVAL);
+	k3 = 0x1234;
+	ck_assert_int_eq(uet_snic_mr_check(dev, k3, mem, 8, FI_REMOTE_READ),
+			 0);
+	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 8, FI_REMOTE_READ, 0x4,
+					  &k3), -EINVAL);
+	k3 = 0x1234;
+	ck_assert_int_eq(dev->ops->mr_dereg(dev, k3), 0);
 	/* validation */
 	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 1, 0, 0, &k3), -EINVAL);
 	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 1, 1ull << 62, 0, &k3),

@@ -30,7 +30,20 @@ unsigned int snh_cmd_sgl_count(const struct snh_cmd *c)
 {
 	unsigned int nseg = c->nseg ? c->nseg : 1;
 
-	return (c->ext ? 1u : 0u) + (c->inline_data ? 0u : nseg - 1);
+	return (c->ext ? 1u : 0u) + (c->inline_data ? 0u : nseg - 1) +
+	       (c->inline_data ? 0u : c->nres);
+}
+
+/* Result entry k of nres covering res/res_len. */
+static void snh_res_piece(const struct snh_cmd *c, unsigned int k,
+			  struct uet_hsi_sgl_entry *e)
+{
+	size_t a = c->res_len * k / c->nres;
+	size_t b = c->res_len * (k + 1) / c->nres;
+
+	memset(e, 0, sizeof(*e));
+	e->address = (uint64_t)(uintptr_t)((uint8_t *)c->res + a);
+	e->length = (uint32_t)(b - a);
 }
 
 /* SGL entry k of nseg covering buf/len. */
@@ -48,7 +61,7 @@ static void snh_sgl_piece(const struct snh_cmd *c, unsigned int nseg,
 int snh_post(struct snh_nic *n, const struct snh_cmd *c)
 {
 	uint8_t seg_b[UET_HSI_CMD_SEG_LEN];
-	uint8_t ent_b[1 + SNH_MAX_SEG][UET_HSI_SGL_ENTRY_LEN];
+	uint8_t ent_b[1 + SNH_MAX_SEG + SNH_MAX_RES][UET_HSI_SGL_ENTRY_LEN];
 	struct uet_hsi_cmdq *cq = n->q->cmdq;
 	struct uet_hsi_sgl_entry e;
 	struct uet_hsi_cmd_seg seg;
@@ -57,7 +70,8 @@ int snh_post(struct snh_nic *n, const struct snh_cmd *c)
 	ssize_t r;
 	int ret;
 
-	if (nseg > SNH_MAX_SEG || c->len > UINT32_MAX)
+	if (nseg > SNH_MAX_SEG || c->len > UINT32_MAX ||
+	    c->nres > SNH_MAX_RES || (c->nres && c->inline_data))
 		return -EINVAL;
 	if (c->inline_data &&
 	    (nseg != 1 || c->len > UET_HSI_CMD_INLINE_MAX))
@@ -70,6 +84,8 @@ int snh_post(struct snh_nic *n, const struct snh_cmd *c)
 	seg.variant = c->variant;
 	seg.completion = c->completion;
 	seg.remote_cq = c->remote_cq;
+	seg.fence = c->fence;
+	seg.inject = c->inject;
 	seg.ext = c->ext;
 	seg.sgl_count = (uint8_t)cnt;
 	seg.tag = c->tag;
@@ -99,6 +115,14 @@ int snh_post(struct snh_nic *n, const struct snh_cmd *c)
 	}
 	for (k = 1; !c->inline_data && k < nseg; k++) {
 		snh_sgl_piece(c, nseg, k, &e);
+		r = uet_hsi_sgl_entry_encode(ent_b[ne], UET_HSI_SGL_ENTRY_LEN,
+					     &e);
+		if (r < 0)
+			return (int)r;
+		ne++;
+	}
+	for (k = 0; k < c->nres; k++) {
+		snh_res_piece(c, k, &e);
 		r = uet_hsi_sgl_entry_encode(ent_b[ne], UET_HSI_SGL_ENTRY_LEN,
 					     &e);
 		if (r < 0)
@@ -282,6 +306,7 @@ int snh_nic_open_queue(struct snh_nic *n, uint32_t cmdq_depth,
 	qa.pid_on_fep = n->pid;
 	qa.resource_index = n->ri;
 	qa.mode = n->qmode;
+	qa.rma_events = n->rma_events;
 	return n->dev->ops->queue_open(n->dev, &qa, &n->q);
 }
 
@@ -390,6 +415,7 @@ int snh_world_open(struct snh_world *w, const struct snh_world_cfg *c)
 		n->pid = c->pid[i];
 		n->ri = c->ri[i];
 		n->qmode = c->qmode[i];
+		n->rma_events = c->rma_events[i];
 		ret = uet_link_mem_open(w->fab, i ? SNH_PORT_B : SNH_PORT_A,
 					&link);
 		if (ret)

@@ -58,6 +58,7 @@
 #define SNH_CMDQ_DEPTH		256
 #define SNH_NOTIFQ_DEPTH	1000	/* not a multiple of 13 */
 #define SNH_MAX_SEG		4	/* SGL entries for one buffer */
+#define SNH_MAX_RES		4	/* result entries (fetching atomic) */
 #define SNH_PORT_A		4793
 #define SNH_PORT_B		4794
 #define SNH_JOB			0x1234u
@@ -88,6 +89,7 @@ struct snh_nic {
 	uint32_t job_id;
 	uint16_t pid, ri;
 	uint8_t qmode;			/* queue_attr.mode at open */
+	bool rma_events;		/* queue_attr.rma_events at open */
 	uint64_t peer;			/* the other NIC's handle here */
 	bool stopped;			/* world: not progressed */
 	bool hold;			/* progress without polling */
@@ -119,6 +121,12 @@ struct snh_cmd {
 	unsigned int nseg;		/* 1..SNH_MAX_SEG; 0 means 1 */
 	bool ext;			/* write the extension entry */
 	struct uet_hsi_cmd_ext extv;
+	/* E-6 */
+	bool fence;			/* flag FENCE */
+	bool inject;			/* flag INJECT */
+	void *res;			/* fetching atomic: res/res_len split */
+	size_t res_len;			/* into nres trailing SGL entries */
+	unsigned int nres;		/* (extv.nresult is the caller's) */
 };
 
 /* ---- one NIC ---- */
@@ -171,6 +179,7 @@ struct snh_world_cfg {
 	uint32_t job[2];
 	uint16_t pid[2], ri[2];
 	uint8_t qmode[2];		/* queue_attr.mode (0: device's) */
+	bool rma_events[2];		/* queue_attr.rma_events */
 	size_t mtu;			/* fabric MTU */
 	uint64_t seed;			/* fabric PRNG */
 	struct uet_link_mem_faults faults;
