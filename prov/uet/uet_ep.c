@@ -292,9 +292,8 @@ static int uet_ep_bind_cntr(struct uet_ep *ep, struct uet_cntr *c,
 		return -FI_EINVAL;
 	if (c->domain != ep->domain)
 		return -FI_EINVAL;
-	if ((flags & ~(uint64_t)(FI_SEND | FI_RECV)) &&
-	    ep->type != FI_EP_RDM)
-		return -FI_EINVAL;	/* RMA counters: RDM only */
+	/* (A DGRAM endpoint takes RMA counters too: nothing counts on them,
+	 * as before uet offered RMA.) */
 	for (i = 0; i < UET_EP_NCNTR; i++) {
 		slot = uet_ep_cntr_slot(ep, i, &flag);
 		if ((flags & flag) && *slot)
