@@ -144,6 +144,10 @@ struct uet_ses_route {
 	uint8_t key[UET_SES_ROUTE_KEY_LEN];
 	unsigned int inflight;
 	bool blocked;
+	/* uet_ses_txi waiting for one of the packets in flight here to end
+	 * (window full or PDS refused): back on ses->txq when one does, so
+	 * a push pass does not walk every waiting operation. */
+	struct uet_dlist parked;
 };
 
 /* One packet handed to PDS; pds.ctx points back here. */

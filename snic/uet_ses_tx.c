@@ -292,6 +292,7 @@ static struct uet_ses_route *ses_route_get(struct uet_ses *ses,
 	if (!rt)
 		return NULL;
 	memset(rt, 0, sizeof(*rt));
+	uet_dlist_init(&rt->parked);
 	memcpy(rt->key, k, sizeof(k));
 	if (uet_hashmap_insert_bytes(&ses->routes, &rt->node, rt->key)) {
 		uet_bufpool_put(&ses->route_pool, rt);
@@ -312,7 +313,7 @@ void uet_ses_routes_sweep(struct uet_ses *ses)
 		return;
 	uet_hashmap_foreach(&ses->routes, &it, n) {
 		rt = uet_container_of(n, struct uet_ses_route, node);
-		if (rt->inflight)
+		if (rt->inflight || !uet_dlist_empty(&rt->parked))
 			continue;
 		uet_hashmap_remove(&ses->routes, n);
 		uet_bufpool_put(&ses->route_pool, rt);
@@ -508,6 +509,14 @@ static void ses_pkt_owned(struct uet_ses *ses, struct uet_ses_pkt *pkt,
  * Emit as many packets of txi as PDS takes.  Returns true when txi still
  * has packets to emit (blocked by a window), false when it is finished.
  */
+/* Wait on rt until one of its packets ends (uet_ses_pds_tx_done). */
+static bool ses_txi_park(struct uet_ses_route *rt, struct uet_ses_txi *txi)
+{
+	if (!uet_dlist_linked(&txi->entry))
+		uet_dlist_insert_tail(&rt->parked, &txi->entry);
+	return true;
+}
+
 static bool ses_txi_run(struct uet_ses *ses, struct uet_ses_txi *txi)
 {
 	const struct uet_pds_key *key = ses_txi_key(txi);
@@ -525,7 +534,7 @@ static bool ses_txi_run(struct uet_ses *ses, struct uet_ses_txi *txi)
 		/* Refused by PDS: wait for one of our packets there to end
 		 * (without any in flight, a retry is the only way on). */
 		if (rt && rt->blocked && rt->inflight)
-			return true;
+			return ses_txi_park(rt, txi);
 		pkt = txi->stash;
 		txi->stash = NULL;
 		if (!pkt) {
@@ -536,7 +545,7 @@ static bool ses_txi_run(struct uet_ses *ses, struct uet_ses_txi *txi)
 			 * no room): the send opens it. */
 			if (key && rt && rt->inflight &&
 			    !uet_pds_tx_space(ses->pds, key))
-				return true;
+				return ses_txi_park(rt, txi);
 			ret = ses_txi_build(ses, txi, &pkt);
 			if (ret == -EAGAIN)
 				return true;
@@ -954,8 +963,14 @@ void uet_ses_pds_tx_done(void *ctx, struct uet_pds_tx_pkt *pdspkt,
 	}
 	uet_ses_enter(ses);
 	ses_pkt_owned(ses, pkt, -1);
-	if (pkt->route)
+	if (pkt->route) {
 		pkt->route->blocked = false;
+		if (!uet_dlist_empty(&pkt->route->parked)) {
+			uet_dlist_splice_tail(&ses->txq, &pkt->route->parked);
+			if (ses->pushing)
+				ses->push_again = true;
+		}
+	}
 	if (rsp && rsp_next_hdr != UET_HDR_NONE) {
 		rc = uet_ses_rsp_rc(rsp_next_hdr, rsp, rsp_len);
 		if (rc < 0) {
