@@ -264,7 +264,7 @@ static int snic_mr_reg(struct uet_hsi_dev *d, void *addr, size_t len,
 
 	if (!dev || !key)
 		return -EINVAL;
-	if (!access || (access & ~(uint64_t)UET_SNIC_MR_ACCESS))
+	if (access & ~(uint64_t)UET_SNIC_MR_ACCESS)
 		return -EINVAL;
 	if (flags & ~(uint64_t)(UET_HSI_MR_USER_KEY | UET_HSI_MR_VIRT_ADDR))
 		return -EINVAL;

@@ -172,7 +172,7 @@ int uet_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr,
 		UET_WARN(FI_LOG_MR, "mr_iov_limit is 1\n");
 		return -FI_EINVAL;
 	}
-	if (!attr->access || (attr->access & ~(uint64_t)UET_MR_ACCESS))
+	if (attr->access & ~(uint64_t)UET_MR_ACCESS)
 		return -FI_EINVAL;
 	if (attr->iface != FI_HMEM_SYSTEM)
 		return -FI_ENOSYS;
