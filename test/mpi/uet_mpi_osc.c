@@ -5,7 +5,10 @@
  * MPI_Compare_and_swap in a window on every rank, under passive-target
  * (lock_all) and fence synchronisation.  Every result is checked; rank 0
  * prints "osc: ALL PASS" or the first failure and the exit status is
- * non-zero on any failure.
+ * non-zero on any failure.  With the argument "nocas" the
+ * MPI_Compare_and_swap step is skipped (Open MPI 4.1.4's btl/ofi
+ * dereferences a NULL local registration handle in mca_btl_ofi_acswap
+ * when osc/rdma calls it without one: test/mpi/README.md).
  */
 #include <mpi.h>
 #include <stdint.h>
@@ -29,6 +32,7 @@ int main(int argc, char **argv)
 {
 	int64_t *base, *buf, one = 1, old, cmp, swp;
 	int rank, size, peer, i, all;
+	int cas = !(argc > 1 && !strcmp(argv[1], "nocas"));
 	MPI_Win win;
 
 	MPI_Init(&argc, &argv);
@@ -82,21 +86,25 @@ int main(int argc, char **argv)
 
 	/* Compare-and-swap: every rank tries to claim word N+2 (0 -> r+1);
 	 * exactly one succeeds. */
-	MPI_Win_lock_all(0, win);
-	cmp = 0;
-	swp = rank + 1;
-	MPI_Compare_and_swap(&swp, &cmp, &old, MPI_INT64_T, 0, N + 2, win);
-	MPI_Win_flush(0, win);
-	MPI_Win_unlock_all(win);
-	i = old == 0;
-	MPI_Allreduce(&i, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-	CHECK(all == 1, "compare_and_swap: %d winners\n", all);
+	if (cas) {
+		MPI_Win_lock_all(0, win);
+		cmp = 0;
+		swp = rank + 1;
+		MPI_Compare_and_swap(&swp, &cmp, &old, MPI_INT64_T, 0, N + 2,
+				     win);
+		MPI_Win_flush(0, win);
+		MPI_Win_unlock_all(win);
+		i = old == 0;
+		MPI_Allreduce(&i, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+		CHECK(all == 1, "compare_and_swap: %d winners\n", all);
+	}
 
 	MPI_Win_free(&win);
 	free(buf);
 	MPI_Allreduce(&fails, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 	if (rank == 0)
-		printf("osc: %s\n", all ? "FAILED" : "ALL PASS");
+		printf("osc: %s%s\n", all ? "FAILED" : "ALL PASS",
+		       cas ? "" : " (without compare-and-swap)");
 	MPI_Finalize();
 	return all ? 1 : 0;
 }
