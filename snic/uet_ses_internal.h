@@ -615,6 +615,10 @@ int uet_ses_pds_rx(void *ctx, const struct uet_pds_rx_info *info,
 		   struct uet_pds_rsp *rsp);
 void uet_ses_rsp_fill(struct uet_pds_rsp *rsp, uint8_t list, uint8_t rc,
 		      uint16_t msg_id, uint32_t job_id, uint64_t mlen);
+/* Refuse a request with rc (counted: bad_job / bad_pid / bad_index,
+ * err_rsp_tx): the response goes back on its ACK. */
+void uet_ses_rx_refuse(struct uet_ses *ses, struct uet_pds_rsp *rsp,
+		       uint8_t rc, uint16_t rsp_id, uint32_t job_id);
 void uet_ses_rx_msg_unmap(struct uet_ses *ses, struct uet_ses_rx_msg *msg);
 /* Off its stream's held list (failed or taken). */
 void uet_ses_held_unlink(struct uet_ses *ses, struct uet_ses_rx_msg *msg);

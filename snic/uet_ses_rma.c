@@ -532,26 +532,6 @@ struct ses_rma_wpkt {
 	uint64_t plen;
 };
 
-static void ses_rma_refuse(struct uet_ses *ses, struct uet_pds_rsp *rsp,
-			   uint8_t rc, uint16_t msg_id, uint32_t job_id)
-{
-	switch (rc) {
-	case UET_RC_BAD_JOB_ID:
-		ses->stats.bad_job++;
-		break;
-	case UET_RC_BAD_PID:
-		ses->stats.bad_pid++;
-		break;
-	case UET_RC_BAD_INDEX:
-		ses->stats.bad_index++;
-		break;
-	default:
-		break;
-	}
-	ses->stats.err_rsp_tx++;
-	uet_ses_rsp_fill(rsp, UET_LIST_EXPECTED, rc, msg_id, job_id, 0);
-}
-
 /* A new access record (the event to deliver); NULL when out of memory. */
 static struct uet_ses_rma_rx *ses_rma_rx_new(struct uet_ses *ses,
 					     const struct uet_pds_rx_info *info,
@@ -627,7 +607,7 @@ static int ses_rx_write(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 
 	ep = uet_ses_ep_find(ses, q->job_id, q->pid_on_fep, q->ri, &rc);
 	if (!ep) {
-		ses_rma_refuse(ses, rsp, rc, q->msg_id, q->job_id);
+		uet_ses_rx_refuse(ses, rsp, rc, q->msg_id, q->job_id);
 		return 0;
 	}
 	uet_ses_stream_key(key, info->src, q->initiator, q->job_id,
@@ -644,7 +624,7 @@ static int ses_rx_write(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 		/* The write failed: what landed of it is forgotten. */
 		if (x)
 			ses_rma_rx_drop(ses, x);
-		ses_rma_refuse(ses, rsp, rc, q->msg_id, q->job_id);
+		uet_ses_rx_refuse(ses, rsp, rc, q->msg_id, q->job_id);
 		return 0;
 	}
 	/* A record under this id that the packet cannot belong to: the
@@ -771,7 +751,7 @@ static int ses_rx_amo(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	ep = uet_ses_ep_find(ses, h->job_id, h->pid_on_fep,
 			     h->resource_index, &rc);
 	if (!ep) {
-		ses_rma_refuse(ses, rsp, rc, h->message_id, h->job_id);
+		uet_ses_rx_refuse(ses, rsp, rc, h->message_id, h->job_id);
 		return 0;
 	}
 	if (op == UET_AMO_READ)
@@ -838,7 +818,7 @@ err_nomem:
 	uet_ses_release(ses, &x->obj, false);
 	return -EAGAIN;
 err_refuse:
-	ses_rma_refuse(ses, rsp, rc, h->message_id, h->job_id);
+	uet_ses_rx_refuse(ses, rsp, rc, h->message_id, h->job_id);
 	return 0;
 }
 
@@ -955,6 +935,6 @@ int uet_ses_rx_rma_read(struct uet_ses *ses,
 	return 0;
 
 err_refuse:
-	ses_rma_refuse(ses, rsp, rc, h->message_id, h->job_id);
+	uet_ses_rx_refuse(ses, rsp, rc, h->message_id, h->job_id);
 	return 0;
 }

@@ -89,8 +89,8 @@ static uint16_t ses_psn_rsp_id(const struct uet_pds_rx_info *info)
 	return id ? id : 1;
 }
 
-static void ses_rx_error(struct uet_ses *ses, struct uet_pds_rsp *rsp,
-			 uint8_t rc, uint16_t rsp_id, uint32_t job_id)
+void uet_ses_rx_refuse(struct uet_ses *ses, struct uet_pds_rsp *rsp,
+		       uint8_t rc, uint16_t rsp_id, uint32_t job_id)
 {
 	switch (rc) {
 	case UET_RC_BAD_JOB_ID:
@@ -715,7 +715,7 @@ static int ses_rx_send(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 
 	ep = uet_ses_ep_find(ses, q->job_id, q->pid_on_fep, q->ri, &rc);
 	if (!ep) {
-		ses_rx_error(ses, rsp, rc, q->rsp_id, q->job_id);
+		uet_ses_rx_refuse(ses, rsp, rc, q->rsp_id, q->job_id);
 		return 0;
 	}
 	uet_ses_stream_key(key, info->src, q->initiator, q->job_id,
