@@ -16,6 +16,7 @@
 #include "uet_clock.h"
 #include "uet_prov.h"
 #include "uet_test.h"
+#include "prov_test.h"
 
 #define API		FI_VERSION(1, 17)
 #define WAIT_MS		10000
@@ -136,22 +137,8 @@ static void pair_close(struct pair *p)
 static int wait_comp(struct pair *p, int i, struct fi_cq_tagged_entry *e,
 		     fi_addr_t *src, struct fi_cq_err_entry *err)
 {
-	uint64_t end = uet_clock_now_ns() + WAIT_MS * UET_NSEC_PER_MSEC;
-	ssize_t ret;
-
-	while (uet_clock_now_ns() < end) {
-		ret = fi_cq_readfrom(p->s[i].cq, e, 1, src);
-		if (ret == 1)
-			return 1;
-		if (ret == -FI_EAVAIL) {
-			memset(err, 0, sizeof(*err));
-			ck_assert_int_eq(fi_cq_readerr(p->s[i].cq, err, 0), 1);
-			return -FI_EAVAIL;
-		}
-		ck_assert_int_eq(ret, -FI_EAGAIN);
-		fi_cq_read(p->s[1 - i].cq, NULL, 0);
-	}
-	return -FI_EAGAIN;
+	return uet_test_cq_wait(p->s[i].cq, p->s[1 - i].cq, WAIT_MS, e, src,
+				err);
 }
 
 static void fill(uint8_t *b, size_t n, unsigned int seed)
