@@ -466,6 +466,8 @@ int uet_pds_create(struct uet_pds **pdsp, const struct uet_pds_cfg *cfg,
 		pds->ring_size <<= 1;
 	pds->ring_mask = pds->ring_size - 1;
 	uet_dlist_init(&pds->pdcs);
+	uet_dlist_init(&pds->touched);
+	pds->due_ns = UINT64_MAX;
 	uet_dlist_init(&pds->ctlq);
 	uet_dlist_init(&pds->dataq);
 	uet_dlist_init(&pds->doneq);
@@ -655,6 +657,7 @@ int uet_pds_send(struct uet_pds *pds, const struct uet_pds_key *key,
 		if (ret)
 			return ret;
 	}
+	uet_pdc_touch(pds, pdc);
 	return uet_pdc_send(pds, pdc, pkt, now);
 }
 
@@ -675,25 +678,68 @@ int uet_pds_send_reply(struct uet_pds *pds, void *rx_pdc,
 	if (ret)
 		return ret;
 	uet_pds_pkt_init(pkt, pdc->mode);
+	uet_pdc_touch(pds, pdc);
 	return uet_pdc_send(pds, pdc, pkt, uet_pds_clock(pds, now));
 }
 
 /* ---- timers ---- */
 
+static uint64_t uet_pdc_deadline(const struct uet_pds *pds,
+				 const struct uet_pdc *pdc)
+{
+	uint64_t next = uet_pdc_tx_deadline(pds, pdc);
+
+	next = uet_pds_min64(next, uet_pdc_rx_deadline(pds, pdc));
+	return uet_pds_min64(next, uet_pdc_lifecycle_deadline(pds, pdc));
+}
+
+/* Run pdc's timers; false when they destroyed it. */
+static bool uet_pdc_timers(struct uet_pds *pds, struct uet_pdc *pdc,
+			   uint64_t now)
+{
+	if (!uet_pdc_tx_timer(pds, pdc, now))
+		return false;
+	uet_pdc_rx_timer(pds, pdc, now);
+	return uet_pdc_lifecycle_timer(pds, pdc, now);
+}
+
+/*
+ * The timer pass.  Before due_ns only the PDCs that events touched since
+ * the last pass can have a deadline that passed: it visits those (one
+ * per peer that sent or received, not every PDC on every poll) and
+ * lowers due_ns to their deadlines.  From due_ns on it visits every PDC
+ * and computes due_ns afresh.  PDCs touched while it runs (timers
+ * retransmit, upcalls send) stay on touched for the next pass.
+ */
 void uet_pds_timer(struct uet_pds *pds, uint64_t now)
 {
+	struct uet_dlist visit, *e;
 	struct uet_pdc *pdc;
+	uint64_t due;
 
 	if (!pds)
 		return;
 	now = uet_pds_clock(pds, now);
 	uet_pds_flush_link(pds, now);
-	uet_dlist_foreach_entry_safe(&pds->pdcs, pdc, entry) {
-		if (!uet_pdc_tx_timer(pds, pdc, now))
-			continue;
-		uet_pdc_rx_timer(pds, pdc, now);
-		uet_pdc_lifecycle_timer(pds, pdc, now);
+	uet_dlist_init(&visit);
+	if (now >= pds->due_ns) {
+		due = UINT64_MAX;
+		uet_dlist_foreach_entry(&pds->pdcs, pdc, entry) {
+			if (uet_dlist_linked(&pdc->touch_entry))
+				uet_dlist_remove(&pdc->touch_entry);
+			uet_dlist_insert_tail(&visit, &pdc->touch_entry);
+		}
+	} else {
+		due = pds->due_ns;
+		uet_dlist_splice_tail(&visit, &pds->touched);
+		uet_dlist_init(&pds->touched);
 	}
+	while ((e = uet_dlist_pop_head(&visit))) {
+		pdc = uet_container_of(e, struct uet_pdc, touch_entry);
+		if (uet_pdc_timers(pds, pdc, now))
+			due = uet_pds_min64(due, uet_pdc_deadline(pds, pdc));
+	}
+	pds->due_ns = due;
 	uet_pds_rudi_timer(pds, now);
 	uet_pds_flush_done(pds);
 }
@@ -701,20 +747,18 @@ void uet_pds_timer(struct uet_pds *pds, uint64_t now)
 uint64_t uet_pds_next_deadline(const struct uet_pds *pds)
 {
 	const struct uet_pdc *pdc;
-	uint64_t next = UINT64_MAX;
+	uint64_t next;
 
 	if (!pds)
 		return UINT64_MAX;
 	if (!uet_dlist_empty(&pds->doneq))
 		return 0;
+	next = pds->due_ns;
 	if (!uet_dlist_empty(&pds->ctlq) || !uet_dlist_empty(&pds->dataq))
-		next = pds->busy_ns + UET_PDS_BUSY_RETRY_NS;
-	uet_dlist_foreach_entry(&pds->pdcs, pdc, entry) {
-		next = uet_pds_min64(next, uet_pdc_tx_deadline(pds, pdc));
-		next = uet_pds_min64(next, uet_pdc_rx_deadline(pds, pdc));
 		next = uet_pds_min64(next,
-				     uet_pdc_lifecycle_deadline(pds, pdc));
-	}
+				     pds->busy_ns + UET_PDS_BUSY_RETRY_NS);
+	uet_dlist_foreach_entry(&pds->touched, pdc, touch_entry)
+		next = uet_pds_min64(next, uet_pdc_deadline(pds, pdc));
 	return uet_pds_min64(next, uet_pds_rudi_deadline(pds));
 }
 

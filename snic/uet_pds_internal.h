@@ -158,6 +158,7 @@ struct uet_pds_rtt {
 
 struct uet_pdc {
 	struct uet_dlist entry;		/* pds->pdcs */
+	struct uet_dlist touch_entry;	/* pds->touched */
 	struct uet_hnode id_node;	/* pds->id_map, key lpdcid */
 	struct uet_hnode key_node;	/* pds->ini_map or pds->tgt_map */
 	bool in_key_map;
@@ -240,6 +241,11 @@ struct uet_pds {
 	struct uet_hashmap id_map;	/* lpdcid -> pdc */
 	struct uet_dlist pdcs;
 	uint32_t npdcs;
+	/* The timer pass: every PDC's deadlines are >= due_ns except those
+	 * of the PDCs on touched (an event may have moved them since the
+	 * last pass looked), so a pass before due_ns visits touched only. */
+	struct uet_dlist touched;	/* struct uet_pdc, touch_entry */
+	uint64_t due_ns;
 	uint16_t next_pdcid;
 	uint32_t next_gen;
 
@@ -310,6 +316,13 @@ static inline uint64_t uet_pds_clock(struct uet_pds *pds, uint64_t now)
 static inline uint64_t uet_pds_min64(uint64_t a, uint64_t b)
 {
 	return a < b ? a : b;
+}
+
+/* An event changed pdc: its deadlines may now be earlier than due_ns. */
+static inline void uet_pdc_touch(struct uet_pds *pds, struct uet_pdc *pdc)
+{
+	if (!uet_dlist_linked(&pdc->touch_entry))
+		uet_dlist_insert_tail(&pds->touched, &pdc->touch_entry);
 }
 
 /* ---- uet_pds.c ---- */

@@ -131,6 +131,7 @@ static int uet_pdc_alloc(struct uet_pds *pds, uint32_t start_psn,
 	pdc->last_heard_ns = now;
 	pdc->last_alive_ns = now;
 	uet_dlist_init(&pdc->entry);
+	uet_dlist_init(&pdc->touch_entry);
 	ret = uet_pdc_tx_init(pds, pdc);
 	if (ret)
 		goto err_free;
@@ -139,6 +140,7 @@ static int uet_pdc_alloc(struct uet_pds *pds, uint32_t start_psn,
 		goto err_tx;
 	uet_hashmap_insert_u64(&pds->id_map, &pdc->id_node, pdc->lpdcid);
 	uet_dlist_insert_tail(&pds->pdcs, &pdc->entry);
+	uet_pdc_touch(pds, pdc);
 	pds->npdcs++;
 	UET_PDS_INC(pds, pdc, pdc_opened);
 	*out = pdc;
@@ -211,6 +213,8 @@ void uet_pdc_teardown(struct uet_pds *pds, struct uet_pdc *pdc)
 	uet_pdc_unkey(pds, pdc);
 	uet_hashmap_remove(&pds->id_map, &pdc->id_node);
 	uet_dlist_remove(&pdc->entry);
+	if (uet_dlist_linked(&pdc->touch_entry))
+		uet_dlist_remove(&pdc->touch_entry);
 	pds->npdcs--;
 	pdc->state = UET_PDC_CLOSED;
 	uet_pdc_rx_fini(pds, pdc);
@@ -310,6 +314,7 @@ void uet_pdc_restart(struct uet_pds *pds, struct uet_pdc *pdc, uint64_t now)
 	}
 	pdc->nout = n;
 	pdc->last_active_ns = now;
+	uet_pdc_touch(pds, pdc);
 	/* The timer may be off (everything was on `nacked`). */
 	pdc->rto_due_ns = now + uet_pds_rto_backoff(pds, &pdc->rtt, 0);
 }
@@ -342,6 +347,7 @@ void uet_pdc_start_close(struct uet_pds *pds, struct uet_pdc *pdc,
 			 uint64_t now)
 {
 	uet_pdc_unkey(pds, pdc);
+	uet_pdc_touch(pds, pdc);
 	pdc->state = UET_PDC_CLOSE_ACK_WAIT;
 	pdc->close_psn = pdc->next_psn;
 	pdc->close_tries = 0;

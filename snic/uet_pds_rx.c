@@ -518,6 +518,7 @@ static void uet_pds_req_rx(struct uet_pds *pds, const uint8_t *buf,
 				pdc->state = UET_PDC_ESTABLISHED;
 		}
 	}
+	uet_pdc_touch(pds, pdc);
 	if (pdc->mode != mode) {
 		UET_PDS_INC(pds, pdc, wrong_mode);
 		uet_pdc_send_nack(pds, pdc, UET_NACK_PDC_HDR_MISMATCH, h.psn,
@@ -580,6 +581,7 @@ static void uet_pds_ack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 		pds->st.unknown_pdc++;
 		return;
 	}
+	uet_pdc_touch(pds, pdc);
 	UET_PDS_INC(pds, pdc, ack_rx);
 	uet_pdc_ack_rx(pds, pdc, &ack, type != UET_PDS_TYPE_ACK, sack_off,
 		       bitmap, rsp, rsp_len, now);
@@ -614,6 +616,7 @@ static void uet_pds_nack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 		pds->st.unknown_pdc++;
 		return;
 	}
+	uet_pdc_touch(pds, pdc);
 	UET_PDS_INC(pds, pdc, nack_rx);
 	uet_pdc_nack_rx(pds, pdc, &n, now);
 }
@@ -689,6 +692,7 @@ static void uet_pds_cp_rx(struct uet_pds *pds, const uint8_t *buf,
 		}
 		return;
 	}
+	uet_pdc_touch(pds, pdc);
 	pdc->st.cp_rx++;
 	pdc->last_heard_ns = now;
 	uet_pdc_alive(pdc, now);

@@ -759,3 +759,8 @@ void uet_ses_get_stats(const struct uet_ses *ses, struct uet_ses_stats *st)
 {
 	*st = ses->stats;
 }
+
+uint64_t uet_ses_unexp_refused(const struct uet_ses *ses)
+{
+	return ses->stats.unexp_refused;
+}

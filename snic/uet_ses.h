@@ -374,6 +374,8 @@ struct uet_ses_stats {
 	uint64_t amo_rx;		/* target: atomics applied */
 };
 void uet_ses_get_stats(const struct uet_ses *ses, struct uet_ses_stats *st);
+/* stats.unexp_refused alone (checked on every progress pass). */
+uint64_t uet_ses_unexp_refused(const struct uet_ses *ses);
 
 /* Earliest time uet_ses_progress() has timer work (order_timeout_ns),
  * UINT64_MAX if none. */

@@ -366,16 +366,15 @@ void uet_snic_bad_cmd_locked(struct uet_snic_queue *q, uint32_t idx,
 void uet_snic_rxpool_check_locked(struct uet_snic_dev *dev, uint64_t now)
 {
 	uint8_t e[1][UET_HSI_NOTIF_LEN];
+	uint64_t refused = uet_ses_unexp_refused(dev->ses);
 	struct uet_snic_queue *q;
-	struct uet_ses_stats st;
 
-	uet_ses_get_stats(dev->ses, &st);
-	if (st.unexp_refused == dev->refused_seen)
+	if (refused == dev->refused_seen)
 		return;
-	dev->refused_seen = st.unexp_refused;
+	dev->refused_seen = refused;
 	uet_dlist_foreach_entry(&dev->queues, q, entry) {
 		snic_event_encode(e[0], q, UET_HSI_EVENT_RXPOOL_EXHAUSTED,
-				  UET_HSI_SEV_WARNING, 0, st.unexp_refused,
+				  UET_HSI_SEV_WARNING, 0, refused,
 				  now);
 		if (q->rxpool) {
 			/* one waits already: give it the latest count */

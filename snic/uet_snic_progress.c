@@ -5,11 +5,13 @@
  * thread.
  *
  * The wait fd is an epoll instance holding the link's socket and a
- * timerfd (CLOCK_MONOTONIC, absolute) that every doorbell and progress
- * call re-arms for the next PDS deadline (and, while notifications wait
- * in the NIC, for a retry within UET_SNIC_DEFER_RETRY_NS).  It is
- * readable exactly when progress has work: a datagram arrived or a
- * deadline passed.  The timer is never armed closer than
+ * timerfd (CLOCK_MONOTONIC, absolute) that doorbells and progress calls
+ * arm for the next PDS deadline (and, while notifications wait in the
+ * NIC, for a retry within UET_SNIC_DEFER_RETRY_NS) when the armed time
+ * is later than that deadline or has passed.  It is readable when
+ * progress has work (a datagram arrived or a deadline passed) and at
+ * most once more per armed time (a deadline that moved later: one spare
+ * pass, which re-arms it).  The timer is never armed closer than
  * UET_SNIC_TIMER_MIN_NS to "now", so a sleeper on the fd cannot spin.
  */
 #include "config.h"
@@ -123,9 +125,16 @@ void uet_snic_rearm_locked(struct uet_snic_dev *dev, uint64_t now)
 		when = now + UET_SNIC_TIMER_MIN_NS;
 	if (when == UINT64_MAX)
 		when = 0;			/* disarm */
-	/* Re-arming also clears an expiry nobody read; skip the call only
-	 * when nothing changed and the armed time is still ahead. */
-	if (when == dev->armed_ns && (when == 0 || when > now))
+	/* Re-arming also clears an expiry nobody read, so an expired timer
+	 * is always re-armed (or disarmed).  A timer still ahead that fires
+	 * no later than needed is kept: firing early only costs one more
+	 * progress pass, which re-arms it, while a timerfd_settime() on every
+	 * pass (deadlines move with every packet) costs a system call on the
+	 * fast path. */
+	if (dev->armed_ns > now &&
+	    (when == 0 || dev->armed_ns <= when))
+		return;
+	if (when == dev->armed_ns && when == 0)
 		return;
 	memset(&its, 0, sizeof(its));
 	its.it_value = uet_ns_to_timespec(when);
