@@ -180,14 +180,14 @@ uint64_t uet_pds_rto_backoff(const struct uet_pds *pds,
 
 /* ---- link output ---- */
 
-static void uet_pds_ctl_enqueue(struct uet_pds *pds,
-				const struct uet_link_addr *dst,
-				uint16_t entropy, const uint8_t *buf,
-				size_t len, uint64_t now)
+/* Queue a copy of a control datagram on ctlq (bounded: beyond it the
+ * datagram is lost, as the network may lose it). */
+static void uet_pds_ctl_queue(struct uet_pds *pds,
+			      const struct uet_link_addr *dst,
+			      uint16_t entropy, const uint8_t *buf, size_t len)
 {
 	struct uet_pds_ctl *c;
 
-	pds->busy_ns = now;
 	if (pds->nctlq >= UET_PDS_CTLQ_MAX || len > sizeof(c->buf))
 		return;
 	c = uet_bufpool_get(&pds->ctl_pool);
@@ -201,6 +201,16 @@ static void uet_pds_ctl_enqueue(struct uet_pds *pds,
 	pds->nctlq++;
 }
 
+/* The link is busy: queue the datagram for the retry. */
+static void uet_pds_ctl_enqueue(struct uet_pds *pds,
+				const struct uet_link_addr *dst,
+				uint16_t entropy, const uint8_t *buf,
+				size_t len, uint64_t now)
+{
+	pds->busy_ns = now;
+	uet_pds_ctl_queue(pds, dst, entropy, buf, len);
+}
+
 void uet_pds_out_ctl(struct uet_pds *pds, const struct uet_link_addr *dst,
 		     uint16_t entropy, const uint8_t *buf, size_t len,
 		     uint64_t now)
@@ -210,6 +220,10 @@ void uet_pds_out_ctl(struct uet_pds *pds, const struct uet_link_addr *dst,
 
 	pds->st.tx_pkts++;
 	pds->st.tx_bytes += len;
+	if (pds->batch) {
+		uet_pds_ctl_queue(pds, dst, entropy, buf, len);
+		return;
+	}
 	if (!uet_dlist_empty(&pds->ctlq)) {
 		uet_pds_ctl_enqueue(pds, dst, entropy, buf, len, now);
 		return;
@@ -244,22 +258,28 @@ static void uet_pds_encode_pkt(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
 		uet_pds_nopdc_encode_hdr(pds, pkt);
 }
 
-/* One send attempt of an encoded packet: 1 sent, 0 busy, < 0 error. */
-static int uet_pds_try_pkt(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
+/* The link datagram of an encoded packet. */
+static void uet_pds_pkt_lp(struct uet_pds_tx_pkt *pkt, struct uet_link_pkt *lp)
 {
 	struct uet_pds_hbuf *hb = pkt->priv.hbuf;
 	struct uet_pdc *pdc = pkt->priv.pdc;
-	struct uet_link_pkt lp;
 	unsigned int i;
 
-	memset(&lp, 0, sizeof(lp));
-	lp.dst = uet_pds_pkt_dst(pkt);
-	lp.entropy = pdc ? pdc->lpdcid : (uint16_t)pkt->priv.psn;
-	lp.iov[0].iov_base = hb->bytes;
-	lp.iov[0].iov_len = (size_t)pkt->priv.pds_len + pkt->hdr_len;
+	lp->dst = uet_pds_pkt_dst(pkt);
+	lp->entropy = pdc ? pdc->lpdcid : (uint16_t)pkt->priv.psn;
+	lp->iov[0].iov_base = hb->bytes;
+	lp->iov[0].iov_len = (size_t)pkt->priv.pds_len + pkt->hdr_len;
 	for (i = 0; i < pkt->iovcnt; i++)
-		lp.iov[i + 1] = pkt->iov[i];
-	lp.iovcnt = pkt->iovcnt + 1;
+		lp->iov[i + 1] = pkt->iov[i];
+	lp->iovcnt = pkt->iovcnt + 1;
+}
+
+/* One send attempt of an encoded packet: 1 sent, 0 busy, < 0 error. */
+static int uet_pds_try_pkt(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
+{
+	struct uet_link_pkt lp;
+
+	uet_pds_pkt_lp(pkt, &lp);
 	return pds->link->ops->send(pds->link, &lp, 1);
 }
 
@@ -295,7 +315,7 @@ void uet_pds_out_pkt(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt,
 
 	if (uet_dlist_linked(&pkt->priv.qentry))
 		return;		/* goes out, freshly encoded, at the flush */
-	if (!uet_dlist_empty(&pds->dataq)) {
+	if (pds->batch || !uet_dlist_empty(&pds->dataq)) {
 		uet_dlist_insert_tail(&pds->dataq, &pkt->priv.qentry);
 		return;
 	}
@@ -316,44 +336,140 @@ void uet_pds_unqueue_pkt(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
 		uet_dlist_remove(&pkt->priv.qentry);
 }
 
-/* Retry the queued datagrams, control first; stop at the first refusal. */
-static void uet_pds_flush_link(struct uet_pds *pds, uint64_t now)
+/* Fill lp[n..] from ctlq: the number of datagrams taken. */
+static unsigned int uet_pds_take_ctl(struct uet_pds *pds,
+				     struct uet_link_pkt *lp, void **what,
+				     unsigned int n)
+{
+	struct uet_pds_ctl *c;
+
+	uet_dlist_foreach_entry(&pds->ctlq, c, entry) {
+		if (n == UET_PDS_TX_BATCH)
+			break;
+		lp[n].dst = &c->dst;
+		lp[n].entropy = c->entropy;
+		lp[n].iovcnt = 1;
+		lp[n].iov[0].iov_base = c->buf;
+		lp[n].iov[0].iov_len = c->len;
+		what[n++] = c;
+	}
+	return n;
+}
+
+/* Fill lp[n..] from dataq, encoding each packet afresh. */
+static unsigned int uet_pds_take_data(struct uet_pds *pds,
+				      struct uet_link_pkt *lp, void **what,
+				      unsigned int n)
 {
 	struct uet_pds_tx_pkt *pkt;
-	struct uet_pds_ctl *c;
-	struct uet_link_pkt lp;
-	int ret;
 
-	while ((c = uet_dlist_first_entry(&pds->ctlq, struct uet_pds_ctl,
-					  entry))) {
-		memset(&lp, 0, sizeof(lp));
-		lp.dst = &c->dst;
-		lp.entropy = c->entropy;
-		lp.iovcnt = 1;
-		lp.iov[0].iov_base = c->buf;
-		lp.iov[0].iov_len = c->len;
-		ret = pds->link->ops->send(pds->link, &lp, 1);
-		if (ret == 0) {
-			pds->st.link_busy++;
-			pds->busy_ns = now;
-			return;
-		}
-		uet_dlist_remove(&c->entry);
-		pds->nctlq--;
-		uet_bufpool_put(&pds->ctl_pool, c);
-	}
-	while ((pkt = uet_dlist_first_entry(&pds->dataq, struct uet_pds_tx_pkt,
-					    priv.qentry))) {
+	uet_dlist_foreach_entry(&pds->dataq, pkt, priv.qentry) {
+		if (n == UET_PDS_TX_BATCH)
+			break;
 		uet_pds_encode_pkt(pds, pkt);
-		ret = uet_pds_try_pkt(pds, pkt);
-		if (ret == 0) {
+		uet_pds_pkt_lp(pkt, &lp[n]);
+		what[n++] = pkt;
+	}
+	return n;
+}
+
+/*
+ * Send the queued datagrams, UET_PDS_TX_BATCH per link call (one
+ * sendmmsg), control first, except that control held back by
+ * uet_pds_batch_end_hold() goes after the data (the reply the
+ * application sent meanwhile leads); stop when the link refuses one.
+ */
+static void uet_pds_flush_link(struct uet_pds *pds, uint64_t now)
+{
+	struct uet_link_pkt lp[UET_PDS_TX_BATCH];
+	void *what[UET_PDS_TX_BATCH];
+	unsigned int n, nc, i;
+	bool data_first;
+	int ret, err;
+
+	if (pds->batch)
+		return;		/* batch_end flushes */
+	data_first = pds->ctl_held;
+	pds->ctl_held = false;
+	for (;;) {
+		if (data_first) {
+			nc = uet_pds_take_data(pds, lp, what, 0);
+			n = uet_pds_take_ctl(pds, lp, what, nc);
+		} else {
+			nc = uet_pds_take_ctl(pds, lp, what, 0);
+			n = uet_pds_take_data(pds, lp, what, nc);
+		}
+		if (n == 0)
+			return;
+		ret = pds->link->ops->send(pds->link, lp, n);
+		/* A hard error for the first datagram loses it, as the
+		 * network may; the rest are tried again. */
+		err = ret < 0 ? ret : 0;
+		if (ret < 0)
+			ret = 1;
+		for (i = 0; i < (unsigned int)ret; i++) {
+			if ((i < nc) != data_first) {
+				struct uet_pds_ctl *c = what[i];
+
+				uet_dlist_remove(&c->entry);
+				pds->nctlq--;
+				uet_bufpool_put(&pds->ctl_pool, c);
+			} else {
+				struct uet_pds_tx_pkt *pkt = what[i];
+
+				uet_dlist_remove(&pkt->priv.qentry);
+				uet_pds_pkt_gone(pds, pkt, i == 0 ? err : 0);
+			}
+		}
+		if ((unsigned int)ret < n) {
 			pds->st.link_busy++;
 			pds->busy_ns = now;
 			return;
 		}
-		uet_dlist_remove(&pkt->priv.qentry);
-		uet_pds_pkt_gone(pds, pkt, ret);
 	}
+}
+
+void uet_pds_batch_begin(struct uet_pds *pds)
+{
+	if (pds)
+		pds->batch++;
+}
+
+void uet_pds_batch_end(struct uet_pds *pds, uint64_t now)
+{
+	if (!pds || !pds->batch)
+		return;
+	if (--pds->batch)
+		return;
+	now = uet_pds_clock(pds, now);
+	uet_pds_send_owed_acks(pds, now);
+	uet_pds_flush_link(pds, now);
+	uet_pds_flush_done(pds);
+}
+
+void uet_pds_batch_end_hold(struct uet_pds *pds, uint64_t now, bool fresh)
+{
+	struct uet_dlist ctl;
+	bool hold;
+
+	if (!pds || !pds->batch)
+		return;
+	if (pds->batch == 1)
+		uet_pds_send_owed_acks(pds, uet_pds_clock(pds, now));
+	/* Only control to send: fresh control is held once; control held
+	 * already stays held while no data comes to lead it. */
+	hold = pds->batch == 1 && uet_dlist_empty(&pds->dataq) &&
+	       !uet_dlist_empty(&pds->ctlq) &&
+	       (fresh ? !pds->ctl_held : pds->ctl_held);
+	if (!hold) {
+		uet_pds_batch_end(pds, now);
+		return;
+	}
+	uet_dlist_init(&ctl);
+	uet_dlist_splice_tail(&ctl, &pds->ctlq);
+	uet_pds_batch_end(pds, now);
+	uet_dlist_splice_head(&pds->ctlq, &ctl);
+	pds->ctl_held = !uet_dlist_empty(&pds->ctlq);
 }
 
 /* ---- completions ---- */
@@ -467,6 +583,7 @@ int uet_pds_create(struct uet_pds **pdsp, const struct uet_pds_cfg *cfg,
 	pds->ring_mask = pds->ring_size - 1;
 	uet_dlist_init(&pds->pdcs);
 	uet_dlist_init(&pds->touched);
+	uet_dlist_init(&pds->owed);
 	pds->due_ns = UINT64_MAX;
 	uet_dlist_init(&pds->ctlq);
 	uet_dlist_init(&pds->dataq);
@@ -769,10 +886,12 @@ int uet_pds_poll(struct uet_pds *pds, uint64_t now)
 
 	if (!pds)
 		return -EINVAL;
+	uet_pds_batch_begin(pds);
 	n = pds->link->ops->recv(pds->link, rx, UET_PDS_RECV_BATCH);
 	for (i = 0; i < n; i++)
 		uet_pds_rx(pds, rx[i].buf, rx[i].len, &rx[i].src, now);
 	uet_pds_timer(pds, now);
+	uet_pds_batch_end(pds, now);
 	return n;
 }
 

@@ -54,6 +54,8 @@
 #define UET_PDS_CTL_BYTES		(UET_PDS_ACK_CCX_LEN + UET_PDS_RSP_MAX)
 /* Control datagrams queued while the link is busy; more are dropped. */
 #define UET_PDS_CTLQ_MAX		1024u
+/* Datagrams given to the link in one call by a flush. */
+#define UET_PDS_TX_BATCH		64u
 /* Retry a busy link after this long. */
 #define UET_PDS_BUSY_RETRY_NS		1000ull
 /* Largest RTO backoff shift kept (the RTO is capped at rto_max anyway). */
@@ -218,6 +220,10 @@ struct uet_pdc {
 	uint32_t ack_pending;		/* received, not yet acked */
 	uint32_t ack_psn;		/* for the delayed ACK */
 	uint64_t ack_due_ns;		/* delayed ACK, UINT64_MAX: none */
+	/* ACK owed at the end of the receive batch (pds->owed) */
+	struct uet_dlist owed_entry;
+	uint32_t owed_psn;		/* the PSN it names */
+	bool owed_retx;
 	struct uet_dlist retained;	/* struct uet_pds_retained */
 	uint32_t nretained;
 
@@ -261,6 +267,9 @@ struct uet_pds {
 	struct uet_dlist dataq;		/* packets (priv.qentry), link busy */
 	uint64_t busy_ns;		/* when the link last refused */
 	struct uet_dlist doneq;		/* packets whose tx_done is due */
+	unsigned int batch;		/* batch_begin depth: output waits */
+	bool ctl_held;			/* ctlq held back: after the data */
+	struct uet_dlist owed;		/* PDCs owing an ACK at batch end */
 
 	/* RUDI initiator */
 	struct uet_pds_tx_pkt **rudi_ring;	/* [pkt_id & ring_mask] */
@@ -324,6 +333,10 @@ static inline void uet_pdc_touch(struct uet_pds *pds, struct uet_pdc *pdc)
 	if (!uet_dlist_linked(&pdc->touch_entry))
 		uet_dlist_insert_tail(&pds->touched, &pdc->touch_entry);
 }
+
+/* ---- uet_pds_rx.c: ACKs owed at the end of a batch ---- */
+void uet_pds_send_owed_acks(struct uet_pds *pds, uint64_t now);
+void uet_pdc_owed_drop(struct uet_pdc *pdc);
 
 /* ---- uet_pds.c ---- */
 uint64_t uet_pds_rand(struct uet_pds *pds);

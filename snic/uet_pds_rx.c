@@ -46,7 +46,15 @@ int uet_pdc_rx_init(struct uet_pds *pds, struct uet_pdc *pdc)
 	pdc->ack_due_ns = UINT64_MAX;
 	pdc->deliver_retry_ns = UINT64_MAX;
 	uet_dlist_init(&pdc->retained);
+	uet_dlist_init(&pdc->owed_entry);
 	return 0;
+}
+
+void uet_pdc_owed_drop(struct uet_pdc *pdc)
+{
+	if (uet_dlist_linked(&pdc->owed_entry))
+		uet_dlist_remove(&pdc->owed_entry);
+	pdc->owed_retx = false;
 }
 
 static void uet_pdc_ret_free(struct uet_pds *pds, struct uet_pdc *pdc,
@@ -63,6 +71,7 @@ static void uet_pdc_rx_free_state(struct uet_pds *pds, struct uet_pdc *pdc)
 	struct uet_pds_retained *r;
 	uint32_t i;
 
+	uet_pdc_owed_drop(pdc);
 	uet_dlist_foreach_entry_safe(&pdc->retained, r, entry)
 		uet_pdc_ret_free(pds, pdc, r);
 	if (pdc->hold) {
@@ -185,6 +194,7 @@ static void uet_pdc_send_ack(struct uet_pds *pds, struct uet_pdc *pdc,
 
 	pdc->ack_pending = 0;
 	pdc->ack_due_ns = UINT64_MAX;
+	uet_pdc_owed_drop(pdc);		/* this ACK says all it would */
 	if (!pdc->rpdcid)
 		return;
 	if (off < INT16_MIN || off > INT16_MAX) {
@@ -379,6 +389,35 @@ static int uet_pdc_hold(struct uet_pds *pds, struct uet_pdc *pdc,
 	return 0;
 }
 
+/*
+ * ACKs without a response owed at the end of the receive batch: one per
+ * PDC, however many packets of the batch asked for one (ar, a hole),
+ * naming the newest; its cumulative PSN and SACK bitmap are those of the
+ * moment it is sent.  The coalescing count still sends at once, and a
+ * response is never merged: each one travels on its own ACK, the packet
+ * it answers waits for it (want_rsp).
+ */
+static void uet_pdc_owe_ack(struct uet_pds *pds, struct uet_pdc *pdc,
+			    uint32_t psn, bool retx)
+{
+	pdc->owed_psn = psn;
+	pdc->owed_retx |= retx;
+	if (!uet_dlist_linked(&pdc->owed_entry))
+		uet_dlist_insert_tail(&pds->owed, &pdc->owed_entry);
+}
+
+void uet_pds_send_owed_acks(struct uet_pds *pds, uint64_t now)
+{
+	struct uet_pdc *pdc;
+	struct uet_dlist *e;
+
+	while ((e = uet_dlist_first(&pds->owed))) {
+		pdc = uet_container_of(e, struct uet_pdc, owed_entry);
+		uet_pdc_send_ack(pds, pdc, pdc->owed_psn, NULL, false, 0,
+				 pdc->owed_retx, now);
+	}
+}
+
 /* ---- requests ---- */
 
 static void uet_pdc_req_rx(struct uet_pds *pds, struct uet_pdc *pdc,
@@ -446,7 +485,10 @@ static void uet_pdc_req_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 		    uet_psn_window_base(&pdc->win) - base != 1 ||
 		    uet_psn_window_count(&pdc->win) ||
 		    pdc->ack_pending >= pds->cfg.ack_coalesce;
-	if (immediate)
+	if (immediate && pds->batch && rsp.next_hdr == UET_HDR_NONE &&
+	    pdc->ack_pending < pds->cfg.ack_coalesce)
+		uet_pdc_owe_ack(pds, pdc, psn, h->retx);
+	else if (immediate)
 		uet_pdc_send_ack(pds, pdc, psn,
 				 rsp.next_hdr != UET_HDR_NONE ? &rsp : NULL,
 				 false, 0, h->retx, now);

@@ -26,6 +26,7 @@
 #include "uet_byteorder.h"
 #include "uet_clock.h"
 #include "uet_log.h"
+#include "uet_pds.h"
 #include "uet_snic_internal.h"
 
 void uet_snic_op_free_locked(struct uet_snic_dev *dev, struct uet_snic_op *op)
@@ -542,8 +543,13 @@ int uet_snic_doorbell_at(struct uet_hsi_queue *pq, uint64_t now)
 	if (now > dev->now)
 		dev->now = now;
 	dev->st.doorbells++;
+	uet_pds_batch_begin(dev->pds);
 	uet_snic_flush_locked(q);
 	uet_snic_queue_run_locked(q, now);
+	if (uet_snic_may_hold_ctl(dev))
+		uet_pds_batch_end_hold(dev->pds, now, false);
+	else
+		uet_pds_batch_end(dev->pds, now);
 	uet_snic_rearm_locked(dev, now);
 	pthread_mutex_unlock(&dev->lock);
 	return 0;
