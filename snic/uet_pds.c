@@ -871,7 +871,9 @@ uint64_t uet_pds_next_deadline(const struct uet_pds *pds)
 	if (!uet_dlist_empty(&pds->doneq))
 		return 0;
 	next = pds->due_ns;
-	if (!uet_dlist_empty(&pds->ctlq) || !uet_dlist_empty(&pds->dataq))
+	/* Held control is not a busy link: it waits for the next flush. */
+	if ((!uet_dlist_empty(&pds->ctlq) && !pds->ctl_held) ||
+	    !uet_dlist_empty(&pds->dataq))
 		next = uet_pds_min64(next,
 				     pds->busy_ns + UET_PDS_BUSY_RETRY_NS);
 	uet_dlist_foreach_entry(&pds->touched, pdc, touch_entry)
