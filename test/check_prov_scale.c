@@ -464,6 +464,7 @@ static void world_open(struct world *w)
 	struct fi_av_attr ava = { .type = FI_AV_TABLE, .count = 2 };
 	unsigned int i, d, f0, f1, f2, f3;
 	struct fid_cq *cq;
+	long long h0;
 
 	memset(w, 0, sizeof(*w));
 	w->info = get_info();
@@ -483,6 +484,7 @@ static void world_open(struct world *w)
 	w->pe = calloc(PEERS, sizeof(*w->pe));
 	ck_assert_ptr_nonnull(w->pd);
 	ck_assert_ptr_nonnull(w->pe);
+	h0 = heap_used();
 	for (d = 0; d < w->ndom; d++) {
 		struct peer_dom *pd = &w->pd[d];
 
@@ -498,8 +500,10 @@ static void world_open(struct world *w)
 		ep_open(w, pe->pd->dom, pe->pd->av, pe->cq, &pe->ep, pe->name,
 			&pe->namelen);
 	}
-	fprintf(stderr, "scale: %u peer endpoints open, %u descriptors\n",
-		PEERS, open_fds());
+	fprintf(stderr, "scale: %u peer endpoints open, %u descriptors, "
+		"heap per peer domain (NIC, AV, endpoint, CQ) %lld KiB\n",
+		PEERS, open_fds(),
+		(heap_used() - h0) / (long long)w->ndom / 1024);
 }
 
 /* Hub h and the peer endpoints [lo, hi) learn each other's addresses
