@@ -15,6 +15,9 @@
 #define UET_SNIC_DEFAULT_RDZV		(64ull * 1024)
 #define UET_SNIC_DEFAULT_UNEXP_BYTES	(64ull * 1024 * 1024)
 #define UET_SNIC_DEFAULT_UNEXP_MSGS	4096u
+/* A rank of an oversubscribed job may not run for seconds: 30 s of
+ * silence, not 2, before a peer is declared unreachable. */
+#define UET_SNIC_DEFAULT_DEAD_MS	30000u
 /* FI_UET_RTO_MIN_US at most the default rto_max */
 #define UET_SNIC_RTO_MIN_US_MAX		500000u
 
@@ -58,8 +61,13 @@ static const struct uet_env_var snic_env_rto_min_us =
 static const struct uet_env_var snic_env_max_retries =
 	UET_ENV_UINT_VAR("max_retries", 12, 1, 1000,
 			 "Retransmission rounds without a sign of life from "
-			 "the peer (and at least 2 s of silence) before it is "
-			 "declared unreachable");
+			 "the peer (and FI_UET_DEAD_MS of silence) before it "
+			 "is declared unreachable");
+static const struct uet_env_var snic_env_dead_ms =
+	UET_ENV_UINT_VAR("dead_ms", UET_SNIC_DEFAULT_DEAD_MS, 1, 3600000,
+			 "Silence of a peer, in milliseconds, before its "
+			 "unacknowledged operations fail (with "
+			 "FI_UET_MAX_RETRIES rounds)");
 
 const struct uet_env_var *const uet_snic_env_vars[] = {
 	&snic_env_mtu,
@@ -70,6 +78,7 @@ const struct uet_env_var *const uet_snic_env_vars[] = {
 	&snic_env_delivery,
 	&snic_env_rto_min_us,
 	&snic_env_max_retries,
+	&snic_env_dead_ms,
 };
 
 const size_t uet_snic_env_nvars =
@@ -84,6 +93,7 @@ void uet_snic_cfg_default(struct uet_snic_cfg *cfg)
 	cfg->unexp_max_msgs = UET_SNIC_DEFAULT_UNEXP_MSGS;
 	cfg->mode = UET_PDS_MODE_RUD;
 	uet_pds_cfg_default(&cfg->pds);
+	cfg->pds.dead_ns = UET_SNIC_DEFAULT_DEAD_MS * UET_NSEC_PER_MSEC;
 }
 
 /* Is FI_UET_<NAME> set?  Unset variables leave cfg as the caller had it. */
@@ -121,6 +131,9 @@ void uet_snic_cfg_from_env(struct uet_snic_cfg *cfg)
 	if (snic_env_set(&snic_env_max_retries))
 		cfg->pds.max_retries =
 			(unsigned int)uet_env_get_uint(&snic_env_max_retries);
+	if (snic_env_set(&snic_env_dead_ms))
+		cfg->pds.dead_ns = uet_env_get_uint(&snic_env_dead_ms) *
+				   UET_NSEC_PER_MSEC;
 }
 
 uint16_t uet_snic_env_port(void)

@@ -740,6 +740,7 @@ START_TEST(test_unreachable_peer)
 	char buf[128];
 
 	setenv("FI_UET_MAX_RETRIES", "2", 1);
+	setenv("FI_UET_DEAD_MS", "200", 1);
 	pair_open(&p);
 	/* Nobody listens on 127.0.0.1:9 (discard port, closed). */
 	ck_assert_int_eq(fi_av_insertsvc(p.s[0].av, "127.0.0.1", "9", &dead,
@@ -754,6 +755,7 @@ START_TEST(test_unreachable_peer)
 	ck_assert_ptr_nonnull(strstr(buf, "peer unreachable"));
 	ck_assert_uint_eq(fi_cntr_readerr(p.s[0].txc), 1);
 	unsetenv("FI_UET_MAX_RETRIES");
+	unsetenv("FI_UET_DEAD_MS");
 	pair_close(&p);
 }
 END_TEST

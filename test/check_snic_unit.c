@@ -1664,6 +1664,7 @@ START_TEST(test_env)
 	ck_assert_uint_eq(def.rdzv_threshold, 64 * 1024);
 	ck_assert_uint_eq(def.unexp_max_bytes, 64ull << 20);
 	ck_assert_uint_eq(def.mode, UET_PDS_MODE_RUD);
+	ck_assert_uint_eq(def.pds.dead_ns, 30000 * MS);
 	ck_assert_uint_eq(def.pds.window, 256);
 
 	/* nothing set: nothing changes, even a caller's own values */
@@ -1679,6 +1680,7 @@ START_TEST(test_env)
 	setenv("FI_UET_DELIVERY", "ROD", 1);
 	setenv("FI_UET_RTO_MIN_US", "10000", 1);
 	setenv("FI_UET_MAX_RETRIES", "3", 1);
+	setenv("FI_UET_DEAD_MS", "250", 1);
 	setenv("FI_UET_PORT", "5555", 1);
 	cfg = def;
 	uet_snic_cfg_from_env(&cfg);
@@ -1690,6 +1692,7 @@ START_TEST(test_env)
 	ck_assert_uint_eq(cfg.pds.rto_min_ns, 10 * MS);
 	ck_assert_uint_eq(cfg.pds.rto_init_ns, 10 * MS);	/* raised */
 	ck_assert_uint_eq(cfg.pds.max_retries, 3);
+	ck_assert_uint_eq(cfg.pds.dead_ns, 250 * MS);
 	ck_assert_uint_eq(uet_snic_env_port(), 5555);
 	/* invalid values: the variable's default */
 	setenv("FI_UET_DELIVERY", "rudi", 1);
@@ -1707,10 +1710,11 @@ START_TEST(test_env)
 	unsetenv("FI_UET_DELIVERY");
 	unsetenv("FI_UET_RTO_MIN_US");
 	unsetenv("FI_UET_MAX_RETRIES");
+	unsetenv("FI_UET_DEAD_MS");
 	unsetenv("FI_UET_PORT");
 
 	/* the declarations register (names, defaults within range) */
-	ck_assert_uint_eq(uet_snic_env_nvars, 8);
+	ck_assert_uint_eq(uet_snic_env_nvars, 9);
 	for (i = 0; i < uet_snic_env_nvars; i++)
 		ck_assert_ptr_nonnull(uet_snic_env_vars[i]->help);
 	ck_assert_int_eq(uet_env_register_all(uet_snic_env_vars,

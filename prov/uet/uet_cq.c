@@ -317,7 +317,7 @@ const char *uet_prov_strerror(int prov_errno, char *buf, size_t len)
 	switch (err) {
 	case FI_ETIMEDOUT:
 		what = "peer unreachable: no answer after the retransmission "
-		       "rounds (FI_UET_MAX_RETRIES) and 2 s of silence";
+		       "rounds (FI_UET_MAX_RETRIES) and FI_UET_DEAD_MS of silence";
 		break;
 	case FI_ETRUNC:
 		what = "message longer than the posted receive buffer";
