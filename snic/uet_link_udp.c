@@ -18,7 +18,12 @@
  * caller sees the error on the call that starts with it.
  *
  * recv(): one recvmmsg(MSG_DONTWAIT) into UET_LINK_UDP_BATCH buffers of
- * mtu bytes owned by the link and reused by every call.
+ * mtu bytes owned by the link and reused by every call.  The receive
+ * msghdrs (name, iovec) are set up once at open; after a call only what
+ * the kernel wrote into the entries it filled (msg_namelen, msg_flags)
+ * is put back.  The loss knob (cfg.loss_ppm) drops a datagram after it
+ * was read and before it is returned: a 32-bit draw of xorshift64*
+ * below loss_thresh = loss_ppm * 2^32 / 10^6.
  */
 #include "config.h"
 #ifndef _GNU_SOURCE
@@ -33,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -48,6 +54,7 @@
 #define UET_LINK_UDP_DEFAULT_SOCKBUF	(4 << 20)
 /* recv() passes over at most this many all-truncated batches. */
 #define UET_LINK_UDP_TRUNC_RETRIES	4
+#define UET_LINK_UDP_PPM		1000000ull
 
 struct uet_link_udp {
 	struct uet_link base;
@@ -58,6 +65,8 @@ struct uet_link_udp {
 	uint8_t *rx_bufs;		/* UET_LINK_UDP_BATCH * stride */
 	struct uet_link_addr local;
 	struct uet_link_udp_stats stats;
+	uint64_t loss_thresh;		/* 0: no drop; 2^32: drop all */
+	uint64_t loss_rng;		/* xorshift64* state, never 0 */
 	struct mmsghdr tx_msgs[UET_LINK_UDP_BATCH];
 	struct mmsghdr rx_msgs[UET_LINK_UDP_BATCH];
 	struct iovec rx_iov[UET_LINK_UDP_BATCH];
@@ -179,6 +188,36 @@ static int uet_link_udp_send(struct uet_link *link,
 
 /* ---- recv ---- */
 
+/* Point every receive msghdr at its buffer and address (once, at open). */
+static void uet_link_udp_rx_prepare(struct uet_link_udp *lu)
+{
+	struct msghdr *mh;
+	unsigned int i;
+
+	for (i = 0; i < UET_LINK_UDP_BATCH; i++) {
+		lu->rx_iov[i].iov_base = lu->rx_bufs + i * lu->stride;
+		lu->rx_iov[i].iov_len = lu->mtu;
+		mh = &lu->rx_msgs[i].msg_hdr;
+		memset(mh, 0, sizeof(*mh));
+		mh->msg_name = &lu->rx_addr[i];
+		mh->msg_namelen = sizeof(lu->rx_addr[i]);
+		mh->msg_iov = &lu->rx_iov[i];
+		mh->msg_iovlen = 1;
+	}
+}
+
+/* The loss knob: true when this received datagram is to be dropped. */
+static bool uet_link_udp_lose(struct uet_link_udp *lu)
+{
+	uint64_t x = lu->loss_rng;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	lu->loss_rng = x;
+	return (x * 0x2545f4914f6cdd1dull) >> 32 < lu->loss_thresh;
+}
+
 static int uet_link_udp_recv(struct uet_link *link, struct uet_link_rx *rx,
 			     unsigned int n)
 {
@@ -193,16 +232,6 @@ static int uet_link_udp_recv(struct uet_link *link, struct uet_link_rx *rx,
 		return -EINVAL;
 	cnt = n < UET_LINK_UDP_BATCH ? n : UET_LINK_UDP_BATCH;
 	for (tries = 0; tries < UET_LINK_UDP_TRUNC_RETRIES; tries++) {
-		for (i = 0; i < cnt; i++) {
-			lu->rx_iov[i].iov_base = lu->rx_bufs + i * lu->stride;
-			lu->rx_iov[i].iov_len = lu->mtu;
-			mh = &lu->rx_msgs[i].msg_hdr;
-			memset(mh, 0, sizeof(*mh));
-			mh->msg_name = &lu->rx_addr[i];
-			mh->msg_namelen = sizeof(lu->rx_addr[i]);
-			mh->msg_iov = &lu->rx_iov[i];
-			mh->msg_iovlen = 1;
-		}
 		ret = recvmmsg(lu->fd, lu->rx_msgs, cnt, MSG_DONTWAIT, NULL);
 		if (ret < 0) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK ||
@@ -215,7 +244,11 @@ static int uet_link_udp_recv(struct uet_link *link, struct uet_link_rx *rx,
 			mh = &lu->rx_msgs[i].msg_hdr;
 			if (mh->msg_flags & MSG_TRUNC) {
 				lu->stats.rx_trunc++;
-				continue;
+				goto next;
+			}
+			if (lu->loss_thresh && uet_link_udp_lose(lu)) {
+				lu->stats.rx_dropped++;
+				goto next;
 			}
 			rx[out].buf = lu->rx_iov[i].iov_base;
 			rx[out].len = lu->rx_msgs[i].msg_len;
@@ -228,6 +261,10 @@ static int uet_link_udp_recv(struct uet_link *link, struct uet_link_rx *rx,
 			lu->stats.rx_pkts++;
 			lu->stats.rx_bytes += rx[out].len;
 			out++;
+next:
+			/* What the kernel wrote; the rest stays as set up. */
+			mh->msg_namelen = sizeof(lu->rx_addr[i]);
+			mh->msg_flags = 0;
 		}
 		/* Only a full batch of discarded datagrams is worth a retry. */
 		if (out || (unsigned int)ret < cnt)
@@ -475,6 +512,26 @@ static int uet_link_udp_get_local(struct uet_link_udp *lu)
 	return 0;
 }
 
+/* The loss knob's threshold and generator. */
+static void uet_link_udp_loss_init(struct uet_link_udp *lu,
+				   const struct uet_link_udp_cfg *cfg)
+{
+	uint64_t seed = cfg->loss_seed;
+
+	lu->loss_thresh = ((uint64_t)cfg->loss_ppm << 32) / UET_LINK_UDP_PPM;
+	if (!cfg->loss_ppm)
+		return;
+	if (!seed &&
+	    getrandom(&seed, sizeof(seed), GRND_NONBLOCK) != sizeof(seed))
+		seed = (uint64_t)(uintptr_t)lu ^ (uint64_t)getpid() << 32;
+	/* splitmix64 finaliser: distinct seeds, distinct streams. */
+	seed += 0x9e3779b97f4a7c15ull;
+	seed = (seed ^ (seed >> 30)) * 0xbf58476d1ce4e5b9ull;
+	seed = (seed ^ (seed >> 27)) * 0x94d049bb133111ebull;
+	seed ^= seed >> 31;
+	lu->loss_rng = seed ? seed : 0x9e3779b97f4a7c15ull;
+}
+
 int uet_link_udp_open(const struct uet_link_udp_cfg *cfg,
 		      struct uet_link **link)
 {
@@ -491,7 +548,7 @@ int uet_link_udp_open(const struct uet_link_udp_cfg *cfg,
 		return ret;
 	cap = addr.ss.ss_family == AF_INET ? UET_LINK_UDP_MAX_PAYLOAD_V4 :
 					     UET_LINK_UDP_MAX_PAYLOAD_V6;
-	if (cfg->mtu > cap)
+	if (cfg->mtu > cap || cfg->loss_ppm > UET_LINK_UDP_LOSS_PPM_MAX)
 		return -EINVAL;
 
 	lu = calloc(1, sizeof(*lu));
@@ -531,6 +588,8 @@ int uet_link_udp_open(const struct uet_link_udp_cfg *cfg,
 		ret = -ENOMEM;
 		goto err_close_fd;
 	}
+	uet_link_udp_rx_prepare(lu);
+	uet_link_udp_loss_init(lu, cfg);
 	*link = &lu->base;
 	return 0;
 

@@ -19,6 +19,14 @@
  *           SO_SNDBUF / SO_RCVBUF in bytes when > 0 (failure is an
  *           error); otherwise 4 MiB is tried and a failure ignored (the
  *           kernel clamps to net.core.[rw]mem_max).
+ *   loss_ppm, loss_seed
+ *           testing knob (FI_UET_LOSS_PPM): drop this many parts per
+ *           million of the received datagrams, at random, before the
+ *           caller sees them (counted in rx_dropped).  0 (default): no
+ *           drop, and the receive path costs one predictable branch.
+ *           Above 1000000 is -EINVAL.  The decisions come from a
+ *           xorshift64* generator seeded with loss_seed, or from
+ *           getrandom() when loss_seed is 0.
  *
  * send() passes each datagram's iovecs to the kernel as they are (no
  * staging copy).  recv() fills up to 64 datagrams per call into
@@ -53,7 +61,12 @@ struct uet_link_udp_cfg {
 	size_t mtu;
 	int sndbuf;
 	int rcvbuf;
+	uint32_t loss_ppm;		/* testing: received datagrams dropped */
+	uint64_t loss_seed;		/* 0: from getrandom() */
 };
+
+/* Largest loss_ppm: every datagram. */
+#define UET_LINK_UDP_LOSS_PPM_MAX	1000000u
 
 struct uet_link_udp_stats {
 	uint64_t tx_pkts, tx_bytes;	/* handed to the kernel */
@@ -62,6 +75,7 @@ struct uet_link_udp_stats {
 					 * (unreachable, refused): accepted */
 	uint64_t rx_pkts, rx_bytes;	/* returned by recv() */
 	uint64_t rx_trunc;		/* longer than mtu: discarded */
+	uint64_t rx_dropped;		/* dropped by the loss_ppm knob */
 };
 
 /*

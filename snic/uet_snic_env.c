@@ -68,6 +68,11 @@ static const struct uet_env_var snic_env_dead_ms =
 			 "Silence of a peer, in milliseconds, before its "
 			 "unacknowledged operations fail (with "
 			 "FI_UET_MAX_RETRIES rounds)");
+static const struct uet_env_var snic_env_loss_ppm =
+	UET_ENV_UINT_VAR("loss_ppm", 0, 0, 1000000,
+			 "Testing knob: parts per million of received "
+			 "datagrams the software NIC's UDP link drops at "
+			 "random (0: none)");
 
 const struct uet_env_var *const uet_snic_env_vars[] = {
 	&snic_env_mtu,
@@ -79,6 +84,7 @@ const struct uet_env_var *const uet_snic_env_vars[] = {
 	&snic_env_rto_min_us,
 	&snic_env_max_retries,
 	&snic_env_dead_ms,
+	&snic_env_loss_ppm,
 };
 
 const size_t uet_snic_env_nvars =
@@ -139,4 +145,9 @@ void uet_snic_cfg_from_env(struct uet_snic_cfg *cfg)
 uint16_t uet_snic_env_port(void)
 {
 	return (uint16_t)uet_env_get_uint(&snic_env_port);
+}
+
+uint32_t uet_snic_env_loss_ppm(void)
+{
+	return (uint32_t)uet_env_get_uint(&snic_env_loss_ppm);
 }

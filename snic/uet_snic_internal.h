@@ -207,6 +207,8 @@ int uet_snic_progress(struct uet_hsi_dev *dev);
 int uet_snic_wait_fd(struct uet_hsi_dev *dev);
 /* FI_UET_PORT (uet_snic_env.c). */
 uint16_t uet_snic_env_port(void);
+/* FI_UET_LOSS_PPM: the UDP link's testing drop rate. */
+uint32_t uet_snic_env_loss_ppm(void);
 
 /* ---- uet_snic.c ---- */
 void uet_snic_fa_key(const struct uet_link_addr *a,

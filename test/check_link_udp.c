@@ -676,6 +676,123 @@ START_TEST(test_sockbuf)
 }
 END_TEST
 
+/*
+ * Send total datagrams from a to b in rounds of 200 and receive them all
+ * (delivered or dropped by b's loss knob, as b's counters say).  Returns
+ * how many recv() returned; checks they are the right bytes in order.
+ */
+static unsigned int loss_run(struct uet_link *a, struct uet_link *b,
+			     unsigned int total)
+{
+	static uint8_t bufs[256][256];
+	struct uet_link_udp_stats st;
+	struct uet_link_rx rx[64];
+	struct uet_link_addr ab = addr_of(b);
+	unsigned int sent, round, next, got = 0;
+	uint64_t seen;
+	int i, n;
+
+	for (sent = 0; sent < total; sent += round) {
+		round = total - sent < 200 ? total - sent : 200;
+		send_batch(a, &ab, round, 64, bufs);
+		next = 0;
+		for (;;) {
+			ck_assert_int_eq(uet_link_udp_get_stats(b, &st), 0);
+			seen = st.rx_pkts + st.rx_dropped;
+			if (seen == sent + round)
+				break;
+			ck_assert_uint_lt(seen, sent + round);
+			n = b->ops->recv(b, rx, 64);
+			ck_assert_int_ge(n, 0);
+			if (n == 0) {
+				/* All dropped, or nothing yet: wait only if
+				 * datagrams are still missing. */
+				ck_assert_int_eq(uet_link_udp_get_stats(b, &st),
+						 0);
+				if (st.rx_pkts + st.rx_dropped < sent + round)
+					ck_assert(wait_readable(b->ops->fd(b),
+								WAIT_MS));
+				continue;
+			}
+			/* Loopback keeps the order: each datagram is a
+			 * later one of this round (ids 0..round-1). */
+			for (i = 0; i < n; i++, got++, next++) {
+				ck_assert_uint_eq(rx[i].len, 64);
+				while (next < round &&
+				       !same_bytes(rx[i].buf, 64, next))
+					next++;
+				ck_assert_uint_lt(next, round);
+			}
+		}
+	}
+	ck_assert_int_eq(uet_link_udp_get_stats(b, &st), 0);
+	ck_assert_uint_eq(st.rx_pkts, got);
+	ck_assert_uint_eq(st.rx_bytes, 64ull * got);
+	ck_assert_uint_eq(st.rx_pkts + st.rx_dropped, total);
+	ck_assert_uint_eq(st.rx_trunc, 0);
+	return got;
+}
+
+/* FI_UET_LOSS_PPM's link knob: unset drops nothing, N ppm drops about N
+ * per million received datagrams, 10^6 drops all, above is -EINVAL. */
+START_TEST(test_loss_knob)
+{
+	struct uet_link_udp_cfg cfg = { .host = "127.0.0.1" };
+	struct uet_link_udp_stats st;
+	struct uet_link *a, *b, *l = NULL;
+	unsigned int got;
+
+	cfg.loss_ppm = UET_LINK_UDP_LOSS_PPM_MAX + 1;
+	ck_assert_int_eq(uet_link_udp_open(&cfg, &l), -EINVAL);
+	ck_assert_ptr_null(l);
+
+	a = open_link("127.0.0.1", 0, 0);
+
+	/* Unset: nothing dropped. */
+	b = open_link("127.0.0.1", 0, 0);
+	got = loss_run(a, b, 2000);
+	ck_assert_uint_eq(got, 2000);
+	ck_assert_int_eq(uet_link_udp_get_stats(b, &st), 0);
+	ck_assert_uint_eq(st.rx_dropped, 0);
+	b->ops->close(b);
+
+	/* 1% of 20,000: 200 expected, sd 14; a fixed seed, loose bounds. */
+	cfg.loss_ppm = 10000;
+	cfg.loss_seed = 42;
+	ck_assert_int_eq(uet_link_udp_open(&cfg, &b), 0);
+	got = loss_run(a, b, 20000);
+	ck_assert_int_eq(uet_link_udp_get_stats(b, &st), 0);
+	ck_assert_uint_ge(st.rx_dropped, 140);
+	ck_assert_uint_le(st.rx_dropped, 260);
+	ck_assert_uint_eq(got + st.rx_dropped, 20000);
+	b->ops->close(b);
+
+	/* 25%, seed from getrandom(): 500 of 2,000 expected, sd 19. */
+	cfg.loss_ppm = 250000;
+	cfg.loss_seed = 0;
+	ck_assert_int_eq(uet_link_udp_open(&cfg, &b), 0);
+	loss_run(a, b, 2000);
+	ck_assert_int_eq(uet_link_udp_get_stats(b, &st), 0);
+	ck_assert_uint_ge(st.rx_dropped, 400);
+	ck_assert_uint_le(st.rx_dropped, 600);
+	b->ops->close(b);
+
+	/* All of them. */
+	cfg.loss_ppm = UET_LINK_UDP_LOSS_PPM_MAX;
+	ck_assert_int_eq(uet_link_udp_open(&cfg, &b), 0);
+	ck_assert_uint_eq(loss_run(a, b, 300), 0);
+	ck_assert_int_eq(uet_link_udp_get_stats(b, &st), 0);
+	ck_assert_uint_eq(st.rx_dropped, 300);
+	b->ops->close(b);
+
+	/* The sender (no knob) sent everything and dropped nothing. */
+	ck_assert_int_eq(uet_link_udp_get_stats(a, &st), 0);
+	ck_assert_uint_eq(st.tx_pkts, 2000 + 20000 + 2000 + 300);
+	ck_assert_uint_eq(st.rx_dropped, 0);
+	a->ops->close(a);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("link_udp");
@@ -697,6 +814,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, test_empty_and_poll);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_sockbuf);
+	tcase_add_test(tc, test_loss_knob);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1682,6 +1682,8 @@ START_TEST(test_env)
 	setenv("FI_UET_MAX_RETRIES", "3", 1);
 	setenv("FI_UET_DEAD_MS", "250", 1);
 	setenv("FI_UET_PORT", "5555", 1);
+	ck_assert_uint_eq(uet_snic_env_loss_ppm(), 0);
+	setenv("FI_UET_LOSS_PPM", "10000", 1);
 	cfg = def;
 	uet_snic_cfg_from_env(&cfg);
 	ck_assert_uint_eq(cfg.mtu, 9000);
@@ -1694,15 +1696,18 @@ START_TEST(test_env)
 	ck_assert_uint_eq(cfg.pds.max_retries, 3);
 	ck_assert_uint_eq(cfg.pds.dead_ns, 250 * MS);
 	ck_assert_uint_eq(uet_snic_env_port(), 5555);
+	ck_assert_uint_eq(uet_snic_env_loss_ppm(), 10000);
 	/* invalid values: the variable's default */
 	setenv("FI_UET_DELIVERY", "rudi", 1);
 	setenv("FI_UET_PORT", "70000", 1);
 	setenv("FI_UET_MTU", "64KB", 1);
+	setenv("FI_UET_LOSS_PPM", "1000001", 1);
 	cfg = def;
 	uet_snic_cfg_from_env(&cfg);
 	ck_assert_uint_eq(cfg.mode, UET_PDS_MODE_RUD);
 	ck_assert_uint_eq(cfg.mtu, 0);
 	ck_assert_uint_eq(uet_snic_env_port(), 0);
+	ck_assert_uint_eq(uet_snic_env_loss_ppm(), 0);
 	unsetenv("FI_UET_MTU");
 	unsetenv("FI_UET_RDZV_THRESHOLD");
 	unsetenv("FI_UET_UNEXP_MAX");
@@ -1712,9 +1717,10 @@ START_TEST(test_env)
 	unsetenv("FI_UET_MAX_RETRIES");
 	unsetenv("FI_UET_DEAD_MS");
 	unsetenv("FI_UET_PORT");
+	unsetenv("FI_UET_LOSS_PPM");
 
 	/* the declarations register (names, defaults within range) */
-	ck_assert_uint_eq(uet_snic_env_nvars, 9);
+	ck_assert_uint_eq(uet_snic_env_nvars, 10);
 	for (i = 0; i < uet_snic_env_nvars; i++)
 		ck_assert_ptr_nonnull(uet_snic_env_vars[i]->help);
 	ck_assert_int_eq(uet_env_register_all(uet_snic_env_vars,
