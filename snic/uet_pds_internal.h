@@ -228,6 +228,16 @@ struct uet_pdc {
 	uint32_t nretained;
 
 	struct uet_pds_stats st;	/* this PDC's counters */
+
+	/* RACK: highest PSN the latest ACK described (cumulative point,
+	 * SACK bitmap; a plain ACK describes every PSN sent).  A packet
+	 * above it may have arrived unreported: never a loss verdict. */
+	uint32_t rack_psn_hi;
+	/* RTO recovery: the RTO sent one packet again and a PROBE
+	 * (probe_opaque); the PROBE's answer shows which of the packets
+	 * sent before it (tx_seq < rto_seq) were lost. */
+	bool rto_probe;
+	uint32_t rto_seq;
 };
 
 struct uet_pds {

@@ -15,14 +15,21 @@
  * window is next_psn - oldest <= cfg.window, so clear_psn_offset always
  * fits; snd_una is the first PSN not known to be acked.
  *
- * Retransmission timer (one per PDC, rto_due_ns): when it fires for the
- * first time since the last progress, every packet of `sent` whose last
- * transmission is one (backed-off) RTO old is retransmitted; when it
- * fires again without progress only the lowest unacked PSN is
- * retransmitted and a PROBE asks the peer for its state.  Each expiry
- * doubles the RTO (capped at rto_max).  The backoff persists until a
- * fresh RTT sample (Karn: the ACK designates a packet transmitted once);
- * ACK progress alone only re-arms the timer.
+ * Retransmission is selective: only packets the peer's ACKs show missing
+ * are sent again, never a window (go-back-N).
+ *
+ * Retransmission timer (one per PDC, rto_due_ns, armed on the oldest
+ * transmission in `sent`): an expiry retransmits one packet, the lowest
+ * unacked PSN (or the oldest transmission when the lowest was sent
+ * again less than an RTO ago), followed by a PROBE.  The peer answers
+ * the PROBE after everything sent before it, so the packets sent before
+ * it that the answer shows missing were lost and are retransmitted then
+ * (a burst loss costs one RTO, not one backed-off RTO per packet); a
+ * busy peer whose ACKs were only late shows them received.  In SYN_SENT
+ * (no PROBE without the peer's PDCID) the first expiry retransmits every
+ * packet one RTO old.  Each expiry doubles the RTO (capped at rto_max).
+ * The backoff persists until a fresh RTT sample (Karn: the ACK designates
+ * a packet transmitted once); ACK progress alone only re-arms the timer.
  *
  * Failure: every packet counts its retransmissions since the peer last
  * gave a sign of life (uet_pdc_alive: any valid ACK except a PROBE answer
@@ -38,11 +45,16 @@
  *
  * SACK holes (RACK, RFC 8985): packets are numbered in transmission order
  * (priv.tx_seq; `sent` is in that order).  rack_seq is the latest
- * transmission known delivered (acked or SACKed; an ACK of a retransmitted
- * packet that comes sooner than min_rtt after the retransmission is for
- * an earlier copy and does not count).  A packet of `sent` transmitted
- * before rack_seq is lost once it is older than rack_rtt + the reorder
- * window; younger ones arm the reorder timer (reo_due_ns).  The reorder
+ * transmission known delivered: acked or SACKed when sent once; when
+ * retransmitted, only a packet retransmitted once that the ACK designates
+ * with retx = 1 (any other ACK of it may be for an earlier copy; one
+ * that comes sooner than min_rtt after the retransmission is for an
+ * earlier copy in any case).  A packet of `sent` transmitted before
+ * rack_seq is lost once it is older than rack_rtt + the reorder window,
+ * provided the latest ACK described its PSN (rack_psn_hi: the end of the
+ * ACK's 64-PSN SACK bitmap, or everything sent for a plain ACK, which
+ * means no hole; a packet beyond the bitmap may have arrived unreported);
+ * younger ones arm the reorder timer (reo_due_ns).  The reorder
  * window is max(cfg.reorder_min_ns, min(reo_mult * min_rtt / 4, srtt)),
  * or 0 (fast retransmit on plain loss) when at least UET_PDS_DUPTHRESH
  * PSNs are SACKed on a path that delivered a window of packets sent once
@@ -326,9 +338,19 @@ struct uet_pdc_ack_ctx {
 	uint32_t rack_seq;
 };
 
-/* RACK bookkeeping for a newly acked (or SACKed) packet. */
+/*
+ * RACK bookkeeping for a newly acked (or SACKed) packet.  A retransmitted
+ * packet advances rack_seq only when it is certain that its latest
+ * transmission was delivered: it was retransmitted once and the ACK
+ * designates it with retx = 1.  Acked cumulatively, by SACK, by an ACK
+ * with retx = 0, or after several retransmissions, it may be an earlier
+ * copy that arrived (a late ACK of a busy peer after an RTO); taking it
+ * for its latest transmission would mark every packet sent in between
+ * lost, and send again packets that arrived.
+ */
 static void uet_pdc_rack_update(struct uet_pdc *pdc,
 				const struct uet_pds_tx_pkt *pkt,
+				bool designated,
 				const struct uet_pdc_ack_ctx *c)
 {
 	uint64_t since = c->now - pkt->priv.last_tx_ns;
@@ -355,6 +377,8 @@ static void uet_pdc_rack_update(struct uet_pdc *pdc,
 			}
 			return;
 		}
+		if (!designated || !c->ack_retx || pkt->priv.tx_count != 2)
+			return;		/* which copy arrived is unknown */
 		if (pkt->priv.rack_retx && pdc->reo_persist &&
 		    --pdc->reo_persist == 0)
 			pdc->reo_mult = 1;
@@ -426,7 +450,7 @@ static void uet_pdc_ack_pkt(struct uet_pds *pds, struct uet_pdc *pdc,
 		uet_pds_rtt_sample(pds, &pdc->rtt, sample);
 		pdc->backoff = 0;
 	}
-	uet_pdc_rack_update(pdc, pkt, c);
+	uet_pdc_rack_update(pdc, pkt, designated, c);
 	uet_pds_unqueue_pkt(pds, pkt);
 	uet_dlist_remove(&pkt->priv.entry);
 	if (rsp)
@@ -474,13 +498,15 @@ static uint64_t uet_pdc_reo_wnd(const struct uet_pds *pds,
 	return w > pds->cfg.reorder_min_ns ? w : pds->cfg.reorder_min_ns;
 }
 
-/* RACK: retransmit the packets of `sent` transmitted before rack_seq and
- * older than rack_rtt + the reorder window; arm the reorder timer for the
- * next one.  false when the PDC failed (and was freed) instead. */
+/* RACK: retransmit the packets of `sent` transmitted before rack_seq,
+ * older than rack_rtt + the reorder window, and within what the latest
+ * ACK described (rack_psn_hi: a packet above it may have arrived without
+ * the peer being able to say so); arm the reorder timer for the next
+ * one.  false when the PDC failed (and was freed) instead. */
 static bool uet_pdc_rack_detect(struct uet_pds *pds, struct uet_pdc *pdc,
 				uint64_t now)
 {
-	struct uet_pds_tx_pkt *pkt;
+	struct uet_pds_tx_pkt *pkt, *next;
 	uint64_t wait, due;
 
 	pdc->reo_due_ns = UINT64_MAX;
@@ -489,16 +515,53 @@ static bool uet_pdc_rack_detect(struct uet_pds *pds, struct uet_pdc *pdc,
 	wait = pdc->rack_rtt_ns + uet_pdc_reo_wnd(pds, pdc);
 	/* `sent` is in transmission order, so its due times are sorted;
 	 * a retransmission goes to the tail with a tx_seq after rack_seq. */
-	while ((pkt = uet_dlist_first_entry(&pdc->sent, struct uet_pds_tx_pkt,
-					    priv.entry)) &&
-	       uet_seq32_lt(pkt->priv.tx_seq, pdc->rack_seq)) {
+	pkt = uet_dlist_first_entry(&pdc->sent, struct uet_pds_tx_pkt,
+				    priv.entry);
+	while (pkt && uet_seq32_lt(pkt->priv.tx_seq, pdc->rack_seq)) {
+		next = pkt->priv.entry.next == &pdc->sent ? NULL :
+		       uet_container_of(pkt->priv.entry.next,
+					struct uet_pds_tx_pkt, priv.entry);
+		if (uet_seq32_lt(pdc->rack_psn_hi, pkt->priv.psn)) {
+			pkt = next;	/* not described: no verdict */
+			continue;
+		}
 		due = pkt->priv.last_tx_ns + wait;
 		if (due > now) {
 			pdc->reo_due_ns = due;
 			break;
 		}
+		/* Moves pkt to the tail, after next. */
 		if (!uet_pdc_retransmit(pds, pdc, pkt, UET_RETX_SACK, now))
 			return false;
+		pkt = next;
+	}
+	return true;
+}
+
+/*
+ * The peer answered the PROBE sent with the last RTO retransmission.  It
+ * processed that PROBE after every datagram sent before it (one path, in
+ * order), so a packet sent before it that the answer describes as
+ * missing was lost: a burst, or retransmissions lost too.  Send those
+ * again now rather than one per backed-off RTO; if the RTO only met a
+ * slow peer, the answer shows them received and nothing is sent.  false
+ * when the PDC failed.
+ */
+static bool uet_pdc_rto_recover(struct uet_pds *pds, struct uet_pdc *pdc,
+				uint64_t now)
+{
+	struct uet_pds_tx_pkt *pkt, *next;
+
+	pkt = uet_dlist_first_entry(&pdc->sent, struct uet_pds_tx_pkt,
+				    priv.entry);
+	while (pkt && uet_seq32_lt(pkt->priv.tx_seq, pdc->rto_seq)) {
+		next = pkt->priv.entry.next == &pdc->sent ? NULL :
+		       uet_container_of(pkt->priv.entry.next,
+					struct uet_pds_tx_pkt, priv.entry);
+		if (!uet_seq32_lt(pdc->rack_psn_hi, pkt->priv.psn) &&
+		    !uet_pdc_retransmit(pds, pdc, pkt, UET_RETX_TIMEOUT, now))
+			return false;
+		pkt = next;
 	}
 	return true;
 }
@@ -572,6 +635,11 @@ void uet_pdc_ack_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 		}
 	}
 	pdc->sacked = sacked;
+	/* What this ACK described: up to the end of its SACK bitmap, or,
+	 * with no bitmap (no hole at the peer), everything sent. */
+	pdc->rack_psn_hi = has_sack ?
+		cack + (uint32_t)(int32_t)sack_psn_offset + 63u :
+		pdc->next_psn - 1;
 	uet_pdc_advance(pds, pdc);
 	/* Alive, unless this only answers our PROBE and acks nothing: then
 	 * the peer is there but what we send it does not arrive. */
@@ -584,7 +652,15 @@ void uet_pdc_ack_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 		uet_pdc_tlp_arm(pds, pdc, now);
 	}
 
-	/* 4. Holes: packets sent before one now known delivered (RACK). */
+	/* 4. The answer to the RTO's PROBE: what it shows missing of what
+	 * was sent before it was lost. */
+	if (pdc->rto_probe && ack->p &&
+	    ack->probe_opaque == pdc->probe_opaque) {
+		pdc->rto_probe = false;
+		if (!uet_pdc_rto_recover(pds, pdc, now))
+			return;
+	}
+	/* 5. Holes: packets sent before one now known delivered (RACK). */
 	(void)uet_pdc_rack_detect(pds, pdc, now);
 }
 
@@ -680,49 +756,63 @@ static struct uet_pds_tx_pkt *uet_pdc_lowest_sent(const struct uet_pds *pds,
 	return NULL;
 }
 
+/*
+ * The retransmission timer expired.  One packet is sent again, never the
+ * whole of `sent`: a late ACK from a busy peer would make that a
+ * go-back-N of a window of packets that arrived.  It is the lowest
+ * unacked PSN (it holds the window) when its last transmission is one
+ * RTO old, else the oldest transmission (what the timer was armed for).
+ * A PROBE follows it; the peer answers it after everything sent before,
+ * and uet_pdc_rto_recover() then sends again what that answer shows
+ * missing.  Before the peer's PDCID is known (SYN_SENT: no PROBE
+ * possible, nothing acked yet) the first expiry sends again every packet
+ * one RTO old, later ones the lowest unacked PSN.
+ */
 static bool uet_pdc_rto_expired(struct uet_pds *pds, struct uet_pdc *pdc,
 				uint64_t now)
 {
-	struct uet_pds_tx_pkt *pkt;
-	struct uet_dlist exp;
+	struct uet_pds_tx_pkt *pkt, *head;
+	uint32_t seq;
 	uint64_t rto;
 
-	if (uet_dlist_empty(&pdc->sent)) {
+	head = uet_dlist_first_entry(&pdc->sent, struct uet_pds_tx_pkt,
+				     priv.entry);
+	if (!head) {
 		pdc->rto_due_ns = UINT64_MAX;
 		return true;
 	}
-	if (!pdc->rto_fired) {
-		rto = uet_pds_rto_backoff(pds, &pdc->rtt, pdc->backoff);
-		uet_dlist_init(&exp);
+	rto = uet_pds_rto_backoff(pds, &pdc->rtt, pdc->backoff);
+	if (!pdc->rto_fired && now - head->priv.last_tx_ns < rto) {
+		uet_pdc_rearm(pds, pdc);	/* nothing is an RTO old */
+		return true;
+	}
+	if (!pdc->rpdcid && !pdc->rto_fired) {
+		/* `sent` is in transmission order; each one goes to the
+		 * tail with a tx_seq from seq on. */
+		seq = pdc->tx_seq;
 		while ((pkt = uet_dlist_first_entry(&pdc->sent,
 						    struct uet_pds_tx_pkt,
 						    priv.entry)) &&
-		       pkt->priv.last_tx_ns + rto <= now) {
-			uet_dlist_remove(&pkt->priv.entry);
-			uet_dlist_insert_tail(&exp, &pkt->priv.entry);
-		}
-		if (uet_dlist_empty(&exp)) {
-			uet_pdc_rearm(pds, pdc);
-			return true;
-		}
-		while ((pkt = uet_dlist_first_entry(&exp,
-						    struct uet_pds_tx_pkt,
-						    priv.entry)))
+		       uet_seq32_lt(pkt->priv.tx_seq, seq) &&
+		       now - pkt->priv.last_tx_ns >= rto)
 			if (!uet_pdc_retransmit(pds, pdc, pkt,
 						UET_RETX_TIMEOUT, now))
 				return false;
 	} else {
 		pkt = uet_pdc_lowest_sent(pds, pdc);
-		if (pkt && !uet_pdc_retransmit(pds, pdc, pkt,
-					       UET_RETX_TIMEOUT, now))
+		if (!pkt || now - pkt->priv.last_tx_ns < rto)
+			pkt = head;
+		seq = pdc->tx_seq;	/* the retransmission's */
+		if (!uet_pdc_retransmit(pds, pdc, pkt, UET_RETX_TIMEOUT,
+					now))
 			return false;
-		/* Liveness: nothing heard from the peer for an RTO. */
-		if (pdc->rpdcid && now - pdc->last_heard_ns >=
-				   uet_pds_rto_backoff(pds, &pdc->rtt, 0)) {
-			pdc->probe_opaque++;
-			uet_pdc_send_cp(pds, pdc, UET_CTL_PROBE, pdc->snd_una,
-					false, true, pdc->probe_opaque, now);
-		}
+	}
+	if (pdc->rpdcid) {
+		pdc->probe_opaque++;
+		uet_pdc_send_cp(pds, pdc, UET_CTL_PROBE, pdc->snd_una, false,
+				true, pdc->probe_opaque, now);
+		pdc->rto_probe = true;
+		pdc->rto_seq = seq;
 	}
 	pdc->rto_fired = true;
 	pdc->tlp_out = false;
