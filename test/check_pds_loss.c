@@ -29,6 +29,7 @@
 
 #include "uet_byteorder.h"
 #include "uet_link.h"
+#include "uet_link_mem.h"
 #include "uet_pds.h"
 #include "uet_pds_wire.h"
 #include "uet_test.h"
@@ -274,6 +275,9 @@ struct tpkt {
 
 struct tpath {
 	size_t plen;			/* payload per packet */
+	/* snic/uet_link_mem instead of the bottleneck link: drop_ppm and
+	 * delay_ns only (no rate, queue bound or stall). */
+	bool mem_link;
 	/* The receiver's process is off the CPU for stall_ns every
 	 * stall_every_ns (a busy or descheduled peer: its ACKs are late). */
 	uint64_t stall_every_ns;
@@ -287,6 +291,9 @@ struct tpath {
 
 struct tworld {
 	struct bnet net;
+	/* with tpath.mem_link: the in-memory link instead of bnet */
+	struct uet_link_mem_fabric *fab;
+	struct uet_link *mem[2];
 	struct tpath path;
 	uint64_t t0;
 	struct uet_pds *pds[2];
@@ -359,8 +366,22 @@ static struct tworld *world_new(const struct tpath *path, uint32_t mib)
 	w->net.queue_max = path->queue_max;
 	w->net.now = 1000 * MS;
 	w->net.start_psn = 1000;
+	if (path->mem_link) {
+		struct uet_link_mem_faults f;
+
+		ck_assert(!path->queue_max && !path->stall_ns);
+		ck_assert_int_eq(uet_link_mem_fabric_create(&w->fab,
+							    w->net.rng, MTU),
+				 0);
+		memset(&f, 0, sizeof(f));
+		f.drop_ppm = path->drop_ppm;
+		f.delay_ns = path->delay_ns;
+		uet_link_mem_fabric_set_faults(w->fab, &f);
+		uet_link_mem_fabric_set_time(w->fab, w->net.now);
+	}
 	for (k = 0; k < 2; k++) {
 		struct blink *b = &w->net.l[k];
+		struct uet_link *l = &b->base;
 
 		b->base.ops = &blink_ops;
 		b->net = &w->net;
@@ -368,15 +389,21 @@ static struct tworld *world_new(const struct tpath *path, uint32_t mib)
 		ck_assert_int_eq(uet_link_addr_from_str(&b->addr, "127.0.0.1",
 							(uint16_t)(7000 + k)),
 				 0);
+		if (w->fab) {
+			ck_assert_int_eq(uet_link_mem_open(w->fab,
+							   (uint16_t)(7000 + k),
+							   &w->mem[k]), 0);
+			l = w->mem[k];
+		}
 		uet_pds_cfg_default(&cfg);
 		cfg.seed = path->seed * 2 + (uint64_t)k + 1;
 		cfg.fixed_start_psn = true;
 		cfg.start_psn = w->net.start_psn;
-		ck_assert_int_eq(uet_pds_create(&w->pds[k], &cfg, &b->base,
+		ck_assert_int_eq(uet_pds_create(&w->pds[k], &cfg, l,
 						&t_upcalls, w), 0);
 	}
 	w->key.job_id = 7;
-	w->key.dst = w->net.l[1].addr;
+	w->key.dst = w->net.l[1].addr;	/* 127.0.0.1:7001 either way */
 	w->key.mode = UET_PDS_MODE_RUD;
 	w->plen = path->plen;
 	w->npkts = (uint32_t)(((uint64_t)mib << 20) / w->plen);
@@ -410,7 +437,11 @@ static void world_free(struct tworld *w)
 	for (k = 0; k < 2; k++) {
 		uet_pds_destroy(w->pds[k]);
 		blink_close(&w->net.l[k].base);
+		if (w->mem[k])
+			w->mem[k]->ops->close(w->mem[k]);
 	}
+	if (w->fab)
+		uet_link_mem_fabric_destroy(w->fab);
 	free(w->pkts);
 	free(w->payload);
 	free(w);
@@ -467,12 +498,17 @@ static uint64_t world_run(struct tworld *w)
 			if (d < next)
 				next = d;
 		}
+		if (w->fab &&
+		    uet_link_mem_fabric_next_delivery(w->fab) < next)
+			next = uet_link_mem_fabric_next_delivery(w->fab);
 		ck_assert_msg(next != UINT64_MAX, "stalled: nothing pending");
 		if (next <= w->net.now)
 			next = w->net.now + 1;
 		ck_assert_msg(next < end, "not done within %llu ms",
 			      (unsigned long long)(LIMIT_NS / MS));
 		w->net.now = next;
+		if (w->fab)
+			uet_link_mem_fabric_set_time(w->fab, next);
 		stall = world_stall_end(w, w->net.now);
 		for (k = 0; k < 2; k++)
 			if (k == 0 || !stall)
@@ -501,6 +537,7 @@ struct tres {
 	uint64_t ns;
 	struct uet_pds_stats tx, rx;	/* sender's and receiver's NIC */
 	uint64_t data_drop, ctl_drop, tail_drop, data_tx;
+	uint64_t mem_drop;		/* in-memory link: every datagram */
 };
 
 static void run_path(const struct tpath *path, uint32_t mib,
@@ -521,6 +558,13 @@ static void run_path(const struct tpath *path, uint32_t mib,
 	r->ctl_drop = w->net.ctl_drop;
 	r->tail_drop = w->net.tail_drop;
 	r->data_tx = w->net.data_tx;
+	r->mem_drop = 0;
+	if (w->fab) {
+		struct uet_link_mem_stats ms;
+
+		uet_link_mem_fabric_get_stats(w->fab, &ms);
+		r->mem_drop = ms.dropped;
+	}
 	if (getenv("UET_TEST_VERBOSE"))
 		fprintf(stderr, "%u MiB of %zu B, ppm %u queue %zu: %.3f ms, %.2f GB/s,"
 			" data drop %llu ctl drop %llu tail drop %llu,"
@@ -737,6 +781,41 @@ START_TEST(test_stalled_receiver)
 }
 END_TEST
 
+/*
+ * The same on snic/uet_link_mem (10 us, no rate): 1% of every datagram
+ * dropped, 1 MiB (256 packets of 4 KiB), 16 seeds.  Retransmissions
+ * stay within twice the datagrams dropped and few packets arrive twice.
+ */
+START_TEST(test_mem_link_one_percent)
+{
+	struct tpath p = { .mem_link = true, .plen = 4096,
+			   .delay_ns = 10 * US, .drop_ppm = 10000 };
+	uint64_t sum_retx = 0, sum_drop = 0, sum_dup = 0;
+	struct tres r;
+	unsigned int k;
+
+	for (k = 0; k < 2 * NSEEDS; k++) {
+		p.seed = 300 + k;
+		run_path(&p, 1, NULL, 0, &r);
+		ck_assert_msg(r.tx.retx <= 2 * r.mem_drop + 2, "seed %u: %llu "
+			      "retransmissions for %llu datagrams dropped",
+			      300 + k, (unsigned long long)r.tx.retx,
+			      (unsigned long long)r.mem_drop);
+		sum_retx += r.tx.retx;
+		sum_drop += r.mem_drop;
+		sum_dup += r.rx.dup_rx;
+	}
+	if (getenv("UET_TEST_VERBOSE"))
+		fprintf(stderr, "mem 1%%: retx %llu for %llu dropped, dup_rx "
+			"%llu\n", (unsigned long long)sum_retx,
+			(unsigned long long)sum_drop,
+			(unsigned long long)sum_dup);
+	ck_assert_uint_gt(sum_drop, 0);
+	ck_assert_uint_le(sum_retx, sum_drop + sum_drop / 2);
+	ck_assert_uint_le(sum_dup, sum_drop / 2);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("pds_loss");
@@ -748,6 +827,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, test_tail_drop);
 	tcase_add_test(tc, test_lo_one_percent);
 	tcase_add_test(tc, test_stalled_receiver);
+	tcase_add_test(tc, test_mem_link_one_percent);
 	suite_add_tcase(s, tc);
 	return s;
 }
