@@ -8,6 +8,9 @@ times), on loopback:
     --sweep every size from 64 B to 1 MiB for the plot);
   - with FABTESTS_DIR: fi_rdm_tagged_bw 64 B message rate and
     fi_rma_bw -o write 1 MiB bandwidth;
+  - uet only: the 1 MiB cases again with 1% of the received datagrams
+    dropped (FI_UET_LOSS_PPM=10000, uet's testing knob), printed with
+    their ratio to the lossless uet median;
   - bench/uet_udp_limit: raw UDP ping-pong and stream, the limit;
   - with Open MPI (mpicc, mpirun) and --mpi: bench/uet_mpi_bench.c
     (64 B ping-pong, 1 MiB MPI_Allreduce) over the OFI MTL per provider.
@@ -31,6 +34,11 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 PEERS = ["udp;ofi_rxd", "tcp", "shm"]
 TIMEOUT = 120
+# Loss cases: uet only (FI_UET_LOSS_PPM is uet's), each compared with the
+# lossless case it repeats.
+LOSS_PPM = 10000
+LOSS_CASES = {"pp_bw_1m_loss1": "pp_bw_1m",
+              "rma_write_1m_loss1": "rma_write_1m"}
 
 
 def free_port():
@@ -39,13 +47,14 @@ def free_port():
         return s.getsockname()[1]
 
 
-def provider_env(prov, args):
+def provider_env(prov, args, extra=None):
     env = dict(os.environ)
     env["FI_UET_IFACE"] = "lo"
     env["FI_TCP_IFACE"] = "lo"
     env["FI_UDP_IFACE"] = "lo"
     if prov == "uet" and args.prov_path:
         env["FI_PROVIDER_PATH"] = args.prov_path
+    env.update(extra or {})
     return env
 
 
@@ -96,13 +105,13 @@ def parse_table(out, size, col):
     return None
 
 
-def fi_pingpong(prov, size, iters, args):
+def fi_pingpong(prov, size, iters, args, env=None):
     port = free_port()
     base = ["fi_pingpong", "-p", prov, "-e", "rdm", "-S", str(size),
             "-I", str(iters)]
     out = run_pair(base + ["-B", str(port)],
                    base + ["-P", str(port), "127.0.0.1"],
-                   provider_env(prov, args))
+                   provider_env(prov, args, env))
     return out
 
 
@@ -111,21 +120,21 @@ def case_pp_lat(prov, args, size=64):
     return parse_table(out, size, "usec/xfer")
 
 
-def case_pp_bw(prov, args, size=1 << 20):
+def case_pp_bw(prov, args, size=1 << 20, env=None):
     iters = max(20, min(args.iters_lat, (256 << 20) // max(size, 1)))
-    out = fi_pingpong(prov, size, iters, args)
+    out = fi_pingpong(prov, size, iters, args, env)
     v = parse_table(out, size, "MB/sec")
     return v / 1000.0 if v is not None else None     # GB/s
 
 
-def fabtest(prov, prog, extra, size, col, args):
+def fabtest(prov, prog, extra, size, col, args, env=None):
     exe = os.path.join(args.fabtests, "bin", prog)
     port = free_port()
     base = [exe, "-p", prov, "-e", "rdm", "-s", "127.0.0.1", "-S",
             str(size)] + extra
     out = run_pair(base + ["-B", str(port)],
                    base + ["-P", str(port), "127.0.0.1"],
-                   provider_env(prov, args))
+                   provider_env(prov, args, env))
     return parse_table(out, size, col)
 
 
@@ -134,10 +143,14 @@ def case_tagged_rate(prov, args):
                    "Mxfers/sec", args)
 
 
-def case_rma_write(prov, args):
+def case_rma_write(prov, args, env=None):
     v = fabtest(prov, "fi_rma_bw", ["-o", "write", "-I", "200"], 1 << 20,
-                "MB/sec", args)
+                "MB/sec", args, env)
     return v / 1000.0 if v is not None else None
+
+
+def loss_env():
+    return {"FI_UET_LOSS_PPM": str(LOSS_PPM)}
 
 
 def udp_limit(mode, size, n, args):
@@ -174,6 +187,9 @@ def build_cases(args):
          case_pp_lat, lambda: udp_limit("pingpong", 64, 20000, args)),
         ("pp_bw_1m", "fi_pingpong rdm 1 MiB bandwidth", "GB/s", True,
          case_pp_bw, lambda: udp_limit("stream", 65000, 2 << 30, args)),
+        ("pp_bw_1m_loss1", "fi_pingpong rdm 1 MiB bandwidth, 1% loss",
+         "GB/s", True,
+         lambda p, a: case_pp_bw(p, a, env=loss_env()), None),
     ]
     if args.fabtests:
         cases += [
@@ -181,6 +197,9 @@ def build_cases(args):
              "Mmsg/s", True, case_tagged_rate, None),
             ("rma_write_1m", "fi_rma_bw -o write 1 MiB bandwidth", "GB/s",
              True, case_rma_write, None),
+            ("rma_write_1m_loss1",
+             "fi_rma_bw -o write 1 MiB bandwidth, 1% loss", "GB/s", True,
+             lambda p, a: case_rma_write(p, a, env=loss_env()), None),
         ]
     if args.mpi_bench:
         cases += [
@@ -234,6 +253,8 @@ def main():
     for run in range(args.runs):
         for cid, title, unit, hib, fn, limit in cases:
             for prov in provs:
+                if cid in LOSS_CASES and prov != "uet":
+                    continue
                 v = fn(prov, args)
                 rows.append((cid, prov, run, v))
                 print("run %d %-18s %-12s %s" % (run + 1, cid, prov,
@@ -263,6 +284,13 @@ def main():
                                         "min": min(vals), "max": max(vals),
                                         "n": len(vals)}
         summary[cid] = s
+    # Loss cases: their uet median over the lossless uet median.
+    for cid, base in LOSS_CASES.items():
+        lossy = summary.get(cid, {}).get("providers", {}).get("uet")
+        clean = summary.get(base, {}).get("providers", {}).get("uet")
+        if lossy and clean and clean["median"]:
+            summary[cid]["ratio_to_lossless"] = (lossy["median"] /
+                                                 clean["median"])
     with open(os.path.join(out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
 
@@ -275,6 +303,11 @@ def main():
             print("%-18s %-12s %10.4g %10.4g %10.4g %s %s" % (
                 cid, prov, st["median"], st["min"], st["max"], ratio,
                 s["unit"]))
+    for cid, base in LOSS_CASES.items():
+        if "ratio_to_lossless" in summary.get(cid, {}):
+            print("%-18s %-12s %.2f of %s (uet, %d ppm loss)" % (
+                cid, "uet", summary[cid]["ratio_to_lossless"], base,
+                LOSS_PPM))
     print("\nresults: %s" % out)
     if args.plot:
         plot(summary, provs, out)
