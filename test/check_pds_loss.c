@@ -434,8 +434,11 @@ static void world_free(struct tworld *w)
 {
 	int k;
 
-	for (k = 0; k < 2; k++) {
+	/* Both PDS first: destroying one sends CLOSE datagrams to the
+	 * other's link. */
+	for (k = 0; k < 2; k++)
 		uet_pds_destroy(w->pds[k]);
+	for (k = 0; k < 2; k++) {
 		blink_close(&w->net.l[k].base);
 		if (w->mem[k])
 			w->mem[k]->ops->close(w->mem[k]);
