@@ -540,9 +540,10 @@ static bool uet_pdc_rack_detect(struct uet_pds *pds, struct uet_pdc *pdc,
 
 /*
  * The peer answered the PROBE sent with the last RTO retransmission.  It
- * processed that PROBE after every datagram sent before it (one path, in
- * order), so a packet sent before it that the answer describes as
- * missing was lost: a burst, or retransmissions lost too.  Send those
+ * processed that PROBE after every datagram the link took before it (one
+ * path, in order: transmissions before rto_seq), so such a packet that
+ * the answer describes as missing was lost: a burst, or retransmissions
+ * lost too.  Send those
  * again now rather than one per backed-off RTO; if the RTO only met a
  * slow peer, the answer shows them received and nothing is sent.  false
  * when the PDC failed.
@@ -757,14 +758,36 @@ static struct uet_pds_tx_pkt *uet_pdc_lowest_sent(const struct uet_pds *pds,
 }
 
 /*
+ * The first transmission (tx_seq) of pdc, at or before seq, that the link
+ * has not taken yet: it waits on the NIC's data queue (an output batch,
+ * or a busy link), which is flushed after the control datagrams, so it
+ * leaves after a PROBE sent now.  Everything transmitted before it is on
+ * the wire already.  `sent` is in transmission order.
+ */
+static uint32_t uet_pdc_link_boundary(const struct uet_pdc *pdc, uint32_t seq)
+{
+	const struct uet_pds_tx_pkt *pkt;
+
+	uet_dlist_foreach_entry(&pdc->sent, pkt, priv.entry) {
+		if (!uet_seq32_lt(pkt->priv.tx_seq, seq))
+			break;
+		if (uet_dlist_linked(&pkt->priv.qentry))
+			return pkt->priv.tx_seq;
+	}
+	return seq;
+}
+
+/*
  * The retransmission timer expired.  One packet is sent again, never the
  * whole of `sent`: a late ACK from a busy peer would make that a
  * go-back-N of a window of packets that arrived.  It is the lowest
  * unacked PSN (it holds the window) when its last transmission is one
  * RTO old, else the oldest transmission (what the timer was armed for).
- * A PROBE follows it; the peer answers it after everything sent before,
- * and uet_pdc_rto_recover() then sends again what that answer shows
- * missing.  Before the peer's PDCID is known (SYN_SENT: no PROBE
+ * When other packets are outstanding, a PROBE follows it; the peer
+ * answers it after everything the link took before it, and
+ * uet_pdc_rto_recover() then sends again what that answer shows missing.
+ * (A repeated expiry with nothing heard for an RTO also probes, for
+ * liveness.)  Before the peer's PDCID is known (SYN_SENT: no PROBE
  * possible, nothing acked yet) the first expiry sends again every packet
  * one RTO old, later ones the lowest unacked PSN.
  */
@@ -807,12 +830,20 @@ static bool uet_pdc_rto_expired(struct uet_pds *pds, struct uet_pdc *pdc,
 					now))
 			return false;
 	}
-	if (pdc->rpdcid) {
+	/* The PROBE: when other packets were sent before (the answer
+	 * tells which were lost), or, for liveness, on a repeated expiry
+	 * with nothing heard from the peer for an RTO. */
+	head = uet_dlist_first_entry(&pdc->sent, struct uet_pds_tx_pkt,
+				     priv.entry);
+	if (pdc->rpdcid &&
+	    ((head && uet_seq32_lt(head->priv.tx_seq, seq)) ||
+	     (pdc->rto_fired && now - pdc->last_heard_ns >=
+				uet_pds_rto_backoff(pds, &pdc->rtt, 0)))) {
 		pdc->probe_opaque++;
 		uet_pdc_send_cp(pds, pdc, UET_CTL_PROBE, pdc->snd_una, false,
 				true, pdc->probe_opaque, now);
 		pdc->rto_probe = true;
-		pdc->rto_seq = seq;
+		pdc->rto_seq = uet_pdc_link_boundary(pdc, seq);
 	}
 	pdc->rto_fired = true;
 	pdc->tlp_out = false;
