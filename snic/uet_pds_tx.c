@@ -21,11 +21,12 @@
  * Retransmission timer (one per PDC, rto_due_ns, armed on the oldest
  * transmission in `sent`): an expiry retransmits one packet, the lowest
  * unacked PSN (or the oldest transmission when the lowest was sent
- * again less than an RTO ago), followed by a PROBE.  The peer answers
- * the PROBE after everything sent before it, so the packets sent before
- * it that the answer shows missing were lost and are retransmitted then
- * (a burst loss costs one RTO, not one backed-off RTO per packet); a
- * busy peer whose ACKs were only late shows them received.  In SYN_SENT
+ * again less than an RTO ago), followed, when other packets are
+ * outstanding, by a PROBE.  The peer answers the PROBE after everything
+ * the link took before it, so the packets sent before it that the answer
+ * shows missing were lost and are retransmitted then (a burst loss costs
+ * one RTO, not one backed-off RTO per packet); a busy peer whose ACKs
+ * were only late shows them received.  In SYN_SENT
  * (no PROBE without the peer's PDCID) the first expiry retransmits every
  * packet one RTO old.  Each expiry doubles the RTO (capped at rto_max).
  * The backoff persists until a fresh RTT sample (Karn: the ACK designates
