@@ -17,8 +17,22 @@
  * error (-EMSGSIZE, -EAFNOSUPPORT, -EINVAL) when it comes first, so the
  * caller sees the error on the call that starts with it.
  *
- * recv(): one recvmmsg(MSG_DONTWAIT) into UET_LINK_UDP_BATCH buffers of
- * mtu bytes owned by the link and reused by every call.  The receive
+ * GSO: consecutive datagrams to the same destination whose lengths are
+ * equal (the last of a run may be shorter) go as one msghdr with a
+ * UDP_SEGMENT control message (gso_size = that length), up to
+ * UET_LINK_UDP_GSO_SEGS datagrams and the largest UDP payload in all: the
+ * kernel sends one large buffer through the stack and cuts it into those
+ * datagrams at the device (or hands it whole to a UDP_GRO receiver on
+ * loopback).  A kernel that refuses it (EIO, EINVAL on such a msghdr)
+ * turns GSO off for the link and the datagrams go one per msghdr.
+ *
+ * recv(): one recvmmsg(MSG_DONTWAIT) into UET_LINK_UDP_BATCH buffers
+ * owned by the link and reused by every call (mtu bytes each, 64 KiB with
+ * UDP_GRO).  With UDP_GRO the kernel may hand over several datagrams of
+ * one flow as one buffer with their size in a control message: recv()
+ * cuts it back into datagrams.  When they are more than the caller asked
+ * for, the rest is returned by the next calls before any new recvmmsg()
+ * (the buffers stay untouched until then).  The receive
  * msghdrs (name, iovec) are set up once at open; after a call only what
  * the kernel wrote into the entries it filled (msg_namelen, msg_flags)
  * is put back.  The loss knob (cfg.loss_ppm) drops a datagram after it
@@ -55,6 +69,25 @@
 /* recv() passes over at most this many all-truncated batches. */
 #define UET_LINK_UDP_TRUNC_RETRIES	4
 #define UET_LINK_UDP_PPM		1000000ull
+/* Datagrams per GSO send (the kernel's UDP_MAX_SEGMENTS is >= 64). */
+#define UET_LINK_UDP_GSO_SEGS		64u
+/* Receive buffer with UDP_GRO: the largest coalesced datagram. */
+#define UET_LINK_UDP_GRO_BUF		65536u
+
+#ifndef SOL_UDP
+#define SOL_UDP 17
+#endif
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103
+#endif
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
+
+union uet_link_udp_ctl {
+	char buf[CMSG_SPACE(sizeof(int))];
+	struct cmsghdr align;
+};
 
 struct uet_link_udp {
 	struct uet_link base;
@@ -67,7 +100,19 @@ struct uet_link_udp {
 	struct uet_link_udp_stats stats;
 	uint64_t loss_thresh;		/* 0: no drop; 2^32: drop all */
 	uint64_t loss_rng;		/* xorshift64* state, never 0 */
+	bool gso;			/* UDP_SEGMENT on send */
+	bool gro;			/* UDP_GRO on receive */
+	size_t cap;			/* largest UDP payload of the family */
+	/* a recvmmsg() batch still being cut into datagrams */
+	unsigned int pend_n;		/* its msghdrs, 0: none */
+	unsigned int pend_i;		/* the current one */
+	size_t pend_off;		/* how far it was cut */
+	size_t pend_seg;		/* its datagram size (0: one) */
 	struct mmsghdr tx_msgs[UET_LINK_UDP_BATCH];
+	unsigned int tx_segs[UET_LINK_UDP_BATCH];	/* datagrams each */
+	struct iovec tx_iov[UET_LINK_UDP_BATCH * UET_LINK_MAX_IOV];
+	union uet_link_udp_ctl tx_ctl[UET_LINK_UDP_BATCH];
+	union uet_link_udp_ctl rx_ctl[UET_LINK_UDP_BATCH];
 	struct mmsghdr rx_msgs[UET_LINK_UDP_BATCH];
 	struct iovec rx_iov[UET_LINK_UDP_BATCH];
 	struct sockaddr_storage rx_addr[UET_LINK_UDP_BATCH];
@@ -122,12 +167,85 @@ static bool uet_link_udp_net_error(int err)
 	}
 }
 
+static size_t uet_link_udp_pkt_len(const struct uet_link_pkt *p)
+{
+	size_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i < p->iovcnt; i++)
+		len += p->iov[i].iov_len;
+	return len;
+}
+
+static bool uet_link_udp_same_dst(const struct uet_link_pkt *a,
+				  const struct uet_link_pkt *b)
+{
+	return a->dst == b->dst || uet_link_addr_eq(a->dst, b->dst);
+}
+
+/*
+ * Fill tx_msgs from pkts[0..n): one msghdr per datagram, or per run of
+ * datagrams sent with GSO.  Returns the number of msghdrs.
+ */
+static unsigned int uet_link_udp_build(struct uet_link_udp *lu,
+				       const struct uet_link_pkt *pkts,
+				       unsigned int n)
+{
+	unsigned int m = 0, p = 0, segs, iovs = 0, k;
+	size_t len, total, l;
+	struct msghdr *mh;
+	struct cmsghdr *cm;
+
+	while (p < n && m < UET_LINK_UDP_BATCH) {
+		mh = &lu->tx_msgs[m].msg_hdr;
+		memset(mh, 0, sizeof(*mh));
+		/* The kernel only reads name, iovecs and control. */
+		mh->msg_name = (void *)(uintptr_t)&pkts[p].dst->ss;
+		mh->msg_namelen = pkts[p].dst->len;
+		mh->msg_iov = &lu->tx_iov[iovs];
+		len = total = uet_link_udp_pkt_len(&pkts[p]);
+		segs = 0;
+		do {
+			for (k = 0; k < pkts[p + segs].iovcnt; k++)
+				lu->tx_iov[iovs++] = pkts[p + segs].iov[k];
+			segs++;
+			if (!lu->gso || len == 0 || p + segs >= n ||
+			    segs >= UET_LINK_UDP_GSO_SEGS)
+				break;
+			l = uet_link_udp_pkt_len(&pkts[p + segs]);
+			if (l == 0 || l > len || total + l > lu->cap ||
+			    !uet_link_udp_same_dst(&pkts[p], &pkts[p + segs]))
+				break;
+			total += l;
+			if (l < len) {		/* a shorter one ends the run */
+				for (k = 0; k < pkts[p + segs].iovcnt; k++)
+					lu->tx_iov[iovs++] =
+						pkts[p + segs].iov[k];
+				segs++;
+				break;
+			}
+		} while (1);
+		mh->msg_iovlen = (size_t)(&lu->tx_iov[iovs] - mh->msg_iov);
+		if (segs > 1) {
+			mh->msg_control = lu->tx_ctl[m].buf;
+			mh->msg_controllen = CMSG_SPACE(sizeof(uint16_t));
+			cm = CMSG_FIRSTHDR(mh);
+			cm->cmsg_level = SOL_UDP;
+			cm->cmsg_type = UDP_SEGMENT;
+			cm->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+			*(uint16_t *)(void *)CMSG_DATA(cm) = (uint16_t)len;
+		}
+		lu->tx_segs[m++] = segs;
+		p += segs;
+	}
+	return m;
+}
+
 static int uet_link_udp_send(struct uet_link *link,
 			     const struct uet_link_pkt *pkts, unsigned int n)
 {
 	struct uet_link_udp *lu = uet_link_udp_of(link);
 	unsigned int nok, done, cnt, i;
-	struct msghdr *mh;
 	int ret, err = 0;
 
 	if (n && !pkts)
@@ -140,27 +258,15 @@ static int uet_link_udp_send(struct uet_link *link,
 
 	done = 0;
 	while (done < nok) {
-		cnt = nok - done;
-		if (cnt > UET_LINK_UDP_BATCH)
-			cnt = UET_LINK_UDP_BATCH;
-		for (i = 0; i < cnt; i++) {
-			const struct uet_link_pkt *p = &pkts[done + i];
-
-			mh = &lu->tx_msgs[i].msg_hdr;
-			memset(mh, 0, sizeof(*mh));
-			/* The kernel only reads name and iovecs. */
-			mh->msg_name = (void *)(uintptr_t)&p->dst->ss;
-			mh->msg_namelen = p->dst->len;
-			mh->msg_iov = (struct iovec *)(uintptr_t)p->iov;
-			mh->msg_iovlen = p->iovcnt;
-		}
+		cnt = uet_link_udp_build(lu, pkts + done, nok - done);
 		ret = sendmmsg(lu->fd, lu->tx_msgs, cnt, MSG_DONTWAIT);
 		if (ret > 0) {
 			for (i = 0; i < (unsigned int)ret; i++) {
-				lu->stats.tx_pkts++;
+				lu->stats.tx_pkts += lu->tx_segs[i];
 				lu->stats.tx_bytes += lu->tx_msgs[i].msg_len;
+				lu->stats.tx_gso += lu->tx_segs[i] > 1;
+				done += lu->tx_segs[i];
 			}
-			done += (unsigned int)ret;
 			continue;
 		}
 		if (ret == 0)
@@ -172,9 +278,15 @@ static int uet_link_udp_send(struct uet_link *link,
 			lu->stats.tx_again++;
 			break;
 		}
+		if ((errno == EIO || errno == EINVAL) && lu->tx_segs[0] > 1) {
+			/* No GSO here: one datagram per msghdr from now on. */
+			lu->gso = false;
+			lu->stats.gso_off++;
+			continue;
+		}
 		if (uet_link_udp_net_error(errno)) {
-			lu->stats.tx_err++;
-			done++;
+			lu->stats.tx_err += lu->tx_segs[0];
+			done += lu->tx_segs[0];
 			continue;
 		}
 		if (done == 0)
@@ -196,13 +308,17 @@ static void uet_link_udp_rx_prepare(struct uet_link_udp *lu)
 
 	for (i = 0; i < UET_LINK_UDP_BATCH; i++) {
 		lu->rx_iov[i].iov_base = lu->rx_bufs + i * lu->stride;
-		lu->rx_iov[i].iov_len = lu->mtu;
+		lu->rx_iov[i].iov_len = lu->gro ? UET_LINK_UDP_GRO_BUF : lu->mtu;
 		mh = &lu->rx_msgs[i].msg_hdr;
 		memset(mh, 0, sizeof(*mh));
 		mh->msg_name = &lu->rx_addr[i];
 		mh->msg_namelen = sizeof(lu->rx_addr[i]);
 		mh->msg_iov = &lu->rx_iov[i];
 		mh->msg_iovlen = 1;
+		if (lu->gro) {
+			mh->msg_control = lu->rx_ctl[i].buf;
+			mh->msg_controllen = sizeof(lu->rx_ctl[i].buf);
+		}
 	}
 }
 
@@ -218,18 +334,110 @@ static bool uet_link_udp_lose(struct uet_link_udp *lu)
 	return (x * 0x2545f4914f6cdd1dull) >> 32 < lu->loss_thresh;
 }
 
+/* The datagram size of a UDP_GRO buffer, 0 when it holds one. */
+static size_t uet_link_udp_gro_size(struct msghdr *mh)
+{
+	struct cmsghdr *cm;
+	int v;
+
+	for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
+		if (cm->cmsg_level == SOL_UDP && cm->cmsg_type == UDP_GRO &&
+		    cm->cmsg_len >= CMSG_LEN(sizeof(int))) {
+			memcpy(&v, CMSG_DATA(cm), sizeof(v));
+			return v > 0 ? (size_t)v : 0;
+		}
+	}
+	return 0;
+}
+
+/* Put back what the kernel wrote into msghdr i; the rest stays. */
+static void uet_link_udp_rx_reset(struct uet_link_udp *lu, unsigned int i)
+{
+	struct msghdr *mh = &lu->rx_msgs[i].msg_hdr;
+
+	mh->msg_namelen = sizeof(lu->rx_addr[i]);
+	mh->msg_flags = 0;
+	if (lu->gro)
+		mh->msg_controllen = sizeof(lu->rx_ctl[i].buf);
+}
+
+/*
+ * Cut the pending recvmmsg() batch into datagrams, up to n of them in
+ * rx.  pend_n becomes 0 when the whole batch was returned.
+ */
+static unsigned int uet_link_udp_drain(struct uet_link_udp *lu,
+				       struct uet_link_rx *rx, unsigned int n)
+{
+	unsigned int out = 0, i;
+	struct msghdr *mh;
+	size_t len, l;
+
+	for (i = lu->pend_i; i < lu->pend_n; i++) {
+		mh = &lu->rx_msgs[i].msg_hdr;
+		len = lu->rx_msgs[i].msg_len;
+		if (lu->pend_off == 0) {
+			lu->pend_seg = lu->gro ? uet_link_udp_gro_size(mh) : 0;
+			if (lu->pend_seg >= len)
+				lu->pend_seg = 0;
+			if (lu->pend_seg)
+				lu->stats.rx_gro++;
+		}
+		if (mh->msg_flags & MSG_TRUNC) {
+			lu->stats.rx_trunc++;
+			goto done;
+		}
+		/* do-while: an empty datagram is one too */
+		do {
+			if (out == n) {
+				lu->pend_i = i;
+				return out;
+			}
+			l = len - lu->pend_off;
+			if (lu->pend_seg && l > lu->pend_seg)
+				l = lu->pend_seg;
+			if (l > lu->mtu) {
+				lu->stats.rx_trunc++;
+			} else if (lu->loss_thresh && uet_link_udp_lose(lu)) {
+				lu->stats.rx_dropped++;
+			} else {
+				rx[out].buf = (const uint8_t *)
+					lu->rx_iov[i].iov_base + lu->pend_off;
+				rx[out].len = l;
+				memset(&rx[out].src, 0, sizeof(rx[out].src));
+				if (mh->msg_namelen <= sizeof(rx[out].src.ss)) {
+					memcpy(&rx[out].src.ss, &lu->rx_addr[i],
+					       mh->msg_namelen);
+					rx[out].src.len = mh->msg_namelen;
+				}
+				lu->stats.rx_pkts++;
+				lu->stats.rx_bytes += l;
+				out++;
+			}
+			lu->pend_off += l;
+		} while (lu->pend_off < len);
+done:
+		lu->pend_off = 0;
+		uet_link_udp_rx_reset(lu, i);
+	}
+	lu->pend_n = lu->pend_i = 0;
+	return out;
+}
+
 static int uet_link_udp_recv(struct uet_link *link, struct uet_link_rx *rx,
 			     unsigned int n)
 {
 	struct uet_link_udp *lu = uet_link_udp_of(link);
-	unsigned int cnt, i, out, tries;
-	struct msghdr *mh;
+	unsigned int cnt, out, tries;
 	int ret;
 
 	if (n == 0)
 		return 0;
 	if (!rx)
 		return -EINVAL;
+	/* The rest of a batch first, with no new recvmmsg() in the same
+	 * call: its buffers must stay as they are until it is returned. */
+	if (lu->pend_n)
+		return (int)uet_link_udp_drain(lu, rx, n);
 	cnt = n < UET_LINK_UDP_BATCH ? n : UET_LINK_UDP_BATCH;
 	for (tries = 0; tries < UET_LINK_UDP_TRUNC_RETRIES; tries++) {
 		ret = recvmmsg(lu->fd, lu->rx_msgs, cnt, MSG_DONTWAIT, NULL);
@@ -239,35 +447,14 @@ static int uet_link_udp_recv(struct uet_link *link, struct uet_link_rx *rx,
 				return 0;
 			return -errno;
 		}
-		out = 0;
-		for (i = 0; i < (unsigned int)ret; i++) {
-			mh = &lu->rx_msgs[i].msg_hdr;
-			if (mh->msg_flags & MSG_TRUNC) {
-				lu->stats.rx_trunc++;
-				goto next;
-			}
-			if (lu->loss_thresh && uet_link_udp_lose(lu)) {
-				lu->stats.rx_dropped++;
-				goto next;
-			}
-			rx[out].buf = lu->rx_iov[i].iov_base;
-			rx[out].len = lu->rx_msgs[i].msg_len;
-			memset(&rx[out].src, 0, sizeof(rx[out].src));
-			if (mh->msg_namelen <= sizeof(rx[out].src.ss)) {
-				memcpy(&rx[out].src.ss, &lu->rx_addr[i],
-				       mh->msg_namelen);
-				rx[out].src.len = mh->msg_namelen;
-			}
-			lu->stats.rx_pkts++;
-			lu->stats.rx_bytes += rx[out].len;
-			out++;
-next:
-			/* What the kernel wrote; the rest stays as set up. */
-			mh->msg_namelen = sizeof(lu->rx_addr[i]);
-			mh->msg_flags = 0;
-		}
+		if (ret == 0)
+			return 0;
+		lu->pend_n = (unsigned int)ret;
+		lu->pend_i = 0;
+		lu->pend_off = 0;
+		out = uet_link_udp_drain(lu, rx, n);
 		/* Only a full batch of discarded datagrams is worth a retry. */
-		if (out || (unsigned int)ret < cnt)
+		if (out || lu->pend_n || (unsigned int)ret < cnt)
 			return (int)out;
 	}
 	return 0;
@@ -537,8 +724,8 @@ int uet_link_udp_open(const struct uet_link_udp_cfg *cfg,
 {
 	struct uet_link_addr addr;
 	struct uet_link_udp *lu;
+	int one = 1, zero = 0;
 	size_t cap;
-	int one = 1;
 	int ret;
 
 	if (!cfg || !link || !cfg->host)
@@ -582,7 +769,16 @@ int uet_link_udp_open(const struct uet_link_udp_cfg *cfg,
 		goto err_close_fd;
 
 	lu->mtu = cfg->mtu ? cfg->mtu : uet_link_udp_derive_mtu(lu->fd, &addr);
-	lu->stride = (lu->mtu + 63) & ~(size_t)63;
+	lu->cap = cap;
+	if (!cfg->no_gso) {
+		/* Both are optional: a kernel without them gets plain UDP. */
+		lu->gso = setsockopt(lu->fd, SOL_UDP, UDP_SEGMENT, &zero,
+				     sizeof(zero)) == 0;
+		lu->gro = setsockopt(lu->fd, SOL_UDP, UDP_GRO, &one,
+				     sizeof(one)) == 0;
+	}
+	lu->stride = lu->gro ? UET_LINK_UDP_GRO_BUF :
+			       (lu->mtu + 63) & ~(size_t)63;
 	lu->rx_bufs = malloc(UET_LINK_UDP_BATCH * lu->stride);
 	if (!lu->rx_bufs) {
 		ret = -ENOMEM;

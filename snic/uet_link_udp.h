@@ -42,6 +42,7 @@
 #ifndef UET_LINK_UDP_H
 #define UET_LINK_UDP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -62,6 +63,7 @@ struct uet_link_udp_cfg {
 	int sndbuf;
 	int rcvbuf;
 	uint32_t loss_ppm;		/* testing: received datagrams dropped */
+	bool no_gso;			/* no UDP GSO / GRO even if available */
 	uint64_t loss_seed;		/* 0: from getrandom() */
 };
 
@@ -76,6 +78,9 @@ struct uet_link_udp_stats {
 	uint64_t rx_pkts, rx_bytes;	/* returned by recv() */
 	uint64_t rx_trunc;		/* longer than mtu: discarded */
 	uint64_t rx_dropped;		/* dropped by the loss_ppm knob */
+	uint64_t gso_off;		/* the kernel refused a GSO send */
+	uint64_t tx_gso;		/* msghdrs that carried a GSO run */
+	uint64_t rx_gro;		/* buffers that held several datagrams */
 };
 
 /*

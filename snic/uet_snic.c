@@ -635,6 +635,7 @@ static int snic_open(const struct uet_hsi_dev_attr *attr,
 	lcfg.port = attr->port ? attr->port : uet_snic_env_port();
 	lcfg.mtu = cfg.mtu;
 	lcfg.loss_ppm = uet_snic_env_loss_ppm();
+	lcfg.no_gso = !uet_snic_env_gso();
 	ret = uet_link_udp_open(&lcfg, &link);
 	if (ret) {
 		UET_WARN(FI_LOG_CORE, "software NIC: UDP link on %s port %u: "

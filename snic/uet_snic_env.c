@@ -74,6 +74,11 @@ static const struct uet_env_var snic_env_loss_ppm =
 			 "datagrams the software NIC's UDP link drops at "
 			 "random (0: none)");
 
+static const struct uet_env_var snic_env_gso =
+	UET_ENV_BOOL_VAR("gso", true,
+			 "Send runs of equal datagrams with UDP GSO and "
+			 "receive with UDP GRO when the kernel has them");
+
 const struct uet_env_var *const uet_snic_env_vars[] = {
 	&snic_env_mtu,
 	&snic_env_port,
@@ -85,6 +90,7 @@ const struct uet_env_var *const uet_snic_env_vars[] = {
 	&snic_env_max_retries,
 	&snic_env_dead_ms,
 	&snic_env_loss_ppm,
+	&snic_env_gso,
 };
 
 const size_t uet_snic_env_nvars =
@@ -150,4 +156,9 @@ uint16_t uet_snic_env_port(void)
 uint32_t uet_snic_env_loss_ppm(void)
 {
 	return (uint32_t)uet_env_get_uint(&snic_env_loss_ppm);
+}
+
+bool uet_snic_env_gso(void)
+{
+	return uet_env_get_bool(&snic_env_gso);
 }

@@ -209,6 +209,7 @@ int uet_snic_wait_fd(struct uet_hsi_dev *dev);
 uint16_t uet_snic_env_port(void);
 /* FI_UET_LOSS_PPM: the UDP link's testing drop rate. */
 uint32_t uet_snic_env_loss_ppm(void);
+bool uet_snic_env_gso(void);
 
 /* ---- uet_snic.c ---- */
 void uet_snic_fa_key(const struct uet_link_addr *a,

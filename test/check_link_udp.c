@@ -793,6 +793,79 @@ START_TEST(test_loss_knob)
 }
 END_TEST
 
+/*
+ * Runs of equal datagrams (GSO on send, GRO on receive where the kernel
+ * has them; plain UDP with no_gso): every datagram arrives whole, in
+ * order, with its own length, also when the caller takes them three at a
+ * time (the rest of a coalesced buffer waits for the next calls).
+ */
+static void gso_roundtrip(bool no_gso)
+{
+	enum { NRUN = 20, LEN = 3000 };
+	struct uet_link_udp_cfg cfg = { .host = "127.0.0.1", .port = 0,
+					.no_gso = no_gso };
+	struct uet_link_pkt pkts[NRUN + 2];
+	static uint8_t bufs[NRUN + 2][LEN];
+	struct uet_link_udp_stats st;
+	struct uet_link *a = NULL, *b = NULL;
+	struct uet_link_rx rx[3];
+	struct uet_link_addr ab;
+	size_t lens[NRUN + 2];
+	unsigned int got = 0, k, tries;
+	int n;
+
+	ck_assert_int_eq(uet_link_udp_open(&cfg, &a), 0);
+	ck_assert_int_eq(uet_link_udp_open(&cfg, &b), 0);
+	ab = addr_of(b);
+	for (k = 0; k < NRUN + 2; k++) {
+		/* NRUN of LEN, one shorter (ends the run), one of LEN again */
+		lens[k] = k == NRUN ? 777 : LEN;
+		fill(bufs[k], lens[k], 1000 + k);
+		make_pkt(&pkts[k], &ab, bufs[k], lens[k], 1 + k % 3);
+	}
+	ck_assert_int_eq(a->ops->send(a, pkts, NRUN + 2), NRUN + 2);
+	for (tries = 0; got < NRUN + 2 && tries < 200; tries++) {
+		n = b->ops->recv(b, rx, 3);
+		ck_assert_int_ge(n, 0);
+		ck_assert_int_le(n, 3);
+		if (n == 0) {
+			wait_readable(b->ops->fd(b), WAIT_MS);
+			continue;
+		}
+		for (k = 0; k < (unsigned int)n; k++, got++) {
+			ck_assert_uint_eq(rx[k].len, lens[got]);
+			ck_assert(same_bytes(rx[k].buf, rx[k].len, 1000 + got));
+			ck_assert(uet_link_addr_eq(&rx[k].src, &ab) ||
+				  rx[k].src.len > 0);
+		}
+	}
+	ck_assert_uint_eq(got, NRUN + 2);
+	ck_assert_int_eq(b->ops->recv(b, rx, 3), 0);
+	ck_assert_int_eq(uet_link_udp_get_stats(a, &st), 0);
+	ck_assert_uint_eq(st.tx_pkts, NRUN + 2);
+	ck_assert_uint_eq(st.gso_off, 0);
+	ck_assert_int_eq(uet_link_udp_get_stats(b, &st), 0);
+	ck_assert_uint_eq(st.rx_pkts, NRUN + 2);
+	ck_assert_uint_eq(st.rx_trunc, 0);
+	if (no_gso)
+		ck_assert_uint_eq(st.rx_gro, 0);
+	else	/* the kernel may lack GSO/GRO: then plain datagrams */
+		printf("gso_runs: %llu coalesced receive buffers\n",
+		       (unsigned long long)st.rx_gro);
+	ck_assert_int_eq(uet_link_udp_get_stats(a, &st), 0);
+	if (no_gso)
+		ck_assert_uint_eq(st.tx_gso, 0);
+	a->ops->close(a);
+	b->ops->close(b);
+}
+
+START_TEST(test_gso_runs)
+{
+	gso_roundtrip(false);
+	gso_roundtrip(true);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("link_udp");
@@ -815,6 +888,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_sockbuf);
 	tcase_add_test(tc, test_loss_knob);
+	tcase_add_test(tc, test_gso_runs);
 	suite_add_tcase(s, tc);
 	return s;
 }
