@@ -375,30 +375,20 @@ static unsigned int uet_pds_take_data(struct uet_pds *pds,
 
 /*
  * Send the queued datagrams, UET_PDS_TX_BATCH per link call (one
- * sendmmsg), control first, except that control held back by
- * uet_pds_batch_end_hold() goes after the data (the reply the
- * application sent meanwhile leads); stop when the link refuses one.
+ * sendmmsg), control first; stop when the link refuses one.
  */
 static void uet_pds_flush_link(struct uet_pds *pds, uint64_t now)
 {
 	struct uet_link_pkt lp[UET_PDS_TX_BATCH];
 	void *what[UET_PDS_TX_BATCH];
 	unsigned int n, nc, i;
-	bool data_first;
 	int ret, err;
 
 	if (pds->batch)
 		return;		/* batch_end flushes */
-	data_first = pds->ctl_held;
-	pds->ctl_held = false;
 	for (;;) {
-		if (data_first) {
-			nc = uet_pds_take_data(pds, lp, what, 0);
-			n = uet_pds_take_ctl(pds, lp, what, nc);
-		} else {
-			nc = uet_pds_take_ctl(pds, lp, what, 0);
-			n = uet_pds_take_data(pds, lp, what, nc);
-		}
+		nc = uet_pds_take_ctl(pds, lp, what, 0);
+		n = uet_pds_take_data(pds, lp, what, nc);
 		if (n == 0)
 			return;
 		ret = pds->link->ops->send(pds->link, lp, n);
@@ -408,7 +398,7 @@ static void uet_pds_flush_link(struct uet_pds *pds, uint64_t now)
 		if (ret < 0)
 			ret = 1;
 		for (i = 0; i < (unsigned int)ret; i++) {
-			if ((i < nc) != data_first) {
+			if (i < nc) {
 				struct uet_pds_ctl *c = what[i];
 
 				uet_dlist_remove(&c->entry);
@@ -445,31 +435,6 @@ void uet_pds_batch_end(struct uet_pds *pds, uint64_t now)
 	uet_pds_send_owed_acks(pds, now);
 	uet_pds_flush_link(pds, now);
 	uet_pds_flush_done(pds);
-}
-
-void uet_pds_batch_end_hold(struct uet_pds *pds, uint64_t now, bool fresh)
-{
-	struct uet_dlist ctl;
-	bool hold;
-
-	if (!pds || !pds->batch)
-		return;
-	if (pds->batch == 1)
-		uet_pds_send_owed_acks(pds, uet_pds_clock(pds, now));
-	/* Only control to send: fresh control is held once; control held
-	 * already stays held while no data comes to lead it. */
-	hold = pds->batch == 1 && uet_dlist_empty(&pds->dataq) &&
-	       !uet_dlist_empty(&pds->ctlq) &&
-	       (fresh ? !pds->ctl_held : pds->ctl_held);
-	if (!hold) {
-		uet_pds_batch_end(pds, now);
-		return;
-	}
-	uet_dlist_init(&ctl);
-	uet_dlist_splice_tail(&ctl, &pds->ctlq);
-	uet_pds_batch_end(pds, now);
-	uet_dlist_splice_head(&pds->ctlq, &ctl);
-	pds->ctl_held = !uet_dlist_empty(&pds->ctlq);
 }
 
 /* ---- completions ---- */
@@ -871,9 +836,7 @@ uint64_t uet_pds_next_deadline(const struct uet_pds *pds)
 	if (!uet_dlist_empty(&pds->doneq))
 		return 0;
 	next = pds->due_ns;
-	/* Held control is not a busy link: it waits for the next flush. */
-	if ((!uet_dlist_empty(&pds->ctlq) && !pds->ctl_held) ||
-	    !uet_dlist_empty(&pds->dataq))
+	if (!uet_dlist_empty(&pds->ctlq) || !uet_dlist_empty(&pds->dataq))
 		next = uet_pds_min64(next,
 				     pds->busy_ns + UET_PDS_BUSY_RETRY_NS);
 	uet_dlist_foreach_entry(&pds->touched, pdc, touch_entry)

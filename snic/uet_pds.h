@@ -225,20 +225,6 @@ int uet_pds_poll(struct uet_pds *pds, uint64_t now);
  */
 void uet_pds_batch_begin(struct uet_pds *pds);
 void uet_pds_batch_end(struct uet_pds *pds, uint64_t now);
-/*
- * batch_end for request-response traffic under manual progress, where
- * the ACK of a request would otherwise go out alone just before the
- * application's reply.  fresh (a progress pass that handed the
- * application something it may answer at once): when the batch holds
- * only control datagrams (ACKs, NACKs), they stay queued.  !fresh (a
- * doorbell): control held earlier stays held while no data is queued,
- * and otherwise goes out after the data, in the same sendmmsg.  Held
- * control goes out at the latest at the next uet_pds_batch_end() or
- * uet_pds_poll(): the caller holds only when nobody sleeps on the link
- * waiting for the timer, so the application's next progress call is the
- * bound.
- */
-void uet_pds_batch_end_hold(struct uet_pds *pds, uint64_t now, bool fresh);
 
 struct uet_pds_stats {
 	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes;

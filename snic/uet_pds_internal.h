@@ -278,7 +278,6 @@ struct uet_pds {
 	uint64_t busy_ns;		/* when the link last refused */
 	struct uet_dlist doneq;		/* packets whose tx_done is due */
 	unsigned int batch;		/* batch_begin depth: output waits */
-	bool ctl_held;			/* ctlq held back: after the data */
 	struct uet_dlist owed;		/* PDCs owing an ACK at batch end */
 
 	/* RUDI initiator */

@@ -546,10 +546,7 @@ int uet_snic_doorbell_at(struct uet_hsi_queue *pq, uint64_t now)
 	uet_pds_batch_begin(dev->pds);
 	uet_snic_flush_locked(q);
 	uet_snic_queue_run_locked(q, now);
-	if (uet_snic_may_hold_ctl(dev))
-		uet_pds_batch_end_hold(dev->pds, now, false);
-	else
-		uet_pds_batch_end(dev->pds, now);
+	uet_pds_batch_end(dev->pds, now);
 	uet_snic_rearm_locked(dev, now);
 	pthread_mutex_unlock(&dev->lock);
 	return 0;

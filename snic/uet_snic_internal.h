@@ -163,7 +163,6 @@ struct uet_snic_dev {
 	int wait_fd;
 	int timer_fd;
 	uint64_t armed_ns;		/* 0: disarmed */
-	atomic_bool wait_fd_used;	/* handed out: a sleeper may rely on it */
 
 	/* Auto-progress thread. */
 	struct {
@@ -307,9 +306,6 @@ void uet_snic_cmd_error_locked(struct uet_snic_queue *q, bool recv,
 			       uint64_t metadata, int err);
 /* RXPOOL_EXHAUSTED events when SES refused unexpected messages. */
 void uet_snic_rxpool_check_locked(struct uet_snic_dev *dev, uint64_t now);
-/* Whether ACKs may wait for the application's reply (uet_snic_progress.c:
- * manual progress, nobody sleeping on the wait fd). */
-bool uet_snic_may_hold_ctl(struct uet_snic_dev *dev);
 
 /* ---- uet_snic_progress.c ---- */
 /* Arm the timerfd for the next deadline (or the deferred retry). */

@@ -83,21 +83,7 @@ void uet_snic_wait_fini(struct uet_snic_dev *dev)
 
 int uet_snic_wait_fd(struct uet_hsi_dev *d)
 {
-	struct uet_snic_dev *dev;
-
-	if (!d)
-		return -1;
-	dev = uet_snic_dev_of(d);
-	/* Somebody may sleep on it: control is never held from now on. */
-	atomic_store_explicit(&dev->wait_fd_used, true, memory_order_relaxed);
-	return dev->wait_fd;
-}
-
-bool uet_snic_may_hold_ctl(struct uet_snic_dev *dev)
-{
-	return !dev->ap.running &&
-	       !atomic_load_explicit(&dev->wait_fd_used,
-				     memory_order_relaxed);
+	return d ? uet_snic_dev_of(d)->wait_fd : -1;
 }
 
 static bool snic_deferred_locked(struct uet_snic_dev *dev)
@@ -186,12 +172,7 @@ int uet_snic_progress_at(struct uet_hsi_dev *d, uint64_t now)
 		uet_snic_flush_locked(q);
 		uet_snic_queue_run_locked(q, now);
 	}
-	/* Manual progress that produced notifications: the application may
-	 * answer right away, so the ACKs may wait for its reply. */
-	if (uet_snic_may_hold_ctl(dev) && dev->st.notifs != before)
-		uet_pds_batch_end_hold(dev->pds, now, true);
-	else
-		uet_pds_batch_end(dev->pds, now);
+	uet_pds_batch_end(dev->pds, now);
 	uet_snic_rearm_locked(dev, now);
 	if (ret >= 0)
 		ret = (int)(dev->st.notifs - before);
