@@ -437,6 +437,44 @@ void uet_pds_batch_end(struct uet_pds *pds, uint64_t now)
 	uet_pds_flush_done(pds);
 }
 
+/*
+ * Whether the queued data may wait for the next flush: it is less than a
+ * link batch and the PDC of its first packet has packets in flight
+ * besides the queued ones (nout counts both), so this is not the first
+ * send of a burst; its ACKs, or the application's next progress call,
+ * will come.
+ */
+static bool uet_pds_may_defer(struct uet_pds *pds)
+{
+	struct uet_pds_tx_pkt *pkt, *first;
+	struct uet_pdc *pdc;
+	unsigned int q = 0;
+
+	if (!uet_dlist_empty(&pds->ctlq))
+		return false;
+	first = uet_dlist_first_entry(&pds->dataq, struct uet_pds_tx_pkt,
+				      priv.qentry);
+	if (!first || !first->priv.pdc)
+		return false;
+	uet_dlist_foreach_entry(&pds->dataq, pkt, priv.qentry) {
+		if (++q >= UET_PDS_TX_BATCH)
+			return false;
+	}
+	pdc = first->priv.pdc;
+	return pdc->nout > q;
+}
+
+void uet_pds_batch_end_tx(struct uet_pds *pds, uint64_t now)
+{
+	if (pds && pds->batch == 1 && uet_pds_may_defer(pds)) {
+		pds->batch = 0;
+		pds->st.tx_deferred++;
+		uet_pds_flush_done(pds);
+		return;
+	}
+	uet_pds_batch_end(pds, now);
+}
+
 /* ---- completions ---- */
 
 void uet_pds_complete(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt,

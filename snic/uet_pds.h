@@ -225,6 +225,15 @@ int uet_pds_poll(struct uet_pds *pds, uint64_t now);
  */
 void uet_pds_batch_begin(struct uet_pds *pds);
 void uet_pds_batch_end(struct uet_pds *pds, uint64_t now);
+/*
+ * batch_end for a doorbell under manual progress: when the batch queued
+ * less than a link batch of data for a PDC that already has packets in
+ * flight (a burst of posts, not its first send), the data stays queued
+ * for the next flush (the next doorbell that fills a link batch, the
+ * next progress pass or timer), so that a burst leaves in one sendmmsg
+ * (one GSO send).  The first send of a burst goes at once.
+ */
+void uet_pds_batch_end_tx(struct uet_pds *pds, uint64_t now);
 
 struct uet_pds_stats {
 	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes;
@@ -235,6 +244,7 @@ struct uet_pds_stats {
 	uint64_t malformed, unknown_pdc, wrong_mode;
 	uint64_t pdc_opened, pdc_closed, pdc_failed;
 	uint64_t link_busy;
+	uint64_t tx_deferred;	/* doorbells whose data waited (batch_end_tx) */
 };
 
 void uet_pds_get_stats(const struct uet_pds *pds, struct uet_pds_stats *st);

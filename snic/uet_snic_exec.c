@@ -546,7 +546,11 @@ int uet_snic_doorbell_at(struct uet_hsi_queue *pq, uint64_t now)
 	uet_pds_batch_begin(dev->pds);
 	uet_snic_flush_locked(q);
 	uet_snic_queue_run_locked(q, now);
-	uet_pds_batch_end(dev->pds, now);
+	/* Under manual progress the caller comes back to progress. */
+	if (dev->ap.running)
+		uet_pds_batch_end(dev->pds, now);
+	else
+		uet_pds_batch_end_tx(dev->pds, now);
 	uet_snic_rearm_locked(dev, now);
 	pthread_mutex_unlock(&dev->lock);
 	return 0;
