@@ -35,7 +35,7 @@ build() {
 
 echo "=== werror build: make check"
 build build --enable-werror
-echo "=== Open MPI over uet (pml cm, mtl ofi; 2 and 4 ranks)"
+echo "=== Open MPI over uet (pml cm, mtl ofi; 2 and 4 ranks, allreduce on 8)"
 sh test/mpi/deps.sh || fail "Open MPI installation"
 make -C build check-mpi || fail "Open MPI test over uet"
 echo "=== make distcheck"
