@@ -12,7 +12,9 @@
 #include "uet_env.h"
 #include "uet_snic_internal.h"
 
-#define UET_SNIC_DEFAULT_RDZV		(64ull * 1024)
+/* Eager is faster than a pull up to a few MiB on loopback (measured:
+ * docs/performance.md); unexp_max bounds what eager messages buffer. */
+#define UET_SNIC_DEFAULT_RDZV		(2ull * 1024 * 1024)
 #define UET_SNIC_DEFAULT_UNEXP_BYTES	(64ull * 1024 * 1024)
 #define UET_SNIC_DEFAULT_UNEXP_MSGS	4096u
 /* A rank of an oversubscribed job may not run for seconds: 30 s of

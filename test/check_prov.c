@@ -202,11 +202,8 @@ START_TEST(test_send_recv_sizes)
 }
 END_TEST
 
-/* Ping-pong of large messages: each side in turn sends (rendezvous above
- * FI_UET_RDZV_THRESHOLD) and receives. */
-START_TEST(test_pingpong_both_ways)
+static void pingpong_both_ways(const size_t *sizes, size_t nsizes)
 {
-	static const size_t sizes[] = { 70000, 131072, 1 << 20 };
 	struct fi_cq_tagged_entry e;
 	struct fi_cq_err_entry err;
 	struct pair p;
@@ -217,7 +214,7 @@ START_TEST(test_pingpong_both_ways)
 	pair_open(&p);
 	tx = malloc(1 << 20);
 	rx = malloc(1 << 20);
-	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+	for (k = 0; k < nsizes; k++) {
 		for (it = 0; it < 6; it++) {
 			from = it % 2;
 			to = 1 - from;
@@ -238,11 +235,27 @@ START_TEST(test_pingpong_both_ways)
 	free(rx);
 	pair_close(&p);
 }
+
+/* Ping-pong of large messages: each side in turn sends and receives,
+ * eager (the default threshold is above these sizes) and, with
+ * FI_UET_RDZV_THRESHOLD=64K, by rendezvous. */
+START_TEST(test_pingpong_both_ways)
+{
+	static const size_t sizes[] = { 70000, 131072, 1 << 20 };
+	int rdzv;
+
+	for (rdzv = 0; rdzv < 2; rdzv++) {
+		if (rdzv)
+			setenv("FI_UET_RDZV_THRESHOLD", "64K", 1);
+		pingpong_both_ways(sizes, sizeof(sizes) / sizeof(sizes[0]));
+		unsetenv("FI_UET_RDZV_THRESHOLD");
+	}
+}
 END_TEST
 
-/* Large (rendezvous) messages that arrive before their receive is
- * posted: the target pulls them once the receive matches. */
-START_TEST(test_unexpected_large)
+/* Large messages that arrive before their receive is posted: buffered
+ * eagerly, or pulled once the receive matches (rendezvous). */
+static void unexpected_large(void)
 {
 	static const size_t sizes[] = { 131072, 1 << 20 };
 	struct fi_cq_tagged_entry e;
@@ -282,6 +295,15 @@ START_TEST(test_unexpected_large)
 	free(tx);
 	free(rx);
 	pair_close(&p);
+}
+
+/* The same, eager (default threshold) and by rendezvous (64K). */
+START_TEST(test_unexpected_large)
+{
+	unexpected_large();
+	setenv("FI_UET_RDZV_THRESHOLD", "64K", 1);
+	unexpected_large();
+	unsetenv("FI_UET_RDZV_THRESHOLD");
 }
 END_TEST
 

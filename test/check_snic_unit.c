@@ -1661,7 +1661,7 @@ START_TEST(test_env)
 
 	uet_snic_cfg_default(&def);
 	ck_assert_uint_eq(def.mtu, 0);
-	ck_assert_uint_eq(def.rdzv_threshold, 64 * 1024);
+	ck_assert_uint_eq(def.rdzv_threshold, 2 * 1024 * 1024);
 	ck_assert_uint_eq(def.unexp_max_bytes, 64ull << 20);
 	ck_assert_uint_eq(def.mode, UET_PDS_MODE_RUD);
 	ck_assert_uint_eq(def.pds.dead_ns, 30000 * MS);
