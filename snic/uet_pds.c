@@ -429,10 +429,14 @@ void uet_pds_batch_end(struct uet_pds *pds, uint64_t now)
 {
 	if (!pds || !pds->batch)
 		return;
-	if (--pds->batch)
+	if (pds->batch > 1) {
+		pds->batch--;
 		return;
+	}
 	now = uet_pds_clock(pds, now);
+	/* Still inside the batch: the owed ACKs join the queue. */
 	uet_pds_send_owed_acks(pds, now);
+	pds->batch = 0;
 	uet_pds_flush_link(pds, now);
 	uet_pds_flush_done(pds);
 }
@@ -466,6 +470,8 @@ static bool uet_pds_may_defer(struct uet_pds *pds)
 
 void uet_pds_batch_end_tx(struct uet_pds *pds, uint64_t now)
 {
+	if (pds && pds->batch == 1)
+		uet_pds_send_owed_acks(pds, uet_pds_clock(pds, now));
 	if (pds && pds->batch == 1 && uet_pds_may_defer(pds)) {
 		pds->batch = 0;
 		pds->st.tx_deferred++;

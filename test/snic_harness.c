@@ -379,6 +379,9 @@ void snh_world_cfg_default(struct snh_world_cfg *c)
 	memset(c, 0, sizeof(*c));
 	for (i = 0; i < 2; i++) {
 		uet_snic_cfg_default(&c->snic[i]);
+		/* The suites exercise rendezvous above 64 KiB (the default
+		 * is 2 MiB): their sizes were chosen around this one. */
+		c->snic[i].rdzv_threshold = 64u << 10;
 		c->snic[i].pds.seed = 0x1000 + (uint64_t)i;
 		c->job[i] = SNH_JOB;
 		c->pid[i] = (uint16_t)(0x10 + i);
