@@ -71,6 +71,9 @@
 #define UET_LINK_UDP_PPM		1000000ull
 /* Datagrams per GSO send (the kernel's UDP_MAX_SEGMENTS is >= 64). */
 #define UET_LINK_UDP_GSO_SEGS		64u
+/* iovecs of one sendmmsg() call (a GSO run carries many datagrams' worth;
+ * the kernel takes up to UIO_MAXIOV = 1024 per msghdr). */
+#define UET_LINK_UDP_TX_IOV		(UET_LINK_UDP_BATCH * UET_LINK_MAX_IOV)
 /* Receive buffer with UDP_GRO: the largest coalesced datagram. */
 #define UET_LINK_UDP_GRO_BUF		65536u
 
@@ -110,7 +113,7 @@ struct uet_link_udp {
 	size_t pend_seg;		/* its datagram size (0: one) */
 	struct mmsghdr tx_msgs[UET_LINK_UDP_BATCH];
 	unsigned int tx_segs[UET_LINK_UDP_BATCH];	/* datagrams each */
-	struct iovec tx_iov[UET_LINK_UDP_BATCH * UET_LINK_MAX_IOV];
+	struct iovec tx_iov[UET_LINK_UDP_TX_IOV];
 	union uet_link_udp_ctl tx_ctl[UET_LINK_UDP_BATCH];
 	union uet_link_udp_ctl rx_ctl[UET_LINK_UDP_BATCH];
 	struct mmsghdr rx_msgs[UET_LINK_UDP_BATCH];
@@ -191,18 +194,22 @@ static unsigned int uet_link_udp_build(struct uet_link_udp *lu,
 				       const struct uet_link_pkt *pkts,
 				       unsigned int n)
 {
-	unsigned int m = 0, p = 0, segs, iovs = 0, k;
+	unsigned int m = 0, p = 0, segs, iovs = 0, first, k;
 	size_t len, total, l;
 	struct msghdr *mh;
 	struct cmsghdr *cm;
 
 	while (p < n && m < UET_LINK_UDP_BATCH) {
+		/* Room for this datagram's iovecs, or the call ends here. */
+		if (iovs + pkts[p].iovcnt > UET_LINK_UDP_TX_IOV)
+			break;
 		mh = &lu->tx_msgs[m].msg_hdr;
 		memset(mh, 0, sizeof(*mh));
 		/* The kernel only reads name, iovecs and control. */
 		mh->msg_name = (void *)(uintptr_t)&pkts[p].dst->ss;
 		mh->msg_namelen = pkts[p].dst->len;
-		mh->msg_iov = &lu->tx_iov[iovs];
+		mh->msg_iov = lu->tx_iov + iovs;
+		first = iovs;
 		len = total = uet_link_udp_pkt_len(&pkts[p]);
 		segs = 0;
 		do {
@@ -210,7 +217,8 @@ static unsigned int uet_link_udp_build(struct uet_link_udp *lu,
 				lu->tx_iov[iovs++] = pkts[p + segs].iov[k];
 			segs++;
 			if (!lu->gso || len == 0 || p + segs >= n ||
-			    segs >= UET_LINK_UDP_GSO_SEGS)
+			    segs >= UET_LINK_UDP_GSO_SEGS ||
+			    iovs + pkts[p + segs].iovcnt > UET_LINK_UDP_TX_IOV)
 				break;
 			l = uet_link_udp_pkt_len(&pkts[p + segs]);
 			if (l == 0 || l > len || total + l > lu->cap ||
@@ -225,7 +233,7 @@ static unsigned int uet_link_udp_build(struct uet_link_udp *lu,
 				break;
 			}
 		} while (1);
-		mh->msg_iovlen = (size_t)(&lu->tx_iov[iovs] - mh->msg_iov);
+		mh->msg_iovlen = iovs - first;
 		if (segs > 1) {
 			mh->msg_control = lu->tx_ctl[m].buf;
 			mh->msg_controllen = CMSG_SPACE(sizeof(uint16_t));

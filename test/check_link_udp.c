@@ -367,7 +367,9 @@ static void batch(const char *host)
 			ck_assert(wait_readable(b->ops->fd(b), WAIT_MS));
 			n = b->ops->recv(b, rx, 256);
 			ck_assert_int_gt(n, 0);
-			ck_assert_int_le(n, UET_LINK_UDP_BATCH);
+			/* At most what was asked (with GRO a buffer holds
+			 * many datagrams: more than UET_LINK_UDP_BATCH). */
+			ck_assert_int_le(n, 256);
 			/* Loopback keeps the order. */
 			for (i = 0; i < n; i++, got++) {
 				ck_assert_uint_eq(rx[i].len, 100);
@@ -866,6 +868,52 @@ START_TEST(test_gso_runs)
 }
 END_TEST
 
+/* Many small datagrams of UET_LINK_MAX_IOV pieces each in one call: GSO
+ * runs whose iovecs fill the link's per-call array (an overflow of it
+ * shows under the sanitizers) still deliver every datagram intact. */
+START_TEST(test_gso_many_iov)
+{
+	enum { N = 300, LEN = 100 };
+	struct uet_link_udp_cfg cfg = { .host = "127.0.0.1", .port = 0 };
+	static struct uet_link_pkt pkts[N];
+	static uint8_t bufs[N][LEN];
+	struct uet_link *a = NULL, *b = NULL;
+	struct uet_link_rx rx[64];
+	struct uet_link_addr ab;
+	unsigned int sent = 0, got = 0, k, tries;
+	int n;
+
+	ck_assert_int_eq(uet_link_udp_open(&cfg, &a), 0);
+	ck_assert_int_eq(uet_link_udp_open(&cfg, &b), 0);
+	ab = addr_of(b);
+	for (k = 0; k < N; k++) {
+		fill(bufs[k], LEN, 5000 + k);
+		make_pkt(&pkts[k], &ab, bufs[k], LEN, UET_LINK_MAX_IOV);
+	}
+	for (tries = 0; sent < N && tries < 100; tries++) {
+		n = a->ops->send(a, pkts + sent, N - sent);
+		ck_assert_int_ge(n, 0);
+		sent += (unsigned int)n;
+	}
+	ck_assert_uint_eq(sent, N);
+	for (tries = 0; got < N && tries < 200; tries++) {
+		n = b->ops->recv(b, rx, 64);
+		ck_assert_int_ge(n, 0);
+		if (n == 0) {
+			wait_readable(b->ops->fd(b), WAIT_MS);
+			continue;
+		}
+		for (k = 0; k < (unsigned int)n; k++, got++) {
+			ck_assert_uint_eq(rx[k].len, LEN);
+			ck_assert(same_bytes(rx[k].buf, LEN, 5000 + got));
+		}
+	}
+	ck_assert_uint_eq(got, N);
+	a->ops->close(a);
+	b->ops->close(b);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("link_udp");
@@ -889,6 +937,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, test_sockbuf);
 	tcase_add_test(tc, test_loss_knob);
 	tcase_add_test(tc, test_gso_runs);
+	tcase_add_test(tc, test_gso_many_iov);
 	suite_add_tcase(s, tc);
 	return s;
 }
