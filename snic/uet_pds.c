@@ -470,15 +470,15 @@ static bool uet_pds_may_defer(struct uet_pds *pds)
 
 void uet_pds_batch_end_tx(struct uet_pds *pds, uint64_t now)
 {
-	if (pds && pds->batch == 1)
-		uet_pds_send_owed_acks(pds, uet_pds_clock(pds, now));
-	if (pds && pds->batch == 1 && uet_pds_may_defer(pds)) {
-		pds->batch = 0;
-		pds->st.tx_deferred++;
-		uet_pds_flush_done(pds);
+	/* Owed ACKs would be control to send: then nothing waits. */
+	if (!pds || pds->batch != 1 || !uet_dlist_empty(&pds->owed) ||
+	    !uet_pds_may_defer(pds)) {
+		uet_pds_batch_end(pds, now);
 		return;
 	}
-	uet_pds_batch_end(pds, now);
+	pds->batch = 0;
+	pds->st.tx_deferred++;
+	uet_pds_flush_done(pds);
 }
 
 /* ---- completions ---- */

@@ -1843,6 +1843,53 @@ START_TEST(test_ack_request_flag)
 }
 END_TEST
 
+/*
+ * uet_pds_batch_end_tx (a doorbell): the first packet of a burst leaves
+ * at once; the next ones, posted while it is in flight, wait for the
+ * next flush (a progress pass: batch_begin/batch_end) and then leave
+ * together; nothing is lost.
+ */
+START_TEST(test_batch_defer)
+{
+	struct tworld *w = world_default(72);
+	struct uet_link_mem_stats fs;
+	struct uet_pds_stats sa;
+	struct uet_pds *a;
+	struct tstream *st;
+	uint64_t sent0;
+	uint32_t i;
+
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, 1, 0, 0);
+	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
+	stream_free(w, st);
+	a = w->side[0].pds;
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, 3, 20, 0);
+	st->next = st->n;	/* posted here, not by the world's pump */
+	uet_link_mem_fabric_get_stats(w->fab, &fs);
+	sent0 = fs.sent;
+	for (i = 0; i < st->n; i++) {
+		uet_pds_batch_begin(a);
+		ck_assert_int_eq(uet_pds_send(a, &st->key, &st->pkts[i].p,
+					      w->now), 0);
+		uet_pds_batch_end_tx(a, w->now);
+		uet_link_mem_fabric_get_stats(w->fab, &fs);
+		/* the first goes at once, the others wait */
+		ck_assert_uint_eq(fs.sent, sent0 + 1);
+	}
+	pds_stats(&w->side[0], &sa);
+	ck_assert_uint_eq(sa.tx_deferred, st->n - 1);
+	uet_pds_batch_begin(a);
+	uet_pds_batch_end(a, w->now);
+	uet_link_mem_fabric_get_stats(w->fab, &fs);
+	ck_assert_uint_eq(fs.sent, sent0 + st->n);
+	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
+	stream_check(st, 0);
+	stream_check_rx(st, &w->side[1]);
+	stream_free(w, st);
+	world_free(w);
+}
+END_TEST
+
 /* Inject a ROD request on a RUD PDC: B answers PDC_HDR_MISMATCH and A
  * fails the packet of that PSN. */
 START_TEST(test_hdr_mismatch)
@@ -2265,6 +2312,7 @@ static Suite *pds_suite(void)
 	ADD(test_link_busy);
 	ADD(test_send_reply);
 	ADD(test_ack_request_flag);
+	ADD(test_batch_defer);
 	ADD(test_hdr_mismatch);
 	ADD(test_malformed);
 	ADD(test_send_errors);
