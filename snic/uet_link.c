@@ -169,3 +169,46 @@ bool uet_link_addr_eq(const struct uet_link_addr *a,
 		return false;
 	}
 }
+
+/* ---- unreachable-destination reports ---- */
+
+void uet_link_errq_push(struct uet_link_errq *q,
+			const struct uet_link_addr *dst, int err, bool local)
+{
+	struct uet_link_err *e;
+	unsigned int i;
+
+	for (i = 0; i < q->n; i++) {
+		e = &q->ev[(q->head + i) % UET_LINK_ERRQ_LEN];
+		if (uet_link_addr_eq(&e->dst, dst)) {
+			/* A local verdict outranks ICMP evidence. */
+			if (local || !e->local) {
+				e->err = err;
+				e->local = local;
+			}
+			return;
+		}
+	}
+	if (q->n == UET_LINK_ERRQ_LEN) {
+		q->dropped++;
+		return;
+	}
+	e = &q->ev[(q->head + q->n) % UET_LINK_ERRQ_LEN];
+	e->dst = *dst;
+	e->err = err;
+	e->local = local;
+	q->n++;
+}
+
+unsigned int uet_link_errq_pop(struct uet_link_errq *q,
+			       struct uet_link_err *ev, unsigned int n)
+{
+	unsigned int k;
+
+	for (k = 0; k < n && q->n; k++) {
+		ev[k] = q->ev[q->head];
+		q->head = (q->head + 1) % UET_LINK_ERRQ_LEN;
+		q->n--;
+	}
+	return k;
+}

@@ -49,6 +49,34 @@ struct uet_link_rx {
 	struct uet_link_addr src;
 };
 
+/*
+ * A destination reported unreachable.  local: the kernel refused to send
+ * to it (no route from this link's address: a verdict); otherwise an ICMP
+ * error came back for a datagram sent to it (port or host unreachable),
+ * which anyone on the path can forge: evidence, not a verdict.
+ */
+struct uet_link_err {
+	struct uet_link_addr dst;
+	int err;		/* positive errno: ECONNREFUSED, EHOSTUNREACH,
+				 * ENETUNREACH */
+	bool local;
+};
+
+/* The reports a link keeps until they are read: a small ring, one entry
+ * per destination; a report for a destination already queued is merged,
+ * one that finds the ring full is counted in dropped and lost. */
+#define UET_LINK_ERRQ_LEN	16
+struct uet_link_errq {
+	struct uet_link_err ev[UET_LINK_ERRQ_LEN];
+	unsigned int head, n;
+	uint64_t dropped;
+};
+
+void uet_link_errq_push(struct uet_link_errq *q,
+			const struct uet_link_addr *dst, int err, bool local);
+unsigned int uet_link_errq_pop(struct uet_link_errq *q,
+			       struct uet_link_err *ev, unsigned int n);
+
 struct uet_link;
 
 struct uet_link_ops {
@@ -72,6 +100,11 @@ struct uet_link_ops {
 	size_t (*mtu)(struct uet_link *link);
 	/* The address peers send to in order to reach this link. */
 	int (*local_addr)(struct uet_link *link, struct uet_link_addr *addr);
+	/* Optional (NULL: none): move up to n unreachable-destination reports
+	 * into ev, oldest first; returns how many.  No system call: the link
+	 * gathers them while it sends and receives. */
+	unsigned int (*errors)(struct uet_link *link, struct uet_link_err *ev,
+			       unsigned int n);
 	void (*close)(struct uet_link *link);
 };
 

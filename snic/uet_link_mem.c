@@ -124,6 +124,7 @@ struct uet_link_mem {
 	struct uet_link_mem_dgram *held;	/* held back for reordering */
 	uint64_t held_release_ns;
 	struct uet_dlist rx_done;	/* returned by the last recv() */
+	struct uet_link_errq errq;	/* faults.unreach_reports */
 };
 
 static const struct uet_link_ops uet_link_mem_ops;
@@ -433,6 +434,8 @@ static bool uet_link_mem_send_one(struct uet_link_mem *src,
 	dst = uet_link_mem_lookup(fab, pkt->dst);
 	drop = uet_link_mem_idxset_take(&fab->drop_idx, index);
 	corrupt = uet_link_mem_idxset_take(&fab->corrupt_idx, index);
+	if (!dst && f->unreach_reports)
+		uet_link_errq_push(&src->errq, pkt->dst, ECONNREFUSED, false);
 	if (!dst || drop || uet_link_mem_chance(fab, f->drop_ppm)) {
 		uet_link_mem_dgram_put(fab, d);
 		fab->stats.dropped++;
@@ -586,7 +589,22 @@ static void uet_link_mem_close(struct uet_link *link)
 	free(lm);
 }
 
+static unsigned int uet_link_mem_errors(struct uet_link *link,
+					struct uet_link_err *ev, unsigned int n)
+{
+	struct uet_link_mem *lm = uet_link_mem_of(link);
+	unsigned int k;
+
+	if (!lm->fab)
+		return uet_link_errq_pop(&lm->errq, ev, n);
+	uet_link_mem_lock(lm->fab);
+	k = uet_link_errq_pop(&lm->errq, ev, n);
+	uet_link_mem_unlock(lm->fab);
+	return k;
+}
+
 static const struct uet_link_ops uet_link_mem_ops = {
+	.errors = uet_link_mem_errors,
 	.send = uet_link_mem_send,
 	.recv = uet_link_mem_recv,
 	.fd = uet_link_mem_fd,

@@ -29,6 +29,10 @@ struct uet_link_mem_faults {
 	uint32_t corrupt_ppm;
 	uint64_t delay_ns;		/* base one-way latency */
 	uint64_t jitter_ns;		/* extra uniform delay 0..jitter */
+	bool unreach_reports;		/* a datagram for an address with no
+					 * link draws an ECONNREFUSED report
+					 * (errors op), as ICMP port
+					 * unreachable does over UDP */
 };
 
 struct uet_link_mem_stats {

@@ -47,6 +47,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <ifaddrs.h>
+#include <linux/errqueue.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <stdlib.h>
@@ -76,6 +77,9 @@
 #define UET_LINK_UDP_TX_IOV		(UET_LINK_UDP_BATCH * UET_LINK_MAX_IOV)
 /* Receive buffer with UDP_GRO: the largest coalesced datagram. */
 #define UET_LINK_UDP_GRO_BUF		65536u
+
+/* Error-queue entries read per call. */
+#define UET_LINK_UDP_ERRQ_READS	32
 
 #ifndef SOL_UDP
 #define SOL_UDP 17
@@ -119,6 +123,7 @@ struct uet_link_udp {
 	struct mmsghdr rx_msgs[UET_LINK_UDP_BATCH];
 	struct iovec rx_iov[UET_LINK_UDP_BATCH];
 	struct sockaddr_storage rx_addr[UET_LINK_UDP_BATCH];
+	struct uet_link_errq errq;	/* unreachable destinations */
 };
 
 static const struct uet_link_ops uet_link_udp_ops;
@@ -167,6 +172,69 @@ static bool uet_link_udp_net_error(int err)
 		return true;
 	default:
 		return false;
+	}
+}
+
+/* Errors that say something about one destination. */
+static bool uet_link_udp_unreach_error(int err)
+{
+	return err == ECONNREFUSED || err == EHOSTUNREACH ||
+	       err == ENETUNREACH || err == EHOSTDOWN;
+}
+
+/*
+ * Read the socket's error queue (IP_RECVERR / IPV6_RECVERR): each ICMP
+ * error names the destination of the datagram that drew it.  Port, host
+ * and network unreachable become reports (errq); the rest (fragmentation
+ * needed, time exceeded) are only counted.  Bounded per call; reading
+ * the queue also clears the socket error that made the last send or
+ * receive fail.
+ */
+static void uet_link_udp_read_errq(struct uet_link_udp *lu)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct sock_extended_err) +
+				    sizeof(struct sockaddr_in6))];
+		struct cmsghdr align;
+	} ctl;
+	struct sock_extended_err ee;
+	struct uet_link_addr dst;
+	struct cmsghdr *cm;
+	struct msghdr mh;
+	struct iovec iov;
+	uint8_t b[64];
+	unsigned int i;
+
+	for (i = 0; i < UET_LINK_UDP_ERRQ_READS; i++) {
+		memset(&mh, 0, sizeof(mh));
+		memset(&dst, 0, sizeof(dst));
+		iov.iov_base = b;
+		iov.iov_len = sizeof(b);
+		mh.msg_name = &dst.ss;
+		mh.msg_namelen = sizeof(dst.ss);
+		mh.msg_iov = &iov;
+		mh.msg_iovlen = 1;
+		mh.msg_control = ctl.buf;
+		mh.msg_controllen = sizeof(ctl.buf);
+		if (recvmsg(lu->fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			return;
+		dst.len = mh.msg_namelen;
+		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
+			if (!((cm->cmsg_level == IPPROTO_IP &&
+			       cm->cmsg_type == IP_RECVERR) ||
+			      (cm->cmsg_level == IPPROTO_IPV6 &&
+			       cm->cmsg_type == IPV6_RECVERR)) ||
+			    cm->cmsg_len < CMSG_LEN(sizeof(ee)))
+				continue;
+			memcpy(&ee, CMSG_DATA(cm), sizeof(ee));
+			lu->stats.icmp_err++;
+			if ((ee.ee_origin == SO_EE_ORIGIN_ICMP ||
+			     ee.ee_origin == SO_EE_ORIGIN_ICMP6) &&
+			    uet_link_udp_unreach_error((int)ee.ee_errno) &&
+			    dst.len)
+				uet_link_errq_push(&lu->errq, &dst,
+						   (int)ee.ee_errno, false);
+		}
 	}
 }
 
@@ -254,6 +322,7 @@ static int uet_link_udp_send(struct uet_link *link,
 {
 	struct uet_link_udp *lu = uet_link_udp_of(link);
 	unsigned int nok, done, cnt, i;
+	bool retried = false;
 	int ret, err = 0;
 
 	if (n && !pkts)
@@ -269,6 +338,7 @@ static int uet_link_udp_send(struct uet_link *link,
 		cnt = uet_link_udp_build(lu, pkts + done, nok - done);
 		ret = sendmmsg(lu->fd, lu->tx_msgs, cnt, MSG_DONTWAIT);
 		if (ret > 0) {
+			retried = false;
 			for (i = 0; i < (unsigned int)ret; i++) {
 				lu->stats.tx_pkts += lu->tx_segs[i];
 				lu->stats.tx_bytes += lu->tx_msgs[i].msg_len;
@@ -292,9 +362,27 @@ static int uet_link_udp_send(struct uet_link *link,
 			lu->stats.gso_off++;
 			continue;
 		}
-		if (uet_link_udp_net_error(errno)) {
+		if (uet_link_udp_net_error(errno) && !retried) {
+			/* Maybe the socket error an ICMP report left for
+			 * another destination (IP_RECVERR): sending clears
+			 * it; read the reports, try once more. */
+			uet_link_udp_read_errq(lu);
+			retried = true;
+			continue;
+		}
+		if (uet_link_udp_net_error(errno) || errno == EINVAL) {
+			/* This destination's own error (EINVAL: no route
+			 * from this address, e.g. loopback to another
+			 * host): lost as on a wire, and reported. */
+			if (uet_link_udp_unreach_error(errno) ||
+			    errno == EINVAL || errno == ENETDOWN)
+				uet_link_errq_push(&lu->errq, pkts[done].dst,
+						   errno == EINVAL ||
+						   errno == ENETDOWN ?
+						   ENETUNREACH : errno, true);
 			lu->stats.tx_err += lu->tx_segs[0];
 			done += lu->tx_segs[0];
+			retried = false;
 			continue;
 		}
 		if (done == 0)
@@ -450,8 +538,14 @@ static int uet_link_udp_recv(struct uet_link *link, struct uet_link_rx *rx,
 	for (tries = 0; tries < UET_LINK_UDP_TRUNC_RETRIES; tries++) {
 		ret = recvmmsg(lu->fd, lu->rx_msgs, cnt, MSG_DONTWAIT, NULL);
 		if (ret < 0) {
+			if (uet_link_udp_net_error(errno)) {
+				/* An ICMP report (IP_RECVERR) failed the
+				 * call before any datagram: read it, go on. */
+				uet_link_udp_read_errq(lu);
+				continue;
+			}
 			if (errno == EAGAIN || errno == EWOULDBLOCK ||
-			    errno == EINTR || uet_link_udp_net_error(errno))
+			    errno == EINTR)
 				return 0;
 			return -errno;
 		}
@@ -501,12 +595,19 @@ static void uet_link_udp_close(struct uet_link *link)
 	free(lu);
 }
 
+static unsigned int uet_link_udp_errors(struct uet_link *link,
+					struct uet_link_err *ev, unsigned int n)
+{
+	return uet_link_errq_pop(&uet_link_udp_of(link)->errq, ev, n);
+}
+
 static const struct uet_link_ops uet_link_udp_ops = {
 	.send = uet_link_udp_send,
 	.recv = uet_link_udp_recv,
 	.fd = uet_link_udp_fd,
 	.mtu = uet_link_udp_mtu,
 	.local_addr = uet_link_udp_local_addr,
+	.errors = uet_link_udp_errors,
 	.close = uet_link_udp_close,
 };
 
@@ -763,6 +864,14 @@ int uet_link_udp_open(const struct uet_link_udp_cfg *cfg,
 		ret = -errno;
 		goto err_close_fd;
 	}
+	/* ICMP errors for datagrams sent (port, host unreachable) reach an
+	 * unconnected socket only with IP_RECVERR; optional. */
+	if (lu->family == AF_INET)
+		(void)setsockopt(lu->fd, IPPROTO_IP, IP_RECVERR, &one,
+				 sizeof(one));
+	else
+		(void)setsockopt(lu->fd, IPPROTO_IPV6, IPV6_RECVERR, &one,
+				 sizeof(one));
 	ret = uet_link_udp_sockbuf(lu->fd, SO_SNDBUF, cfg->sndbuf);
 	if (ret)
 		goto err_close_fd;

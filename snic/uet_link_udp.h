@@ -81,6 +81,7 @@ struct uet_link_udp_stats {
 	uint64_t gso_off;		/* the kernel refused a GSO send */
 	uint64_t tx_gso;		/* msghdrs that carried a GSO run */
 	uint64_t rx_gro;		/* buffers that held several datagrams */
+	uint64_t icmp_err;		/* ICMP errors read (IP_RECVERR) */
 };
 
 /*

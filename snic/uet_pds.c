@@ -42,6 +42,7 @@ void uet_pds_cfg_default(struct uet_pds_cfg *cfg)
 	cfg->rto_max_ns = 500000000ull;		/* 500 ms */
 	cfg->max_retries = 12;
 	cfg->dead_ns = 2000000000ull;		/* 2 s */
+	cfg->unreach_ns = 1000000000ull;	/* 1 s */
 	cfg->reorder_min_ns = 10000ull;		/* 10 us */
 	cfg->ack_coalesce = 8;
 	cfg->ack_delay_ns = 50000ull;		/* 50 us */
@@ -899,6 +900,7 @@ int uet_pds_poll(struct uet_pds *pds, uint64_t now)
 	n = pds->link->ops->recv(pds->link, rx, UET_PDS_RECV_BATCH);
 	for (i = 0; i < n; i++)
 		uet_pds_rx(pds, rx[i].buf, rx[i].len, &rx[i].src, now);
+	uet_pds_link_errors(pds, now);
 	uet_pds_timer(pds, now);
 	uet_pds_batch_end(pds, now);
 	return n;

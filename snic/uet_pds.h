@@ -168,6 +168,10 @@ struct uet_pds_cfg {
 					 * of life from the peer ... */
 	uint64_t dead_ns;		/* ... and this much silence: then the
 					 * PDC fails (-ETIMEDOUT); 0: rounds */
+	uint64_t unreach_ns;		/* after an ICMP unreachable report:
+					 * this much more silence fails the
+					 * PDC (probed at once); 0: reports
+					 * are ignored */
 	uint64_t reorder_min_ns;	/* floor of the RACK reorder window */
 	unsigned int ack_coalesce;	/* ACK at least every N packets */
 	uint64_t ack_delay_ns;		/* ... or after this delay */
@@ -244,6 +248,9 @@ struct uet_pds_stats {
 	uint64_t malformed, unknown_pdc, wrong_mode;
 	uint64_t pdc_opened, pdc_closed, pdc_failed;
 	uint64_t link_busy;
+	uint64_t unreach_icmp;	/* ICMP unreachable reports for a PDC */
+	uint64_t unreach_local;	/* the kernel refused the peer's address */
+	uint64_t pdc_unreach;	/* PDCs failed on such reports */
 	uint64_t tx_deferred;	/* doorbells whose data waited (batch_end_tx) */
 };
 

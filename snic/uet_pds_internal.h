@@ -191,6 +191,10 @@ struct uet_pdc {
 	uint32_t epoch;			/* bumped on every sign of life */
 	uint64_t last_heard_ns;		/* last valid ACK/NACK/CP from peer */
 	uint64_t last_alive_ns;		/* last sign of life (uet_pdc_alive) */
+	/* Unreachable reports (uet_pds_unreach.c): fail with doom_err at
+	 * doom_ns unless the peer shows life first; MAX: none. */
+	uint64_t doom_ns;
+	int doom_err;
 	/* RACK loss detection (RFC 8985, transmission order by tx_seq) */
 	uint32_t tx_seq;		/* next transmission number */
 	uint32_t rack_seq;		/* latest transmission known delivered */
@@ -397,6 +401,17 @@ int uet_pdc_create_tgt(struct uet_pds *pds, const struct uet_link_addr *src,
 void uet_pdc_teardown(struct uet_pds *pds, struct uet_pdc *pdc);
 /* Complete every outstanding packet with status, then tear down. */
 void uet_pdc_fail(struct uet_pds *pds, struct uet_pdc *pdc, int status);
+
+/* ---- uet_pds_unreach.c: unreachable-destination reports ---- */
+/* Read the link's reports and act on the PDCs to each destination. */
+void uet_pds_link_errors(struct uet_pds *pds, uint64_t now);
+/* Fail pdc when its doom deadline passed; false when it did (freed). */
+bool uet_pdc_doom_timer(struct uet_pds *pds, struct uet_pdc *pdc,
+			uint64_t now);
+/* uet_pds_tx.c: resend the oldest unacked packet (or ask for the ACK of
+ * one waiting for its response) at once; false when the PDC failed. */
+bool uet_pdc_probe_now(struct uet_pds *pds, struct uet_pdc *pdc,
+		       uint64_t now);
 /* INV_DPDCID: start over with a new PDCID and Start_PSN. */
 void uet_pdc_restart(struct uet_pds *pds, struct uet_pdc *pdc, uint64_t now);
 /* Leave the key map so that new sends open a new PDC. */

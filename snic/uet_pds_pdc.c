@@ -130,6 +130,7 @@ static int uet_pdc_alloc(struct uet_pds *pds, uint32_t start_psn,
 	pdc->last_active_ns = now;
 	pdc->last_heard_ns = now;
 	pdc->last_alive_ns = now;
+	pdc->doom_ns = UINT64_MAX;
 	uet_dlist_init(&pdc->entry);
 	uet_dlist_init(&pdc->touch_entry);
 	ret = uet_pdc_tx_init(pds, pdc);

@@ -263,6 +263,7 @@ void uet_pdc_encode_req(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
 void uet_pdc_alive(struct uet_pdc *pdc, uint64_t now)
 {
 	pdc->last_alive_ns = now;
+	pdc->doom_ns = UINT64_MAX;	/* it answers: reports were stale */
 	pdc->epoch++;
 }
 
@@ -876,9 +877,30 @@ static bool uet_pdc_tlp_fire(struct uet_pds *pds, struct uet_pdc *pdc,
 	return true;
 }
 
+bool uet_pdc_probe_now(struct uet_pds *pds, struct uet_pdc *pdc,
+		       uint64_t now)
+{
+	struct uet_pds_tx_pkt *pkt;
+
+	pkt = uet_dlist_first_entry(&pdc->sent, struct uet_pds_tx_pkt,
+				    priv.entry);
+	if (pkt)
+		return uet_pdc_retransmit(pds, pdc, pkt, UET_RETX_TIMEOUT,
+					  now);
+	pkt = uet_dlist_first_entry(&pdc->rspwait, struct uet_pds_tx_pkt,
+				    priv.entry);
+	if (pkt)
+		uet_pdc_send_cp(pds, pdc, UET_CTL_ACK_REQUEST, pkt->priv.psn,
+				true, true, 0, now);
+	return true;
+}
+
 bool uet_pdc_tx_timer(struct uet_pds *pds, struct uet_pdc *pdc, uint64_t now)
 {
 	struct uet_pds_tx_pkt *pkt;
+
+	if (!uet_pdc_doom_timer(pds, pdc, now))
+		return false;
 
 	uet_dlist_foreach_entry_safe(&pdc->nacked, pkt, priv.entry) {
 		if (pkt->priv.due_ns > now)
@@ -916,6 +938,7 @@ uint64_t uet_pdc_tx_deadline(const struct uet_pds *pds,
 	uint64_t next = uet_pds_min64(pdc->rto_due_ns, pdc->reo_due_ns);
 
 	next = uet_pds_min64(next, pdc->tlp_due_ns);
+	next = uet_pds_min64(next, pdc->doom_ns);
 
 	uet_dlist_foreach_entry(&pdc->nacked, pkt, priv.entry)
 		next = uet_pds_min64(next, pkt->priv.due_ns);

@@ -70,6 +70,12 @@ static const struct uet_env_var snic_env_dead_ms =
 			 "Silence of a peer, in milliseconds, before its "
 			 "unacknowledged operations fail (with "
 			 "FI_UET_MAX_RETRIES rounds)");
+static const struct uet_env_var snic_env_unreach_ms =
+	UET_ENV_UINT_VAR("unreach_ms", 1000, 0, 3600000,
+			 "After an ICMP unreachable report for a peer (its "
+			 "process is gone), milliseconds of further silence "
+			 "before its operations fail (the peer is probed at "
+			 "once); 0 ignores the reports");
 static const struct uet_env_var snic_env_loss_ppm =
 	UET_ENV_UINT_VAR("loss_ppm", 0, 0, 1000000,
 			 "Testing knob: parts per million of received "
@@ -91,6 +97,7 @@ const struct uet_env_var *const uet_snic_env_vars[] = {
 	&snic_env_rto_min_us,
 	&snic_env_max_retries,
 	&snic_env_dead_ms,
+	&snic_env_unreach_ms,
 	&snic_env_loss_ppm,
 	&snic_env_gso,
 };
@@ -148,6 +155,9 @@ void uet_snic_cfg_from_env(struct uet_snic_cfg *cfg)
 	if (snic_env_set(&snic_env_dead_ms))
 		cfg->pds.dead_ns = uet_env_get_uint(&snic_env_dead_ms) *
 				   UET_NSEC_PER_MSEC;
+	if (snic_env_set(&snic_env_unreach_ms))
+		cfg->pds.unreach_ns = uet_env_get_uint(&snic_env_unreach_ms) *
+				      UET_NSEC_PER_MSEC;
 }
 
 uint16_t uet_snic_env_port(void)

@@ -137,6 +137,7 @@ struct tlink {
 	uint64_t nack_by_code[8];
 	uint8_t cap[32][CAP_LEN];	/* first datagram of each type */
 	size_t cap_len[32];
+	struct uet_link_errq inj;	/* reports injected by the test */
 };
 
 struct tside {
@@ -302,7 +303,18 @@ static void tlink_close(struct uet_link *link)
 	t->inner = NULL;
 }
 
+/* The test's injected reports first, then the in-memory link's own. */
+static unsigned int tlink_errors(struct uet_link *link,
+				 struct uet_link_err *ev, unsigned int n)
+{
+	struct tlink *t = tlink_of(link);
+	unsigned int k = uet_link_errq_pop(&t->inj, ev, n);
+
+	return k + t->inner->ops->errors(t->inner, ev + k, n - k);
+}
+
 static const struct uet_link_ops tlink_ops = {
+	.errors = tlink_errors,
 	.send = tlink_send,
 	.recv = tlink_recv,
 	.fd = tlink_fd,
@@ -1475,6 +1487,106 @@ static void peer_disappears(uint64_t seed, uint64_t dead_ns)
 	world_free(w);
 }
 
+/*
+ * Unreachable reports (uet_pds_unreach.c).  An ICMP report for a silent
+ * peer fails its PDC about unreach_ns later with the reported error, long
+ * before dead_ns; a forged one for a live peer costs a retransmission and
+ * nothing else; a local verdict fails the PDC at once.
+ */
+START_TEST(test_unreach_reports)
+{
+	struct uet_pds_cfg ca, cb;
+	struct uet_pds_stats sa;
+	struct tworld *w;
+	struct tstream *st;
+	uint64_t t0;
+
+	test_cfg(&ca, 70);
+	test_cfg(&cb, 71);
+	ca.dead_ns = 10000 * MS;
+	ca.rto_max_ns = 50 * MS;
+	ca.unreach_ns = 5 * MS;
+	w = world_new(72, &ca, &cb);
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, 10, 0, 0);
+	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
+	stream_free(w, st);
+
+	/* A forged report while B answers: everything is delivered. */
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, 20, 100, 0);
+	stream_pump(w, st);
+	uet_link_errq_push(&w->side[0].tap.inj, &w->side[1].addr,
+			   ECONNREFUSED, false);
+	ck_assert(world_run(w, p_streams_done, NULL, 100 * MS));
+	stream_check(st, 0);
+	stream_free(w, st);
+	world_idle(w, 20 * MS);
+	pds_stats(&w->side[0], &sa);
+	ck_assert_uint_eq(sa.unreach_icmp, 1);
+	ck_assert_uint_eq(sa.pdc_unreach, 0);
+	ck_assert_uint_eq(sa.pdc_failed, 0);
+
+	/* B's process is gone: the report fails the PDC in unreach_ns. */
+	w->drop_all[0] = w->drop_all[1] = true;
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, 20, 200, 0);
+	stream_pump(w, st);
+	t0 = w->now;
+	uet_link_errq_push(&w->side[0].tap.inj, &w->side[1].addr,
+			   ECONNREFUSED, false);
+	ck_assert(world_run(w, p_streams_done, NULL, 100 * MS));
+	ck_assert_uint_ge(w->now - t0, ca.unreach_ns);
+	ck_assert_uint_le(w->now - t0, ca.unreach_ns + 2 * MS);
+	stream_check(st, -ECONNREFUSED);
+	stream_free(w, st);
+	pds_stats(&w->side[0], &sa);
+	ck_assert_uint_eq(sa.pdc_unreach, 1);
+
+	/* A local verdict (no route) fails the next PDC at once. */
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, 5, 300, 0);
+	stream_pump(w, st);
+	t0 = w->now;
+	uet_link_errq_push(&w->side[0].tap.inj, &w->side[1].addr,
+			   EHOSTUNREACH, true);
+	ck_assert(world_run(w, p_streams_done, NULL, 100 * MS));
+	ck_assert_uint_le(w->now - t0, 1 * MS);
+	stream_check(st, -EHOSTUNREACH);
+	stream_free(w, st);
+	pds_stats(&w->side[0], &sa);
+	ck_assert_uint_eq(sa.pdc_unreach, 2);
+	ck_assert_uint_eq(sa.unreach_local, 1);
+	world_free(w);
+}
+END_TEST
+
+/* The in-memory link stands for ICMP: a datagram for an address with no
+ * link draws a report (faults.unreach_reports). */
+START_TEST(test_unreach_mem_link)
+{
+	struct uet_link_mem_faults f;
+	struct uet_pds_cfg ca, cb;
+	struct tworld *w;
+	struct tstream *st;
+
+	test_cfg(&ca, 80);
+	test_cfg(&cb, 81);
+	ca.dead_ns = 10000 * MS;
+	ca.unreach_ns = 5 * MS;
+	w = world_new(82, &ca, &cb);
+	memset(&f, 0, sizeof(f));
+	f.delay_ns = 10 * US;
+	f.unreach_reports = true;
+	uet_link_mem_fabric_set_faults(w->fab, &f);
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, 5, 0, 0);
+	/* A port nobody opened on the fabric. */
+	ck_assert_int_eq(uet_link_addr_from_str(&st->key.dst, "127.0.0.1",
+						 4999), 0);
+	ck_assert(world_run(w, p_streams_done, NULL, 100 * MS));
+	ck_assert_uint_lt(w->now, 50 * MS);
+	stream_check(st, -ECONNREFUSED);
+	stream_free(w, st);
+	world_free(w);
+}
+END_TEST
+
 START_TEST(test_peer_disappears)
 {
 	/* Bounded by the retry rounds (no dead time) ... */
@@ -2303,6 +2415,8 @@ static Suite *pds_suite(void)
 	ADD(test_retained_rsp_dup);
 	ADD(test_ack_request);
 	ADD(test_peer_disappears);
+	ADD(test_unreach_reports);
+	ADD(test_unreach_mem_link);
 	ADD(test_starved_peer);
 	ADD(test_nack_storm);
 	ADD(test_destroy_cancels);

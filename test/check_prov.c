@@ -782,6 +782,176 @@ START_TEST(test_unreachable_peer)
 }
 END_TEST
 
+/* ---- contexts: no completion carries one that was not posted ---- */
+
+#define CTX_MAX	64
+
+/* Every context the test handed to the provider. */
+struct ctxset {
+	void *ctx[CTX_MAX];
+	unsigned int n;
+	unsigned int seen;	/* completions checked */
+};
+
+static void *ctx_post(struct ctxset *cs, uintptr_t v)
+{
+	ck_assert_uint_lt(cs->n, CTX_MAX);
+	cs->ctx[cs->n] = (void *)v;
+	return cs->ctx[cs->n++];
+}
+
+static void ctx_check(struct ctxset *cs, void *ctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < cs->n; i++)
+		if (cs->ctx[i] == ctx) {
+			cs->seen++;
+			return;
+		}
+	ck_abort_msg("completion with context %p, never posted", ctx);
+}
+
+/* Drain side i's CQ for ms, checking every entry and error entry. */
+static void ctx_drain(struct pair *p, int i, struct ctxset *cs,
+		      unsigned int ms, unsigned int *nerr)
+{
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	uint64_t end = uet_clock_now_ns() + ms * UET_NSEC_PER_MSEC;
+	int ret;
+
+	while (uet_clock_now_ns() < end) {
+		ret = wait_comp(p, i, &e, NULL, &err);
+		if (ret == 1) {
+			ctx_check(cs, e.op_context);
+		} else if (ret == -FI_EAVAIL) {
+			ctx_check(cs, err.op_context);
+			(*nerr)++;
+		}
+		fi_cq_read(p->s[1 - i].cq, NULL, 0);
+	}
+}
+
+/*
+ * Every kind of completion and error completion, injects to a peer that
+ * is gone among them (fi_inject* gives no context: its failure must not
+ * surface as a CQ entry with a NULL context, which is what crashed Open
+ * MPI's OFI MTL), and each entry's context is one the test posted.
+ */
+START_TEST(test_contexts_are_posted)
+{
+	struct fi_cq_err_entry err;
+	struct fi_cq_tagged_entry e;
+	struct ctxset cs = { .n = 0 };
+	uint8_t tx[3000], rx[4][3000], peek[8];
+	unsigned int nerr0 = 0, nerr1 = 0;
+	struct fi_msg_tagged tm;
+	struct iovec iov;
+	struct pair p;
+	fi_addr_t dead;
+	int k;
+
+	setenv("FI_UET_UNREACH_MS", "100", 1);
+	pair_open(&p);
+	fill(tx, sizeof(tx), 3);
+	/* Receives, matched and unexpected, tagged and not. */
+	ck_assert_int_eq(fi_recv(p.s[1].ep, rx[0], sizeof(rx[0]), NULL,
+				 FI_ADDR_UNSPEC, ctx_post(&cs, 0x101)), 0);
+	ck_assert_int_eq(fi_trecv(p.s[1].ep, rx[1], sizeof(rx[1]), NULL,
+				  FI_ADDR_UNSPEC, 5, 0, ctx_post(&cs, 0x102)),
+			 0);
+	ck_assert_int_eq(fi_send(p.s[0].ep, tx, 100, NULL, p.s[0].peer,
+				 ctx_post(&cs, 0x201)), 0);
+	ck_assert_int_eq(fi_tsend(p.s[0].ep, tx, 2500, NULL, p.s[0].peer, 5,
+				  ctx_post(&cs, 0x202)), 0);
+	ck_assert_int_eq(fi_tinject(p.s[0].ep, tx, 16, p.s[0].peer, 9), 0);
+	ck_assert_int_eq(fi_inject(p.s[0].ep, tx, 16, p.s[0].peer), 0);
+	/* A peek that finds the unexpected tag 9, one that finds nothing,
+	 * a receive cancelled. */
+	for (k = 0; k < 200; k++) {
+		fi_cq_read(p.s[0].cq, NULL, 0);
+		fi_cq_read(p.s[1].cq, NULL, 0);
+	}
+	memset(&tm, 0, sizeof(tm));
+	iov.iov_base = peek;
+	iov.iov_len = sizeof(peek);
+	tm.msg_iov = &iov;
+	tm.iov_count = 1;
+	tm.addr = FI_ADDR_UNSPEC;
+	tm.tag = 77;
+	tm.context = ctx_post(&cs, 0x103);
+	ck_assert_int_eq(fi_trecvmsg(p.s[1].ep, &tm, FI_PEEK), 0);
+	ck_assert_int_eq(fi_trecv(p.s[1].ep, rx[2], sizeof(rx[2]), NULL,
+				  FI_ADDR_UNSPEC, 1234, 0,
+				  ctx_post(&cs, 0x104)), 0);
+	ck_assert_int_eq(fi_cancel(&p.s[1].ep->fid, (void *)0x104), 0);
+	ck_assert_int_eq(fi_trecv(p.s[1].ep, rx[3], sizeof(rx[3]), NULL,
+				  FI_ADDR_UNSPEC, 9, 0, ctx_post(&cs, 0x105)),
+			 0);
+	ck_assert_int_eq(fi_recv(p.s[1].ep, rx[2], sizeof(rx[2]), NULL,
+				 FI_ADDR_UNSPEC, ctx_post(&cs, 0x106)), 0);
+	/* Operations to a peer whose port is closed: injects fail
+	 * silently (counters), the send reports its own context. */
+	ck_assert_int_eq(fi_av_insertsvc(p.s[0].av, "127.0.0.1", "9", &dead,
+					 0, NULL), 1);
+	ck_assert_int_eq(fi_inject(p.s[0].ep, tx, 32, dead), 0);
+	ck_assert_int_eq(fi_tinject(p.s[0].ep, tx, 32, dead, 1), 0);
+	ck_assert_int_eq(fi_send(p.s[0].ep, tx, 32, NULL, dead,
+				 ctx_post(&cs, 0x203)), 0);
+	ctx_drain(&p, 1, &cs, 300, &nerr1);
+	ctx_drain(&p, 0, &cs, 3000, &nerr0);
+	/* Side 1: 5 completions (0x101, 0x102, 0x105, 0x106 and the
+	 * peek's ENOMSG) and the cancel's error. */
+	ck_assert_uint_eq(nerr1, 2);
+	/* Side 0: 0x201, 0x202 and 0x203's error; nothing for injects. */
+	ck_assert_uint_eq(nerr0, 1);
+	ck_assert_uint_eq(cs.seen, 9);
+	ck_assert_int_eq(fi_cq_read(p.s[0].cq, &e, 1), -FI_EAGAIN);
+	ck_assert_int_eq(fi_cq_readerr(p.s[0].cq, &err, 0), -FI_EAGAIN);
+	/* The three failed sends are counted as errors. */
+	ck_assert_uint_eq(fi_cntr_readerr(p.s[0].txc), 3);
+	unsetenv("FI_UET_UNREACH_MS");
+	pair_close(&p);
+}
+END_TEST
+
+/*
+ * A peer whose process is gone on a live host (ICMP port unreachable)
+ * fails its operations in about FI_UET_UNREACH_MS (1 s), not after
+ * FI_UET_DEAD_MS (30 s by default).
+ */
+START_TEST(test_dead_peer_fails_fast)
+{
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct pair p;
+	fi_addr_t dead;
+	uint64_t t0, dt;
+	uint8_t tx[64];
+	char buf[160];
+
+	unsetenv("FI_UET_DEAD_MS");
+	unsetenv("FI_UET_MAX_RETRIES");
+	pair_open(&p);
+	ck_assert_int_eq(fi_av_insertsvc(p.s[0].av, "127.0.0.1", "9", &dead,
+					 0, NULL), 1);
+	t0 = uet_clock_now_ns();
+	ck_assert_int_eq(fi_send(p.s[0].ep, tx, sizeof(tx), NULL, dead,
+				 (void *)0x77), 0);
+	ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), -FI_EAVAIL);
+	dt = uet_clock_now_ns() - t0;
+	ck_assert_ptr_eq(err.op_context, (void *)0x77);
+	ck_assert_int_eq(err.err, FI_ECONNREFUSED);
+	ck_assert_uint_ge(dt, 900 * UET_NSEC_PER_MSEC);
+	ck_assert_uint_lt(dt, 5000 * UET_NSEC_PER_MSEC);
+	ck_assert_ptr_eq(fi_cq_strerror(p.s[0].cq, err.prov_errno, NULL,
+					buf, sizeof(buf)), buf);
+	ck_assert_ptr_nonnull(strstr(buf, "port closed"));
+	pair_close(&p);
+}
+END_TEST
+
 static Suite *prov_suite(void)
 {
 	Suite *s = suite_create("prov");
@@ -808,6 +978,8 @@ static Suite *prov_suite(void)
 	tcase_add_test(tc, test_dgram);
 	tcase_add_test(tc, test_auto_progress_sread);
 	tcase_add_test(tc, test_unreachable_peer);
+	tcase_add_test(tc, test_contexts_are_posted);
+	tcase_add_test(tc, test_dead_peer_fails_fast);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -15,6 +15,7 @@
 #include <rdma/fi_errno.h>
 
 #include "uet_addr.h"
+#include "uet_iface.h"
 #include "uet_info.h"
 #include "uet_log.h"
 #include "uet_test.h"
@@ -99,7 +100,10 @@ START_TEST(test_info_defaults)
 		ck_assert_uint_eq(cur->caps,
 				  i < 2 ? UET_CAPS_RDM : UET_CAPS_DGRAM);
 		ck_assert_uint_eq(cur->mode, 0);
-		ck_assert_str_eq(cur->fabric_attr->name, "uet");
+		/* a fabric per subnet */
+		ck_assert_str_eq(cur->fabric_attr->name,
+				 a.u.sa.sa_family == AF_INET ? "127.0.0.0/8" :
+							 "::1/128");
 		ck_assert_ptr_null(cur->fabric_attr->prov_name);
 		ck_assert_uint_eq(cur->fabric_attr->prov_version,
 				  uet_prov.version);
@@ -319,6 +323,9 @@ START_TEST(test_info_unsatisfiable)
 	expect_nodata(h);
 	h->domain_attr->mr_mode = 0;
 	h->fabric_attr->name = strdup("TCP-IP");
+	expect_nodata(h);
+	free(h->fabric_attr->name);
+	h->fabric_attr->name = strdup("10.255.255.0/24");	/* not lo's */
 	expect_nodata(h);
 	free(h->fabric_attr->name);
 	h->fabric_attr->name = strdup("uet");
@@ -742,6 +749,102 @@ START_TEST(test_info_order_all_ifaces)
 }
 END_TEST
 
+/* ---- interface order and fabric names (uet_iface.c), on made-up
+ * interfaces: the host's own differ from machine to machine ---- */
+
+static void mk_if(struct uet_iface *ifc, const char *name, const char *ip,
+		  const char *mask, bool loopback)
+{
+	memset(ifc, 0, sizeof(*ifc));
+	strcpy(ifc->name, name);
+	ck_assert_int_eq(uet_addr_resolve(ip, NULL, AF_UNSPEC, true,
+					  &ifc->addr), 0);
+	if (mask)
+		ck_assert_int_eq(uet_addr_resolve(mask, NULL, AF_UNSPEC, true,
+						  &ifc->mask), 0);
+	ifc->loopback = loopback;
+	uet_iface_set_fabric(ifc);
+}
+
+START_TEST(test_iface_fabric_names)
+{
+	struct uet_iface ifc;
+
+	mk_if(&ifc, "eth0", "10.77.1.2", "255.255.255.0", false);
+	ck_assert_str_eq(ifc.fabric, "10.77.1.0/24");
+	mk_if(&ifc, "eth0", "172.16.5.9", "255.255.240.0", false);
+	ck_assert_str_eq(ifc.fabric, "172.16.0.0/20");
+	mk_if(&ifc, "lo", "127.0.0.1", "255.0.0.0", true);
+	ck_assert_str_eq(ifc.fabric, "127.0.0.0/8");
+	mk_if(&ifc, "eth1", "fd00:1:2:3::9", "ffff:ffff:ffff:ffff::", false);
+	ck_assert_str_eq(ifc.fabric, "fd00:1:2:3::/64");
+	mk_if(&ifc, "lo", "::1", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
+	      true);
+	ck_assert_str_eq(ifc.fabric, "::1/128");
+	/* No mask known: the host address alone. */
+	mk_if(&ifc, "tun0", "192.0.2.7", NULL, false);
+	ck_assert_str_eq(ifc.fabric, "192.0.2.7/32");
+	ck_assert(uet_iface_fabric_known("uet"));
+	ck_assert(uet_iface_fabric_known("127.0.0.0/8"));
+	ck_assert(!uet_iface_fabric_known("192.0.2.7/32"));
+}
+END_TEST
+
+/* Without a destination: IPv4, global IPv6, link-local IPv6, loopback
+ * last, each class in the kernel's order. */
+START_TEST(test_iface_order)
+{
+	struct uet_iface ifs[6];
+	struct uet_addr d, route;
+	size_t n;
+
+	mk_if(&ifs[0], "lo", "127.0.0.1", "255.0.0.0", true);
+	mk_if(&ifs[1], "lo", "::1", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
+	      true);
+	mk_if(&ifs[2], "eth0", "fe80::1", "ffff:ffff:ffff:ffff::", false);
+	mk_if(&ifs[3], "eth0", "10.77.1.2", "255.255.255.0", false);
+	mk_if(&ifs[4], "eth1", "fd00::2", "ffff:ffff:ffff:ffff::", false);
+	mk_if(&ifs[5], "eth1", "10.88.0.5", "255.255.0.0", false);
+	n = uet_iface_order(ifs, 6, AF_UNSPEC, NULL, NULL);
+	ck_assert_uint_eq(n, 6);
+	ck_assert_str_eq(ifs[0].fabric, "10.77.1.0/24");
+	ck_assert_str_eq(ifs[1].fabric, "10.88.0.0/16");
+	ck_assert_str_eq(ifs[2].fabric, "fd00::/64");
+	ck_assert_str_eq(ifs[3].fabric, "fe80::/64");
+	ck_assert_str_eq(ifs[4].fabric, "127.0.0.0/8");
+	ck_assert_str_eq(ifs[5].fabric, "::1/128");
+	ck_assert_uint_eq(uet_iface_class_of(&ifs[4]), UET_IFACE_LOOPBACK);
+
+	/* One family only. */
+	n = uet_iface_order(ifs, 6, AF_INET, NULL, NULL);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_str_eq(ifs[2].name, "lo");
+
+	/* A destination: the routed source first, then its subnet, then
+	 * the rest (loopback still after the others). */
+	mk_if(&ifs[0], "lo", "127.0.0.1", "255.0.0.0", true);
+	mk_if(&ifs[1], "eth0", "10.77.1.2", "255.255.255.0", false);
+	mk_if(&ifs[2], "eth1", "10.88.0.5", "255.255.0.0", false);
+	mk_if(&ifs[3], "eth2", "10.99.0.5", "255.255.0.0", false);
+	ck_assert_int_eq(uet_addr_resolve("10.88.3.3", NULL, AF_UNSPEC, true,
+					  &d), 0);
+	ck_assert_int_eq(uet_addr_resolve("10.99.0.5", NULL, AF_UNSPEC, true,
+					  &route), 0);
+	n = uet_iface_order(ifs, 4, AF_UNSPEC, &d, &route);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_str_eq(ifs[0].name, "eth2");
+	ck_assert_str_eq(ifs[1].name, "eth1");
+	ck_assert_str_eq(ifs[2].name, "eth0");
+	ck_assert_str_eq(ifs[3].name, "lo");
+	/* A loopback destination without a route puts lo first among the
+	 * unrouted (same "reach" as a subnet match). */
+	ck_assert_int_eq(uet_addr_resolve("127.0.0.1", NULL, AF_UNSPEC, true,
+					  &d), 0);
+	n = uet_iface_order(ifs, 4, AF_UNSPEC, &d, NULL);
+	ck_assert_str_eq(ifs[0].name, "lo");
+}
+END_TEST
+
 static Suite *info_suite(void)
 {
 	Suite *s = suite_create("prov_info");
@@ -758,6 +861,8 @@ static Suite *info_suite(void)
 	tcase_add_test(tc, test_info_domain_choices);
 	tcase_add_test(tc, test_info_check);
 	tcase_add_test(tc, test_info_order_all_ifaces);
+	tcase_add_test(tc, test_iface_fabric_names);
+	tcase_add_test(tc, test_iface_order);
 	suite_add_tcase(s, tc);
 	return s;
 }

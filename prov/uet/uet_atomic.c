@@ -424,6 +424,7 @@ static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 	}
 	op->context = r->context;
 	op->flags = FI_ATOMIC | dir;
+	op->silent = r->nocq;
 	op->report = !r->nocq &&
 		     (!ep->tx_selective || (flags & FI_COMPLETION));
 	op->len = len;

@@ -319,6 +319,16 @@ const char *uet_prov_strerror(int prov_errno, char *buf, size_t len)
 		what = "peer unreachable: no answer after the retransmission "
 		       "rounds (FI_UET_MAX_RETRIES) and FI_UET_DEAD_MS of silence";
 		break;
+	case FI_ECONNREFUSED:
+		what = "peer unreachable: its host reported its port closed "
+		       "(ICMP) and it stayed silent for FI_UET_UNREACH_MS";
+		break;
+	case FI_EHOSTUNREACH:
+	case FI_ENETUNREACH:
+		what = "peer unreachable: no route to its address from this "
+		       "domain's interface, or the network reported it "
+		       "unreachable (ICMP) and it stayed silent";
+		break;
 	case FI_ETRUNC:
 		what = "message longer than the posted receive buffer";
 		break;

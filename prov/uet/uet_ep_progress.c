@@ -100,6 +100,14 @@ static void uet_ep_send_done(struct uet_ep *ep, const uint8_t *ent)
 			e.flags = op->flags;
 			uet_cq_write(ep->tx_cq, &e, FI_ADDR_NOTAVAIL);
 		}
+	} else if (op->silent) {
+		/* The application gave no context to report it with
+		 * (fi_inject*): the error counter and a warning only. */
+		uet_cntr_inc_err(cntr);
+		UET_WARN_ONCE(FI_LOG_EP_DATA, "an inject operation failed: "
+			      "%s (%u); injects report errors through "
+			      "counters only\n", fi_strerror(c.status),
+			      c.status);
 	} else {
 		uet_cntr_inc_err(cntr);
 		uet_ep_err(ep->tx_cq, op, op->flags, c.status, c.flags, 0, 0,

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The fabric object: one per fi_fabric call, named "uet". */
+/* The fabric object: one per fi_fabric call, named for its subnet. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "uet_fi_no.h"
+#include "uet_iface.h"
 #include "uet_info.h"
 #include "uet_prov.h"
 
@@ -51,7 +52,7 @@ int uet_fabric(struct fi_fabric_attr *attr, struct fid_fabric **fabric,
 	if (!attr || !fabric)
 		return -FI_EINVAL;
 	*fabric = NULL;
-	if (attr->name && strcmp(attr->name, UET_FABRIC_NAME)) {
+	if (attr->name && !uet_iface_fabric_known(attr->name)) {
 		UET_WARN(FI_LOG_FABRIC, "unknown fabric name %s\n",
 			 attr->name);
 		return -FI_ENODATA;

@@ -31,17 +31,16 @@
 #include "config.h"
 
 #include <errno.h>
-#include <ifaddrs.h>
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <rdma/fi_errno.h>
 
 #include "uet_addr.h"
+#include "uet_iface.h"
 #include "uet_info.h"
 #include "uet_log.h"
 
@@ -97,15 +96,6 @@ const struct uet_env_var uet_info_env_job_id =
 #define UET_UDP_HDR	8
 #define UET_IP_MTU_MAX	65535
 
-/* One usable local address. */
-struct uet_info_if {
-	char name[IF_NAMESIZE];
-	struct uet_addr addr;		/* port 0, pid 0, ri 0 */
-	struct uet_addr mask;		/* same family; zero if unknown */
-	bool loopback;
-	size_t mtu;			/* IP MTU of the interface */
-	int rank;			/* 0 best, for a destination */
-};
 
 /* What node/service/flags/hints say about the addresses. */
 struct uet_info_req {
@@ -156,196 +146,11 @@ static uint64_t uet_info_caps(uint64_t hint, uint64_t avail)
 
 /* ---- interfaces ---- */
 
-static bool uet_info_iface_wanted(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p, *end;
-
-	if (!list || !*list)
-		return true;
-	for (p = list; *p; p = *end ? end + 1 : end) {
-		end = strchr(p, ',');
-		if (!end)
-			end = p + strlen(p);
-		if ((size_t)(end - p) == n && !strncmp(p, name, n))
-			return true;
-	}
-	return false;
-}
-
-static size_t uet_info_if_mtu(int fd, const char *name)
-{
-	struct ifreq ifr;
-
-	memset(&ifr, 0, sizeof(ifr));
-	strncpy(ifr.ifr_name, name, sizeof(ifr.ifr_name) - 1);
-	if (fd < 0 || ioctl(fd, SIOCGIFMTU, &ifr) < 0 || ifr.ifr_mtu <= 0)
-		return 1500;
-	return (size_t)ifr.ifr_mtu;
-}
-
-static void uet_info_sockaddr(struct uet_addr *a, const struct sockaddr *sa,
-			      int family)
-{
-	memset(a, 0, sizeof(*a));
-	if (!sa)
-		return;
-	if (family == AF_INET) {
-		memcpy(&a->u.sin, sa, sizeof(a->u.sin));
-		memset(a->u.sin.sin_zero, 0, sizeof(a->u.sin.sin_zero));
-	} else {
-		memcpy(&a->u.sin6, sa, sizeof(a->u.sin6));
-		a->u.sin6.sin6_flowinfo = 0;
-	}
-	a->u.sa.sa_family = (sa_family_t)family;
-	a->len = family == AF_INET ? sizeof(a->u.sin) : sizeof(a->u.sin6);
-	uet_addr_set_port(a, 0);
-}
-
-/* Every address of an up interface named in FI_UET_IFACE (or all). */
-static int uet_info_ifs_get(struct uet_info_if **ifsp, size_t *np)
-{
-	const char *list = uet_env_get_str(&uet_info_env_iface);
-	int want = uet_env_get_enum(&uet_info_env_addr_family);
-	struct ifaddrs *ifas, *ifa;
-	struct uet_info_if *ifs;
-	size_t n = 0, cap = 0;
-	int family, fd;
-
-	*ifsp = NULL;
-	*np = 0;
-	if (getifaddrs(&ifas))
-		return errno == ENOMEM ? -FI_ENOMEM : -FI_ENODATA;
-	for (ifa = ifas; ifa; ifa = ifa->ifa_next)
-		cap++;
-	ifs = calloc(cap ? cap : 1, sizeof(*ifs));
-	if (!ifs) {
-		freeifaddrs(ifas);
-		return -FI_ENOMEM;
-	}
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	for (ifa = ifas; ifa; ifa = ifa->ifa_next) {
-		if (!ifa->ifa_addr || !(ifa->ifa_flags & IFF_UP) ||
-		    strlen(ifa->ifa_name) >= IF_NAMESIZE ||
-		    !uet_info_iface_wanted(list, ifa->ifa_name))
-			continue;
-		family = ifa->ifa_addr->sa_family;
-		if ((family != AF_INET && family != AF_INET6) ||
-		    (want != AF_UNSPEC && family != want))
-			continue;
-		strcpy(ifs[n].name, ifa->ifa_name);
-		uet_info_sockaddr(&ifs[n].addr, ifa->ifa_addr, family);
-		uet_info_sockaddr(&ifs[n].mask, ifa->ifa_netmask, family);
-		ifs[n].loopback = !!(ifa->ifa_flags & IFF_LOOPBACK);
-		ifs[n].mtu = uet_info_if_mtu(fd, ifa->ifa_name);
-		n++;
-	}
-	if (fd >= 0)
-		close(fd);
-	freeifaddrs(ifas);
-	*ifsp = ifs;
-	*np = n;
-	return 0;
-}
-
-/* Is the IP of d inside the subnet of ifc? */
-static bool uet_info_on_subnet(const struct uet_info_if *ifc,
-			       const struct uet_addr *d)
-{
-	const uint8_t *a, *m, *x;
-	size_t i, n;
-
-	if (ifc->mask.u.sa.sa_family != d->u.sa.sa_family)
-		return false;
-	if (d->u.sa.sa_family == AF_INET) {
-		a = (const uint8_t *)&ifc->addr.u.sin.sin_addr;
-		m = (const uint8_t *)&ifc->mask.u.sin.sin_addr;
-		x = (const uint8_t *)&d->u.sin.sin_addr;
-		n = 4;
-	} else {
-		a = (const uint8_t *)&ifc->addr.u.sin6.sin6_addr;
-		m = (const uint8_t *)&ifc->mask.u.sin6.sin6_addr;
-		x = (const uint8_t *)&d->u.sin6.sin6_addr;
-		n = 16;
-	}
-	for (i = 0; i < n; i++)
-		if ((a[i] & m[i]) != (x[i] & m[i]))
-			return false;
-	return true;
-}
-
-/*
- * The source address the kernel's routing picks for d (a UDP connect()
- * sends nothing).  false when there is no route.
- */
-static bool uet_info_route_src(const struct uet_addr *d, struct uet_addr *src)
-{
-	struct sockaddr_in6 ss;
-	socklen_t len = sizeof(ss);
-	struct uet_addr to = *d;
-	bool ok = false;
-	int fd;
-
-	if (!uet_addr_port(&to))
-		uet_addr_set_port(&to, 9);	/* connect() wants a port */
-	fd = socket(to.u.sa.sa_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return false;
-	if (!connect(fd, &to.u.sa, to.len) &&
-	    !getsockname(fd, (struct sockaddr *)&ss, &len))
-		ok = !uet_addr_from_raw(src, &ss, len);
-	close(fd);
-	return ok;
-}
-
-/*
- * Keep the addresses of the requested family and, for a destination,
- * order them by how well they reach it: the kernel's choice of source
- * first, then loopback for a loopback destination and addresses on the
- * destination's subnet, then the rest (stable).
- */
-static size_t uet_info_ifs_order(struct uet_info_if *ifs, size_t n,
-				 const struct uet_info_req *req)
-{
-	struct uet_addr route;
-	struct uet_info_if tmp;
-	bool routed = false;
-	size_t i, j, m = 0;
-
-	if (req->has_dest)
-		routed = uet_info_route_src(&req->dest, &route);
-	for (i = 0; i < n; i++) {
-		if (req->family != AF_UNSPEC &&
-		    ifs[i].addr.u.sa.sa_family != req->family)
-			continue;
-		ifs[m] = ifs[i];
-		ifs[m].rank = 0;
-		if (req->has_dest) {
-			if (routed && !uet_addr_cmp_ip(&ifs[m].addr, &route))
-				ifs[m].rank = 0;
-			else if ((ifs[m].loopback &&
-				  uet_addr_is_loopback(&req->dest)) ||
-				 uet_info_on_subnet(&ifs[m], &req->dest))
-				ifs[m].rank = 1;
-			else
-				ifs[m].rank = 2;
-		}
-		m++;
-	}
-	for (i = 1; i < m; i++) {
-		tmp = ifs[i];
-		for (j = i; j > 0 && ifs[j - 1].rank > tmp.rank; j--)
-			ifs[j] = ifs[j - 1];
-		ifs[j] = tmp;
-	}
-	return m;
-}
-
 /*
  * The interface address that owns src (a link-local IPv6 source without a
  * scope id takes the owner's).  Moves it to ifs[0]; false if none.
  */
-static bool uet_info_ifs_owner(struct uet_info_if *ifs, size_t n,
+static bool uet_info_ifs_owner(struct uet_iface *ifs, size_t n,
 			       struct uet_addr *src)
 {
 	struct uet_addr ip = *src;
@@ -492,12 +297,15 @@ static uint8_t *uet_info_key_dup(uint32_t job)
 	return key;
 }
 
-static int uet_info_apply_fabric(const struct fi_fabric_attr *h)
+/* The fabric name of info is its subnet's; "uet" stands for any. */
+static int uet_info_apply_fabric(const struct fi_info *info,
+				 const struct fi_fabric_attr *h)
 {
 	const char *p, *end;
-	size_t n = strlen(UET_FABRIC_NAME);
+	size_t n = strlen(uet_prov.name);
 
-	if (h->name && strcmp(h->name, UET_FABRIC_NAME))
+	if (h->name && strcmp(h->name, UET_FABRIC_NAME) &&
+	    strcmp(h->name, info->fabric_attr->name))
 		return uet_info_refuse("another fabric name");
 	if (h->prov_name) {
 		for (p = h->prov_name; ; p = end + 1) {
@@ -772,7 +580,7 @@ static int uet_info_apply(uint32_t version, struct fi_info *info,
 	info->caps = uet_info_caps(hints->caps, info->caps);
 	info->handle = hints->handle;
 	if (hints->fabric_attr) {
-		ret = uet_info_apply_fabric(hints->fabric_attr);
+		ret = uet_info_apply_fabric(info, hints->fabric_attr);
 		if (ret)
 			return ret;
 	}
@@ -789,7 +597,7 @@ static int uet_info_apply(uint32_t version, struct fi_info *info,
 /* ---- building an fi_info ---- */
 
 /* Largest DGRAM message: one UDP payload less the UET headers. */
-static size_t uet_info_dgram_max(const struct uet_info_if *ifc)
+static size_t uet_info_dgram_max(const struct uet_iface *ifc)
 {
 	const struct uet_env_var *mtu_var = uet_env_lookup("mtu");
 	size_t ip_hdr, ip_mtu, udp = 0;
@@ -823,7 +631,7 @@ static int uet_info_set_addr(void **raw, size_t *rawlen,
 
 /* uet's defaults for an endpoint of type on interface address ifc. */
 static struct fi_info *uet_info_new(uint32_t version,
-				    const struct uet_info_if *ifc,
+				    const struct uet_iface *ifc,
 				    const struct uet_addr *src,
 				    const struct uet_info_req *req,
 				    enum fi_ep_type type, size_t max_msg)
@@ -895,7 +703,7 @@ static struct fi_info *uet_info_new(uint32_t version,
 
 	/* prov_name stays NULL: libfabric's core names a core provider's
 	 * infos itself (and treats a name already set as a layered one). */
-	info->fabric_attr->name = strdup(UET_FABRIC_NAME);
+	info->fabric_attr->name = strdup(ifc->fabric);
 	if (!info->fabric_attr->name)
 		goto err_free_info;
 	info->fabric_attr->prov_version = uet_prov.version;
@@ -918,7 +726,7 @@ static bool uet_info_type_wanted(const struct fi_info *hints,
 }
 
 static int uet_info_build(uint32_t version, const struct fi_info *hints,
-			  const struct uet_info_if *ifs, size_t n,
+			  const struct uet_iface *ifs, size_t n,
 			  const struct uet_info_req *req,
 			  struct fi_info **head)
 {
@@ -965,8 +773,9 @@ int uet_info_getinfo(uint32_t version, const char *node, const char *service,
 		     uint64_t flags, const struct fi_info *hints,
 		     struct fi_info **info)
 {
-	struct uet_info_if *ifs;
+	struct uet_iface *ifs;
 	struct uet_info_req req;
+	struct uet_addr route;
 	size_t n;
 	int ret;
 
@@ -976,7 +785,9 @@ int uet_info_getinfo(uint32_t version, const char *node, const char *service,
 	ret = uet_info_req_init(node, service, flags, hints, &req);
 	if (ret)
 		return ret;
-	ret = uet_info_ifs_get(&ifs, &n);
+	ret = uet_iface_get(uet_env_get_str(&uet_info_env_iface),
+			    uet_env_get_enum(&uet_info_env_addr_family),
+			    &ifs, &n);
 	if (ret)
 		return ret;
 	if (req.has_src) {
@@ -988,7 +799,11 @@ int uet_info_getinfo(uint32_t version, const char *node, const char *service,
 		}
 		n = 1;
 	} else {
-		n = uet_info_ifs_order(ifs, n, &req);
+		n = uet_iface_order(ifs, n, req.family,
+				    req.has_dest ? &req.dest : NULL,
+				    req.has_dest &&
+				    uet_iface_route_src(&req.dest, &route) ?
+				    &route : NULL);
 	}
 	ret = uet_info_build(version, hints, ifs, n, &req, info);
 	if (ret) {

@@ -3,9 +3,11 @@
  * Discovery: what fi_getinfo answers for uet, and the check fi_domain /
  * fi_endpoint make on the fi_info they are given.
  *
- * One fabric, "uet"; one domain per usable local interface (named after
- * it); one fi_info per (interface address x endpoint type), every RDM
- * info before every DGRAM info.  src_addr is the interface address in
+ * One fabric per IP subnet (named "<network>/<prefix>", uet_iface.h; the
+ * name "uet" in hints or fi_fabric stands for any of them); one domain
+ * per usable local interface (named after it); one fi_info per
+ * (interface address x endpoint type), every RDM info before every DGRAM
+ * info, the addresses in uet_iface_order()'s order: loopback last.  src_addr is the interface address in
  * uet's raw form (uet_addr.h), pid 0, ri 0.
  *
  * The capabilities uet offers are defined once, below; the fi_info
@@ -49,6 +51,7 @@
 			 FI_MR_PROV_KEY)
 
 /* ---- attributes ---- */
+/* Stands for any uet fabric in hints and fi_fabric (legacy name). */
 #define UET_FABRIC_NAME		"uet"
 #define UET_PROTOCOL_VERSION	1
 #define UET_RDM_MAX_MSG_SIZE	(1ull << 30)

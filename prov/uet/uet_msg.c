@@ -208,6 +208,7 @@ static ssize_t uet_ep_send(struct uet_ep *ep, const struct iovec *iov,
 	op->context = context;
 	op->flags = FI_SEND | (tagged ? FI_TAGGED : FI_MSG);
 	op->report = !nocq && (!ep->tx_selective || (flags & FI_COMPLETION));
+	op->silent = nocq;
 	op->len = len;
 	seg.metadata = uet_op_index(ep, op);
 	if (len <= UET_HSI_CMD_INLINE_MAX) {

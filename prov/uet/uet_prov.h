@@ -308,6 +308,9 @@ enum uet_op_kind {
 struct uet_op {
 	uint8_t kind;
 	bool report;			/* success completion wanted */
+	bool silent;			/* fi_inject*: posted without a context,
+					 * no CQ entry ever, not even an
+					 * error (counters and a warning) */
 	bool cancelled;			/* a cancel command was posted */
 	uint64_t flags;			/* FI_SEND/FI_RECV|FI_MSG/... */
 	void *context;

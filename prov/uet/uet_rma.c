@@ -132,6 +132,7 @@ static ssize_t uet_rma_post(struct uet_ep *ep, const struct uet_rma_req *r)
 	}
 	op->context = r->context;
 	op->flags = FI_RMA | (r->read ? FI_READ : FI_WRITE);
+	op->silent = r->nocq;
 	op->report = !r->nocq &&
 		     (!ep->tx_selective || (r->flags & FI_COMPLETION));
 	op->len = len;

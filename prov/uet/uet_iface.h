@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Local interface addresses as uet offers them: which ones, in what
+ * order, and the fabric each belongs to.
+ *
+ * One fabric per IP subnet, named "<network>/<prefix length>" (as
+ * libfabric's tcp provider names them): addresses on different subnets
+ * may not reach each other, and applications that spread processes over
+ * the infos fi_getinfo returns (Open MPI's OFI components) keep to the
+ * fabric of the first one.
+ *
+ * Order without a destination: IPv4 interface addresses, then global
+ * IPv6, then link-local IPv6, loopback last; within a class, the
+ * kernel's interface order.  With a destination: the address the
+ * kernel's routing picks as source for it first, then loopback for a
+ * loopback destination and addresses on the destination's subnet, then
+ * the rest, each group in the order above.
+ */
+#ifndef UET_IFACE_H
+#define UET_IFACE_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "uet_addr.h"
+
+/* "ffff:...:ffff/128" */
+#define UET_IFACE_FABRIC_LEN	(INET6_ADDRSTRLEN + 5)
+
+/* The class of an address, in offer order. */
+enum uet_iface_class {
+	UET_IFACE_IPV4 = 0,
+	UET_IFACE_IPV6_GLOBAL,
+	UET_IFACE_IPV6_LINK,
+	UET_IFACE_LOOPBACK,
+};
+
+/* One usable local address. */
+struct uet_iface {
+	char name[IF_NAMESIZE];
+	char fabric[UET_IFACE_FABRIC_LEN];
+	struct uet_addr addr;		/* port 0, pid 0, ri 0 */
+	struct uet_addr mask;		/* same family; zero if unknown */
+	bool loopback;
+	size_t mtu;			/* IP MTU of the interface */
+	int rank;			/* sort key; 0 best */
+};
+
+/*
+ * Every address of an up interface named in list (a comma-separated
+ * list of interface names; NULL or "" for all) of the family want
+ * (AF_UNSPEC for both), with fabric names filled in, in getifaddrs
+ * order.  *ifsp is the caller's to free.  0, -FI_ENOMEM or -FI_ENODATA.
+ */
+int uet_iface_get(const char *list, int want, struct uet_iface **ifsp,
+		  size_t *np);
+
+/* Fill ifc->fabric from its address and mask (pure: for tests too). */
+void uet_iface_set_fabric(struct uet_iface *ifc);
+
+/* The offer class of an address (pure). */
+enum uet_iface_class uet_iface_class_of(const struct uet_iface *ifc);
+
+/*
+ * Keep the addresses of family (AF_UNSPEC: all) and sort them into the
+ * order above (stable).  dest may be NULL; route is the source address
+ * the kernel would use for dest (NULL when there is none or no dest).
+ * Returns how many are kept (at the front of ifs).
+ */
+size_t uet_iface_order(struct uet_iface *ifs, size_t n, int family,
+		       const struct uet_addr *dest,
+		       const struct uet_addr *route);
+
+/* Is the IP of d inside the subnet of ifc? */
+bool uet_iface_on_subnet(const struct uet_iface *ifc,
+			 const struct uet_addr *d);
+
+/* The source address the kernel's routing picks for d (a UDP connect()
+ * sends nothing).  false when there is no route. */
+bool uet_iface_route_src(const struct uet_addr *d, struct uet_addr *src);
+
+/* Is name the fabric name of some address uet offers now?  (The legacy
+ * name "uet" stands for any of them.) */
+bool uet_iface_fabric_known(const char *name);
+
+#endif /* UET_IFACE_H */
