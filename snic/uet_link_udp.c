@@ -27,8 +27,9 @@
  * turns GSO off for the link and the datagrams go one per msghdr.
  *
  * recv(): one recvmmsg(MSG_DONTWAIT) into UET_LINK_UDP_BATCH buffers
- * owned by the link and reused by every call (mtu bytes each, 64 KiB with
- * UDP_GRO).  With UDP_GRO the kernel may hand over several datagrams of
+ * owned by the link and reused by every call (room for the largest UDP
+ * payload each, 64 KiB with UDP_GRO: a peer whose MTU is larger than
+ * ours, e.g. on loopback or with jumbo frames, is still heard).  With UDP_GRO the kernel may hand over several datagrams of
  * one flow as one buffer with their size in a control message: recv()
  * cuts it back into datagrams.  When they are more than the caller asked
  * for, the rest is returned by the next calls before any new recvmmsg()
@@ -404,7 +405,7 @@ static void uet_link_udp_rx_prepare(struct uet_link_udp *lu)
 
 	for (i = 0; i < UET_LINK_UDP_BATCH; i++) {
 		lu->rx_iov[i].iov_base = lu->rx_bufs + i * lu->stride;
-		lu->rx_iov[i].iov_len = lu->gro ? UET_LINK_UDP_GRO_BUF : lu->mtu;
+		lu->rx_iov[i].iov_len = lu->gro ? UET_LINK_UDP_GRO_BUF : lu->cap;
 		mh = &lu->rx_msgs[i].msg_hdr;
 		memset(mh, 0, sizeof(*mh));
 		mh->msg_name = &lu->rx_addr[i];
@@ -491,7 +492,7 @@ static unsigned int uet_link_udp_drain(struct uet_link_udp *lu,
 			l = len - lu->pend_off;
 			if (lu->pend_seg && l > lu->pend_seg)
 				l = lu->pend_seg;
-			if (l > lu->mtu) {
+			if (l > lu->cap) {
 				lu->stats.rx_trunc++;
 			} else if (lu->loss_thresh && uet_link_udp_lose(lu)) {
 				lu->stats.rx_dropped++;
@@ -894,8 +895,10 @@ int uet_link_udp_open(const struct uet_link_udp_cfg *cfg,
 		lu->gro = setsockopt(lu->fd, SOL_UDP, UDP_GRO, &one,
 				     sizeof(one)) == 0;
 	}
+	/* Room for the largest datagram, not our MTU: a peer's interface
+	 * may carry larger ones (jumbo frames, loopback). */
 	lu->stride = lu->gro ? UET_LINK_UDP_GRO_BUF :
-			       (lu->mtu + 63) & ~(size_t)63;
+			       (lu->cap + 63) & ~(size_t)63;
 	lu->rx_bufs = malloc(UET_LINK_UDP_BATCH * lu->stride);
 	if (!lu->rx_bufs) {
 		ret = -ENOMEM;

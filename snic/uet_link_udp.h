@@ -30,8 +30,15 @@
  *
  * send() passes each datagram's iovecs to the kernel as they are (no
  * staging copy).  recv() fills up to 64 datagrams per call into
- * link-owned mtu-sized buffers, valid until the next recv().  A received
- * datagram longer than mtu is discarded and counted (rx_trunc).
+ * link-owned buffers, valid until the next recv(), each with room for the
+ * largest UDP payload: mtu bounds what this link sends, not what it
+ * hears (a peer's MTU may be larger).  A datagram that does not fit is
+ * discarded and counted (rx_trunc).
+ *
+ * With IP_RECVERR / IPV6_RECVERR the ICMP errors drawn by datagrams sent
+ * (port, host, network unreachable) are read from the socket's error
+ * queue and reported through the errors op; a send the kernel refuses
+ * for want of a route is reported as a local verdict.
  *
  * One socket per NIC instance: every datagram's UDP source port is the
  * bound port, so the entropy of a NIC instance is constant (the entropy
@@ -76,7 +83,7 @@ struct uet_link_udp_stats {
 	uint64_t tx_err;		/* datagrams lost to a network error
 					 * (unreachable, refused): accepted */
 	uint64_t rx_pkts, rx_bytes;	/* returned by recv() */
-	uint64_t rx_trunc;		/* longer than mtu: discarded */
+	uint64_t rx_trunc;		/* longer than a buffer: discarded */
 	uint64_t rx_dropped;		/* dropped by the loss_ppm knob */
 	uint64_t gso_off;		/* the kernel refused a GSO send */
 	uint64_t tx_gso;		/* msghdrs that carried a GSO run */

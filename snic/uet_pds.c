@@ -541,8 +541,9 @@ static int uet_pds_pools_init(struct uet_pds *pds)
 	ret = uet_bufpool_init(&pds->ret_pool, &attr);
 	if (ret)
 		goto err_ctl;
-	pds->hold_data_max = pds->mtu < UET_PDS_HOLD_MAX ? pds->mtu :
-							   UET_PDS_HOLD_MAX;
+	/* Peers may send datagrams larger than our own MTU (theirs is
+	 * larger): hold whatever the link can deliver. */
+	pds->hold_data_max = UET_PDS_HOLD_MAX;
 	attr.size = sizeof(struct uet_pds_hold) + pds->hold_data_max;
 	attr.chunk_count = 8;
 	attr.max_count = (size_t)pds->cfg.window * UET_PDS_HOLD_WINDOWS;
