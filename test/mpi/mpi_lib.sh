@@ -6,10 +6,11 @@
 # it.  The caller sets prov (the provider) and tmo (seconds per mpirun).
 
 # mpi_setup TAG: exit 77 without Open MPI; bdir (UET_MPI_BUILDDIR or a
-# temporary directory named after TAG), keep (1: keep bdir), and
-# everything on loopback: the uet provider lists only the interfaces in
-# FI_UET_IFACE; libfabric's tcp/udp/sockets providers read
-# FI_<PROV>_IFACE.  fwd: the mpirun -x options that forward them.
+# temporary directory named after TAG), keep (1: keep bdir), and, unless
+# the caller set MPI_PINNED=0, everything on loopback: the uet provider
+# lists only the interfaces in FI_UET_IFACE; libfabric's tcp/udp/sockets
+# providers read FI_<PROV>_IFACE.  fwd: the mpirun -x options that
+# forward them.
 mpi_setup() {
 	for tool in mpirun mpicc timeout; do
 		if ! command -v "$tool" >/dev/null 2>&1; then
@@ -32,6 +33,8 @@ mpi_setup() {
 	upper=$(printf '%s' "$prov" | tr '[:lower:]' '[:upper:]' |
 		tr -c 'A-Z0-9_\n' '_')
 	iface_var="FI_${upper}_IFACE"
+	fwd=""
+	[ "${MPI_PINNED:-1}" = 0 ] && return
 	export FI_UET_IFACE=lo
 	export "$iface_var=lo"
 	fwd="-x FI_UET_IFACE -x $iface_var"

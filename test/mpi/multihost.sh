@@ -1,0 +1,218 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Open MPI across emulated hosts, deployed as a user would: no FI_UET_*
+# variable, every host with lo plus one real interface.
+#
+#   test/mpi/multihost.sh [provider]        (default provider: uet)
+#
+# Hosts are network namespaces (HOSTS of them, default 3), each with its
+# own hostname (a UTS namespace per launched process), lo, and one veth
+# whose other end is on a bridge in a "head" namespace (MTU 1500).
+# mpirun runs in the head namespace and starts one orted per host with
+# `--host h1:R,h2:R,...` and an rsh agent (this script, called as
+# `multihost.sh --agent HOST CMD...`) that enters the host's namespace.
+# R ranks per host (RANKS_PER_HOST, default 2).  It runs uet_mpi_test.c
+# (point-to-point, ring exchanges in both directions, collectives, sizes
+# 0 B to UET_MPI_TEST_MAX_SIZE, default 4 MiB) and uet_mpi_allreduce.c,
+# and checks from Open MPI's verbose output that every rank ran on the
+# provider.  Two runs: IPv4 (10.253.0.0/24), then IPv6 only on the hosts'
+# interfaces (fd00:253::/64), unless FAMILIES says otherwise.  Each host
+# also has a second interface on a second bridge (ctl0, the network Open
+# MPI's daemons use), of the same family: uet must choose well between
+# them by itself.
+#
+# Environment:
+#   HOSTS, RANKS_PER_HOST   see above
+#   FAMILIES               "ipv4 ipv6" (default), or one of them
+#   UET_MPI_TIMEOUT        seconds per mpirun (default 300)
+#   UET_MPI_BUILDDIR       where to build and keep logs
+#   UET_MPI_TEST_MAX_SIZE  largest message of uet_mpi_test (4194304)
+#   FI_PROVIDER_PATH, FI_LOG_LEVEL   forwarded to the ranks
+#
+# Traffic stays inside the namespaces this script makes; they are removed
+# on every exit path.  Exit 0 pass, 1 fail, 77 skip (not root, no
+# ip netns, no unshare, no Open MPI).
+set -u
+
+# ---- the rsh agent: multihost.sh --agent HOST CMD... ----
+if [ "${1:-}" = --agent ]; then
+	host=$2
+	shift 2
+	# orted is started through a shell command line (rsh style).
+	exec ip netns exec "$MH_NS_PREFIX$host" unshare --uts \
+		sh -c 'hostname "$0" && exec sh -c "$*"' "$host" "$@"
+fi
+
+prov="${1:-uet}"
+tmo="${UET_MPI_TIMEOUT:-300}"
+nhosts="${HOSTS:-3}"
+rph="${RANKS_PER_HOST:-2}"
+families="${FAMILIES:-ipv4 ipv6}"
+srcdir=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
+self="$srcdir/$(basename -- "$0")"
+
+. "$srcdir/mpi_lib.sh"
+
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (network namespaces)"; exit 77; }
+for tool in ip unshare hostname; do
+	command -v "$tool" >/dev/null 2>&1 ||
+		{ echo "SKIP: $tool not found"; exit 77; }
+done
+MPI_PINNED=0
+mpi_setup uet-mpi-mh
+mpi_forward FI_PROVIDER_PATH FI_LOG_LEVEL UET_MPI_TEST_MAX_SIZE \
+	UET_MPI_TEST_TIMEOUT
+
+export MH_NS_PREFIX="uetmh$$-"
+head="${MH_NS_PREFIX}head"
+made=""
+
+# shellcheck disable=SC2317 # run by the EXIT trap
+cleanup() {
+	for ns in $made; do
+		# Processes left in a namespace (a hung orted) go first.
+		pids=$(ip netns pids "$ns" 2>/dev/null)
+		[ -n "$pids" ] && kill -9 $pids 2>/dev/null
+		timeout -k 2 10 ip netns del "$ns" 2>/dev/null ||
+			echo "warning: could not delete network namespace $ns"
+	done
+	[ "$keep" -eq 0 ] && rm -rf "$bdir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+step() {
+	if ! out=$(timeout -k 2 10 "$@" 2>&1); then
+		echo "FAIL: set-up step '$*': $out"
+		exit 1
+	fi
+}
+
+if ! out=$(timeout -k 2 10 ip netns add "$head" 2>&1); then
+	echo "SKIP: ip netns add not permitted: $out"
+	exit 77
+fi
+made=$head
+if ! timeout -k 2 10 ip netns exec "$head" unshare --uts true 2>/dev/null; then
+	echo "SKIP: ip netns exec / unshare --uts not permitted"
+	exit 77
+fi
+step ip -n "$head" link set lo up
+# Two bridges in the head namespace: data (the interface uet offers on
+# each host) and control (Open MPI's orted and PMIx traffic, IPv4).
+step ip -n "$head" link add br0 type bridge
+step ip -n "$head" link add br1 type bridge
+step ip -n "$head" addr add 10.254.0.254/24 dev br1
+step ip -n "$head" addr add fd00:254::fe/64 dev br1 nodad
+step ip -n "$head" link set br0 up
+step ip -n "$head" link set br1 up
+
+hosts=""
+i=1
+while [ "$i" -le "$nhosts" ]; do
+	h=h$i
+	ns="$MH_NS_PREFIX$h"
+	step ip netns add "$ns"
+	made="$made $ns"
+	step ip -n "$ns" link set lo up
+	# data: eth0 on br0; control: ctl0 on br1
+	step ip -n "$ns" link add eth0 mtu 1500 type veth peer name "d$h" \
+		netns "$head"
+	step ip -n "$ns" link add ctl0 type veth peer name "c$h" netns "$head"
+	step ip -n "$head" link set "d$h" master br0 up
+	step ip -n "$head" link set "c$h" master br1 up
+	step ip -n "$ns" link set eth0 addrgenmode none
+	step ip -n "$ns" link set eth0 up
+	step ip -n "$ns" link set ctl0 addrgenmode none
+	step ip -n "$ns" link set ctl0 up
+	hosts="$hosts${hosts:+,}$h:$rph"
+	i=$((i + 1))
+done
+np=$((nhosts * rph))
+
+# use_family ipv4|ipv6: the hosts' interfaces carry that family only
+# (data and control alike: a host of one family).
+use_family() {
+	i=1
+	while [ "$i" -le "$nhosts" ]; do
+		ns="${MH_NS_PREFIX}h$i"
+		step ip -n "$ns" addr flush dev eth0
+		step ip -n "$ns" addr flush dev ctl0
+		if [ "$1" = ipv4 ]; then
+			step ip -n "$ns" addr add "10.253.0.$i/24" dev eth0
+			step ip -n "$ns" addr add "10.254.0.$i/24" dev ctl0
+		else
+			step ip -n "$ns" addr add "fd00:253::$i/64" dev eth0 nodad
+			step ip -n "$ns" addr add "fd00:254::$i/64" dev ctl0 nodad
+		fi
+		i=$((i + 1))
+	done
+	# Carrier on every data link, bounded.
+	n=100
+	while [ "$n" -gt 0 ]; do
+		down=0
+		i=1
+		while [ "$i" -le "$nhosts" ]; do
+			ip -n "${MH_NS_PREFIX}h$i" link show dev eth0 |
+				grep -q LOWER_UP || down=1
+			i=$((i + 1))
+		done
+		[ "$down" -eq 0 ] && return
+		sleep 0.05
+		n=$((n - 1))
+	done
+	echo "FAIL: data links not up after 5s"
+	exit 1
+}
+
+# The ranks' view of what uet offers, printed once per family.
+show_offer() {
+	FI_PROVIDER_PATH="${FI_PROVIDER_PATH:-}" ip netns exec \
+		"${MH_NS_PREFIX}h1" fi_info -p "$prov" -t FI_EP_RDM 2>/dev/null |
+		awk '/fabric:|domain:/ { printf "%s ", $2 } END { print "" }' |
+		cut -c1-160
+}
+
+ar="$bdir/uet_mpi_allreduce"
+pp="$bdir/uet_mpi_test"
+mpi_build "$srcdir/uet_mpi_test.c" "$pp"
+mpi_build "$srcdir/uet_mpi_allreduce.c" "$ar"
+
+status=0
+for fam in $families; do
+	use_family "$fam"
+	echo "== $prov over $fam, $nhosts hosts x $rph ranks, no FI_UET_*;" \
+		"h1 offers (fabric domain): $(show_offer)"
+	for exe in "$pp" "$ar"; do
+		name=$(basename "$exe")
+		log="$bdir/mpirun-$prov-$fam-$name.log"
+		start=$(date +%s)
+		# shellcheck disable=SC2086 # $fwd is a list of -x options
+		timeout -k 10 "$tmo" ip netns exec "$head" \
+			mpirun --allow-run-as-root --oversubscribe \
+			--host "$hosts" -np "$np" \
+			--mca plm_rsh_agent "sh $self --agent" \
+			--mca plm_rsh_no_tree_spawn 1 \
+			--mca oob_tcp_if_include br1,ctl0 \
+			--mca pml cm --mca mtl ofi \
+			--mca mtl_ofi_provider_include "$prov" \
+			--mca mtl_base_verbose 100 --mca mtl_ofi_verbose 1 \
+			--mca pml_base_verbose 10 --mca btl self \
+			-x MH_NS_PREFIX $fwd \
+			"$exe" >"$log" 2>&1
+		rc=$?
+		mpi_verdict "$log" "$np" "$name" "$(($(date +%s) - start))s"
+		# Open MPI's verbose lines name each rank's host: all of them.
+		seen=$(sed -n 's/^\[\(h[0-9]*\):[0-9]*\].*/\1/p' "$log" |
+			sort -u | tr '\n' ' ')
+		nseen=$(echo "$seen" | wc -w)
+		echo "  ranks' hosts: $seen"
+		if [ "$nseen" -ne "$nhosts" ]; then
+			echo "FAIL: ranks ran on $nseen host(s), not $nhosts"
+			status=1
+			keep=1
+		fi
+	done
+done
+exit "$status"
