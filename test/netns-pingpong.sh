@@ -3,8 +3,10 @@
 #
 # fi_pingpong -c between two network namespaces joined by a veth pair
 # (MTU 1500): the server in one, the client in the other, for a provider
-# (PROV, default uet) with FI_UET_IFACE (and FI_<PROV>_IFACE) set to the
-# veth inside each namespace.  Combinations ep:mode:family:
+# (PROV, default uet) as deployed: each namespace has lo and its veth end
+# and no FI_UET_IFACE is set, so the provider must pick the veth by
+# itself (PIN=1 sets FI_UET_IFACE and FI_<PROV>_IFACE to the veth
+# instead).  Combinations ep:mode:family:
 #   endpoint   rdm | dgram
 #   mode       msg | tagged
 #   family     ipv4 (10.251.7.1/24 - .2) | ipv6 (fd00:251:7::1/64 - ::2)
@@ -116,8 +118,14 @@ use_family() {
 	exit 1
 }
 
+pin_srv=-
+pin_cli=-
+if [ "${PIN:-0}" = 1 ]; then
+	pin_srv=$if_srv
+	pin_cli=$if_cli
+fi
 echo "fi_pingpong between namespaces $ns_srv ($if_srv) and $ns_cli" \
-	"($if_cli): PROV=$PROV ITERS=$ITERS"
+	"($if_cli): PROV=$PROV ITERS=$ITERS PIN=${PIN:-0}"
 for fam in ipv4 ipv6; do
 	dst=$addr4_srv
 	[ "$fam" = ipv6 ] && dst=$addr6_srv
@@ -139,12 +147,12 @@ for fam in ipv4 ipv6; do
 			if [ -z "$header" ]; then
 				epu=$(echo "$ep" | tr '[:lower:]' '[:upper:]')
 				echo "$ep over $fam: first fi_info entry in $ns_srv:" \
-					"$(pp_data_path "$ns_srv" "$if_srv" "FI_EP_$epu")"
+					"$(pp_data_path "$ns_srv" "$pin_srv" "FI_EP_$epu")"
 				header=1
 			fi
 			set -- -e "$ep" -m "$mode" -I "$ITERS" -c
 			[ "$fam" = ipv6 ] && set -- "$@" -6
-			pp_pair "$combo" "$ns_srv" "$if_srv" "$ns_cli" "$if_cli" \
+			pp_pair "$combo" "$ns_srv" "$pin_srv" "$ns_cli" "$pin_cli" \
 				"$dst" "$want_max" "$@"
 		done
 	done

@@ -165,13 +165,20 @@ pp_reap() {
 	pp_rc=$?
 }
 
+# pp_pin IFACE: the env arguments that bind the provider to IFACE, none
+# for "-" (the provider chooses, as deployed).
+pp_pin() {
+	[ "$1" = - ] || echo "FI_UET_IFACE=$1 $pp_prov_var=$1"
+}
+
 # pp_fabric NS IFACE ARGS...: fi_pingpong under a timeout in NS with the
-# provider bound to IFACE.
+# provider bound to IFACE ("-": not bound).
 pp_fabric() {
 	ns=$1
 	iface=$2
 	shift 2
-	set -- env "FI_UET_IFACE=$iface" "$pp_prov_var=$iface" \
+	# shellcheck disable=SC2046 # one word per assignment
+	set -- env $(pp_pin "$iface") \
 		${pp_preload:+"LD_PRELOAD=$pp_preload"} \
 		fi_pingpong -p "$PROV" "$@"
 	if [ -n "$ns" ]; then
@@ -321,7 +328,8 @@ pp_pair() {
 # and endpoint type (FI_EP_RDM, FI_EP_DGRAM) on IFACE, which is the
 # fabric fi_pingpong's server picks, -6 or not.
 pp_data_path() {
-	pp_in "$1" env "FI_UET_IFACE=$2" "$pp_prov_var=$2" \
+	# shellcheck disable=SC2046 # one word per assignment
+	pp_in "$1" env $(pp_pin "$2") \
 		${pp_preload:+"LD_PRELOAD=$pp_preload"} \
 		timeout -k 5 30 fi_info -p "$PROV" -t "$3" 2>/dev/null |
 		awk '$1 == "provider:" && !p { p = $2 }

@@ -25,6 +25,8 @@ sets="unit,functional,short"
 per_test_timeout=""
 total_timeout=${FABTESTS_TOTAL_TIMEOUT:-7200}
 addr=127.0.0.1
+client_addr=""
+deploy=0
 exclude_file=""
 extra_excludes=""
 strict=0
@@ -43,6 +45,10 @@ Usage: FABTESTS_DIR=<fabtests prefix> $prog [options]
   -T SECS   per-test timeout (default 120, 300 when complex is selected)
   -W SECS   bound of the whole run (default \$FABTESTS_TOTAL_TIMEOUT or 7200)
   -6        run over ::1 instead of 127.0.0.1
+  -D        as deployed: the network namespace gets a veth pair besides lo
+            (10.252.0.1/24 and .2/24, both ends in it), server and client
+            use those addresses, and FI_UET_IFACE is not set (needs a
+            network namespace)
   -x FILE   exclude file (default fabtests-config/<name>.exclude, else
             fabtests' own test_configs/<name>/<name>.exclude)
   -e REGEX  exclude tests matching REGEX too (repeatable, no commas)
@@ -55,13 +61,14 @@ Usage: FABTESTS_DIR=<fabtests prefix> $prog [options]
 EOF
 }
 
-while getopts "p:t:T:W:6x:e:SvKkl:h" opt; do
+while getopts "p:t:T:W:6Dx:e:SvKkl:h" opt; do
 	case $opt in
 	p) prov=$OPTARG ;;
 	t) sets=$OPTARG ;;
 	T) per_test_timeout=$OPTARG ;;
 	W) total_timeout=$OPTARG ;;
 	6) addr=::1 ;;
+	D) deploy=1 ;;
 	x) exclude_file=$OPTARG ;;
 	e) extra_excludes=${extra_excludes:+$extra_excludes,}$OPTARG ;;
 	S) strict=1 ;;
@@ -176,6 +183,9 @@ if timeout 10 unshare --pid --fork --mount-proc --kill-child --net \
 elif timeout 10 unshare --pid --fork --mount-proc --kill-child true >/dev/null 2>&1; then
 	ns_args=(unshare --pid --fork --mount-proc --kill-child)
 	isolation="PID namespace (host network)"
+elif [ "$deploy" -eq 1 ]; then
+	echo "SKIP: -D needs a network namespace (unshare --net, root)"
+	exit 77
 elif [ "$allow_host_kill" -eq 1 ]; then
 	isolation="none: fi_* processes of the whole host may be killed"
 else
@@ -200,7 +210,18 @@ if [ "$prov" = uet ] && [ -z "${FI_PROVIDER_PATH:-}" ]; then
 		fi
 	fi
 fi
-export FI_UET_IFACE=lo
+if [ "$deploy" -eq 1 ]; then
+	# A host with lo and other interfaces, nothing pinned.
+	unset FI_UET_IFACE
+	lo_up=$lo_up'ip link add uetd0 mtu 1500 type veth peer name uetd1 mtu 1500 && '
+	lo_up=$lo_up'ip addr add 10.252.0.1/24 dev uetd0 && '
+	lo_up=$lo_up'ip addr add 10.252.0.2/24 dev uetd1 && '
+	lo_up=$lo_up'ip link set uetd0 up && ip link set uetd1 up && '
+	addr=10.252.0.1
+	client_addr=10.252.0.2
+else
+	export FI_UET_IFACE=lo
+fi
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/uet-fabtests.XXXXXX") || exit 1
 # shellcheck disable=SC2317 # run by the EXIT trap
@@ -223,7 +244,7 @@ if [ -d "$shipped/$name" ]; then
 	done
 fi
 rm -f "$scratch/test_configs/$name/$name.exclude"
-args=(-T "$per_test_timeout" -t "$expanded" -s "$addr" -c "$addr")
+args=(-T "$per_test_timeout" -t "$expanded" -s "$addr" -c "${client_addr:-$addr}")
 if [ -n "$exclude_file" ]; then
 	ln -s "$exclude_file" "$scratch/test_configs/$name/$name.exclude"
 	args+=(-f "test_configs/$name/$name.exclude")
@@ -235,7 +256,7 @@ args+=(-p "$FABTESTS_DIR/bin" "$prov")
 
 log="$scratch/runfabtests.log"
 echo "fabtests:  $runner"
-echo "provider:  $prov  sets: $expanded  address: $addr"
+echo "provider:  $prov  sets: $expanded  address: $addr${client_addr:+ (client $client_addr)}"
 echo "timeouts:  ${per_test_timeout}s per test, ${total_timeout}s in all"
 echo "excludes:  ${exclude_file:-none}${extra_excludes:+ + $extra_excludes}"
 echo "isolation: $isolation"
