@@ -6,10 +6,15 @@
  */
 #include "config.h"
 
+#include <net/if.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rdma/fi_errno.h>
 
@@ -952,6 +957,72 @@ START_TEST(test_dead_peer_fails_fast)
 }
 END_TEST
 
+/* Enter a network namespace of our own with lo up (this test process
+ * only: libcheck forks each test).  false when not permitted. */
+static bool own_netns(void)
+{
+	struct ifreq ifr;
+	bool ok;
+	int fd;
+
+	if (unshare(CLONE_NEWNET))
+		return false;
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return false;
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, "lo");
+	ok = !ioctl(fd, SIOCGIFFLAGS, &ifr);
+	ifr.ifr_flags |= IFF_UP;
+	ok = ok && !ioctl(fd, SIOCSIFFLAGS, &ifr);
+	close(fd);
+	return ok;
+}
+
+/*
+ * A domain that cannot reach a peer's address at all (no route from
+ * it: here a namespace with nothing but lo) fails the operation at the
+ * first send, not after FI_UET_DEAD_MS.  Nothing leaves the namespace.
+ */
+START_TEST(test_no_route_fails_at_once)
+{
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct pair p;
+	fi_addr_t far;
+	uint64_t t0, dt;
+	uint8_t tx[64];
+
+	if (!own_netns()) {
+		fprintf(stderr, "test_no_route_fails_at_once: skipped (no "
+			"network namespace: needs root)\n");
+		return;
+	}
+	unsetenv("FI_UET_DEAD_MS");
+	pair_open(&p);
+	ck_assert_int_eq(fi_av_insertsvc(p.s[0].av, "192.0.2.1", "4793", &far,
+					 0, NULL), 1);
+	t0 = uet_clock_now_ns();
+	ck_assert_int_eq(fi_send(p.s[0].ep, tx, sizeof(tx), NULL, far,
+				 (void *)0x55), 0);
+	ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), -FI_EAVAIL);
+	dt = uet_clock_now_ns() - t0;
+	ck_assert_ptr_eq(err.op_context, (void *)0x55);
+	ck_assert_int_eq(err.err, FI_ENETUNREACH);
+	ck_assert_uint_lt(dt, 1000 * UET_NSEC_PER_MSEC);
+	/* The domain still works with the peer it can reach. */
+	ck_assert_int_eq(fi_send(p.s[0].ep, tx, sizeof(tx), NULL, p.s[0].peer,
+				 (void *)0x56), 0);
+	ck_assert_int_eq(fi_recv(p.s[1].ep, tx, sizeof(tx), NULL,
+				 FI_ADDR_UNSPEC, (void *)0x57), 0);
+	ck_assert_int_eq(wait_comp(&p, 1, &e, NULL, &err), 1);
+	ck_assert_ptr_eq(e.op_context, (void *)0x57);
+	ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), 1);
+	ck_assert_ptr_eq(e.op_context, (void *)0x56);
+	pair_close(&p);
+}
+END_TEST
+
 static Suite *prov_suite(void)
 {
 	Suite *s = suite_create("prov");
@@ -980,6 +1051,7 @@ static Suite *prov_suite(void)
 	tcase_add_test(tc, test_unreachable_peer);
 	tcase_add_test(tc, test_contexts_are_posted);
 	tcase_add_test(tc, test_dead_peer_fails_fast);
+	tcase_add_test(tc, test_no_route_fails_at_once);
 	suite_add_tcase(s, tc);
 	return s;
 }
