@@ -241,9 +241,11 @@ int uet_ses_cancel(struct uet_ses *ses, struct uet_ses_ep *ep, void *op_ctx);
  */
 int uet_ses_peek(struct uet_ses *ses, const struct uet_ses_peek_req *req,
 		 struct uet_ses_recv_cmpl *out, uint64_t now);
-/* Drop the message reserved under claim_id: 0 or -ENOMSG. */
+/* Drop the message reserved under claim_id and describe it in *out as
+ * a peek does (tag, length, header_data, source): 0 or -ENOMSG. */
 int uet_ses_claim_discard(struct uet_ses *ses, struct uet_ses_ep *ep,
-			  uint64_t claim_id, uint64_t now);
+			  uint64_t claim_id, struct uet_ses_recv_cmpl *out,
+			  uint64_t now);
 
 /*
  * Remote memory: the RI table (snic/uet_ses_mr.c).

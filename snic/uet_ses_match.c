@@ -500,17 +500,24 @@ int uet_ses_peek(struct uet_ses *ses, const struct uet_ses_peek_req *req,
 }
 
 int uet_ses_claim_discard(struct uet_ses *ses, struct uet_ses_ep *ep,
-			  uint64_t claim_id, uint64_t now)
+			  uint64_t claim_id, struct uet_ses_recv_cmpl *out,
+			  uint64_t now)
 {
+	struct uet_ses_recv_op t;
 	struct uet_ses_rx_msg *m;
 	int ret = -ENOMSG;
 
-	if (!ses || !ep || ep->ses != ses)
+	if (!ses || !ep || ep->ses != ses || !out)
 		return -EINVAL;
 	uet_ses_set_now(ses, now);
 	uet_ses_enter(ses);
 	m = ses_find_claimed(ep, claim_id);
 	if (m) {
+		memset(&t, 0, sizeof(t));
+		ses_recv_fill(&t, m);
+		t.cmpl.len = m->total;
+		t.cmpl.rc = UET_RC_OK;
+		*out = t.cmpl;
 		ses_rx_discard(ses, m);
 		ret = 0;
 	}

@@ -283,7 +283,7 @@ static int snic_peek_locked(struct uet_snic_queue *q, struct uet_snic_cmd *c,
 	if (!(ext->ext_flags & UET_HSI_EXT_PEEK)) {
 		/* CLAIM|DISCARD */
 		ret = uet_ses_claim_discard(q->dev->ses, q->ep,
-					    ext->header_data, now);
+					    ext->header_data, &pc, now);
 	} else {
 		memset(&pr, 0, sizeof(pr));
 		pr.ep = q->ep;

@@ -475,6 +475,29 @@ START_TEST(test_peek_claim_discard)
 	ck_assert_int_eq(fi_trecvmsg(p.s[1].ep, &m, FI_PEEK), 0);
 	ck_assert_int_eq(wait_comp(&p, 1, &e, NULL, &err), -FI_EAVAIL);
 	ck_assert_int_eq(err.err, FI_ENOMSG);
+	/* Peek + claim, then claim + discard (fabtests 2.x
+	 * fi_rdm_tagged_peek): the discard's completion describes the
+	 * message like the peek's, tag and length. */
+	ck_assert_int_eq(fi_tsenddata(p.s[0].ep, tx, 24, NULL, 0x5eed,
+				      p.s[0].peer, 0x9011, NULL), 0);
+	ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), 1);
+	m.tag = 0x9011;
+	for (;;) {
+		ck_assert_int_eq(fi_trecvmsg(p.s[1].ep, &m,
+					     FI_PEEK | FI_CLAIM), 0);
+		if (wait_comp(&p, 1, &e, NULL, &err) == 1)
+			break;
+		ck_assert_int_eq(err.err, FI_ENOMSG);
+	}
+	ck_assert_uint_eq(e.tag, 0x9011);
+	ck_assert_int_eq(fi_trecvmsg(p.s[1].ep, &m, FI_CLAIM | FI_DISCARD),
+			 0);
+	ck_assert_int_eq(wait_comp(&p, 1, &e, NULL, &err), 1);
+	ck_assert_ptr_eq(e.op_context, &ctx);
+	ck_assert_uint_eq(e.tag, 0x9011);
+	ck_assert_uint_eq(e.len, 24);
+	ck_assert_uint_eq(e.data, 0x5eed);
+	ck_assert(e.flags & FI_TAGGED);
 	pair_close(&p);
 }
 END_TEST
