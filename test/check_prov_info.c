@@ -159,7 +159,12 @@ START_TEST(test_info_defaults)
 		ck_assert_uint_eq(cur->ep_attr->max_order_raw_size, 0);
 		ck_assert_uint_eq(cur->ep_attr->max_order_war_size, 0);
 		ck_assert_uint_eq(cur->ep_attr->max_order_waw_size, 0);
-		ck_assert_uint_eq(cur->tx_attr->msg_order, FI_ORDER_SAS);
+		/* send-after-send on RDM (ROD/RUD in order per PDC), none
+		 * on unordered UUD (DGRAM) */
+		ck_assert_uint_eq(cur->tx_attr->msg_order,
+				  i < 2 ? FI_ORDER_SAS : 0);
+		ck_assert_uint_eq(cur->rx_attr->msg_order,
+				  i < 2 ? FI_ORDER_SAS : 0);
 		ck_assert_uint_eq(cur->tx_attr->comp_order, 0);
 		ck_assert_uint_eq(cur->tx_attr->size, 1024);
 		ck_assert_uint_eq(cur->tx_attr->iov_limit, 8);

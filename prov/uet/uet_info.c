@@ -651,7 +651,8 @@ static struct fi_info *uet_info_new(uint32_t version,
 		goto err_free_info;
 
 	info->tx_attr->caps = info->caps & UET_TX_CAP_BITS;
-	info->tx_attr->msg_order = UET_MSG_ORDER;
+	/* UUD (DGRAM) is unordered and unreliable: no order to claim. */
+	info->tx_attr->msg_order = type == FI_EP_RDM ? UET_MSG_ORDER : 0;
 	info->tx_attr->comp_order = UET_COMP_ORDER;
 	info->tx_attr->inject_size = max_msg < UET_INJECT_SIZE ? max_msg :
 				     UET_INJECT_SIZE;
@@ -661,7 +662,7 @@ static struct fi_info *uet_info_new(uint32_t version,
 				       0;
 
 	info->rx_attr->caps = info->caps & UET_RX_CAP_BITS;
-	info->rx_attr->msg_order = UET_MSG_ORDER;
+	info->rx_attr->msg_order = type == FI_EP_RDM ? UET_MSG_ORDER : 0;
 	info->rx_attr->comp_order = UET_COMP_ORDER;
 	info->rx_attr->size = UET_QUEUE_SIZE;
 	info->rx_attr->iov_limit = UET_IOV_LIMIT;
