@@ -613,11 +613,9 @@ START_TEST(test_info_domain_choices)
 	ck_assert_int_eq(info->domain_attr->control_progress,
 			 FI_PROGRESS_MANUAL);
 	ck_assert_int_eq(info->domain_attr->av_type, FI_AV_TABLE);
-	/* RMA targets: keys and addresses as the application can take
-	 * them; FI_MR_ENDPOINT and FI_MR_HMEM are not offered */
-	ck_assert_int_eq(info->domain_attr->mr_mode,
-			 FI_MR_LOCAL | FI_MR_ALLOCATED | FI_MR_VIRT_ADDR |
-			 FI_MR_PROV_KEY);
+	/* uet requires no mr_mode bit: those the application offers are
+	 * cleared (fi_mr(3)), FI_MR_LOCAL and FI_MR_PROV_KEY included */
+	ck_assert_int_eq(info->domain_attr->mr_mode, 0);
 	ck_assert_uint_eq(job_of(info), 0xabcdef);
 	ck_assert_uint_eq(info->tx_attr->size, 64);
 	ck_assert_uint_eq(info->tx_attr->op_flags, FI_DELIVERY_COMPLETE);
@@ -625,13 +623,12 @@ START_TEST(test_info_domain_choices)
 	ck_assert_int_eq(uet_info_check(V, info), 0);
 	fi_freeinfo(info);
 
-	/* without remote access the target-only modes are not needed */
+	/* with or without remote access, DGRAM too */
 	hints->caps = FI_MSG | FI_RMA | FI_READ | FI_WRITE;
 	hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR |
 		FI_MR_ALLOCATED | FI_MR_PROV_KEY;
 	info = get(NULL, NULL, 0, hints);
-	ck_assert_int_eq(info->domain_attr->mr_mode,
-			 FI_MR_LOCAL | FI_MR_ALLOCATED);
+	ck_assert_int_eq(info->domain_attr->mr_mode, 0);
 	ck_assert_uint_eq(info->caps & (FI_REMOTE_READ | FI_REMOTE_WRITE), 0);
 	ck_assert_uint_eq(info->rx_attr->caps & FI_RMA_EVENT, 0);
 	fi_freeinfo(info);
@@ -642,9 +639,17 @@ START_TEST(test_info_domain_choices)
 	fi_freeinfo(info);
 	hints->caps = 0;
 	info = get(NULL, NULL, 0, hints);
-	ck_assert_int_eq(info->domain_attr->mr_mode,
-			 FI_MR_VIRT_ADDR | FI_MR_PROV_KEY);
+	ck_assert_uint_ne(info->caps & FI_REMOTE_WRITE, 0);
+	ck_assert_int_eq(info->domain_attr->mr_mode, 0);
 	fi_freeinfo(info);
+	hints->ep_attr->type = FI_EP_DGRAM;
+	hints->domain_attr->mr_mode = FI_MR_LOCAL;
+	info = get(NULL, NULL, 0, hints);
+	ck_assert_int_eq(info->domain_attr->mr_mode, 0);
+	fi_freeinfo(info);
+	hints->ep_attr->type = FI_EP_RDM;
+	/* the v1.0 values are returned as asked (provider keys and virtual
+	 * addresses for FI_MR_BASIC) */
 	hints->domain_attr->mr_mode = 1;	/* FI_MR_BASIC */
 	info = get(NULL, NULL, 0, hints);
 	ck_assert_int_eq(info->domain_attr->mr_mode, 1);

@@ -29,6 +29,7 @@
 #define API		FI_VERSION(1, 17)
 #define WAIT_MS		20000
 #define RMA_CAPS	(FI_MSG | FI_RMA | FI_ATOMIC | FI_RMA_EVENT)
+#define MR_V1_BASIC	1	/* FI_MR_BASIC: FI_MR_PROV_KEY|VIRT_ADDR */
 #define AMO_MAX		512	/* the software NIC's UET_SES_AMO_MAX */
 
 struct side {
@@ -112,7 +113,14 @@ static void pair_open_caps(struct pair *p, uint64_t caps, int mr_mode)
 
 	memset(p, 0, sizeof(*p));
 	p->info = get_info(caps, mr_mode);
-	p->virt = p->info->domain_attr->mr_mode & FI_MR_VIRT_ADDR;
+	/* uet requires no mr_mode bit: fi_getinfo clears those offered
+	 * (the v1.0 FI_MR_BASIC comes back as asked) */
+	ck_assert_int_eq(p->info->domain_attr->mr_mode,
+			 mr_mode == MR_V1_BASIC ? MR_V1_BASIC : 0);
+	/* an application that wants provider keys / virtual addresses
+	 * sets them in the info it passes to fi_domain */
+	p->info->domain_attr->mr_mode = mr_mode;
+	p->virt = uet_mr_mode_bits(mr_mode) & FI_MR_VIRT_ADDR;
 	ck_assert_int_eq(uet_fabric(p->info->fabric_attr, &p->fab, NULL), 0);
 	for (i = 0; i < 2; i++)
 		side_open(p, i);
@@ -761,8 +769,10 @@ END_TEST
 
 /* ---- data ---- */
 
+/* User keys and offsets (what fi_getinfo returns), then the modes an
+ * application requires at fi_domain, then the v1.0 FI_MR_BASIC. */
 static const int mr_modes[] = { 0, FI_MR_PROV_KEY | FI_MR_VIRT_ADDR,
-				FI_MR_VIRT_ADDR };
+				FI_MR_VIRT_ADDR, MR_V1_BASIC };
 
 /* Write then read back 1 B .. 16 MiB, at an offset into the region. */
 START_TEST(test_rma_sizes)
@@ -1405,7 +1415,7 @@ static Suite *prov_rma_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("data");
 	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, test_rma_sizes, 0, 3);
+	tcase_add_loop_test(tc, test_rma_sizes, 0, 4);
 	tcase_add_test(tc, test_rma_vec_inject_more);
 	tcase_add_test(tc, test_rma_writedata);
 	tcase_add_test(tc, test_atomic_matrix);

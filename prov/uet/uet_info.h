@@ -41,12 +41,12 @@
 			 FI_TRANSMIT_COMPLETE | FI_DELIVERY_COMPLETE)
 #define UET_RX_OP_FLAGS	(FI_COMPLETION | FI_MULTI_RECV)
 
-/* Memory registration modes uet can work with; it requires none.
- * FI_MR_PROV_KEY: the provider chooses keys (else requested_key is the
- * key); FI_MR_VIRT_ADDR: remote addresses are virtual addresses (else
- * offsets into the region).  FI_MR_ENDPOINT is not offered. */
-#define UET_MR_MODE	(FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | \
-			 FI_MR_PROV_KEY)
+/* Memory registration modes uet honours when the application sets them
+ * in the info it passes to fi_domain; fi_getinfo returns none (uet
+ * requires none).  FI_MR_PROV_KEY: the provider chooses keys (else
+ * requested_key is the key); FI_MR_VIRT_ADDR: remote addresses are
+ * virtual addresses (else offsets into the region). */
+#define UET_MR_MODE	(FI_MR_VIRT_ADDR | FI_MR_PROV_KEY)
 
 /* ---- attributes ---- */
 #define UET_FABRIC_NAME		"uet"
