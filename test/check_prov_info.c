@@ -121,7 +121,7 @@ START_TEST(test_info_defaults)
 		ck_assert_uint_eq(cur->domain_attr->max_ep_tx_ctx, 1);
 		ck_assert_uint_eq(cur->domain_attr->mr_cnt, 65536);
 		ck_assert_uint_eq(cur->domain_attr->caps,
-				  FI_LOCAL_COMM | FI_REMOTE_COMM);
+				  FI_LOCAL_COMM | FI_REMOTE_COMM | FI_SHARED_AV);
 		ck_assert_uint_eq(job_of(cur), 1);
 		ck_assert_int_eq(cur->ep_attr->protocol, FI_PROTO_UNSPEC);
 		ck_assert_uint_eq(cur->ep_attr->protocol_version, 1);
@@ -312,7 +312,7 @@ START_TEST(test_info_unsatisfiable)
 	h->domain_attr->max_err_data = 1;
 	expect_nodata(h);
 	h->domain_attr->max_err_data = 0;
-	h->domain_attr->caps = FI_SHARED_AV;
+	h->domain_attr->caps = FI_MSG;		/* not a domain cap */
 	expect_nodata(h);
 	h->domain_attr->caps = 0;
 	h->domain_attr->mr_mode = 1 | FI_MR_LOCAL;	/* FI_MR_BASIC | .. */
@@ -525,7 +525,7 @@ START_TEST(test_info_caps)
 	ck_assert_int_eq(info->ep_attr->type, FI_EP_RDM);
 	ck_assert_uint_eq(info->caps, FI_TAGGED | FI_SEND | FI_RECV |
 			  FI_SOURCE | FI_MULTI_RECV | FI_LOCAL_COMM |
-			  FI_REMOTE_COMM | FI_FENCE);
+			  FI_REMOTE_COMM | FI_SHARED_AV | FI_FENCE);
 	ck_assert_uint_eq(info->tx_attr->caps, FI_TAGGED | FI_SEND | FI_FENCE);
 	ck_assert_uint_eq(info->rx_attr->caps, FI_TAGGED | FI_RECV |
 			  FI_SOURCE | FI_MULTI_RECV);
@@ -536,7 +536,7 @@ START_TEST(test_info_caps)
 	info = get(NULL, NULL, 0, hints);
 	ck_assert_uint_eq(info->caps & ~(FI_SOURCE | FI_MULTI_RECV |
 					 FI_LOCAL_COMM | FI_REMOTE_COMM |
-					 FI_FENCE),
+					 FI_SHARED_AV | FI_FENCE),
 			  FI_MSG | FI_SEND | FI_DIRECTED_RECV);
 	ck_assert_uint_eq(info->tx_attr->caps, FI_MSG | FI_SEND | FI_FENCE);
 	fi_freeinfo(info);
@@ -551,7 +551,7 @@ START_TEST(test_info_caps)
 	ck_assert_uint_eq(info->caps, FI_RMA | FI_READ | FI_WRITE |
 			  FI_REMOTE_READ | FI_REMOTE_WRITE | FI_SOURCE |
 			  FI_MULTI_RECV | FI_LOCAL_COMM | FI_REMOTE_COMM |
-			  FI_FENCE);
+			  FI_SHARED_AV | FI_FENCE);
 	ck_assert_uint_eq(info->tx_attr->caps, FI_RMA | FI_READ | FI_WRITE |
 			  FI_FENCE);
 	ck_assert_uint_eq(info->rx_attr->caps, FI_RMA | FI_REMOTE_READ |
@@ -562,7 +562,7 @@ START_TEST(test_info_caps)
 	info = get(NULL, NULL, 0, hints);
 	ck_assert_uint_eq(info->caps & ~(FI_SOURCE | FI_MULTI_RECV |
 					 FI_LOCAL_COMM | FI_REMOTE_COMM |
-					 FI_FENCE),
+					 FI_SHARED_AV | FI_FENCE),
 			  FI_ATOMIC | FI_READ | FI_RMA_EVENT);
 	ck_assert_uint_eq(info->tx_attr->caps, FI_ATOMIC | FI_READ | FI_FENCE);
 	ck_assert_uint_eq(info->rx_attr->caps, FI_ATOMIC | FI_RMA_EVENT |

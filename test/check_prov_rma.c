@@ -597,6 +597,39 @@ START_TEST(test_mr_keys_and_binds)
 }
 END_TEST
 
+/* The counter of an MR (fi_mr_bind) is bound to no endpoint: waiting on
+ * it alone must progress the domain's endpoints, whose notifications
+ * carry the remote accesses (fabtests' fi_multi_mr waits this way). */
+START_TEST(test_mr_cntr_alone)
+{
+	static uint8_t src[256], dst[256];
+	struct fid_cntr *c;
+	struct fid_mr *mr;
+	struct pair p;
+	uint64_t end;
+	int ret;
+
+	pair_open(&p, 0);
+	cntr_open(p.s[1].dom, &c);
+	mr = reg(&p, 1, dst, sizeof(dst), FI_REMOTE_WRITE, 5);
+	ck_assert_int_eq(fi_mr_bind(mr, &c->fid, FI_REMOTE_WRITE), 0);
+	fill(src, sizeof(src), 5);
+	ck_assert_int_eq(fi_write(p.s[0].ep, src, sizeof(src), NULL,
+				  p.s[0].peer, raddr(&p, dst, dst), 5, src), 0);
+	/* only the target's counter is read or waited on */
+	ret = fi_cntr_wait(c, 1, WAIT_MS);
+	ck_assert_int_eq(ret, 0);
+	ck_assert_int_eq(memcmp(src, dst, sizeof(src)), 0);
+	end = uet_clock_now_ns() + WAIT_MS * UET_NSEC_PER_MSEC;
+	while (fi_cntr_read(p.s[0].wc) < 1 && uet_clock_now_ns() < end)
+		;
+	ck_assert_uint_eq(fi_cntr_read(p.s[0].wc), 1);
+	ck_assert_int_eq(fi_close(&mr->fid), 0);
+	ck_assert_int_eq(fi_close(&c->fid), 0);
+	pair_close(&p);
+}
+END_TEST
+
 START_TEST(test_rma_bad_args)
 {
 	static uint8_t buf[8192], res[64];
@@ -1410,6 +1443,7 @@ static Suite *prov_rma_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_atomic_valid);
 	tcase_add_test(tc, test_mr_keys_and_binds);
+	tcase_add_test(tc, test_mr_cntr_alone);
 	tcase_add_test(tc, test_rma_bad_args);
 	tcase_add_test(tc, test_dgram_no_rma);
 	suite_add_tcase(s, tc);

@@ -156,6 +156,12 @@ static int uet_ep_enable(struct uet_ep *ep)
 			 "bytes by the device\n", lim.max_single_pkt);
 		ep->max_msg_size = lim.max_single_pkt;
 	}
+	ret = uet_bind_set_add(d->eps, ep, &d->neps);
+	if (ret) {
+		d->ops->queue_close(ep->q);
+		ep->q = NULL;
+		return ret;
+	}
 	ep->enabled = true;
 	return 0;
 }
@@ -189,6 +195,7 @@ static int uet_ep_close(struct fid *fid)
 	struct uet_ep *ep = uet_container_of(fid, struct uet_ep, fid.fid);
 
 	if (ep->enabled) {
+		uet_bind_set_del(ep->domain->eps, ep, &ep->domain->neps);
 		uet_ep_drain(ep);
 		ep->domain->ops->queue_close(ep->q);
 		ep->q = NULL;

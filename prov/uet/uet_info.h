@@ -30,7 +30,8 @@
 #define UET_CAPS_RMA	(FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | \
 			 FI_REMOTE_READ | FI_REMOTE_WRITE | FI_RMA_EVENT | \
 			 FI_FENCE)
-#define UET_CAPS_DOMAIN	(FI_LOCAL_COMM | FI_REMOTE_COMM)
+/* FI_SHARED_AV: named AVs shared between processes (uet_av_shm.c). */
+#define UET_CAPS_DOMAIN	(FI_LOCAL_COMM | FI_REMOTE_COMM | FI_SHARED_AV)
 #define UET_CAPS_RDM	(UET_CAPS_MSG | UET_CAPS_RMA | UET_CAPS_DOMAIN)
 #define UET_CAPS_DGRAM	(UET_CAPS_MSG | UET_CAPS_DOMAIN)
 /* Every capability of some endpoint type. */

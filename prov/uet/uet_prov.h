@@ -98,12 +98,19 @@ struct uet_domain {
 	size_t amo_max;			/* largest atomic operand, bytes */
 	struct uet_hashmap mr_map;	/* MRs with a counter, by key */
 	atomic_int mr_cntrs;		/* entries of mr_map */
+	struct uet_bind_set *eps;	/* enabled endpoints */
+	atomic_int neps;
 };
 
 int uet_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 		    struct fid_domain **domain, void *context);
 /* Drive the device once (receive, timers, notifications). */
 void uet_domain_progress(struct uet_domain *dom);
+/* Progress every enabled endpoint of the domain (the device when there
+ * is none): for CQs and counters no endpoint is bound to, such as the
+ * counter of an MR (fi_mr_bind), whose events an endpoint's progress
+ * delivers. */
+void uet_domain_progress_eps(struct uet_domain *dom);
 /* Sleep until the device may have work or timeout_ms passes (or until
  * extra_fd is readable, when >= 0).  Returns 0 or -errno. */
 int uet_domain_wait(struct uet_domain *dom, int extra_fd, int timeout_ms);
@@ -136,6 +143,40 @@ int uet_wait_control(enum fi_wait_obj wait_obj, int fd, int command,
 		     void *arg);
 
 /* ------------------------------------------------------------------ */
+/* wait set (uet_wait.c) and poll set (uet_poll.c)                     */
+/* ------------------------------------------------------------------ */
+/* A wait set: an epoll fd over the device wait fds and the CQ signal fds
+ * of its members, the CQs and counters opened with FI_WAIT_SET. */
+struct uet_wait {
+	struct fid_wait fid;
+	struct uet_fabric *fabric;
+	atomic_int ref;			/* members */
+	enum fi_wait_obj wait_obj;	/* FI_WAIT_FD */
+	int epfd;
+	pthread_mutex_t lock;		/* members */
+	struct uet_dlist members;	/* struct uet_wait_member */
+};
+
+int uet_wait_open(struct fid_fabric *fabric, struct fi_wait_attr *attr,
+		  struct fid_wait **waitset);
+/* The uet wait set of attr->wait_set, or NULL when it is none. */
+struct uet_wait *uet_wait_of(struct fid_wait *waitset);
+/* A CQ or counter joins / leaves the set (at open / close); signal_fd is
+ * the member's own wake-up fd or -1.  0 or -FI_E*. */
+int uet_wait_join(struct uet_wait *ws, struct fid *member,
+		  struct uet_domain *dom, int signal_fd);
+void uet_wait_leave(struct uet_wait *ws, struct fid *member);
+/* Progress and test one member for fi_wait, fi_poll and fi_trywait:
+ * a CQ is ready while it holds a completion or error (or was signaled),
+ * a counter when its value or error count changed since *seen. */
+bool uet_wait_fid_ready(struct fid *member, uint64_t *seen);
+/* -FI_EAGAIN when a member of the set is ready, else 0. */
+int uet_wait_trywait(struct fid *waitset);
+
+int uet_poll_open(struct fid_domain *domain, struct fi_poll_attr *attr,
+		  struct fid_poll **pollset);
+
+/* ------------------------------------------------------------------ */
 /* address vector                                                      */
 /* ------------------------------------------------------------------ */
 struct uet_av_entry {
@@ -145,6 +186,28 @@ struct uet_av_entry {
 	uint64_t peer;			/* device peer handle */
 	struct uet_hnode node;		/* by {peer, pid, ri} */
 };
+
+/* Named AV tables in POSIX shared memory (uet_av_shm.c). */
+struct uet_av_shm;
+/* Create (attr->flags without FI_READ) or map read-only (FI_READ) the
+ * table of attr->name.  0, -FI_EINVAL (bad name or count), -FI_ENOENT
+ * (FI_READ and no such table), -FI_ENOMEM or -errno. */
+int uet_av_shm_open(const struct fi_av_attr *attr, struct uet_av_shm **s);
+/* Unmap; the writer also removes the name. */
+void uet_av_shm_close(struct uet_av_shm *s);
+/* The fi_addr_t array of the table (attr->map_addr). */
+void *uet_av_shm_map_addr(struct uet_av_shm *s);
+bool uet_av_shm_writer(const struct uet_av_shm *s);
+size_t uet_av_shm_cap(const struct uet_av_shm *s);
+/* Writer: slot i (< cap) now holds a / holds nothing. */
+void uet_av_shm_publish(struct uet_av_shm *s, size_t i,
+			const struct uet_addr *a);
+void uet_av_shm_clear(struct uet_av_shm *s, size_t i);
+/* Reader: slots published so far, and the address of slot i
+ * (-FI_ENOENT when it holds none). */
+size_t uet_av_shm_count(const struct uet_av_shm *s);
+int uet_av_shm_entry(const struct uet_av_shm *s, size_t i,
+		     struct uet_addr *a);
 
 struct uet_av {
 	struct fid_av fid;
@@ -157,6 +220,9 @@ struct uet_av {
 	size_t cap, count, hint;
 	struct uet_hashmap rev;		/* u64 key: peer << 24 | initiator */
 	struct uet_eq *eq;
+	struct uet_av_shm *shm;		/* named AV */
+	bool read_only;			/* FI_READ */
+	size_t shm_synced;		/* reader: slots imported */
 };
 
 int uet_av_open(struct fid_domain *domain, struct fi_av_attr *attr,
@@ -187,6 +253,7 @@ struct uet_cq {
 	atomic_int ref;
 	enum fi_cq_format format;
 	enum fi_wait_obj wait_obj;
+	struct uet_wait *wait_set;	/* FI_WAIT_SET */
 	size_t entry_size;
 	pthread_mutex_t lock;		/* ring, overflow, errors */
 	struct uet_cq_entry *ring;
@@ -208,6 +275,8 @@ void uet_cq_write(struct uet_cq *cq, const struct fi_cq_tagged_entry *e,
 void uet_cq_write_err(struct uet_cq *cq, const struct fi_cq_err_entry *err,
 		      fi_addr_t src);
 bool uet_cq_ready(struct uet_cq *cq);
+/* uet_cq_ready, or an fi_cq_signal not yet seen (consumes it). */
+bool uet_cq_wait_ready(struct uet_cq *cq);
 /*
  * prov_errno of error completions: the UET SES return code (1..255) the
  * target answered with, or UET_PROV_ERRNO_BASE + the FI_E* code when the
@@ -224,6 +293,7 @@ struct uet_cntr {
 	struct uet_domain *domain;
 	atomic_int ref;
 	enum fi_wait_obj wait_obj;
+	struct uet_wait *wait_set;	/* FI_WAIT_SET */
 	_Atomic uint64_t value;
 	_Atomic uint64_t err;
 	struct uet_bind_set bound;	/* endpoints */
@@ -231,6 +301,8 @@ struct uet_cntr {
 
 int uet_cntr_open(struct fid_domain *domain, struct fi_cntr_attr *attr,
 		  struct fid_cntr **cntr, void *context);
+/* Progress; true when value + error count differ from *seen (updated). */
+bool uet_cntr_changed(struct uet_cntr *c, uint64_t *seen);
 
 static inline void uet_cntr_inc(struct uet_cntr *c)
 {
