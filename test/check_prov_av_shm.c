@@ -143,8 +143,10 @@ START_TEST(test_named_av_objects)
 }
 END_TEST
 
-/* Child: open the table read-only and send to map_addr[0]. */
-static int child_send(const char *name)
+/* Child: open the table read-only (before the parent inserted anything),
+ * say so on ready, wait for go, then send to map_addr[0]: the slot is
+ * imported when the send uses it (fabtests' fi_rdm_shared_av order). */
+static int child_send(const char *name, int ready, int go)
 {
 	struct fi_info *info = get_info();
 	struct fi_av_attr ra = { .type = FI_AV_MAP, .flags = FI_READ,
@@ -159,6 +161,7 @@ static int child_send(const char *name)
 	struct fi_cq_entry e;
 	uint64_t end = uet_clock_now_ns() + WAIT_MS * UET_NSEC_PER_MSEC;
 	ssize_t ret;
+	char c = 'r';
 
 	if (uet_fabric(info->fabric_attr, &fab, NULL) ||
 	    fi_domain(fab, info, &dom, NULL) ||
@@ -169,6 +172,8 @@ static int child_send(const char *name)
 	    fi_ep_bind(ep, &cq->fid, FI_TRANSMIT | FI_RECV) ||
 	    fi_enable(ep) || !ra.map_addr)
 		return 2;
+	if (write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
+		return 5;
 	if (fi_send(ep, msg, sizeof(msg), NULL,
 		    ((fi_addr_t *)ra.map_addr)[0], msg))
 		return 3;
@@ -197,7 +202,8 @@ START_TEST(test_named_av_fork)
 	uint64_t end;
 	ssize_t ret;
 	pid_t pid;
-	int st;
+	int st, ready[2], go[2];
+	char c = 'g';
 
 	av_name(name, sizeof(name), "fork");
 	/* the receiver, with an AV of its own */
@@ -215,14 +221,17 @@ START_TEST(test_named_av_fork)
 	ck_assert_int_eq(fi_domain(fab, info, &dom[1], NULL), 0);
 	wa.name = name;
 	ck_assert_int_eq(fi_av_open(dom[1], &wa, &w, NULL), 0);
-	addr_of(ep, a, &len);
-	ck_assert_int_eq(fi_av_insert(w, a, 1, &fa, 0, NULL), 1);
-	ck_assert_uint_eq(((fi_addr_t *)wa.map_addr)[0], fa);
-
+	ck_assert_int_eq(pipe(ready), 0);
+	ck_assert_int_eq(pipe(go), 0);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0)
-		_exit(child_send(name));
+		_exit(child_send(name, ready[1], go[0]));
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+	addr_of(ep, a, &len);
+	ck_assert_int_eq(fi_av_insert(w, a, 1, &fa, 0, NULL), 1);
+	ck_assert_uint_eq(((fi_addr_t *)wa.map_addr)[0], fa);
+	ck_assert_int_eq(write(go[1], &c, 1), 1);
 	end = uet_clock_now_ns() + WAIT_MS * UET_NSEC_PER_MSEC;
 	do {
 		ret = fi_cq_read(cq, &e, 1);

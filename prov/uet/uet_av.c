@@ -383,9 +383,10 @@ int uet_av_dest(struct uet_av *av, fi_addr_t fi_addr, uint64_t *dest)
 {
 	struct uet_av_entry *e;
 	bool again = av->read_only;
-	int ret = 0;
+	int ret;
 
 retry:
+	ret = 0;
 	pthread_mutex_lock(&av->lock);
 	if (fi_addr >= av->cap || !av->tbl[fi_addr].used) {
 		ret = -FI_EINVAL;
