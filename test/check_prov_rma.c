@@ -606,11 +606,14 @@ START_TEST(test_mr_cntr_alone)
 	struct fid_cntr *c;
 	struct fid_mr *mr;
 	struct pair p;
+	struct fi_cntr_attr ca = { .events = FI_CNTR_EVENTS_COMP,
+				   .wait_obj = FI_WAIT_NONE };
 	uint64_t end;
 	int ret;
 
 	pair_open(&p, 0);
-	cntr_open(p.s[1].dom, &c);
+	/* FI_WAIT_NONE, as fi_multi_mr opens it: uet still lets it wait */
+	ck_assert_int_eq(fi_cntr_open(p.s[1].dom, &ca, &c, NULL), 0);
 	mr = reg(&p, 1, dst, sizeof(dst), FI_REMOTE_WRITE, 5);
 	ck_assert_int_eq(fi_mr_bind(mr, &c->fid, FI_REMOTE_WRITE), 0);
 	fill(src, sizeof(src), 5);
