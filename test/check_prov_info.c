@@ -118,7 +118,8 @@ START_TEST(test_info_defaults)
 		ck_assert_uint_eq(cur->domain_attr->cq_data_size, 8);
 		ck_assert_uint_eq(cur->domain_attr->cq_cnt, 256);
 		ck_assert_uint_eq(cur->domain_attr->ep_cnt, 4096);
-		ck_assert_uint_eq(cur->domain_attr->max_ep_tx_ctx, 1);
+		ck_assert_uint_eq(cur->domain_attr->max_ep_tx_ctx, 64);
+		ck_assert_uint_eq(cur->domain_attr->max_ep_rx_ctx, 64);
 		ck_assert_uint_eq(cur->domain_attr->mr_cnt, 65536);
 		ck_assert_uint_eq(cur->domain_attr->caps,
 				  FI_LOCAL_COMM | FI_REMOTE_COMM | FI_SHARED_AV);
@@ -134,7 +135,8 @@ START_TEST(test_info_defaults)
 			ck_assert_uint_eq(cur->tx_attr->caps,
 					  FI_MSG | FI_TAGGED | FI_SEND |
 					  FI_RMA | FI_ATOMIC | FI_READ |
-					  FI_WRITE | FI_FENCE);
+					  FI_WRITE | FI_FENCE |
+					  FI_NAMED_RX_CTX);
 			ck_assert_uint_eq(cur->rx_attr->caps,
 					  FI_MSG | FI_TAGGED | FI_RECV |
 					  FI_DIRECTED_RECV | FI_SOURCE |
@@ -144,7 +146,8 @@ START_TEST(test_info_defaults)
 			ck_assert_uint_eq(cur->tx_attr->rma_iov_limit, 1);
 		} else {
 			ck_assert_uint_eq(cur->tx_attr->caps,
-					  FI_MSG | FI_TAGGED | FI_SEND);
+					  FI_MSG | FI_TAGGED | FI_SEND |
+					  FI_NAMED_RX_CTX);
 			ck_assert_uint_eq(cur->rx_attr->caps,
 					  FI_MSG | FI_TAGGED | FI_RECV |
 					  FI_DIRECTED_RECV | FI_SOURCE |
@@ -261,7 +264,7 @@ START_TEST(test_info_unsatisfiable)
 	h->ep_attr->tx_ctx_cnt = FI_SHARED_CONTEXT;
 	expect_nodata(h);
 	h->ep_attr->tx_ctx_cnt = 0;
-	h->ep_attr->rx_ctx_cnt = 2;
+	h->ep_attr->rx_ctx_cnt = 65;	/* scalable endpoints: 64 */
 	expect_nodata(h);
 	h->ep_attr->rx_ctx_cnt = 0;
 	h->tx_attr->iov_limit = 9;

@@ -12,6 +12,10 @@
  * when an fi_addr they do not know is used, and refuse inserts and
  * removes (-FI_EPERM).  attr->map_addr, when 0, returns the table's
  * fi_addr_t array (fi_av(3)).
+ *
+ * With attr->rx_ctx_bits (scalable endpoints, uet_sep.c) the top bits of
+ * an fi_addr (fi_rx_addr) name a receive context: it is added to the
+ * resource index of the address.
  */
 #include "config.h"
 
@@ -383,8 +387,14 @@ int uet_av_dest(struct uet_av *av, fi_addr_t fi_addr, uint64_t *dest)
 {
 	struct uet_av_entry *e;
 	bool again = av->read_only;
+	uint64_t rx = 0;
 	int ret;
 
+	/* fi_rx_addr: the receive context in the top rx_ctx_bits bits. */
+	if (av->rx_ctx_bits) {
+		rx = fi_addr >> (64 - av->rx_ctx_bits);
+		fi_addr &= ~(uint64_t)0 >> av->rx_ctx_bits;
+	}
 retry:
 	ret = 0;
 	pthread_mutex_lock(&av->lock);
@@ -392,7 +402,11 @@ retry:
 		ret = -FI_EINVAL;
 	} else {
 		e = &av->tbl[fi_addr];
-		*dest = UET_HSI_DEST(e->peer, e->addr.pid, e->addr.ri);
+		if (e->addr.ri + rx > UET_ADDR_ID_MAX)
+			ret = -FI_EINVAL;
+		else
+			*dest = UET_HSI_DEST(e->peer, e->addr.pid,
+					     e->addr.ri + rx);
 	}
 	pthread_mutex_unlock(&av->lock);
 	/* A reader may not have imported the slot yet. */
@@ -498,7 +512,8 @@ int uet_av_open(struct fid_domain *domain, struct fi_av_attr *attr,
 		return -FI_EINVAL;
 	if ((attr->flags & FI_READ) && !attr->name)
 		return -FI_EINVAL;
-	if (attr->rx_ctx_bits)
+	/* The receive context becomes part of the resource index. */
+	if (attr->rx_ctx_bits < 0 || attr->rx_ctx_bits > UET_ADDR_ID_BITS)
 		return -FI_EINVAL;
 	av = calloc(1, sizeof(*av));
 	if (!av)
@@ -524,6 +539,7 @@ int uet_av_open(struct fid_domain *domain, struct fi_av_attr *attr,
 	}
 	av->domain = dom;
 	av->type = attr->type == FI_AV_MAP ? FI_AV_MAP : FI_AV_TABLE;
+	av->rx_ctx_bits = attr->rx_ctx_bits;
 	av->flags = attr->flags;
 	atomic_init(&av->ref, 0);
 	av->fid.fid.fclass = FI_CLASS_AV;

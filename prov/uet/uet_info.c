@@ -881,8 +881,8 @@ static struct fi_info *uet_info_new(uint32_t version,
 	d->ep_cnt = UET_EP_CNT;
 	d->tx_ctx_cnt = UET_CTX_CNT;
 	d->rx_ctx_cnt = UET_CTX_CNT;
-	d->max_ep_tx_ctx = 1;
-	d->max_ep_rx_ctx = 1;
+	d->max_ep_tx_ctx = UET_EP_CTX_MAX;
+	d->max_ep_rx_ctx = UET_EP_CTX_MAX;
 	d->cntr_cnt = UET_CNTR_CNT;
 	d->mr_iov_limit = UET_MR_IOV_LIMIT;
 	d->mr_cnt = UET_MR_CNT;

@@ -24,7 +24,8 @@
 
 /* ---- capabilities ---- */
 #define UET_CAPS_MSG	(FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | \
-			 FI_DIRECTED_RECV | FI_SOURCE | FI_MULTI_RECV)
+			 FI_DIRECTED_RECV | FI_SOURCE | FI_MULTI_RECV | \
+			 FI_NAMED_RX_CTX)
 /* RMA and atomics need a reliable delivery mode: RDM only.  FI_FENCE:
  * a fenced operation starts when every earlier one has completed. */
 #define UET_CAPS_RMA	(FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | \
@@ -72,6 +73,8 @@
 #define UET_CQ_CNT		256
 #define UET_EP_CNT		4096
 #define UET_CTX_CNT		4096
+/* Transmit / receive contexts of a scalable endpoint (uet_sep.c). */
+#define UET_EP_CTX_MAX		64
 #define UET_CNTR_CNT		256
 #define UET_MR_IOV_LIMIT	1
 #define UET_MR_CNT		65536

@@ -57,6 +57,7 @@
 
 struct uet_ep;
 struct uet_eq;
+struct uet_sep;
 
 struct fi_provider *uet_prov_init(void);
 
@@ -222,6 +223,7 @@ struct uet_av {
 	struct uet_eq *eq;
 	struct uet_av_shm *shm;		/* named AV */
 	bool read_only;			/* FI_READ */
+	int rx_ctx_bits;		/* fi_rx_addr: receive context */
 	size_t shm_synced;		/* reader: slots imported */
 };
 
@@ -399,6 +401,8 @@ struct uet_ep {
 	bool enabled;
 
 	struct uet_av *av;
+	struct uet_sep *sep;		/* context of this scalable ep */
+	struct fid_ep **sep_slot;	/* its entry in sep->tx / sep->rx */
 	struct uet_cq *tx_cq, *rx_cq;
 	bool tx_selective, rx_selective;
 	struct uet_cntr *send_cntr, *recv_cntr;
@@ -425,6 +429,37 @@ struct uet_ep {
 
 int uet_ep_open(struct fid_domain *domain, struct fi_info *info,
 		struct fid_ep **ep, void *context);
+/* PIDonFEP allocation (uet_ep.c): want < 0 takes the lowest free one;
+ * -FI_EADDRINUSE, -FI_ENOSPC. */
+int uet_pid_take(struct uet_domain *d, int want, uint16_t *pid);
+void uet_pid_put(struct uet_domain *d, uint16_t pid);
+
+/* ------------------------------------------------------------------ */
+/* scalable endpoint (uet_sep.c)                                       */
+/* ------------------------------------------------------------------ */
+/* Most transmit or receive contexts of a scalable endpoint. */
+#define UET_SEP_CTX_MAX		UET_EP_CTX_MAX
+
+/* One PIDonFEP; receive context i is the device queue {pid, ri i},
+ * transmit context i the queue {pid, ri rx_cnt + i}. */
+struct uet_sep {
+	struct fid_ep fid;
+	struct uet_domain *domain;
+	struct fi_info *info;		/* for the contexts: one each */
+	atomic_int ref;			/* open contexts */
+	uint16_t pid;
+	size_t tx_cnt, rx_cnt;
+	struct fid_ep **tx, **rx;	/* opened contexts, by index */
+	struct uet_av *av;
+	bool enabled;
+};
+
+int uet_scalable_ep(struct fid_domain *domain, struct fi_info *info,
+		    struct fid_ep **sep, void *context);
+/* A context endpoint of sep with resource index ri (uet_ep.c). */
+int uet_ep_open_ctx(struct uet_sep *sep, struct fi_info *info, uint16_t ri,
+		    struct fid_ep **out, void *context);
+
 /* Post a cancel command for a posted receive (uet_msg.c). */
 int uet_ep_post_cancel_locked(struct uet_ep *ep, struct uet_op *op);
 /* Consume the endpoint's notifications into its CQs and counters. */
@@ -436,6 +471,9 @@ extern struct fi_ops_msg uet_ep_msg_ops;
 extern struct fi_ops_tagged uet_ep_tagged_ops;
 extern struct fi_ops_rma uet_ep_rma_ops;		/* uet_rma.c */
 extern struct fi_ops_atomic uet_ep_atomic_ops;	/* uet_atomic.c */
+/* Every call -FI_ENOSYS (uet_ep.c): DGRAM endpoints, scalable endpoints. */
+extern struct fi_ops_rma uet_ep_no_rma_ops;
+extern struct fi_ops_atomic uet_ep_no_atomic_ops;
 
 /* Command posting shared by the data paths (uet_msg.c).  Post seg (+ the
  * extension + one SGL entry per iovec when sgl_data, the first in the
