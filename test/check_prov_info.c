@@ -122,10 +122,12 @@ START_TEST(test_info_defaults)
 		ck_assert_uint_eq(cur->domain_attr->cq_data_size, 8);
 		ck_assert_uint_eq(cur->domain_attr->cq_cnt, 256);
 		ck_assert_uint_eq(cur->domain_attr->ep_cnt, 4096);
-		ck_assert_uint_eq(cur->domain_attr->max_ep_tx_ctx, 1);
+		ck_assert_uint_eq(cur->domain_attr->max_ep_tx_ctx, 64);
+		ck_assert_uint_eq(cur->domain_attr->max_ep_rx_ctx, 64);
 		ck_assert_uint_eq(cur->domain_attr->mr_cnt, 65536);
 		ck_assert_uint_eq(cur->domain_attr->caps,
-				  FI_LOCAL_COMM | FI_REMOTE_COMM);
+				  FI_LOCAL_COMM | FI_REMOTE_COMM |
+				  FI_SHARED_AV);
 		ck_assert_uint_eq(job_of(cur), 1);
 		ck_assert_int_eq(cur->ep_attr->protocol, FI_PROTO_UNSPEC);
 		ck_assert_uint_eq(cur->ep_attr->protocol_version, 1);
@@ -138,7 +140,8 @@ START_TEST(test_info_defaults)
 			ck_assert_uint_eq(cur->tx_attr->caps,
 					  FI_MSG | FI_TAGGED | FI_SEND |
 					  FI_RMA | FI_ATOMIC | FI_READ |
-					  FI_WRITE | FI_FENCE);
+					  FI_WRITE | FI_FENCE |
+					  FI_NAMED_RX_CTX);
 			ck_assert_uint_eq(cur->rx_attr->caps,
 					  FI_MSG | FI_TAGGED | FI_RECV |
 					  FI_DIRECTED_RECV | FI_SOURCE |
@@ -148,7 +151,8 @@ START_TEST(test_info_defaults)
 			ck_assert_uint_eq(cur->tx_attr->rma_iov_limit, 1);
 		} else {
 			ck_assert_uint_eq(cur->tx_attr->caps,
-					  FI_MSG | FI_TAGGED | FI_SEND);
+					  FI_MSG | FI_TAGGED | FI_SEND |
+					  FI_NAMED_RX_CTX);
 			ck_assert_uint_eq(cur->rx_attr->caps,
 					  FI_MSG | FI_TAGGED | FI_RECV |
 					  FI_DIRECTED_RECV | FI_SOURCE |
@@ -270,7 +274,7 @@ START_TEST(test_info_unsatisfiable)
 	h->ep_attr->tx_ctx_cnt = FI_SHARED_CONTEXT;
 	expect_nodata(h);
 	h->ep_attr->tx_ctx_cnt = 0;
-	h->ep_attr->rx_ctx_cnt = 2;
+	h->ep_attr->rx_ctx_cnt = 65;	/* scalable endpoints: 64 */
 	expect_nodata(h);
 	h->ep_attr->rx_ctx_cnt = 0;
 	h->tx_attr->iov_limit = 9;
@@ -321,7 +325,7 @@ START_TEST(test_info_unsatisfiable)
 	h->domain_attr->max_err_data = 1;
 	expect_nodata(h);
 	h->domain_attr->max_err_data = 0;
-	h->domain_attr->caps = FI_SHARED_AV;
+	h->domain_attr->caps = FI_MSG;		/* not a domain cap */
 	expect_nodata(h);
 	h->domain_attr->caps = 0;
 	h->domain_attr->mr_mode = 1 | FI_MR_LOCAL;	/* FI_MR_BASIC | .. */
@@ -537,7 +541,7 @@ START_TEST(test_info_caps)
 	ck_assert_int_eq(info->ep_attr->type, FI_EP_RDM);
 	ck_assert_uint_eq(info->caps, FI_TAGGED | FI_SEND | FI_RECV |
 			  FI_SOURCE | FI_MULTI_RECV | FI_LOCAL_COMM |
-			  FI_REMOTE_COMM | FI_FENCE);
+			  FI_REMOTE_COMM | FI_SHARED_AV | FI_FENCE);
 	ck_assert_uint_eq(info->tx_attr->caps, FI_TAGGED | FI_SEND | FI_FENCE);
 	ck_assert_uint_eq(info->rx_attr->caps, FI_TAGGED | FI_RECV |
 			  FI_SOURCE | FI_MULTI_RECV);
@@ -548,7 +552,7 @@ START_TEST(test_info_caps)
 	info = get(NULL, NULL, 0, hints);
 	ck_assert_uint_eq(info->caps & ~(FI_SOURCE | FI_MULTI_RECV |
 					 FI_LOCAL_COMM | FI_REMOTE_COMM |
-					 FI_FENCE),
+					 FI_SHARED_AV | FI_FENCE),
 			  FI_MSG | FI_SEND | FI_DIRECTED_RECV);
 	ck_assert_uint_eq(info->tx_attr->caps, FI_MSG | FI_SEND | FI_FENCE);
 	fi_freeinfo(info);
@@ -563,7 +567,7 @@ START_TEST(test_info_caps)
 	ck_assert_uint_eq(info->caps, FI_RMA | FI_READ | FI_WRITE |
 			  FI_REMOTE_READ | FI_REMOTE_WRITE | FI_SOURCE |
 			  FI_MULTI_RECV | FI_LOCAL_COMM | FI_REMOTE_COMM |
-			  FI_FENCE);
+			  FI_SHARED_AV | FI_FENCE);
 	ck_assert_uint_eq(info->tx_attr->caps, FI_RMA | FI_READ | FI_WRITE |
 			  FI_FENCE);
 	ck_assert_uint_eq(info->rx_attr->caps, FI_RMA | FI_REMOTE_READ |
@@ -574,7 +578,7 @@ START_TEST(test_info_caps)
 	info = get(NULL, NULL, 0, hints);
 	ck_assert_uint_eq(info->caps & ~(FI_SOURCE | FI_MULTI_RECV |
 					 FI_LOCAL_COMM | FI_REMOTE_COMM |
-					 FI_FENCE),
+					 FI_SHARED_AV | FI_FENCE),
 			  FI_ATOMIC | FI_READ | FI_RMA_EVENT);
 	ck_assert_uint_eq(info->tx_attr->caps, FI_ATOMIC | FI_READ | FI_FENCE);
 	ck_assert_uint_eq(info->rx_attr->caps, FI_ATOMIC | FI_RMA_EVENT |
@@ -625,11 +629,9 @@ START_TEST(test_info_domain_choices)
 	ck_assert_int_eq(info->domain_attr->control_progress,
 			 FI_PROGRESS_MANUAL);
 	ck_assert_int_eq(info->domain_attr->av_type, FI_AV_TABLE);
-	/* RMA targets: keys and addresses as the application can take
-	 * them; FI_MR_ENDPOINT and FI_MR_HMEM are not offered */
-	ck_assert_int_eq(info->domain_attr->mr_mode,
-			 FI_MR_LOCAL | FI_MR_ALLOCATED | FI_MR_VIRT_ADDR |
-			 FI_MR_PROV_KEY);
+	/* uet requires no mr_mode bit: those the application offers are
+	 * cleared (fi_mr(3)), FI_MR_LOCAL and FI_MR_PROV_KEY included */
+	ck_assert_int_eq(info->domain_attr->mr_mode, 0);
 	ck_assert_uint_eq(job_of(info), 0xabcdef);
 	ck_assert_uint_eq(info->tx_attr->size, 64);
 	ck_assert_uint_eq(info->tx_attr->op_flags, FI_DELIVERY_COMPLETE);
@@ -637,13 +639,12 @@ START_TEST(test_info_domain_choices)
 	ck_assert_int_eq(uet_info_check(V, info), 0);
 	fi_freeinfo(info);
 
-	/* without remote access the target-only modes are not needed */
+	/* with or without remote access, DGRAM too */
 	hints->caps = FI_MSG | FI_RMA | FI_READ | FI_WRITE;
 	hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR |
 		FI_MR_ALLOCATED | FI_MR_PROV_KEY;
 	info = get(NULL, NULL, 0, hints);
-	ck_assert_int_eq(info->domain_attr->mr_mode,
-			 FI_MR_LOCAL | FI_MR_ALLOCATED);
+	ck_assert_int_eq(info->domain_attr->mr_mode, 0);
 	ck_assert_uint_eq(info->caps & (FI_REMOTE_READ | FI_REMOTE_WRITE), 0);
 	ck_assert_uint_eq(info->rx_attr->caps & FI_RMA_EVENT, 0);
 	fi_freeinfo(info);
@@ -654,9 +655,17 @@ START_TEST(test_info_domain_choices)
 	fi_freeinfo(info);
 	hints->caps = 0;
 	info = get(NULL, NULL, 0, hints);
-	ck_assert_int_eq(info->domain_attr->mr_mode,
-			 FI_MR_VIRT_ADDR | FI_MR_PROV_KEY);
+	ck_assert_uint_ne(info->caps & FI_REMOTE_WRITE, 0);
+	ck_assert_int_eq(info->domain_attr->mr_mode, 0);
 	fi_freeinfo(info);
+	hints->ep_attr->type = FI_EP_DGRAM;
+	hints->domain_attr->mr_mode = FI_MR_LOCAL;
+	info = get(NULL, NULL, 0, hints);
+	ck_assert_int_eq(info->domain_attr->mr_mode, 0);
+	fi_freeinfo(info);
+	hints->ep_attr->type = FI_EP_RDM;
+	/* the v1.0 values are returned as asked (provider keys and virtual
+	 * addresses for FI_MR_BASIC) */
 	hints->domain_attr->mr_mode = 1;	/* FI_MR_BASIC */
 	info = get(NULL, NULL, 0, hints);
 	ck_assert_int_eq(info->domain_attr->mr_mode, 1);

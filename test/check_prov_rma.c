@@ -29,6 +29,7 @@
 #define API		FI_VERSION(1, 17)
 #define WAIT_MS		20000
 #define RMA_CAPS	(FI_MSG | FI_RMA | FI_ATOMIC | FI_RMA_EVENT)
+#define MR_V1_BASIC	1	/* FI_MR_BASIC: FI_MR_PROV_KEY|VIRT_ADDR */
 #define AMO_MAX		512	/* the software NIC's UET_SES_AMO_MAX */
 
 struct side {
@@ -112,7 +113,14 @@ static void pair_open_caps(struct pair *p, uint64_t caps, int mr_mode)
 
 	memset(p, 0, sizeof(*p));
 	p->info = get_info(caps, mr_mode);
-	p->virt = p->info->domain_attr->mr_mode & FI_MR_VIRT_ADDR;
+	/* uet requires no mr_mode bit: fi_getinfo clears those offered
+	 * (the v1.0 FI_MR_BASIC comes back as asked) */
+	ck_assert_int_eq(p->info->domain_attr->mr_mode,
+			 mr_mode == MR_V1_BASIC ? MR_V1_BASIC : 0);
+	/* an application that wants provider keys / virtual addresses
+	 * sets them in the info it passes to fi_domain */
+	p->info->domain_attr->mr_mode = mr_mode;
+	p->virt = uet_mr_mode_bits(mr_mode) & FI_MR_VIRT_ADDR;
 	ck_assert_int_eq(uet_fabric(p->info->fabric_attr, &p->fab, NULL), 0);
 	for (i = 0; i < 2; i++)
 		side_open(p, i);
@@ -589,6 +597,42 @@ START_TEST(test_mr_keys_and_binds)
 }
 END_TEST
 
+/* The counter of an MR (fi_mr_bind) is bound to no endpoint: waiting on
+ * it alone must progress the domain's endpoints, whose notifications
+ * carry the remote accesses (fabtests' fi_multi_mr waits this way). */
+START_TEST(test_mr_cntr_alone)
+{
+	static uint8_t src[256], dst[256];
+	struct fid_cntr *c;
+	struct fid_mr *mr;
+	struct pair p;
+	struct fi_cntr_attr ca = { .events = FI_CNTR_EVENTS_COMP,
+				   .wait_obj = FI_WAIT_NONE };
+	uint64_t end;
+	int ret;
+
+	pair_open(&p, 0);
+	/* FI_WAIT_NONE, as fi_multi_mr opens it: uet still lets it wait */
+	ck_assert_int_eq(fi_cntr_open(p.s[1].dom, &ca, &c, NULL), 0);
+	mr = reg(&p, 1, dst, sizeof(dst), FI_REMOTE_WRITE, 5);
+	ck_assert_int_eq(fi_mr_bind(mr, &c->fid, FI_REMOTE_WRITE), 0);
+	fill(src, sizeof(src), 5);
+	ck_assert_int_eq(fi_write(p.s[0].ep, src, sizeof(src), NULL,
+				  p.s[0].peer, raddr(&p, dst, dst), 5, src), 0);
+	/* only the target's counter is read or waited on */
+	ret = fi_cntr_wait(c, 1, WAIT_MS);
+	ck_assert_int_eq(ret, 0);
+	ck_assert_int_eq(memcmp(src, dst, sizeof(src)), 0);
+	end = uet_clock_now_ns() + WAIT_MS * UET_NSEC_PER_MSEC;
+	while (fi_cntr_read(p.s[0].wc) < 1 && uet_clock_now_ns() < end)
+		;
+	ck_assert_uint_eq(fi_cntr_read(p.s[0].wc), 1);
+	ck_assert_int_eq(fi_close(&mr->fid), 0);
+	ck_assert_int_eq(fi_close(&c->fid), 0);
+	pair_close(&p);
+}
+END_TEST
+
 START_TEST(test_rma_bad_args)
 {
 	static uint8_t buf[8192], res[64];
@@ -761,8 +805,10 @@ END_TEST
 
 /* ---- data ---- */
 
+/* User keys and offsets (what fi_getinfo returns), then the modes an
+ * application requires at fi_domain, then the v1.0 FI_MR_BASIC. */
 static const int mr_modes[] = { 0, FI_MR_PROV_KEY | FI_MR_VIRT_ADDR,
-				FI_MR_VIRT_ADDR };
+				FI_MR_VIRT_ADDR, MR_V1_BASIC };
 
 /* Write then read back 1 B .. 16 MiB, at an offset into the region. */
 START_TEST(test_rma_sizes)
@@ -1400,12 +1446,13 @@ static Suite *prov_rma_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_atomic_valid);
 	tcase_add_test(tc, test_mr_keys_and_binds);
+	tcase_add_test(tc, test_mr_cntr_alone);
 	tcase_add_test(tc, test_rma_bad_args);
 	tcase_add_test(tc, test_dgram_no_rma);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("data");
 	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, test_rma_sizes, 0, 3);
+	tcase_add_loop_test(tc, test_rma_sizes, 0, 4);
 	tcase_add_test(tc, test_rma_vec_inject_more);
 	tcase_add_test(tc, test_rma_writedata);
 	tcase_add_test(tc, test_atomic_matrix);

@@ -5,6 +5,17 @@
  * Each entry holds the peer's address and the device peer handle that
  * commands carry; a reverse map {peer handle, initiator} -> fi_addr serves
  * FI_SOURCE.
+ *
+ * Named AVs (attr->name) keep their slots in a table in shared memory
+ * (uet_av_shm.c): the AV opened without FI_READ publishes every insert
+ * and remove there; AVs opened with FI_READ import the slots at open and
+ * when an fi_addr they do not know is used, and refuse inserts and
+ * removes (-FI_EPERM).  attr->map_addr, when 0, returns the table's
+ * fi_addr_t array (fi_av(3)).
+ *
+ * With attr->rx_ctx_bits (scalable endpoints, uet_sep.c) the top bits of
+ * an fi_addr (fi_rx_addr) name a receive context: it is added to the
+ * resource index of the address.
  */
 #include "config.h"
 
@@ -50,9 +61,10 @@ static int uet_av_grow_locked(struct uet_av *av)
 	return 0;
 }
 
-/* Insert one address; returns its fi_addr or a negative error. */
+/* Insert one address, into slot want (SIZE_MAX: the first free one);
+ * 0 with *out its fi_addr, or a negative error. */
 static int uet_av_insert_one(struct uet_av *av, const struct uet_addr *a,
-			     fi_addr_t *out)
+			     size_t want, fi_addr_t *out)
 {
 	struct uet_domain *dom = av->domain;
 	struct uet_av_entry *e;
@@ -66,15 +78,23 @@ static int uet_av_insert_one(struct uet_av *av, const struct uet_addr *a,
 	if (ret)
 		return ret;
 	pthread_mutex_lock(&av->lock);
-	for (i = av->hint; i < av->cap && av->tbl[i].used; i++)
-		;
-	if (i == av->cap) {
+	if (want == SIZE_MAX) {
+		for (i = av->hint; i < av->cap && av->tbl[i].used; i++)
+			;
+	} else {
+		i = want;
+	}
+	ret = 0;
+	while (i >= av->cap && !ret)
 		ret = uet_av_grow_locked(av);
-		if (ret) {
-			pthread_mutex_unlock(&av->lock);
-			dom->ops->peer_remove(dom->dev, peer);
-			return ret;
-		}
+	if (!ret && av->tbl[i].used)
+		ret = -FI_EBUSY;
+	if (!ret && av->shm && !av->read_only && i >= uet_av_shm_cap(av->shm))
+		ret = -FI_ENOSPC;	/* the shared table is full */
+	if (ret) {
+		pthread_mutex_unlock(&av->lock);
+		dom->ops->peer_remove(dom->dev, peer);
+		return ret;
 	}
 	e = &av->tbl[i];
 	e->used = true;
@@ -88,10 +108,39 @@ static int uet_av_insert_one(struct uet_av *av, const struct uet_addr *a,
 		e->in_rev = true;
 	}
 	av->count++;
-	av->hint = i + 1;
+	if (want == SIZE_MAX)
+		av->hint = i + 1;
+	if (av->shm && !av->read_only)
+		uet_av_shm_publish(av->shm, i, a);
 	pthread_mutex_unlock(&av->lock);
 	*out = (fi_addr_t)i;
 	return 0;
+}
+
+/* Reader of a named AV: import the slots published since the last call.
+ * Returns true when something new was imported. */
+static bool uet_av_shm_import(struct uet_av *av)
+{
+	struct uet_addr a;
+	fi_addr_t out;
+	size_t i, from, n;
+	bool any = false;
+
+	if (!av->shm || !av->read_only)
+		return false;
+	n = uet_av_shm_count(av->shm);
+	pthread_mutex_lock(&av->lock);
+	from = av->shm_synced;
+	if (n > from)
+		av->shm_synced = n;
+	pthread_mutex_unlock(&av->lock);
+	for (i = from; i < n; i++) {
+		if (uet_av_shm_entry(av->shm, i, &a))
+			continue;
+		if (!uet_av_insert_one(av, &a, i, &out))
+			any = true;
+	}
+	return any;
 }
 
 /* Report the result of an insert: synchronously, or as an EQ event when
@@ -122,7 +171,7 @@ static int uet_av_insert_addrs(struct uet_av *av, const struct uet_addr *as,
 	int done = 0, ret;
 
 	for (i = 0; i < count; i++) {
-		ret = uet_av_insert_one(av, &as[i], &a);
+		ret = uet_av_insert_one(av, &as[i], SIZE_MAX, &a);
 		if (errs)
 			errs[i] = -ret;
 		if (ret) {
@@ -154,6 +203,8 @@ static int uet_av_insert_addrs(struct uet_av *av, const struct uet_addr *as,
 
 static int uet_av_check_flags(struct uet_av *av, uint64_t flags)
 {
+	if (av->read_only)
+		return -FI_EPERM;
 	if (flags & ~(uint64_t)(FI_MORE | FI_SYNC_ERR))
 		return -FI_EINVAL;
 	if ((flags & FI_SYNC_ERR) && (av->flags & FI_EVENT))
@@ -266,6 +317,8 @@ static int uet_av_remove(struct fid_av *fid, fi_addr_t *fi_addr,
 
 	if (flags || (count && !fi_addr))
 		return -FI_EINVAL;
+	if (av->read_only)
+		return -FI_EPERM;
 	for (i = 0; i < count; i++) {
 		pthread_mutex_lock(&av->lock);
 		if (fi_addr[i] >= av->cap || !av->tbl[fi_addr[i]].used) {
@@ -278,6 +331,8 @@ static int uet_av_remove(struct fid_av *fid, fi_addr_t *fi_addr,
 			uet_hashmap_remove(&av->rev, &e->node);
 		peer = e->peer;
 		memset(e, 0, sizeof(*e));
+		if (av->shm)
+			uet_av_shm_clear(av->shm, fi_addr[i]);
 		av->count--;
 		if (fi_addr[i] < av->hint)
 			av->hint = fi_addr[i];
@@ -296,6 +351,8 @@ static int uet_av_lookup(struct fid_av *fid, fi_addr_t fi_addr, void *addr,
 
 	if (!addrlen)
 		return -FI_EINVAL;
+	if (av->read_only)
+		uet_av_shm_import(av);
 	pthread_mutex_lock(&av->lock);
 	if (fi_addr >= av->cap || !av->tbl[fi_addr].used) {
 		pthread_mutex_unlock(&av->lock);
@@ -329,16 +386,35 @@ static const char *uet_av_straddr(struct fid_av *fid, const void *addr,
 int uet_av_dest(struct uet_av *av, fi_addr_t fi_addr, uint64_t *dest)
 {
 	struct uet_av_entry *e;
-	int ret = 0;
+	bool again = av->read_only;
+	uint64_t rx = 0;
+	int ret;
 
+	/* fi_rx_addr: the receive context in the top rx_ctx_bits bits. */
+	if (av->rx_ctx_bits) {
+		rx = fi_addr >> (64 - av->rx_ctx_bits);
+		fi_addr &= ~(uint64_t)0 >> av->rx_ctx_bits;
+	}
+retry:
+	ret = 0;
 	pthread_mutex_lock(&av->lock);
 	if (fi_addr >= av->cap || !av->tbl[fi_addr].used) {
 		ret = -FI_EINVAL;
 	} else {
 		e = &av->tbl[fi_addr];
-		*dest = UET_HSI_DEST(e->peer, e->addr.pid, e->addr.ri);
+		if (e->addr.ri + rx > UET_ADDR_ID_MAX)
+			ret = -FI_EINVAL;
+		else
+			*dest = UET_HSI_DEST(e->peer, e->addr.pid,
+					     e->addr.ri + rx);
 	}
 	pthread_mutex_unlock(&av->lock);
+	/* A reader may not have imported the slot yet. */
+	if (ret && again) {
+		again = false;
+		if (uet_av_shm_import(av))
+			goto retry;
+	}
 	return ret;
 }
 
@@ -377,6 +453,7 @@ static int uet_av_close(struct fid *fid)
 		atomic_fetch_sub(&av->eq->ref, 1);
 	uet_hashmap_fini(&av->rev);
 	free(av->tbl);
+	uet_av_shm_close(av->shm);
 	pthread_mutex_destroy(&av->lock);
 	atomic_fetch_sub(&av->domain->ref, 1);
 	free(av);
@@ -433,11 +510,10 @@ int uet_av_open(struct fid_domain *domain, struct fi_av_attr *attr,
 		return -FI_EINVAL;
 	if (attr->flags & ~(uint64_t)(FI_EVENT | FI_SYMMETRIC | FI_READ))
 		return -FI_EINVAL;
-	if (attr->name || (attr->flags & FI_READ)) {
-		UET_WARN(FI_LOG_AV, "shared (named) AVs are not supported\n");
-		return -FI_ENOSYS;
-	}
-	if (attr->rx_ctx_bits)
+	if ((attr->flags & FI_READ) && !attr->name)
+		return -FI_EINVAL;
+	/* The receive context becomes part of the resource index. */
+	if (attr->rx_ctx_bits < 0 || attr->rx_ctx_bits > UET_ADDR_ID_BITS)
 		return -FI_EINVAL;
 	av = calloc(1, sizeof(*av));
 	if (!av)
@@ -453,8 +529,17 @@ int uet_av_open(struct fid_domain *domain, struct fi_av_attr *attr,
 		ret = -FI_ENOMEM;
 		goto err_lock;
 	}
+	if (attr->name) {
+		ret = uet_av_shm_open(attr, &av->shm);
+		if (ret)
+			goto err_map;
+		av->read_only = !uet_av_shm_writer(av->shm);
+		if (!attr->map_addr)
+			attr->map_addr = uet_av_shm_map_addr(av->shm);
+	}
 	av->domain = dom;
 	av->type = attr->type == FI_AV_MAP ? FI_AV_MAP : FI_AV_TABLE;
+	av->rx_ctx_bits = attr->rx_ctx_bits;
 	av->flags = attr->flags;
 	atomic_init(&av->ref, 0);
 	av->fid.fid.fclass = FI_CLASS_AV;
@@ -462,9 +547,12 @@ int uet_av_open(struct fid_domain *domain, struct fi_av_attr *attr,
 	av->fid.fid.ops = &uet_av_fi_ops;
 	av->fid.ops = &uet_av_ops;
 	atomic_fetch_add(&dom->ref, 1);
+	uet_av_shm_import(av);
 	*out = &av->fid;
 	return 0;
 
+err_map:
+	uet_hashmap_fini(&av->rev);
 err_lock:
 	pthread_mutex_destroy(&av->lock);
 err_free:

@@ -73,7 +73,7 @@ void uet_bind_set_progress(struct uet_bind_set *set, struct uet_domain *dom)
 	}
 	pthread_mutex_unlock(&set->lock);
 	if (!any)
-		uet_domain_progress(dom);
+		uet_domain_progress_eps(dom);
 }
 
 int uet_wait_control(enum fi_wait_obj wait_obj, int fd, int command,

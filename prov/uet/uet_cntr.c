@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Counters: success and error counts of the operations of the endpoints
- * bound to them.  Reading one drives those endpoints' progress.
+ * bound to them.  Reading one drives those endpoints' progress.  A
+ * counter opened with FI_WAIT_SET is a member of that wait set
+ * (uet_wait.c) until it closes.
  */
 #include "config.h"
 
@@ -30,6 +32,19 @@ static uint64_t uet_cntr_readerr(struct fid_cntr *fid)
 
 	uet_cntr_progress(c);
 	return atomic_load_explicit(&c->err, memory_order_acquire);
+}
+
+bool uet_cntr_changed(struct uet_cntr *c, uint64_t *seen)
+{
+	uint64_t now;
+
+	uet_cntr_progress(c);
+	now = atomic_load_explicit(&c->value, memory_order_acquire) +
+	      atomic_load_explicit(&c->err, memory_order_acquire);
+	if (now == *seen)
+		return false;
+	*seen = now;
+	return true;
 }
 
 static int uet_cntr_add(struct fid_cntr *fid, uint64_t value)
@@ -65,7 +80,10 @@ static int uet_cntr_seterr(struct fid_cntr *fid, uint64_t value)
 }
 
 /* Wait until the counter reaches threshold; an error increment ends the
- * wait with -FI_EAVAIL, the timeout with -FI_ETIMEDOUT. */
+ * wait with -FI_EAVAIL, the timeout with -FI_ETIMEDOUT.  The wait sleeps
+ * on the device's wait fd whatever the counter's wait object, so it is
+ * also allowed for FI_WAIT_NONE and FI_WAIT_SET counters (fi_cntr(3)
+ * calls that invalid; fabtests' fi_multi_mr does it). */
 static int uet_cntr_wait(struct fid_cntr *fid, uint64_t threshold,
 			 int timeout)
 {
@@ -76,8 +94,6 @@ static int uet_cntr_wait(struct fid_cntr *fid, uint64_t threshold,
 	uint64_t err0 = atomic_load(&c->err);
 	int ms, ret;
 
-	if (c->wait_obj == FI_WAIT_NONE)
-		return -FI_EINVAL;
 	for (;;) {
 		uet_cntr_progress(c);
 		if (atomic_load(&c->value) >= threshold)
@@ -111,6 +127,8 @@ static int uet_cntr_close(struct fid *fid)
 
 	if (atomic_load(&c->ref))
 		return -FI_EBUSY;
+	if (c->wait_set)
+		uet_wait_leave(c->wait_set, &c->fid.fid);
 	uet_bind_set_fini(&c->bound);
 	atomic_fetch_sub(&c->domain->ref, 1);
 	free(c);
@@ -141,8 +159,10 @@ static struct fi_ops_cntr uet_cntr_ops = {
 int uet_cntr_open(struct fid_domain *domain, struct fi_cntr_attr *attr,
 		  struct fid_cntr **out, void *context)
 {
+	struct uet_wait *ws = NULL;
 	struct uet_domain *dom;
 	struct uet_cntr *c;
+	int ret;
 
 	if (!domain || !attr || !out)
 		return -FI_EINVAL;
@@ -154,6 +174,11 @@ int uet_cntr_open(struct fid_domain *domain, struct fi_cntr_attr *attr,
 	case FI_WAIT_NONE:
 	case FI_WAIT_UNSPEC:
 	case FI_WAIT_FD:
+		break;
+	case FI_WAIT_SET:
+		ws = uet_wait_of(attr->wait_set);
+		if (!ws)
+			return -FI_EINVAL;
 		break;
 	default:
 		return -FI_ENOSYS;
@@ -171,6 +196,15 @@ int uet_cntr_open(struct fid_domain *domain, struct fi_cntr_attr *attr,
 	c->fid.fid.context = context;
 	c->fid.fid.ops = &uet_cntr_fi_ops;
 	c->fid.ops = &uet_cntr_ops;
+	if (ws) {
+		ret = uet_wait_join(ws, &c->fid.fid, dom, -1);
+		if (ret) {
+			uet_bind_set_fini(&c->bound);
+			free(c);
+			return ret;
+		}
+		c->wait_set = ws;
+	}
 	atomic_fetch_add(&dom->ref, 1);
 	*out = &c->fid;
 	return 0;

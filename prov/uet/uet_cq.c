@@ -148,6 +148,18 @@ bool uet_cq_ready(struct uet_cq *cq)
 	return ready;
 }
 
+bool uet_cq_wait_ready(struct uet_cq *cq)
+{
+	uint64_t v;
+
+	if (atomic_exchange(&cq->signaled, false)) {
+		if (read(cq->signal_fd, &v, sizeof(v)) < 0)
+			(void)0;
+		return true;
+	}
+	return uet_cq_ready(cq);
+}
+
 static ssize_t uet_cq_readfrom(struct fid_cq *fid, void *buf, size_t count,
 			       fi_addr_t *src_addr)
 {
@@ -373,6 +385,8 @@ static int uet_cq_close(struct fid *fid)
 
 	if (atomic_load(&cq->ref))
 		return -FI_EBUSY;
+	if (cq->wait_set)
+		uet_wait_leave(cq->wait_set, &cq->fid.fid);
 	while ((l = uet_dlist_pop_head(&cq->overflow)) != NULL)
 		free(uet_container_of(l, struct uet_cq_ovf, entry));
 	while ((l = uet_dlist_pop_head(&cq->errors)) != NULL)
@@ -410,6 +424,7 @@ static struct fi_ops_cq uet_cq_ops = {
 int uet_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
 		struct fid_cq **out, void *context)
 {
+	struct uet_wait *ws = NULL;
 	struct uet_domain *dom;
 	struct uet_cq *cq;
 	int ret;
@@ -424,6 +439,11 @@ int uet_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
 	case FI_WAIT_NONE:
 	case FI_WAIT_UNSPEC:
 	case FI_WAIT_FD:
+		break;
+	case FI_WAIT_SET:
+		ws = uet_wait_of(attr->wait_set);
+		if (!ws)
+			return -FI_EINVAL;
 		break;
 	default:
 		UET_WARN(FI_LOG_CQ, "wait object %d is not supported\n",
@@ -466,10 +486,20 @@ int uet_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
 	cq->fid.fid.context = context;
 	cq->fid.fid.ops = &uet_cq_fi_ops;
 	cq->fid.ops = &uet_cq_ops;
+	if (ws) {
+		ret = uet_wait_join(ws, &cq->fid.fid, dom, cq->signal_fd);
+		if (ret)
+			goto err_lock;
+		cq->wait_set = ws;
+	}
 	atomic_fetch_add(&dom->ref, 1);
 	*out = &cq->fid;
 	return 0;
 
+err_lock:
+	uet_bind_set_fini(&cq->bound);
+	pthread_mutex_destroy(&cq->lock);
+	close(cq->signal_fd);
 err_ring:
 	free(cq->ring);
 err_free:

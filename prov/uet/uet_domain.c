@@ -27,6 +27,21 @@ void uet_domain_progress(struct uet_domain *dom)
 			      fi_strerror(-ret));
 }
 
+void uet_domain_progress_eps(struct uet_domain *dom)
+{
+	struct uet_cq_bind *b;
+	bool any = false;
+
+	pthread_mutex_lock(&dom->eps->lock);
+	uet_dlist_foreach_entry(&dom->eps->eps, b, entry) {
+		uet_ep_progress(b->ep);
+		any = true;
+	}
+	pthread_mutex_unlock(&dom->eps->lock);
+	if (!any)
+		uet_domain_progress(dom);
+}
+
 int uet_domain_wait(struct uet_domain *dom, int extra_fd, int timeout_ms)
 {
 	struct pollfd pfd[2];
@@ -66,6 +81,8 @@ static int uet_domain_close(struct fid *fid)
 		dom->ops->auto_progress(dom->dev, false);
 	dom->ops->close(dom->dev);
 	uet_hashmap_fini(&dom->mr_map);
+	uet_bind_set_fini(dom->eps);
+	free(dom->eps);
 	if (dom->eq)
 		atomic_fetch_sub(&dom->eq->ref, 1);
 	atomic_fetch_sub(&dom->fabric->ref, 1);
@@ -112,9 +129,9 @@ static struct fi_ops_domain uet_domain_ops = {
 	.av_open = uet_av_open,
 	.cq_open = uet_cq_open,
 	.endpoint = uet_ep_open,
-	.scalable_ep = uet_no_scalable_ep,
+	.scalable_ep = uet_scalable_ep,
 	.cntr_open = uet_cntr_open,
-	.poll_open = uet_no_poll_open,
+	.poll_open = uet_poll_open,
 	.stx_ctx = uet_no_stx_ctx,
 	.srx_ctx = uet_no_srx_ctx,
 	.query_atomic = uet_query_atomic,
@@ -264,9 +281,16 @@ int uet_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 		goto err_lock;
 	}
 	atomic_init(&dom->mr_cntrs, 0);
+	dom->eps = calloc(1, sizeof(*dom->eps));
+	if (!dom->eps) {
+		ret = -FI_ENOMEM;
+		goto err_map;
+	}
+	uet_bind_set_init(dom->eps);
+	atomic_init(&dom->neps, 0);
 	ret = uet_domain_open_dev(dom, info);
 	if (ret)
-		goto err_map;
+		goto err_eps;
 
 	dom->fid.fid.fclass = FI_CLASS_DOMAIN;
 	dom->fid.fid.context = context;
@@ -277,6 +301,9 @@ int uet_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 	*domain = &dom->fid;
 	return 0;
 
+err_eps:
+	uet_bind_set_fini(dom->eps);
+	free(dom->eps);
 err_map:
 	uet_hashmap_fini(&dom->mr_map);
 err_lock:

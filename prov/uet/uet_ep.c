@@ -58,7 +58,7 @@ static bool uet_pid_test(const struct uet_domain *d, uint16_t pid)
 	return d->pid_used[pid / 8] & (1u << (pid % 8));
 }
 
-static int uet_pid_take(struct uet_domain *d, int want, uint16_t *pid)
+int uet_pid_take(struct uet_domain *d, int want, uint16_t *pid)
 {
 	int ret = 0;
 	unsigned int p;
@@ -83,7 +83,7 @@ static int uet_pid_take(struct uet_domain *d, int want, uint16_t *pid)
 	return ret;
 }
 
-static void uet_pid_put(struct uet_domain *d, uint16_t pid)
+void uet_pid_put(struct uet_domain *d, uint16_t pid)
 {
 	pthread_mutex_lock(&d->lock);
 	d->pid_used[pid / 8] &= (uint8_t)~(1u << (pid % 8));
@@ -122,6 +122,11 @@ static int uet_ep_enable(struct uet_ep *ep)
 
 	if (ep->enabled)
 		return 0;
+	/* A context of a scalable endpoint uses the endpoint's AV. */
+	if (!ep->av && ep->sep && ep->sep->av) {
+		ep->av = ep->sep->av;
+		atomic_fetch_add(&ep->av->ref, 1);
+	}
 	if (!ep->av) {
 		UET_WARN(FI_LOG_EP_CTRL, "enable: no AV bound\n");
 		return -FI_ENOAV;
@@ -156,6 +161,12 @@ static int uet_ep_enable(struct uet_ep *ep)
 			 "bytes by the device\n", lim.max_single_pkt);
 		ep->max_msg_size = lim.max_single_pkt;
 	}
+	ret = uet_bind_set_add(d->eps, ep, &d->neps);
+	if (ret) {
+		d->ops->queue_close(ep->q);
+		ep->q = NULL;
+		return ret;
+	}
 	ep->enabled = true;
 	return 0;
 }
@@ -189,6 +200,7 @@ static int uet_ep_close(struct fid *fid)
 	struct uet_ep *ep = uet_container_of(fid, struct uet_ep, fid.fid);
 
 	if (ep->enabled) {
+		uet_bind_set_del(ep->domain->eps, ep, &ep->domain->neps);
 		uet_ep_drain(ep);
 		ep->domain->ops->queue_close(ep->q);
 		ep->q = NULL;
@@ -202,7 +214,12 @@ static int uet_ep_close(struct fid *fid)
 		atomic_fetch_sub(&ep->av->ref, 1);
 	if (ep->eq)
 		atomic_fetch_sub(&ep->eq->ref, 1);
-	uet_pid_put(ep->domain, ep->pid);
+	if (ep->sep) {
+		if (ep->sep_slot)
+			*ep->sep_slot = NULL;
+		atomic_fetch_sub(&ep->sep->ref, 1);
+	} else
+		uet_pid_put(ep->domain, ep->pid);
 	atomic_fetch_sub(&ep->domain->ref, 1);
 	pthread_mutex_destroy(&ep->lock);
 	free(ep->ops);
@@ -551,7 +568,7 @@ static struct fi_ops_cm uet_ep_cm_ops = {
 
 /* ---- RMA and atomics: RDM only (DGRAM endpoints are UUD) ---- */
 
-static struct fi_ops_rma uet_ep_no_rma_ops = {
+struct fi_ops_rma uet_ep_no_rma_ops = {
 	.size = sizeof(struct fi_ops_rma),
 	.read = uet_no_rma_read,
 	.readv = uet_no_rma_readv,
@@ -564,7 +581,7 @@ static struct fi_ops_rma uet_ep_no_rma_ops = {
 	.injectdata = uet_no_rma_injectdata,
 };
 
-static struct fi_ops_atomic uet_ep_no_atomic_ops = {
+struct fi_ops_atomic uet_ep_no_atomic_ops = {
 	.size = sizeof(struct fi_ops_atomic),
 	.write = uet_no_atomic_write,
 	.writev = uet_no_atomic_writev,
@@ -583,8 +600,11 @@ static struct fi_ops_atomic uet_ep_no_atomic_ops = {
 
 /* ---- open ---- */
 
-int uet_ep_open(struct fid_domain *domain, struct fi_info *info,
-		struct fid_ep **out, void *context)
+/* An endpoint, or (sep != NULL) a context of a scalable endpoint: its
+ * PIDonFEP is the scalable endpoint's, its resource index ri. */
+static int uet_ep_open_in(struct fid_domain *domain, struct fi_info *info,
+			  struct uet_sep *sep, uint16_t ri,
+			  struct fid_ep **out, void *context)
 {
 	struct uet_domain *d;
 	struct uet_addr src;
@@ -600,6 +620,9 @@ int uet_ep_open(struct fid_domain *domain, struct fi_info *info,
 		return ret;
 	if (info->ep_attr->type != FI_EP_RDM &&
 	    info->ep_attr->type != FI_EP_DGRAM)
+		return -FI_EINVAL;
+	/* Several contexts: fi_scalable_ep; shared ones: not offered. */
+	if (info->ep_attr->tx_ctx_cnt > 1 || info->ep_attr->rx_ctx_cnt > 1)
 		return -FI_EINVAL;
 	if (info->ep_attr->auth_key && info->ep_attr->auth_key_size) {
 		uint32_t job;
@@ -638,9 +661,16 @@ int uet_ep_open(struct fid_domain *domain, struct fi_info *info,
 			want = src.pid;
 		ep->ri = src.ri;
 	}
-	ret = uet_pid_take(d, want, &ep->pid);
-	if (ret)
-		goto err_info;
+	if (sep)
+		ep->ri = ri;
+	if (sep) {
+		ep->sep = sep;
+		ep->pid = sep->pid;
+	} else {
+		ret = uet_pid_take(d, want, &ep->pid);
+		if (ret)
+			goto err_info;
+	}
 	ep->domain = d;
 	ep->type = info->ep_attr->type;
 	ep->caps = info->caps;
@@ -673,10 +703,23 @@ int uet_ep_open(struct fid_domain *domain, struct fi_info *info,
 	return 0;
 
 err_pid:
-	uet_pid_put(d, ep->pid);
+	if (!sep)
+		uet_pid_put(d, ep->pid);
 err_info:
 	fi_freeinfo(ep->info);
 err_free:
 	free(ep);
 	return ret;
+}
+
+int uet_ep_open(struct fid_domain *domain, struct fi_info *info,
+		struct fid_ep **out, void *context)
+{
+	return uet_ep_open_in(domain, info, NULL, 0, out, context);
+}
+
+int uet_ep_open_ctx(struct uet_sep *sep, struct fi_info *info, uint16_t ri,
+		    struct fid_ep **out, void *context)
+{
+	return uet_ep_open_in(&sep->domain->fid, info, sep, ri, out, context);
 }

@@ -39,7 +39,7 @@ static struct fi_ops_fabric uet_fabric_ops = {
 	.domain = uet_domain_open,
 	.passive_ep = uet_no_passive_ep,
 	.eq_open = uet_eq_open,
-	.wait_open = uet_no_wait_open,
+	.wait_open = uet_wait_open,
 	.trywait = uet_fabric_trywait,
 	.domain2 = uet_no_domain2,
 };
@@ -108,6 +108,10 @@ int uet_fabric_trywait(struct fid_fabric *fabric, struct fid **fids,
 				return -FI_EAGAIN;
 			}
 			pthread_mutex_unlock(&eq->lock);
+			break;
+		case FI_CLASS_WAIT:
+			if (uet_wait_trywait(fids[i]))
+				return -FI_EAGAIN;
 			break;
 		default:
 			return -FI_EINVAL;

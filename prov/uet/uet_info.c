@@ -18,15 +18,16 @@
  * capability): it makes the device report every RMA landing at the
  * endpoint, which costs a notification each.
  *
- * Memory registration: uet needs no mode bit.  When the hints list the
- * modes the application supports, the info returns the subset of
- * UET_MR_MODE it lists: FI_MR_PROV_KEY and FI_MR_VIRT_ADDR change what
- * keys and remote addresses mean (uet_mr.c); without remote access
- * capabilities (DGRAM, or RDM without FI_REMOTE_READ/WRITE) they, and
- * FI_MR_ALLOCATED unless FI_MR_LOCAL stays, are dropped.  The v1.0 values (FI_MR_BASIC, FI_MR_SCALABLE) are
- * accepted alone and returned as asked, as upstream's ofi_check_mr_mode
- * does; API versions before 1.5 get FI_MR_SCALABLE unless they ask for
- * FI_MR_BASIC.
+ * Memory registration: uet requires no mode bit, so for API 1.5 and
+ * later the info's mr_mode is 0 whatever the hints offer (fi_mr(3): a
+ * provider clears the bits it does not need): keys are the application's
+ * requested keys, remote addresses are offsets into the region, and
+ * descriptors are ignored (no FI_MR_LOCAL).  An application that wants
+ * provider keys or virtual addresses sets FI_MR_PROV_KEY / FI_MR_VIRT_ADDR
+ * in the info it passes to fi_domain (uet_mr.c honours them).  The v1.0
+ * values (FI_MR_BASIC, FI_MR_SCALABLE) are accepted alone and returned
+ * as asked, as upstream's ofi_check_mr_mode does; API versions before 1.5
+ * get FI_MR_SCALABLE unless they ask for FI_MR_BASIC.
  */
 #include "config.h"
 
@@ -88,8 +89,6 @@ const struct uet_env_var uet_info_env_job_id =
 /* The v1.0 mr_mode values (enum fi_mr_mode; deprecated in libfabric 2). */
 #define UET_MR_V1_BASIC		1
 #define UET_MR_V1_SCALABLE	2
-/* Modes that only matter for memory that is the target of RMA. */
-#define UET_MR_RMA_TARGET	(FI_MR_VIRT_ADDR | FI_MR_PROV_KEY)
 
 #define UET_IPV4_HDR	20
 #define UET_IPV6_HDR	40
@@ -354,8 +353,7 @@ static int uet_info_apply_progress(enum fi_progress h, enum fi_progress *p)
 }
 
 static int uet_info_apply_mr_mode(uint32_t version,
-				  const struct fi_domain_attr *h,
-				  uint64_t caps, int *mode)
+				  const struct fi_domain_attr *h, int *mode)
 {
 	int hint = h ? h->mr_mode : 0;
 
@@ -374,12 +372,9 @@ static int uet_info_apply_mr_mode(uint32_t version,
 		*mode = hint;
 		return 0;
 	}
-	*mode = hint & UET_MR_MODE;
-	if (!(caps & (FI_REMOTE_READ | FI_REMOTE_WRITE))) {
-		*mode &= ~UET_MR_RMA_TARGET;
-		if (!(*mode & FI_MR_LOCAL))
-			*mode &= ~FI_MR_ALLOCATED;
-	}
+	/* Bits the application supports but uet does not require are
+	 * cleared: uet requires none. */
+	*mode = 0;
 	return 0;
 }
 
@@ -391,7 +386,7 @@ static int uet_info_apply_domain(uint32_t version, struct fi_info *info,
 	bool given;
 	int ret;
 
-	ret = uet_info_apply_mr_mode(version, h, info->caps, &d->mr_mode);
+	ret = uet_info_apply_mr_mode(version, h, &d->mr_mode);
 	if (ret || !h)
 		return ret;
 	if (h->name && strcmp(h->name, d->name))
@@ -695,8 +690,8 @@ static struct fi_info *uet_info_new(uint32_t version,
 	d->ep_cnt = UET_EP_CNT;
 	d->tx_ctx_cnt = UET_CTX_CNT;
 	d->rx_ctx_cnt = UET_CTX_CNT;
-	d->max_ep_tx_ctx = 1;
-	d->max_ep_rx_ctx = 1;
+	d->max_ep_tx_ctx = UET_EP_CTX_MAX;
+	d->max_ep_rx_ctx = UET_EP_CTX_MAX;
 	d->cntr_cnt = UET_CNTR_CNT;
 	d->mr_iov_limit = UET_MR_IOV_LIMIT;
 	d->mr_cnt = UET_MR_CNT;

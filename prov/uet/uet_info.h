@@ -26,13 +26,15 @@
 
 /* ---- capabilities ---- */
 #define UET_CAPS_MSG	(FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | \
-			 FI_DIRECTED_RECV | FI_SOURCE | FI_MULTI_RECV)
+			 FI_DIRECTED_RECV | FI_SOURCE | FI_MULTI_RECV | \
+			 FI_NAMED_RX_CTX)
 /* RMA and atomics need a reliable delivery mode: RDM only.  FI_FENCE:
  * a fenced operation starts when every earlier one has completed. */
 #define UET_CAPS_RMA	(FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | \
 			 FI_REMOTE_READ | FI_REMOTE_WRITE | FI_RMA_EVENT | \
 			 FI_FENCE)
-#define UET_CAPS_DOMAIN	(FI_LOCAL_COMM | FI_REMOTE_COMM)
+/* FI_SHARED_AV: named AVs shared between processes (uet_av_shm.c). */
+#define UET_CAPS_DOMAIN	(FI_LOCAL_COMM | FI_REMOTE_COMM | FI_SHARED_AV)
 #define UET_CAPS_RDM	(UET_CAPS_MSG | UET_CAPS_RMA | UET_CAPS_DOMAIN)
 #define UET_CAPS_DGRAM	(UET_CAPS_MSG | UET_CAPS_DOMAIN)
 /* Every capability of some endpoint type. */
@@ -43,12 +45,12 @@
 			 FI_TRANSMIT_COMPLETE | FI_DELIVERY_COMPLETE)
 #define UET_RX_OP_FLAGS	(FI_COMPLETION | FI_MULTI_RECV)
 
-/* Memory registration modes uet can work with; it requires none.
- * FI_MR_PROV_KEY: the provider chooses keys (else requested_key is the
- * key); FI_MR_VIRT_ADDR: remote addresses are virtual addresses (else
- * offsets into the region).  FI_MR_ENDPOINT is not offered. */
-#define UET_MR_MODE	(FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | \
-			 FI_MR_PROV_KEY)
+/* Memory registration modes uet honours when the application sets them
+ * in the info it passes to fi_domain; fi_getinfo returns none (uet
+ * requires none).  FI_MR_PROV_KEY: the provider chooses keys (else
+ * requested_key is the key); FI_MR_VIRT_ADDR: remote addresses are
+ * virtual addresses (else offsets into the region). */
+#define UET_MR_MODE	(FI_MR_VIRT_ADDR | FI_MR_PROV_KEY)
 
 /* ---- attributes ---- */
 /* Stands for any uet fabric in hints and fi_fabric (legacy name). */
@@ -74,6 +76,8 @@
 #define UET_CQ_CNT		256
 #define UET_EP_CNT		4096
 #define UET_CTX_CNT		4096
+/* Transmit / receive contexts of a scalable endpoint (uet_sep.c). */
+#define UET_EP_CTX_MAX		64
 #define UET_CNTR_CNT		256
 #define UET_MR_IOV_LIMIT	1
 #define UET_MR_CNT		65536

@@ -3,6 +3,9 @@
  * Memory regions.  Every registration goes to the device (for the
  * software NIC: the SES RI table), which checks remote accesses.
  *
+ * fi_getinfo returns mr_mode 0 (uet_info.c); the modes below apply when
+ * the application sets them in the info it passes to fi_domain.
+ *
  * Keys: with FI_MR_PROV_KEY in the domain's mr_mode (or the v1.0
  * FI_MR_BASIC) the device chooses the key; otherwise the application's
  * requested_key is the key (UET_HSI_MR_USER_KEY): -FI_ENOKEY when it is
@@ -47,7 +50,7 @@ uint64_t uet_mr_mode_bits(uint64_t mr_mode)
 		return FI_MR_PROV_KEY | FI_MR_VIRT_ADDR;
 	if (mr_mode == UET_MR_V1_SCALABLE)
 		return 0;
-	return mr_mode & (FI_MR_PROV_KEY | FI_MR_VIRT_ADDR);
+	return mr_mode & UET_MR_MODE;
 }
 
 static void uet_mr_unbind(struct uet_mr *mr)

@@ -57,6 +57,7 @@
 
 struct uet_ep;
 struct uet_eq;
+struct uet_sep;
 
 struct fi_provider *uet_prov_init(void);
 
@@ -98,12 +99,19 @@ struct uet_domain {
 	size_t amo_max;			/* largest atomic operand, bytes */
 	struct uet_hashmap mr_map;	/* MRs with a counter, by key */
 	atomic_int mr_cntrs;		/* entries of mr_map */
+	struct uet_bind_set *eps;	/* enabled endpoints */
+	atomic_int neps;
 };
 
 int uet_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 		    struct fid_domain **domain, void *context);
 /* Drive the device once (receive, timers, notifications). */
 void uet_domain_progress(struct uet_domain *dom);
+/* Progress every enabled endpoint of the domain (the device when there
+ * is none): for CQs and counters no endpoint is bound to, such as the
+ * counter of an MR (fi_mr_bind), whose events an endpoint's progress
+ * delivers. */
+void uet_domain_progress_eps(struct uet_domain *dom);
 /* Sleep until the device may have work or timeout_ms passes (or until
  * extra_fd is readable, when >= 0).  Returns 0 or -errno. */
 int uet_domain_wait(struct uet_domain *dom, int extra_fd, int timeout_ms);
@@ -136,6 +144,40 @@ int uet_wait_control(enum fi_wait_obj wait_obj, int fd, int command,
 		     void *arg);
 
 /* ------------------------------------------------------------------ */
+/* wait set (uet_wait.c) and poll set (uet_poll.c)                     */
+/* ------------------------------------------------------------------ */
+/* A wait set: an epoll fd over the device wait fds and the CQ signal fds
+ * of its members, the CQs and counters opened with FI_WAIT_SET. */
+struct uet_wait {
+	struct fid_wait fid;
+	struct uet_fabric *fabric;
+	atomic_int ref;			/* members */
+	enum fi_wait_obj wait_obj;	/* FI_WAIT_FD */
+	int epfd;
+	pthread_mutex_t lock;		/* members */
+	struct uet_dlist members;	/* struct uet_wait_member */
+};
+
+int uet_wait_open(struct fid_fabric *fabric, struct fi_wait_attr *attr,
+		  struct fid_wait **waitset);
+/* The uet wait set of attr->wait_set, or NULL when it is none. */
+struct uet_wait *uet_wait_of(struct fid_wait *waitset);
+/* A CQ or counter joins / leaves the set (at open / close); signal_fd is
+ * the member's own wake-up fd or -1.  0 or -FI_E*. */
+int uet_wait_join(struct uet_wait *ws, struct fid *member,
+		  struct uet_domain *dom, int signal_fd);
+void uet_wait_leave(struct uet_wait *ws, struct fid *member);
+/* Progress and test one member for fi_wait, fi_poll and fi_trywait:
+ * a CQ is ready while it holds a completion or error (or was signaled),
+ * a counter when its value or error count changed since *seen. */
+bool uet_wait_fid_ready(struct fid *member, uint64_t *seen);
+/* -FI_EAGAIN when a member of the set is ready, else 0. */
+int uet_wait_trywait(struct fid *waitset);
+
+int uet_poll_open(struct fid_domain *domain, struct fi_poll_attr *attr,
+		  struct fid_poll **pollset);
+
+/* ------------------------------------------------------------------ */
 /* address vector                                                      */
 /* ------------------------------------------------------------------ */
 struct uet_av_entry {
@@ -145,6 +187,28 @@ struct uet_av_entry {
 	uint64_t peer;			/* device peer handle */
 	struct uet_hnode node;		/* by {peer, pid, ri} */
 };
+
+/* Named AV tables in POSIX shared memory (uet_av_shm.c). */
+struct uet_av_shm;
+/* Create (attr->flags without FI_READ) or map read-only (FI_READ) the
+ * table of attr->name.  0, -FI_EINVAL (bad name or count), -FI_ENOENT
+ * (FI_READ and no such table), -FI_ENOMEM or -errno. */
+int uet_av_shm_open(const struct fi_av_attr *attr, struct uet_av_shm **s);
+/* Unmap; the writer also removes the name. */
+void uet_av_shm_close(struct uet_av_shm *s);
+/* The fi_addr_t array of the table (attr->map_addr). */
+void *uet_av_shm_map_addr(struct uet_av_shm *s);
+bool uet_av_shm_writer(const struct uet_av_shm *s);
+size_t uet_av_shm_cap(const struct uet_av_shm *s);
+/* Writer: slot i (< cap) now holds a / holds nothing. */
+void uet_av_shm_publish(struct uet_av_shm *s, size_t i,
+			const struct uet_addr *a);
+void uet_av_shm_clear(struct uet_av_shm *s, size_t i);
+/* Reader: slots published so far, and the address of slot i
+ * (-FI_ENOENT when it holds none). */
+size_t uet_av_shm_count(const struct uet_av_shm *s);
+int uet_av_shm_entry(const struct uet_av_shm *s, size_t i,
+		     struct uet_addr *a);
 
 struct uet_av {
 	struct fid_av fid;
@@ -157,6 +221,10 @@ struct uet_av {
 	size_t cap, count, hint;
 	struct uet_hashmap rev;		/* u64 key: peer << 24 | initiator */
 	struct uet_eq *eq;
+	struct uet_av_shm *shm;		/* named AV */
+	bool read_only;			/* FI_READ */
+	int rx_ctx_bits;		/* fi_rx_addr: receive context */
+	size_t shm_synced;		/* reader: slots imported */
 };
 
 int uet_av_open(struct fid_domain *domain, struct fi_av_attr *attr,
@@ -187,6 +255,7 @@ struct uet_cq {
 	atomic_int ref;
 	enum fi_cq_format format;
 	enum fi_wait_obj wait_obj;
+	struct uet_wait *wait_set;	/* FI_WAIT_SET */
 	size_t entry_size;
 	pthread_mutex_t lock;		/* ring, overflow, errors */
 	struct uet_cq_entry *ring;
@@ -208,6 +277,8 @@ void uet_cq_write(struct uet_cq *cq, const struct fi_cq_tagged_entry *e,
 void uet_cq_write_err(struct uet_cq *cq, const struct fi_cq_err_entry *err,
 		      fi_addr_t src);
 bool uet_cq_ready(struct uet_cq *cq);
+/* uet_cq_ready, or an fi_cq_signal not yet seen (consumes it). */
+bool uet_cq_wait_ready(struct uet_cq *cq);
 /*
  * prov_errno of error completions: the UET SES return code (1..255) the
  * target answered with, or UET_PROV_ERRNO_BASE + the FI_E* code when the
@@ -224,6 +295,7 @@ struct uet_cntr {
 	struct uet_domain *domain;
 	atomic_int ref;
 	enum fi_wait_obj wait_obj;
+	struct uet_wait *wait_set;	/* FI_WAIT_SET */
 	_Atomic uint64_t value;
 	_Atomic uint64_t err;
 	struct uet_bind_set bound;	/* endpoints */
@@ -231,6 +303,8 @@ struct uet_cntr {
 
 int uet_cntr_open(struct fid_domain *domain, struct fi_cntr_attr *attr,
 		  struct fid_cntr **cntr, void *context);
+/* Progress; true when value + error count differ from *seen (updated). */
+bool uet_cntr_changed(struct uet_cntr *c, uint64_t *seen);
 
 static inline void uet_cntr_inc(struct uet_cntr *c)
 {
@@ -330,6 +404,8 @@ struct uet_ep {
 	bool enabled;
 
 	struct uet_av *av;
+	struct uet_sep *sep;		/* context of this scalable ep */
+	struct fid_ep **sep_slot;	/* its entry in sep->tx / sep->rx */
 	struct uet_cq *tx_cq, *rx_cq;
 	bool tx_selective, rx_selective;
 	struct uet_cntr *send_cntr, *recv_cntr;
@@ -356,6 +432,37 @@ struct uet_ep {
 
 int uet_ep_open(struct fid_domain *domain, struct fi_info *info,
 		struct fid_ep **ep, void *context);
+/* PIDonFEP allocation (uet_ep.c): want < 0 takes the lowest free one;
+ * -FI_EADDRINUSE, -FI_ENOSPC. */
+int uet_pid_take(struct uet_domain *d, int want, uint16_t *pid);
+void uet_pid_put(struct uet_domain *d, uint16_t pid);
+
+/* ------------------------------------------------------------------ */
+/* scalable endpoint (uet_sep.c)                                       */
+/* ------------------------------------------------------------------ */
+/* Most transmit or receive contexts of a scalable endpoint. */
+#define UET_SEP_CTX_MAX		UET_EP_CTX_MAX
+
+/* One PIDonFEP; receive context i is the device queue {pid, ri i},
+ * transmit context i the queue {pid, ri rx_cnt + i}. */
+struct uet_sep {
+	struct fid_ep fid;
+	struct uet_domain *domain;
+	struct fi_info *info;		/* for the contexts: one each */
+	atomic_int ref;			/* open contexts */
+	uint16_t pid;
+	size_t tx_cnt, rx_cnt;
+	struct fid_ep **tx, **rx;	/* opened contexts, by index */
+	struct uet_av *av;
+	bool enabled;
+};
+
+int uet_scalable_ep(struct fid_domain *domain, struct fi_info *info,
+		    struct fid_ep **sep, void *context);
+/* A context endpoint of sep with resource index ri (uet_ep.c). */
+int uet_ep_open_ctx(struct uet_sep *sep, struct fi_info *info, uint16_t ri,
+		    struct fid_ep **out, void *context);
+
 /* Post a cancel command for a posted receive (uet_msg.c). */
 int uet_ep_post_cancel_locked(struct uet_ep *ep, struct uet_op *op);
 /* Consume the endpoint's notifications into its CQs and counters. */
@@ -367,6 +474,9 @@ extern struct fi_ops_msg uet_ep_msg_ops;
 extern struct fi_ops_tagged uet_ep_tagged_ops;
 extern struct fi_ops_rma uet_ep_rma_ops;		/* uet_rma.c */
 extern struct fi_ops_atomic uet_ep_atomic_ops;	/* uet_atomic.c */
+/* Every call -FI_ENOSYS (uet_ep.c): DGRAM endpoints, scalable endpoints. */
+extern struct fi_ops_rma uet_ep_no_rma_ops;
+extern struct fi_ops_atomic uet_ep_no_atomic_ops;
 
 /* Command posting shared by the data paths (uet_msg.c).  Post seg (+ the
  * extension + one SGL entry per iovec when sgl_data, the first in the
