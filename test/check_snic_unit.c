@@ -1665,6 +1665,7 @@ START_TEST(test_env)
 	ck_assert_uint_eq(def.unexp_max_bytes, 64ull << 20);
 	ck_assert_uint_eq(def.mode, UET_PDS_MODE_RUD);
 	ck_assert_uint_eq(def.pds.dead_ns, 30000 * MS);
+	ck_assert_uint_eq(def.pds.unreach_ns, 1000 * MS);
 	ck_assert_uint_eq(def.pds.window, 256);
 
 	/* nothing set: nothing changes, even a caller's own values */
@@ -1681,6 +1682,7 @@ START_TEST(test_env)
 	setenv("FI_UET_RTO_MIN_US", "10000", 1);
 	setenv("FI_UET_MAX_RETRIES", "3", 1);
 	setenv("FI_UET_DEAD_MS", "250", 1);
+	setenv("FI_UET_UNREACH_MS", "0", 1);
 	setenv("FI_UET_PORT", "5555", 1);
 	ck_assert_uint_eq(uet_snic_env_loss_ppm(), 0);
 	setenv("FI_UET_LOSS_PPM", "10000", 1);
@@ -1695,6 +1697,7 @@ START_TEST(test_env)
 	ck_assert_uint_eq(cfg.pds.rto_init_ns, 10 * MS);	/* raised */
 	ck_assert_uint_eq(cfg.pds.max_retries, 3);
 	ck_assert_uint_eq(cfg.pds.dead_ns, 250 * MS);
+	ck_assert_uint_eq(cfg.pds.unreach_ns, 0);
 	ck_assert_uint_eq(uet_snic_env_port(), 5555);
 	ck_assert_uint_eq(uet_snic_env_loss_ppm(), 10000);
 	/* invalid values: the variable's default */
@@ -1716,11 +1719,12 @@ START_TEST(test_env)
 	unsetenv("FI_UET_RTO_MIN_US");
 	unsetenv("FI_UET_MAX_RETRIES");
 	unsetenv("FI_UET_DEAD_MS");
+	unsetenv("FI_UET_UNREACH_MS");
 	unsetenv("FI_UET_PORT");
 	unsetenv("FI_UET_LOSS_PPM");
 
 	/* the declarations register (names, defaults within range) */
-	ck_assert_uint_eq(uet_snic_env_nvars, 11);
+	ck_assert_uint_eq(uet_snic_env_nvars, 12);
 	for (i = 0; i < uet_snic_env_nvars; i++)
 		ck_assert_ptr_nonnull(uet_snic_env_vars[i]->help);
 	ck_assert_int_eq(uet_env_register_all(uet_snic_env_vars,

@@ -65,7 +65,7 @@ if [ $rc -ne 0 ]; then
 	echo "FAIL: fi_info -p uet (rc=$rc): $out"
 	exit 1
 fi
-for want in "provider: uet" "fabric: uet" "domain: lo" "type: FI_EP_RDM" \
+for want in "provider: uet" "fabric: 127.0.0.0/8" "domain: lo" "type: FI_EP_RDM" \
 	"type: FI_EP_DGRAM"; do
 	if ! echo "$out" | grep -q "$want"; then
 		echo "FAIL: fi_info -p uet does not show '$want':"
