@@ -24,6 +24,7 @@
 set -u
 
 . "$(dirname "$0")/pingpong_lib.sh"
+. "$(dirname "$0")/netns_lib.sh"
 
 pp_want="${COMBOS} $*"
 [ -z "${pp_want% }" ] && pp_want=""
@@ -36,7 +37,6 @@ addr4_srv=10.251.7.1
 addr4_cli=10.251.7.2
 addr6_srv=fd00:251:7::1
 addr6_cli=fd00:251:7::2
-made_ns=""
 
 [ "$(id -u)" -eq 0 ] || pp_skip_all "needs root (network namespaces)"
 command -v ip >/dev/null 2>&1 || pp_skip_all "ip not installed (iproute2)"
@@ -45,41 +45,23 @@ pp_init
 # shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
 	pp_cleanup
-	for ns in $made_ns; do
-		timeout -k 2 10 ip netns del "$ns" 2>/dev/null ||
-			echo "warning: could not delete network namespace $ns"
-	done
+	ns_cleanup
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
-# A step of the set-up; any failure ends the test as failed.
-step() {
-	if ! out=$(timeout -k 2 10 "$@" 2>&1); then
-		echo "FAIL: set-up step '$*': $out"
-		exit 1
-	fi
-}
-
-if ! out=$(timeout -k 2 10 ip netns add "$ns_srv" 2>&1); then
-	pp_skip_all "ip netns add not permitted: $out"
-fi
-made_ns=$ns_srv
-if ! timeout -k 2 10 ip netns exec "$ns_srv" true 2>/dev/null; then
-	pp_skip_all "ip netns exec not permitted"
-fi
-step ip netns add "$ns_cli"
-made_ns="$ns_srv $ns_cli"
+ns_first "$ns_srv"
+ns_add "$ns_cli"
 
 # The veth pair is made inside the namespaces, never in this one.
-step ip -n "$ns_srv" link add "$if_srv" mtu 1500 type veth \
+ns_step ip -n "$ns_srv" link add "$if_srv" mtu 1500 type veth \
 	peer name "$if_cli" netns "$ns_cli" mtu 1500
 # set_up NS IFACE
 set_up() {
-	step ip -n "$1" link set lo up
+	ns_step ip -n "$1" link set lo up
 	# No link-local address: nothing tentative for a provider to pick.
-	step ip -n "$1" link set "$2" addrgenmode none
-	step ip -n "$1" link set "$2" up
+	ns_step ip -n "$1" link set "$2" addrgenmode none
+	ns_step ip -n "$1" link set "$2" up
 }
 set_up "$ns_srv" "$if_srv"
 set_up "$ns_cli" "$if_cli"
@@ -92,11 +74,11 @@ ready() {
 
 # set_addr NS IFACE ipv4|ipv6 ADDR4 ADDR6
 set_addr() {
-	step ip -n "$1" addr flush dev "$2"
+	ns_step ip -n "$1" addr flush dev "$2"
 	if [ "$3" = ipv4 ]; then
-		step ip -n "$1" addr add "$4/24" dev "$2"
+		ns_step ip -n "$1" addr add "$4/24" dev "$2"
 	else
-		step ip -n "$1" addr add "$5/64" dev "$2" nodad
+		ns_step ip -n "$1" addr add "$5/64" dev "$2" nodad
 	fi
 }
 

@@ -53,6 +53,7 @@ srcdir=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 self="$srcdir/$(basename -- "$0")"
 
 . "$srcdir/mpi_lib.sh"
+. "$srcdir/../netns_lib.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (network namespaces)"; exit 77; }
 for tool in ip unshare hostname; do
@@ -66,66 +67,47 @@ mpi_forward FI_PROVIDER_PATH FI_LOG_LEVEL UET_MPI_TEST_MAX_SIZE \
 
 export MH_NS_PREFIX="uetmh$$-"
 head="${MH_NS_PREFIX}head"
-made=""
 
 # shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
-	for ns in $made; do
-		# Processes left in a namespace (a hung orted) go first.
-		pids=$(ip netns pids "$ns" 2>/dev/null)
-		[ -n "$pids" ] && kill -9 $pids 2>/dev/null
-		timeout -k 2 10 ip netns del "$ns" 2>/dev/null ||
-			echo "warning: could not delete network namespace $ns"
-	done
+	ns_cleanup	# a hung orted goes with its namespace
 	[ "$keep" -eq 0 ] && rm -rf "$bdir"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
-step() {
-	if ! out=$(timeout -k 2 10 "$@" 2>&1); then
-		echo "FAIL: set-up step '$*': $out"
-		exit 1
-	fi
-}
-
-if ! out=$(timeout -k 2 10 ip netns add "$head" 2>&1); then
-	echo "SKIP: ip netns add not permitted: $out"
-	exit 77
-fi
-made=$head
+ns_first "$head"
 if ! timeout -k 2 10 ip netns exec "$head" unshare --uts true 2>/dev/null; then
 	echo "SKIP: ip netns exec / unshare --uts not permitted"
 	exit 77
 fi
-step ip -n "$head" link set lo up
+ns_step ip -n "$head" link set lo up
 # Two bridges in the head namespace: data (the interface uet offers on
 # each host) and control (Open MPI's orted and PMIx traffic, IPv4).
-step ip -n "$head" link add br0 type bridge
-step ip -n "$head" link add br1 type bridge
-step ip -n "$head" addr add 10.254.0.254/24 dev br1
-step ip -n "$head" addr add fd00:254::fe/64 dev br1 nodad
-step ip -n "$head" link set br0 up
-step ip -n "$head" link set br1 up
+ns_step ip -n "$head" link add br0 type bridge
+ns_step ip -n "$head" link add br1 type bridge
+ns_step ip -n "$head" addr add 10.254.0.254/24 dev br1
+ns_step ip -n "$head" addr add fd00:254::fe/64 dev br1 nodad
+ns_step ip -n "$head" link set br0 up
+ns_step ip -n "$head" link set br1 up
 
 hosts=""
 i=1
 while [ "$i" -le "$nhosts" ]; do
 	h=h$i
 	ns="$MH_NS_PREFIX$h"
-	step ip netns add "$ns"
-	made="$made $ns"
-	step ip -n "$ns" link set lo up
+	ns_add "$ns"
+	ns_step ip -n "$ns" link set lo up
 	# data: eth0 on br0; control: ctl0 on br1
-	step ip -n "$ns" link add eth0 mtu 1500 type veth peer name "d$h" \
+	ns_step ip -n "$ns" link add eth0 mtu 1500 type veth peer name "d$h" \
 		netns "$head"
-	step ip -n "$ns" link add ctl0 type veth peer name "c$h" netns "$head"
-	step ip -n "$head" link set "d$h" master br0 up
-	step ip -n "$head" link set "c$h" master br1 up
-	step ip -n "$ns" link set eth0 addrgenmode none
-	step ip -n "$ns" link set eth0 up
-	step ip -n "$ns" link set ctl0 addrgenmode none
-	step ip -n "$ns" link set ctl0 up
+	ns_step ip -n "$ns" link add ctl0 type veth peer name "c$h" netns "$head"
+	ns_step ip -n "$head" link set "d$h" master br0 up
+	ns_step ip -n "$head" link set "c$h" master br1 up
+	ns_step ip -n "$ns" link set eth0 addrgenmode none
+	ns_step ip -n "$ns" link set eth0 up
+	ns_step ip -n "$ns" link set ctl0 addrgenmode none
+	ns_step ip -n "$ns" link set ctl0 up
 	hosts="$hosts${hosts:+,}$h:$rph"
 	i=$((i + 1))
 done
@@ -137,14 +119,14 @@ use_family() {
 	i=1
 	while [ "$i" -le "$nhosts" ]; do
 		ns="${MH_NS_PREFIX}h$i"
-		step ip -n "$ns" addr flush dev eth0
-		step ip -n "$ns" addr flush dev ctl0
+		ns_step ip -n "$ns" addr flush dev eth0
+		ns_step ip -n "$ns" addr flush dev ctl0
 		if [ "$1" = ipv4 ]; then
-			step ip -n "$ns" addr add "10.253.0.$i/24" dev eth0
-			step ip -n "$ns" addr add "10.254.0.$i/24" dev ctl0
+			ns_step ip -n "$ns" addr add "10.253.0.$i/24" dev eth0
+			ns_step ip -n "$ns" addr add "10.254.0.$i/24" dev ctl0
 		else
-			step ip -n "$ns" addr add "fd00:253::$i/64" dev eth0 nodad
-			step ip -n "$ns" addr add "fd00:254::$i/64" dev ctl0 nodad
+			ns_step ip -n "$ns" addr add "fd00:253::$i/64" dev eth0 nodad
+			ns_step ip -n "$ns" addr add "fd00:254::$i/64" dev ctl0 nodad
 		fi
 		i=$((i + 1))
 	done

@@ -25,6 +25,7 @@ tmo="${UET_MPI_TIMEOUT:-300}"
 srcdir=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 
 . "$srcdir/mpi_lib.sh"
+. "$srcdir/../netns_lib.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (network namespaces)"; exit 77; }
 command -v ip >/dev/null 2>&1 || { echo "SKIP: ip not found"; exit 77; }
@@ -34,38 +35,21 @@ mpi_forward FI_PROVIDER_PATH FI_LOG_LEVEL UET_MPI_TEST_MAX_SIZE \
 	UET_MPI_TEST_TIMEOUT
 
 ns="uetmpi$$"
-made=""
 # shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
-	if [ -n "$made" ]; then
-		pids=$(ip netns pids "$ns" 2>/dev/null)
-		[ -n "$pids" ] && kill -9 $pids 2>/dev/null
-		timeout -k 2 10 ip netns del "$ns" 2>/dev/null ||
-			echo "warning: could not delete network namespace $ns"
-	fi
+	ns_cleanup
 	[ "$keep" -eq 0 ] && rm -rf "$bdir"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
-step() {
-	if ! out=$(timeout -k 2 10 "$@" 2>&1); then
-		echo "FAIL: set-up step '$*': $out"
-		exit 1
-	fi
-}
-
-if ! out=$(timeout -k 2 10 ip netns add "$ns" 2>&1); then
-	echo "SKIP: ip netns add not permitted: $out"
-	exit 77
-fi
-made=1
-step ip -n "$ns" link set lo up
-step ip -n "$ns" link add va mtu 1500 type veth peer name vb mtu 1500
-step ip -n "$ns" addr add 10.252.0.1/24 dev va
-step ip -n "$ns" addr add 10.252.0.2/24 dev vb
-step ip -n "$ns" link set va up
-step ip -n "$ns" link set vb up
+ns_first "$ns"
+ns_step ip -n "$ns" link set lo up
+ns_step ip -n "$ns" link add va mtu 1500 type veth peer name vb mtu 1500
+ns_step ip -n "$ns" addr add 10.252.0.1/24 dev va
+ns_step ip -n "$ns" addr add 10.252.0.2/24 dev vb
+ns_step ip -n "$ns" link set va up
+ns_step ip -n "$ns" link set vb up
 
 exe="$bdir/uet_mpi_test"
 mpi_build "$srcdir/uet_mpi_test.c" "$exe"
