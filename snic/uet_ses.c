@@ -500,7 +500,9 @@ int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,
 	ses->next_msg_id = 1;
 	/* Memory keys: a bijective mix of a counter and this instance. */
 	ses->mkey_seq = uet_hash_u64((uint64_t)(uintptr_t)ses);
-	if (getrandom(&ses->mr_rng, sizeof(ses->mr_rng), GRND_NONBLOCK) !=
+	ses->mr_rng = cfg->key_seed;
+	if (!ses->mr_rng &&
+	    getrandom(&ses->mr_rng, sizeof(ses->mr_rng), GRND_NONBLOCK) !=
 	    sizeof(ses->mr_rng))
 		ses->mr_rng = ses->mkey_seq ^ (uint64_t)time(NULL);
 	if (!ses->mr_rng)

@@ -69,6 +69,9 @@ struct uet_ses_cfg {
 	uint64_t msg_timeout_ns;
 	/* Most multi-packet writes being placed at once (records). */
 	uint32_t rma_rx_max;
+	/* Seed of the provider-key tags; 0: getrandom() (tests and fuzzers
+	 * fix it to get the same keys every run). */
+	uint64_t key_seed;
 };
 
 void uet_ses_cfg_default(struct uet_ses_cfg *cfg);
