@@ -1017,6 +1017,8 @@ static bool ses_opcode_is_tagged(uint8_t opcode)
 static void ses_rx_unsupported(struct uet_ses *ses, struct uet_pds_rsp *rsp,
 			       uint16_t rsp_id, uint32_t job_id)
 {
+	/* Nothing was done: a PDC this request opened is not kept. */
+	rsp->refused = true;
 	ses->stats.err_rsp_tx++;
 	uet_ses_rsp_fill(rsp, UET_LIST_EXPECTED, UET_RC_UNSUPPORTED_OP, rsp_id,
 			 job_id, 0);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rdma/fabric.h>
@@ -662,6 +663,34 @@ static void snic_mr_free_all(struct uet_snic_dev *dev)
 	uet_hashmap_fini(&dev->mr_map);
 }
 
+/* At close, one warning with every drop counter that is not 0 (the
+ * rate-limited warnings of the data path show only samples). */
+static void snic_log_drops(struct uet_hsi_dev *d)
+{
+	struct uet_snic_drops dr;
+	char line[1024];
+	size_t n = 0;
+	unsigned int i;
+	int k;
+
+	if (uet_snic_get_drops(d, &dr))
+		return;
+	for (i = 0; i < UET_SNIC_DROP_N && n < sizeof(line); i++) {
+		if (!dr.v[i])
+			continue;
+		k = snprintf(line + n, sizeof(line) - n, " %s=%llu",
+			     uet_snic_drop_name(i),
+			     (unsigned long long)dr.v[i]);
+		if (k < 0)
+			return;
+		n += (size_t)k;
+	}
+	if (n)
+		UET_WARN(FI_LOG_EP_DATA,
+			 "software NIC: drops from the network since open:%s\n",
+			 line);
+}
+
 static void snic_close(struct uet_hsi_dev *d)
 {
 	struct uet_snic_dev *dev = uet_snic_dev_of(d);
@@ -672,6 +701,7 @@ static void snic_close(struct uet_hsi_dev *d)
 	if (!dev)
 		return;
 	uet_snic_auto_progress_stop(d);
+	snic_log_drops(d);
 
 	pthread_mutex_lock(&dev->lock);
 	/* Every operation completes with -ECANCELED now (SES first, then

@@ -568,6 +568,25 @@ START_TEST(test_syn_flood_wrong_job)
 	}
 	ck_assert_msg(pdcs_open(t) == 0, "%llu PDCs kept for refused SYNs",
 		      (unsigned long long)pdcs_open(t));
+	/* Well-formed requests of an opcode SES does not serve: the same. */
+	{
+		struct sreq q;
+
+		memset(&q, 0, sizeof(q));
+		q.opcode = UET_TSEND_ATOMIC;
+		q.som = q.eom = true;
+		q.msg_id = 1;
+		q.job = JOB + 1;
+		for (i = 0; i < 100; i++) {
+			s = src_addr((uint16_t)(7000 + i));
+			r.spdcid = (uint16_t)(1 + i);
+			inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD,
+						 ses, mk_ses(ses, &q)));
+		}
+		ck_assert_msg(pdcs_open(t) == 0,
+			      "%llu PDCs kept for unsupported requests",
+			      (unsigned long long)pdcs_open(t));
+	}
 	/* A legitimate SYN is served at once. */
 	s = src_addr(999);
 	r.spdcid = 9;
