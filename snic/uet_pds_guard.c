@@ -62,11 +62,9 @@ void uet_pds_guard_fini(struct uet_pds *pds)
 {
 	struct uet_hashmap_iter it;
 	struct uet_hnode *n;
-	struct uet_dlist all;
 	struct uet_pds_src *s;
 
 	/* Every target PDC is gone by now; free what is left anyway. */
-	uet_dlist_init(&all);
 	uet_hashmap_foreach(&pds->src_map, &it, n) {
 		s = uet_container_of(n, struct uet_pds_src, node);
 		free(s);
