@@ -175,8 +175,9 @@ void uet_ses_rx_msg_unmap(struct uet_ses *ses, struct uet_ses_rx_msg *msg)
  * genuine initiator once the bytes before it arrived).
  */
 #define UET_SES_UNEXP_AHEAD	(256u * 1024)
-static void ses_held_account(struct uet_ses *ses, int64_t bytes, int msgs);
 #define UET_SES_UNEXP_FIRST	(64u * 1024)
+
+static void ses_held_account(struct uet_ses *ses, int64_t bytes, int msgs);
 
 static uint64_t ses_rx_buf_len(uint64_t covered, uint64_t end,
 			       uint64_t cur, uint64_t total)
