@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # Install dependencies, build and run the whole test suite:
-#   1. a -Werror build and `make check`,
+#   1. a -Werror build and `make check`, then the fuzzers for 40 s each
+#      (scripts/fuzz.sh, when clang and libFuzzer are present),
 #   2. the Open MPI test over uet (test/mpi/),
 #   3. `make distcheck`,
 #   4. the unit suites again in an ASan+UBSan build.
@@ -35,6 +36,8 @@ build() {
 
 echo "=== werror build: make check"
 build build --enable-werror
+echo "=== fuzzers (test/fuzz/, 40 s each; skipped without clang/libFuzzer)"
+sh scripts/fuzz.sh "$top/build" 40 || fail "fuzzers (findings in build/fuzz/findings)"
 echo "=== Open MPI over uet (pml cm, mtl ofi; 2 and 4 ranks, allreduce on 8)"
 sh test/mpi/deps.sh || fail "Open MPI installation"
 make -C build check-mpi || fail "Open MPI test over uet"

@@ -48,6 +48,7 @@ void uet_pds_cfg_default(struct uet_pds_cfg *cfg)
 	cfg->ack_delay_ns = 50000ull;		/* 50 us */
 	cfg->idle_close_ns = 5000000000ull;	/* 5 s */
 	cfg->max_pdcs = 4096;
+	cfg->max_pdcs_per_src = 64;
 	cfg->seed = 0;
 	cfg->fixed_start_psn = false;
 	cfg->start_psn = 0;
@@ -621,9 +622,14 @@ int uet_pds_create(struct uet_pds **pdsp, const struct uet_pds_cfg *cfg,
 	ret = uet_pds_rudi_init(pds);
 	if (ret)
 		goto err_pools;
+	ret = uet_pds_guard_init(pds);
+	if (ret)
+		goto err_rudi;
 	*pdsp = pds;
 	return 0;
 
+err_rudi:
+	uet_pds_rudi_fini(pds);
 err_pools:
 	uet_pds_pools_fini(pds);
 err_ret:
@@ -680,6 +686,7 @@ void uet_pds_destroy(struct uet_pds *pds)
 		uet_dlist_remove(&c->entry);
 		uet_bufpool_put(&pds->ctl_pool, c);
 	}
+	uet_pds_guard_fini(pds);
 	uet_pds_rudi_fini(pds);
 	uet_pds_pools_fini(pds);
 	uet_hashmap_fini(&pds->ret_map);
@@ -827,7 +834,8 @@ static bool uet_pdc_timers(struct uet_pds *pds, struct uet_pdc *pdc,
 {
 	if (!uet_pdc_tx_timer(pds, pdc, now))
 		return false;
-	uet_pdc_rx_timer(pds, pdc, now);
+	if (!uet_pdc_rx_timer(pds, pdc, now))
+		return false;
 	return uet_pdc_lifecycle_timer(pds, pdc, now);
 }
 

@@ -142,6 +142,10 @@ struct uet_pds_rsp {
 	uint8_t next_hdr;		/* UET_HDR_NONE: no response */
 	uint16_t len;
 	uint8_t buf[UET_PDS_RSP_MAX];
+	/* SES refused the request before acting on it (no endpoint, wrong
+	 * delivery mode): a PDC that this packet opened is released at
+	 * once instead of being kept for the source. */
+	bool refused;
 };
 
 struct uet_pds_upcalls {
@@ -157,6 +161,11 @@ struct uet_pds_upcalls {
 	void (*tx_done)(void *ctx, struct uet_pds_tx_pkt *pkt, int status,
 			uint8_t rsp_next_hdr, const uint8_t *rsp,
 			size_t rsp_len);
+	/* May be NULL.  Whether SES would take a request (its endpoint
+	 * exists and takes this mode), without acting on it: PDS asks before
+	 * it holds an out-of-order ROD packet for a PDC that no accepted
+	 * request opened yet.  true: yes. */
+	bool (*check)(void *ctx, const struct uet_pds_rx_info *info);
 };
 
 struct uet_pds_cfg {
@@ -177,6 +186,7 @@ struct uet_pds_cfg {
 	uint64_t ack_delay_ns;		/* ... or after this delay */
 	uint64_t idle_close_ns;		/* close PDCs idle this long, 0 never */
 	uint32_t max_pdcs;		/* per NIC, both directions */
+	uint32_t max_pdcs_per_src;	/* target PDCs per source FA, 0 any */
 	uint64_t seed;			/* PSN/PDCID randomness; 0 = random */
 	bool fixed_start_psn;		/* tests: use start_psn for new PDCs */
 	uint32_t start_psn;
@@ -252,6 +262,16 @@ struct uet_pds_stats {
 	uint64_t unreach_local;	/* the kernel refused the peer's address */
 	uint64_t pdc_unreach;	/* PDCs failed on such reports */
 	uint64_t tx_deferred;	/* doorbells whose data waited (batch_end_tx) */
+	/* Hostile-network drops (docs/software-nic.md, "Hostile network"). */
+	uint64_t syn_refused;	/* PDCs released: SES refused their first
+				 * request (no endpoint, wrong mode) */
+	uint64_t src_limit;	/* syn requests over max_pdcs_per_src */
+	uint64_t replay_drop;	/* syn requests of a recently closed PDC */
+	uint64_t syn_conflict;	/* syn requests that would reset a busy PDC */
+	uint64_t hold_limit;	/* ROD packets over the per-PDC hold bound */
+	uint64_t hold_expired;	/* PDCs torn down: held packets too old */
+	uint64_t unverified_wait;	/* replies held until the initiator
+					 * proved its address */
 };
 
 void uet_pds_get_stats(const struct uet_pds *pds, struct uet_pds_stats *st);

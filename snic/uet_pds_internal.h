@@ -39,6 +39,7 @@
 #include "uet_hashmap.h"
 #include "uet_link.h"
 #include "uet_list.h"
+#include "uet_log.h"
 #include "uet_pds.h"
 #include "uet_pds_wire.h"
 
@@ -75,6 +76,31 @@
 #define UET_PDS_HOLD_WINDOWS		8u
 /* Largest SES header + payload a ROD hold buffer copies. */
 #define UET_PDS_HOLD_MAX		65536u
+
+/* Closed target PDCs remembered against replays, and for how long. */
+#define UET_PDS_CLOSED_MAX		1024u
+#define UET_PDS_CLOSED_NS		(120ull * 1000000000ull)
+/* Reply packets in flight on a target PDC before the initiator proved
+ * it receives (an ACK, a request naming our PDCID): no amplification
+ * towards a forged source address. */
+#define UET_PDS_UNVERIFIED_TX		1u
+/* ROD: held packets per PDC (of the NIC's pool of window *
+ * UET_PDS_HOLD_WINDOWS; a smaller share makes reordered streams retry),
+ * and how long a PDC may hold packets without the gap filling. */
+#define UET_PDS_HOLD_PER_PDC(window)	(window)
+#define UET_PDS_HOLD_NS			(4ull * 1000000000ull)
+
+enum uet_pds_drop {
+	UET_PDS_DROP_MALFORMED,
+	UET_PDS_DROP_UNKNOWN_PDC,
+	UET_PDS_DROP_SYN_REFUSED,
+	UET_PDS_DROP_SRC_LIMIT,
+	UET_PDS_DROP_REPLAY,
+	UET_PDS_DROP_SYN_CONFLICT,
+	UET_PDS_DROP_HOLD_LIMIT,
+	UET_PDS_DROP_HOLD_EXPIRED,
+	UET_PDS_DROP_N,
+};
 
 /* Canonical fabric-address key: family, port, 16 address bytes, scope. */
 #define UET_PDS_ADDR_KEY_LEN		23
@@ -174,6 +200,12 @@ struct uet_pdc {
 	uint32_t gen;			/* handle generation (rx_info.pdc) */
 	uint32_t start_psn;		/* Start_PSN of both directions */
 	uint64_t last_active_ns;	/* last valid packet in or data out */
+	/* Target: opened by a syn request that SES has not accepted yet
+	 * (released at once when it refuses it). */
+	bool fresh;
+	/* Target: the initiator proved it receives at its address. */
+	bool verified;
+	bool src_counted;		/* in pds->src_map */
 
 	/* ---- transmit direction ---- */
 	uint32_t next_psn;		/* next PSN to assign */
@@ -220,6 +252,7 @@ struct uet_pdc {
 	uint32_t deliver_psn;		/* ROD: next PSN to give SES */
 	struct uet_pds_hold **hold;	/* ROD: [psn & ring_mask] */
 	uint32_t nheld;
+	uint64_t hold_since_ns;		/* ROD: held packets waiting since */
 	uint64_t deliver_retry_ns;	/* ROD: SES refused a held packet */
 	uint32_t ack_pending;		/* received, not yet acked */
 	uint32_t ack_psn;		/* for the delayed ACK */
@@ -301,7 +334,30 @@ struct uet_pds {
 	uint64_t now;			/* latest time given to PDS */
 
 	struct uet_pds_stats st;
+
+	/* Hostile-network guards (uet_pds_guard.c). */
+	struct uet_pds_closed *closed;	/* ring of UET_PDS_CLOSED_MAX */
+	uint32_t closed_next;
+	struct uet_hashmap closed_map;	/* tgt key -> closed entry */
+	struct uet_hashmap src_map;	/* source FA -> target PDC count */
+	struct uet_log_rl drop_rl[UET_PDS_DROP_N];
 };
+
+/* ---- uet_pds_guard.c ---- */
+int uet_pds_guard_init(struct uet_pds *pds);
+void uet_pds_guard_fini(struct uet_pds *pds);
+/* Remember a target PDC that goes (after it executed requests). */
+void uet_pds_closed_note(struct uet_pds *pds, const struct uet_pdc *pdc);
+/* A syn request naming a PDC closed recently with this Start_PSN. */
+bool uet_pds_closed_replay(struct uet_pds *pds,
+			   const uint8_t tkey[UET_PDS_TGT_KEY_LEN],
+			   uint32_t start_psn);
+/* Per-source target PDC counts (tkey: the source's address key). */
+bool uet_pds_src_full(struct uet_pds *pds, const uint8_t *tkey);
+int uet_pds_src_add(struct uet_pds *pds, const uint8_t *tkey);
+void uet_pds_src_del(struct uet_pds *pds, const uint8_t *tkey);
+/* Rate-limited warning (FI_LOG_LEVEL=warn) for a drop cause. */
+void uet_pds_drop_warn(struct uet_pds *pds, enum uet_pds_drop cause);
 
 /*
  * The time PDS works with: the given now, or the latest time it was
@@ -469,7 +525,8 @@ void uet_pdc_rx_reset(struct uet_pds *pds, struct uet_pdc *pdc);
 void uet_pdc_rx_clear(struct uet_pds *pds, struct uet_pdc *pdc,
 		      uint32_t clear_psn);
 /* Delayed ACKs and ROD redelivery. */
-void uet_pdc_rx_timer(struct uet_pds *pds, struct uet_pdc *pdc, uint64_t now);
+/* false when it tore pdc down (held packets expired). */
+bool uet_pdc_rx_timer(struct uet_pds *pds, struct uet_pdc *pdc, uint64_t now);
 uint64_t uet_pdc_rx_deadline(const struct uet_pds *pds,
 			     const struct uet_pdc *pdc);
 /* Nothing received is waiting (no held packet, no pending ACK). */

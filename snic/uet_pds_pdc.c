@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "uet_byteorder.h"
 #include "uet_pds_internal.h"
@@ -104,10 +105,17 @@ static int uet_pdc_alloc_id(struct uet_pds *pds, uint16_t *id)
 	return -ENOMEM;
 }
 
+/* Start_PSNs are unpredictable (getrandom, not the PDS generator whose
+ * outputs reveal its state), unless a test fixed the seed. */
 static uint32_t uet_pdc_new_start_psn(struct uet_pds *pds)
 {
+	uint32_t v;
+
 	if (pds->cfg.fixed_start_psn)
 		return pds->cfg.start_psn;
+	if (!pds->cfg.seed &&
+	    getrandom(&v, sizeof(v), GRND_NONBLOCK) == sizeof(v))
+		return v;
 	return (uint32_t)uet_pds_rand(pds);
 }
 
@@ -165,6 +173,7 @@ int uet_pdc_create_ini(struct uet_pds *pds, const struct uet_pds_key *key,
 	if (ret)
 		return ret;
 	pdc->initiator = true;
+	pdc->verified = true;
 	pdc->state = UET_PDC_SYN_SENT;
 	pdc->mode = key->mode;
 	pdc->peer = key->dst;
@@ -187,11 +196,14 @@ int uet_pdc_create_tgt(struct uet_pds *pds, const struct uet_link_addr *src,
 	if (ret)
 		return ret;
 	pdc->initiator = false;
+	pdc->fresh = true;
 	pdc->state = UET_PDC_T_ESTABLISHED;
 	pdc->mode = mode;
 	pdc->peer = *src;
 	pdc->rpdcid = spdcid;
 	memcpy(pdc->key, tkey, UET_PDS_TGT_KEY_LEN);
+	if (!uet_pds_src_add(pds, tkey))
+		pdc->src_counted = true;
 	uet_hashmap_insert_bytes(&pds->tgt_map, &pdc->key_node, pdc->key);
 	pdc->in_key_map = true;
 	*out = pdc;
@@ -211,6 +223,11 @@ void uet_pdc_teardown(struct uet_pds *pds, struct uet_pdc *pdc)
 {
 	if (pdc->nout)
 		uet_pdc_tx_fail_all(pds, pdc, -ECONNRESET);
+	if (!pdc->initiator && !pdc->fresh)
+		uet_pds_closed_note(pds, pdc);
+	if (pdc->src_counted)
+		uet_pds_src_del(pds, pdc->key);
+	pdc->src_counted = false;
 	uet_pdc_unkey(pds, pdc);
 	uet_hashmap_remove(&pds->id_map, &pdc->id_node);
 	uet_dlist_remove(&pdc->entry);

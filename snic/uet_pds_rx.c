@@ -313,6 +313,7 @@ static int uet_pdc_deliver(struct uet_pds *pds, struct uet_pdc *pdc,
 		/* Malformed for SES: acknowledged, counted, dropped. */
 		UET_PDS_INC(pds, pdc, malformed);
 		rsp->next_hdr = UET_HDR_NONE;
+		rsp->refused = true;
 		return 0;
 	}
 	if (rsp->next_hdr != UET_HDR_NONE &&
@@ -324,6 +325,27 @@ static int uet_pdc_deliver(struct uet_pds *pds, struct uet_pdc *pdc,
 		rsp->next_hdr = UET_HDR_NONE;
 	}
 	return 0;
+}
+
+/* Whether SES would take this request (the check upcall; true when
+ * there is none). */
+static bool uet_pdc_check(struct uet_pds *pds, struct uet_pdc *pdc,
+			  uint8_t next_hdr, uint32_t psn, const uint8_t *ses,
+			  size_t ses_len)
+{
+	struct uet_pds_rx_info info;
+
+	if (!pds->have_up || !pds->up.check)
+		return true;
+	memset(&info, 0, sizeof(info));
+	info.src = &pdc->peer;
+	info.mode = pdc->mode;
+	info.next_hdr = next_hdr;
+	info.psn = psn;
+	info.pdc = uet_pdc_handle(pdc);
+	info.ses = ses;
+	info.ses_len = ses_len;
+	return pds->up.check(pds->up_ctx, &info);
 }
 
 /* ROD: deliver the held packets that are now in order. */
@@ -352,6 +374,7 @@ static void uet_pdc_rod_deliver_held(struct uet_pds *pds, struct uet_pdc *pdc,
 		}
 		pdc->hold[psn & pds->ring_mask] = NULL;
 		pdc->nheld--;
+		pdc->hold_since_ns = now;	/* the gap moved on */
 		uet_bufpool_put(&pds->hold_pool, hb);
 		pdc->deliver_psn++;
 		if (rsp.next_hdr != UET_HDR_NONE) {
@@ -371,6 +394,11 @@ static int uet_pdc_hold(struct uet_pds *pds, struct uet_pdc *pdc,
 
 	if (ses_len > pds->hold_data_max)
 		return -EMSGSIZE;
+	if (pdc->nheld >= UET_PDS_HOLD_PER_PDC(pds->cfg.window)) {
+		UET_PDS_INC(pds, pdc, hold_limit);
+		uet_pds_drop_warn(pds, UET_PDS_DROP_HOLD_LIMIT);
+		return -ENOBUFS;
+	}
 	if (!pdc->hold) {
 		pdc->hold = calloc(pds->ring_size, sizeof(*pdc->hold));
 		if (!pdc->hold)
@@ -384,7 +412,8 @@ static int uet_pdc_hold(struct uet_pds *pds, struct uet_pdc *pdc,
 	hb->len = ses_len;
 	memcpy(hb->data, ses, ses_len);
 	pdc->hold[psn & pds->ring_mask] = hb;
-	pdc->nheld++;
+	if (!pdc->nheld++)
+		pdc->hold_since_ns = pds->now;
 	UET_PDS_INC(pds, pdc, ooo_held);
 	return 0;
 }
@@ -420,6 +449,26 @@ void uet_pds_send_owed_acks(struct uet_pds *pds, uint64_t now)
 
 /* ---- requests ---- */
 
+/* A PDC opened by a request SES did not accept: gone, nothing kept. */
+static void uet_pdc_release_fresh(struct uet_pds *pds, struct uet_pdc *pdc)
+{
+	UET_PDS_INC(pds, pdc, pdc_closed);
+	uet_pdc_teardown(pds, pdc);
+}
+
+/* NACK the syn request that opened pdc without naming pdc (SPDCID 0, as
+ * NO_PDC_AVAIL does: the initiator must not learn a PDCID that is about
+ * to go), then release it. */
+static void uet_pdc_nack_fresh(struct uet_pds *pds, struct uet_pdc *pdc,
+			       uint8_t code,
+			       const struct uet_pds_rud_rod_req *h,
+			       uint64_t now)
+{
+	uet_pds_send_nack(pds, &pdc->peer, code, false, h->psn, 0, h->spdcid,
+			  h->retx, now);
+	uet_pdc_release_fresh(pds, pdc);
+}
+
 static void uet_pdc_req_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 			   const struct uet_pds_rud_rod_req *h,
 			   const uint8_t *ses, size_t ses_len, uint64_t now)
@@ -443,6 +492,11 @@ static void uet_pdc_req_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 	if (pdc->mode == UET_PDS_MODE_ROD)	/* held packets are bounded */
 		limit = pdc->deliver_psn + width - base;
 	if (off >= limit && base - 1 - psn >= width) {
+		if (pdc->fresh) {
+			uet_pdc_nack_fresh(pds, pdc, UET_NACK_PSN_OOR_WINDOW,
+					   h, now);
+			return;
+		}
 		uet_pdc_send_nack(pds, pdc, UET_NACK_PSN_OOR_WINDOW, psn,
 				  h->retx, now);
 		return;
@@ -461,17 +515,44 @@ static void uet_pdc_req_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 		ret = uet_pdc_deliver(pds, pdc, h->next_hdr, psn, ses, ses_len,
 				      &rsp);
 		if (ret == -EAGAIN) {
+			if (pdc->fresh) {
+				uet_pdc_nack_fresh(pds, pdc,
+						   UET_NACK_NO_PKT_BUF, h, now);
+				return;
+			}
 			uet_pdc_send_nack(pds, pdc, UET_NACK_NO_PKT_BUF, psn,
 					  h->retx, now);
 			return;
 		}
 		if (pdc->mode == UET_PDS_MODE_ROD)
 			pdc->deliver_psn++;
+	} else if (pdc->fresh &&
+		   !uet_pdc_check(pds, pdc, h->next_hdr, psn, ses, ses_len)) {
+		/* Nothing is held for a PDC whose requests SES would not
+		 * take: no state for a source that named no endpoint. */
+		uet_pdc_nack_fresh(pds, pdc, UET_NACK_NO_PKT_BUF, h, now);
+		return;
 	} else if (uet_pdc_hold(pds, pdc, h->next_hdr, psn, ses, ses_len)) {
 		uet_pdc_send_nack(pds, pdc, UET_NACK_NO_PKT_BUF, psn, h->retx,
 				  now);
 		return;
 	}
+	if (pdc->fresh && rsp.refused) {
+		/* SES refused the request that opened this PDC (no such
+		 * endpoint, wrong mode, malformed): answer it, keep no
+		 * state for the source. */
+		UET_PDS_INC(pds, pdc, syn_refused);
+		uet_pds_drop_warn(pds, UET_PDS_DROP_SYN_REFUSED);
+		if (rsp.next_hdr != UET_HDR_NONE) {
+			uet_psn_window_set(&pdc->win, psn);
+			uet_psn_window_advance_contiguous(&pdc->win);
+			uet_pdc_send_ack(pds, pdc, psn, &rsp, false, 0,
+					 h->retx, now);
+		}
+		uet_pdc_release_fresh(pds, pdc);
+		return;
+	}
+	pdc->fresh = false;
 	uet_psn_window_set(&pdc->win, psn);
 	uet_psn_window_advance_contiguous(&pdc->win);
 	if (rsp.next_hdr != UET_HDR_NONE)
@@ -530,11 +611,39 @@ static void uet_pds_req_rx(struct uet_pds *pds, const uint8_t *buf,
 		start = h.psn - h.psn_offset;
 		pdc = uet_pdc_by_tgt_key(pds, tkey);
 		if (pdc && pdc->start_psn != start) {
-			/* A new incarnation of the initiator's PDC. */
+			/*
+			 * Another Start_PSN under a live PDC's source and
+			 * SPDCID: a new incarnation of the initiator's PDC, or
+			 * a forgery.  Replaced only when nothing can be lost
+			 * (nothing in flight, held or retained); otherwise
+			 * dropped: a restarted peer shows itself by answering
+			 * our retransmissions with INV_DPDCID, or the PDC
+			 * closes idle, and its syn is then accepted.
+			 */
+			if (pdc->nout || !uet_pdc_rx_idle(pdc) ||
+			    pdc->nretained) {
+				UET_PDS_INC(pds, pdc, syn_conflict);
+				uet_pds_drop_warn(pds,
+						  UET_PDS_DROP_SYN_CONFLICT);
+				return;
+			}
 			UET_PDS_INC(pds, pdc, pdc_closed);
-			uet_pdc_tx_fail_all(pds, pdc, -ECONNRESET);
 			uet_pdc_teardown(pds, pdc);
 			pdc = NULL;
+		}
+		if (!pdc && uet_pds_closed_replay(pds, tkey, start)) {
+			/* A capture of a PDC that closed: never again. */
+			pds->st.replay_drop++;
+			uet_pds_drop_warn(pds, UET_PDS_DROP_REPLAY);
+			return;
+		}
+		if (!pdc && uet_pds_src_full(pds, tkey)) {
+			pds->st.src_limit++;
+			uet_pds_drop_warn(pds, UET_PDS_DROP_SRC_LIMIT);
+			uet_pds_send_nack(pds, src, UET_NACK_NO_PDC_AVAIL,
+					  false, h.psn, 0, h.spdcid, h.retx,
+					  now);
+			return;
 		}
 		if (!pdc && uet_pdc_create_tgt(pds, src, tkey, h.spdcid, mode,
 					       start, now, &pdc)) {
@@ -559,6 +668,8 @@ static void uet_pds_req_rx(struct uet_pds *pds, const uint8_t *buf,
 			if (pdc->state == UET_PDC_SYN_SENT)
 				pdc->state = UET_PDC_ESTABLISHED;
 		}
+		/* It names our PDCID: it received our ACK. */
+		pdc->verified = true;
 	}
 	uet_pdc_touch(pds, pdc);
 	if (pdc->mode != mode) {
@@ -624,6 +735,7 @@ static void uet_pds_ack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 		return;
 	}
 	uet_pdc_touch(pds, pdc);
+	pdc->verified = true;
 	UET_PDS_INC(pds, pdc, ack_rx);
 	uet_pdc_ack_rx(pds, pdc, &ack, type != UET_PDS_TYPE_ACK, sack_off,
 		       bitmap, rsp, rsp_len, now);
@@ -659,6 +771,7 @@ static void uet_pds_nack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 		return;
 	}
 	uet_pdc_touch(pds, pdc);
+	pdc->verified = true;
 	UET_PDS_INC(pds, pdc, nack_rx);
 	uet_pdc_nack_rx(pds, pdc, &n, now);
 }
@@ -735,6 +848,7 @@ static void uet_pds_cp_rx(struct uet_pds *pds, const uint8_t *buf,
 		return;
 	}
 	uet_pdc_touch(pds, pdc);
+	pdc->verified = true;
 	pdc->st.cp_rx++;
 	pdc->last_heard_ns = now;
 	uet_pdc_alive(pdc, now);
@@ -773,19 +887,34 @@ static void uet_pds_cp_rx(struct uet_pds *pds, const uint8_t *buf,
 
 /* ---- timers ---- */
 
-void uet_pdc_rx_timer(struct uet_pds *pds, struct uet_pdc *pdc, uint64_t now)
+bool uet_pdc_rx_timer(struct uet_pds *pds, struct uet_pdc *pdc, uint64_t now)
 {
 	if (pdc->deliver_retry_ns <= now)
 		uet_pdc_rod_deliver_held(pds, pdc, now);
+	if (pdc->nheld && now - pdc->hold_since_ns >= UET_PDS_HOLD_NS) {
+		/* A gap nothing filled for that long: the packets behind
+		 * it pin hold buffers for a peer that is gone or hostile
+		 * (a live one retransmits the missing PSN well before). */
+		UET_PDS_INC(pds, pdc, hold_expired);
+		uet_pds_drop_warn(pds, UET_PDS_DROP_HOLD_EXPIRED);
+		uet_pdc_fail(pds, pdc, -ECONNRESET);
+		return false;
+	}
 	if (pdc->ack_due_ns <= now)
 		uet_pdc_send_ack(pds, pdc, pdc->ack_psn, NULL, false, 0, false,
 				 now);
+	return true;
 }
 
 uint64_t uet_pdc_rx_deadline(const struct uet_pds *pds,
 			     const struct uet_pdc *pdc)
 {
-	return uet_pds_min64(pdc->ack_due_ns, pdc->deliver_retry_ns);
+	uint64_t next = uet_pds_min64(pdc->ack_due_ns, pdc->deliver_retry_ns);
+
+	if (pdc->nheld)
+		next = uet_pds_min64(next, pdc->hold_since_ns +
+					   UET_PDS_HOLD_NS);
+	return next;
 }
 
 /* ---- dispatch ---- */
@@ -793,6 +922,8 @@ uint64_t uet_pdc_rx_deadline(const struct uet_pds *pds,
 void uet_pds_rx(struct uet_pds *pds, const uint8_t *buf, size_t len,
 		const struct uet_link_addr *src, uint64_t now)
 {
+	uint64_t malformed, unknown;
+
 	if (!pds)
 		return;
 	now = uet_pds_clock(pds, now);
@@ -800,8 +931,11 @@ void uet_pds_rx(struct uet_pds *pds, const uint8_t *buf, size_t len,
 	pds->st.rx_bytes += len;
 	if (!buf || !src || len < UET_PDS_PROLOGUE_LEN) {
 		pds->st.malformed++;
+		uet_pds_drop_warn(pds, UET_PDS_DROP_MALFORMED);
 		return;
 	}
+	malformed = pds->st.malformed;
+	unknown = pds->st.unknown_pdc;
 	switch (buf[0] >> 3) {
 	case UET_PDS_TYPE_RUD_REQ:
 	case UET_PDS_TYPE_ROD_REQ:
@@ -835,5 +969,9 @@ void uet_pds_rx(struct uet_pds *pds, const uint8_t *buf, size_t len,
 		pds->st.malformed++;
 		break;
 	}
+	if (pds->st.malformed != malformed)
+		uet_pds_drop_warn(pds, UET_PDS_DROP_MALFORMED);
+	if (pds->st.unknown_pdc != unknown)
+		uet_pds_drop_warn(pds, UET_PDS_DROP_UNKNOWN_PDC);
 	uet_pds_flush_done(pds);
 }

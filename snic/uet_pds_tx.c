@@ -129,6 +129,9 @@ unsigned int uet_pdc_tx_space(const struct uet_pds *pds,
 	    pdc->state == UET_PDC_CLOSED)
 		return 0;
 	space = used < pds->cfg.window ? pds->cfg.window - used : 0;
+	if (!pdc->verified)
+		space = pdc->nout < UET_PDS_UNVERIFIED_TX ?
+			UET_PDS_UNVERIFIED_TX - pdc->nout : 0;
 	if (pdc->state == UET_PDC_SYN_SENT) {
 		/* psn_offset is 12 bits: at most 4096 PSNs before an ACK. */
 		used = pdc->next_psn - pdc->start_psn;
@@ -193,9 +196,12 @@ int uet_pdc_send(struct uet_pds *pds, struct uet_pdc *pdc,
 	bool was_idle;
 	uint32_t psn;
 
-	if (!uet_pdc_tx_space(pds, pdc))
+	if (!uet_pdc_tx_space(pds, pdc)) {
+		if (!pdc->verified)
+			UET_PDS_INC(pds, pdc, unverified_wait);
 		return pdc->state == UET_PDC_CLOSE_ACK_WAIT ? -ENOTCONN :
 							      -EAGAIN;
+	}
 	hb = uet_bufpool_get(&pds->hbuf_pool);
 	if (!hb)
 		return -ENOMEM;

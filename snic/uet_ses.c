@@ -10,6 +10,8 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include "uet_byteorder.h"
 #include "uet_ses_internal.h"
@@ -21,6 +23,9 @@
 #define UET_SES_DEFAULT_MTU		1452u
 /* Above the PDS failure bound with its defaults (at most 6.5 s). */
 #define UET_SES_DEFAULT_ORDER_TIMEOUT	(10ull * 1000 * 1000 * 1000)
+/* Twice the order timeout: longer than PDS keeps retrying a packet. */
+#define UET_SES_DEFAULT_MSG_TIMEOUT	(20ull * 1000 * 1000 * 1000)
+#define UET_SES_DEFAULT_RMA_RX_MAX	1024u
 /* Smallest MTU: a standard header, a rendezvous extension and 1 byte. */
 #define UET_SES_MTU_MIN	\
 	(UET_SES_PDS_HDR_LEN + UET_SES_STD_SOM1_LEN + UET_SES_RDZV_EXT_LEN + 1)
@@ -35,6 +40,8 @@ void uet_ses_cfg_default(struct uet_ses_cfg *cfg)
 	cfg->mode = UET_PDS_MODE_RUD;
 	cfg->mtu = UET_SES_DEFAULT_MTU;
 	cfg->order_timeout_ns = UET_SES_DEFAULT_ORDER_TIMEOUT;
+	cfg->msg_timeout_ns = UET_SES_DEFAULT_MSG_TIMEOUT;
+	cfg->rma_rx_max = UET_SES_DEFAULT_RMA_RX_MAX;
 }
 
 /* ---- entry points, deferred release ---- */
@@ -94,6 +101,7 @@ static void ses_obj_finish(struct uet_ses *ses, struct uet_ses_obj *obj)
 	case UET_SES_OBJ_RXMSG:
 		m = (struct uet_ses_rx_msg *)obj;
 		free(m->ubuf);
+		uet_ranges_fini(&m->cov);
 		break;
 	case UET_SES_OBJ_REPLY:
 		free(((struct uet_ses_reply *)obj)->own);
@@ -102,6 +110,7 @@ static void ses_obj_finish(struct uet_ses *ses, struct uet_ses_obj *obj)
 		x = (struct uet_ses_rma_rx *)obj;
 		if (obj->cmpl && !ses->zombie && ses->up.rma_event)
 			ses->up.rma_event(ses->up_ctx, &x->ev);
+		uet_ranges_fini(&x->cov);
 		break;
 	default:
 		break;
@@ -491,6 +500,13 @@ int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,
 	ses->next_msg_id = 1;
 	/* Memory keys: a bijective mix of a counter and this instance. */
 	ses->mkey_seq = uet_hash_u64((uint64_t)(uintptr_t)ses);
+	ses->mr_rng = cfg->key_seed;
+	if (!ses->mr_rng &&
+	    getrandom(&ses->mr_rng, sizeof(ses->mr_rng), GRND_NONBLOCK) !=
+	    sizeof(ses->mr_rng))
+		ses->mr_rng = ses->mkey_seq ^ (uint64_t)time(NULL);
+	if (!ses->mr_rng)
+		ses->mr_rng = 0x9e3779b97f4a7c15ull;
 
 	avail = cfg->mtu - UET_SES_PDS_HDR_LEN;
 	ses->pay_small = ses_min(avail - UET_SES_SMALL_MSG_LEN,
@@ -510,6 +526,8 @@ int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,
 	uet_dlist_init(&ses->txs_idle);
 	uet_dlist_init(&ses->rxs_lru);
 	uet_dlist_init(&ses->rxs_held);
+	uet_dlist_init(&ses->rx_inc);
+	uet_dlist_init(&ses->rma_inc);
 
 	ret = uet_hashmap_init(&ses->eps, 0, 0);
 	if (ret)
@@ -543,6 +561,7 @@ int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,
 		goto err_mr;
 
 	ses->pds_up.rx = uet_ses_pds_rx;
+	ses->pds_up.check = uet_ses_pds_check;
 	ses->pds_up.tx_done = uet_ses_pds_tx_done;
 	uet_pds_set_upcalls(pds, &ses->pds_up, ses);
 	*out = ses;
@@ -748,6 +767,7 @@ void uet_ses_progress(struct uet_ses *ses, uint64_t now)
 	uet_ses_set_now(ses, now);
 	uet_ses_enter(ses);
 	uet_ses_ord_timer(ses);
+	uet_ses_expire(ses);
 	uet_ses_ord_release_all(ses);
 	uet_ses_push(ses);
 	if (ses->depth == 1)
@@ -758,6 +778,28 @@ void uet_ses_progress(struct uet_ses *ses, uint64_t now)
 void uet_ses_get_stats(const struct uet_ses *ses, struct uet_ses_stats *st)
 {
 	*st = ses->stats;
+}
+
+static const char *const ses_drop_name[UET_SES_DROP_N] = {
+	[UET_SES_DROP_ADDR] = "requests for no endpoint (JobID, PIDonFEP, resource index)",
+	[UET_SES_DROP_MODE] = "requests in another delivery mode than their endpoint's (RMA without a PDC)",
+	[UET_SES_DROP_OVERLAP] = "packets with message bytes already received",
+	[UET_SES_DROP_AHEAD] = "unexpected packets too far ahead of their message",
+	[UET_SES_DROP_EXPIRED] = "incomplete messages (timed out)",
+	[UET_SES_DROP_RMA_FULL] = "multi-packet writes over the record bound",
+	[UET_SES_DROP_RMA_EXPIRED] = "incomplete multi-packet writes (timed out)",
+};
+
+void uet_ses_drop_warn(struct uet_ses *ses, enum uet_ses_drop cause)
+{
+	uint64_t n;
+
+	if (cause >= UET_SES_DROP_N ||
+	    !uet_log_rl(&ses->drop_rl[cause], ses->now, &n))
+		return;
+	UET_WARN(FI_LOG_EP_DATA,
+		 "software NIC: dropped %llu %s (hostile or misconfigured peer; counters in uet_snic_get_drops)\n",
+		 (unsigned long long)n, ses_drop_name[cause]);
 }
 
 uint64_t uet_ses_unexp_refused(const struct uet_ses *ses)

@@ -63,6 +63,15 @@ struct uet_ses_cfg {
 	 * long is skipped (the messages held behind it are matched); must
 	 * exceed the time PDS takes to give up on a packet; 0 never. */
 	uint64_t order_timeout_ns;
+	/* An incomplete multi-packet message or write that receives no
+	 * packet for this long is dropped (a receive bound to it completes
+	 * with -ETIMEDOUT); 0 never. */
+	uint64_t msg_timeout_ns;
+	/* Most multi-packet writes being placed at once (records). */
+	uint32_t rma_rx_max;
+	/* Seed of the provider-key tags; 0: getrandom() (tests and fuzzers
+	 * fix it to get the same keys every run). */
+	uint64_t key_seed;
 };
 
 void uet_ses_cfg_default(struct uet_ses_cfg *cfg);
@@ -251,11 +260,13 @@ int uet_ses_claim_discard(struct uet_ses *ses, struct uet_ses_ep *ep,
  * Remote memory: the RI table (snic/uet_ses_mr.c).
  *
  * One table per SES of the memory other NICs may access.  Keys are 64-bit:
- *   - provider keys: UET_SES_MKEY_PROV | gen << 32 | slot; slot indexes the
- *     table's slot array, gen (8 bits) is the slot's generation, bumped
- *     when its registration goes, so a stale key is told apart
- *     (UET_RC_BAD_GENERATION) from an unknown one (UET_RC_BAD_MKEY).  Free
- *     slots are reused oldest first, so a generation takes long to wrap;
+ *   - provider keys: UET_SES_MKEY_PROV | tag << 32 | slot; slot indexes
+ *     the table's slot array, tag (31 bits) is the slot's generation: it
+ *     starts at a random value and moves on by a random step of 1..65536
+ *     when the registration goes, so a key is not guessable from another
+ *     one and a stale key is told apart (UET_RC_BAD_GENERATION) from an
+ *     unknown one (UET_RC_BAD_MKEY) for at least 32768 registrations of
+ *     one slot (free slots are reused oldest first);
  *   - user keys (user_key): any value with bit 63 clear, chosen by the
  *     caller, unique in the table.
  * On the wire a request carries the key in match_bits and
@@ -374,6 +385,18 @@ struct uet_ses_stats {
 	uint64_t amo_unsupported;	/* ... UET_RC_AMO_UNSUPPORTED_*,
 					 * UET_RC_AMO_UNALIGNED */
 	uint64_t amo_rx;		/* target: atomics applied */
+	/* Hostile-network drops (docs/software-nic.md, "Hostile network"). */
+	uint64_t mode_refused;		/* RMA/atomic/send not on a PDC of the
+					 * endpoint's delivery mode */
+	uint64_t addr_refused;		/* no such {JobID, pid, ri} (one
+					 * uniform answer; bad_job/pid/index
+					 * tell which, locally) */
+	uint64_t overlap_refused;	/* packets with bytes already placed */
+	uint64_t ahead_refused;		/* unexpected data too far ahead of
+					 * what arrived (allocation bound) */
+	uint64_t msgs_expired;		/* incomplete messages timed out */
+	uint64_t rma_rx_expired;	/* incomplete writes timed out */
+	uint64_t rma_rx_full;		/* writes refused: record bound */
 };
 void uet_ses_get_stats(const struct uet_ses *ses, struct uet_ses_stats *st);
 /* stats.unexp_refused alone (checked on every progress pass). */

@@ -54,9 +54,23 @@
 #include "uet_bufpool.h"
 #include "uet_hashmap.h"
 #include "uet_list.h"
+#include "uet_log.h"
+#include "uet_ranges.h"
 #include "uet_pds.h"
 #include "uet_ses.h"
 #include "uet_ses_wire.h"
+
+/* Causes of hostile-network drops (rate-limited warnings). */
+enum uet_ses_drop {
+	UET_SES_DROP_ADDR,
+	UET_SES_DROP_MODE,
+	UET_SES_DROP_OVERLAP,
+	UET_SES_DROP_AHEAD,
+	UET_SES_DROP_EXPIRED,
+	UET_SES_DROP_RMA_FULL,
+	UET_SES_DROP_RMA_EXPIRED,
+	UET_SES_DROP_N,
+};
 
 /* PDS header in front of every SES header (RUD/ROD request, 12 B). */
 #define UET_SES_PDS_HDR_LEN	UET_PDS_RUD_ROD_REQ_LEN
@@ -327,6 +341,9 @@ struct uet_ses_rx_msg {
 	struct uet_hnode node;		/* ses->rx_msgs until complete */
 	uint8_t key[UET_SES_RXKEY_LEN];
 	bool in_map;
+	struct uet_dlist inc_entry;	/* ses->rx_inc while in_map */
+	uint64_t last_ns;		/* its latest packet */
+	struct uet_ranges cov;		/* message bytes placed (eager) */
 	struct uet_dlist entry;		/* ep->unexp, ep->active, rxs->held */
 	bool on_unexp;
 	bool held;			/* buffered before its turn */
@@ -425,7 +442,7 @@ struct uet_ses_mr {
 struct uet_ses_mr_slot {
 	struct uet_ses_mr *mr;		/* NULL while free */
 	uint64_t next_free;		/* free list, oldest first */
-	uint8_t gen;
+	uint32_t gen;			/* 31-bit tag of its keys */
 };
 
 /*
@@ -443,6 +460,9 @@ struct uet_ses_rma_rx {
 	bool som_seen;
 	uint64_t total;
 	uint64_t rcvd;
+	struct uet_ranges cov;		/* message bytes placed */
+	struct uet_dlist inc_entry;	/* ses->rma_inc while in_map */
+	uint64_t last_ns;
 	struct uet_ses_rma_event ev;
 };
 
@@ -487,6 +507,7 @@ struct uet_ses {
 	uint64_t mr_free_head;		/* UET_SES_MR_NONE: none free */
 	uint64_t mr_free_tail;
 	struct uet_hashmap mr_user;	/* uet_ses_mr by user key */
+	uint64_t mr_rng;		/* provider key tags */
 	unsigned int rma_ops;		/* RMA operations not completed */
 
 	struct uet_dlist txq;		/* uet_ses_txi with packets to emit */
@@ -522,6 +543,12 @@ struct uet_ses {
 	uint64_t pay_rdata;		/* Response with Data (24 B) */
 
 	struct uet_ses_stats stats;
+	struct uet_log_rl drop_rl[UET_SES_DROP_N];
+	/* Incomplete multi-packet messages (in rx_msgs) and writes (in
+	 * rma_rx), least recently active first (cfg.msg_timeout_ns). */
+	struct uet_dlist rx_inc;
+	struct uet_dlist rma_inc;
+	uint32_t rma_inc_n;
 };
 
 /* ---- uet_ses.c: lifetime, ids, helpers ---- */
@@ -611,14 +638,29 @@ void uet_ses_send_cancel_all(struct uet_ses *ses, struct uet_ses_ep *ep);
 
 /* ---- uet_ses_rx.c: packets in ---- */
 
+bool uet_ses_pds_check(void *ctx, const struct uet_pds_rx_info *info);
 int uet_ses_pds_rx(void *ctx, const struct uet_pds_rx_info *info,
 		   struct uet_pds_rsp *rsp);
 void uet_ses_rsp_fill(struct uet_pds_rsp *rsp, uint8_t list, uint8_t rc,
 		      uint16_t msg_id, uint32_t job_id, uint64_t mlen);
 /* Refuse a request with rc (counted: bad_job / bad_pid / bad_index,
- * err_rsp_tx): the response goes back on its ACK. */
+ * err_rsp_tx): the response goes back on its ACK.  The addressing codes
+ * and UET_SES_RC_MODE go out as one uniform code, rsp->refused set. */
 void uet_ses_rx_refuse(struct uet_ses *ses, struct uet_pds_rsp *rsp,
 		       uint8_t rc, uint16_t rsp_id, uint32_t job_id);
+/* Internal code (never on the wire): wrong delivery mode. */
+#define UET_SES_RC_MODE		0xffu
+struct uet_ses_ep *uet_ses_rx_ep(struct uet_ses *ses,
+				 const struct uet_pds_rx_info *info,
+				 uint32_t job_id, uint16_t pid_on_fep,
+				 uint16_t ri, bool rma, uint8_t *rc);
+
+/* Count nothing; warn (FI_LOG_LEVEL=warn) at most once a second per
+ * cause, with the number of drops since the last warning. */
+void uet_ses_drop_warn(struct uet_ses *ses, enum uet_ses_drop cause);
+/* Expire incomplete messages and writes (cfg.msg_timeout_ns). */
+void uet_ses_expire(struct uet_ses *ses);
+void uet_ses_rma_rx_expire(struct uet_ses *ses);
 void uet_ses_rx_msg_unmap(struct uet_ses *ses, struct uet_ses_rx_msg *msg);
 /* Off its stream's held list (failed or taken). */
 void uet_ses_held_unlink(struct uet_ses *ses, struct uet_ses_rx_msg *msg);

@@ -2,12 +2,15 @@
 /*
  * SES: the RI table, the memory this NIC lets its peers access.
  *
- * Provider keys index a slot array: key = UET_SES_MKEY_PROV | gen << 32 |
- * slot.  A slot's generation is bumped when its registration goes, so a
- * key kept after uet_ses_mr_dereg() is recognised as stale
- * (UET_RC_BAD_GENERATION) rather than unknown (UET_RC_BAD_MKEY).  Free
- * slots are kept on a FIFO list and reused oldest first, so one slot
- * comes back (and its 8-bit generation moves on) as rarely as possible.
+ * Provider keys index a slot array: key = UET_SES_MKEY_PROV | tag << 32 |
+ * slot.  A slot's 31-bit tag starts random and moves on by a random step
+ * (1..65536) when its registration goes, so a key kept after
+ * uet_ses_mr_dereg() is recognised as stale (UET_RC_BAD_GENERATION)
+ * rather than unknown (UET_RC_BAD_MKEY) and never matches the slot's
+ * next registrations (the tag comes back only after at least 32768 of
+ * them), and keys cannot be predicted from one another.  The low byte of
+ * the tag is the ri_generation on the wire.  Free slots are kept on a
+ * FIFO list and reused oldest first.
  * The array grows by doubling; registrations are allocated one by one,
  * so pointers to them (replies in progress) stay valid.
  *
@@ -63,9 +66,28 @@ static uint64_t ses_mkey_slot(uint64_t key)
 	return key & 0xffffffffull;
 }
 
-static uint64_t ses_mkey_make(uint64_t slot, uint8_t gen)
+#define UET_SES_MKEY_TAG_MASK	0x7fffffffu
+
+static uint64_t ses_mkey_make(uint64_t slot, uint32_t tag)
 {
-	return UET_SES_MKEY_PROV | (uint64_t)gen << 32 | slot;
+	return UET_SES_MKEY_PROV | (uint64_t)tag << 32 | slot;
+}
+
+static uint32_t ses_mkey_tag(uint64_t key)
+{
+	return (uint32_t)(key >> 32) & UET_SES_MKEY_TAG_MASK;
+}
+
+/* xorshift64* over a seed from getrandom (uet_ses_create). */
+static uint64_t ses_mr_rand(struct uet_ses *ses)
+{
+	uint64_t x = ses->mr_rng;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	ses->mr_rng = x;
+	return x * 0x2545f4914f6cdd1dull;
 }
 
 /* A free slot index (oldest freed first, else a new one), off the free
@@ -99,6 +121,8 @@ static int ses_mr_slot_get(struct uet_ses *ses, uint64_t *slot)
 	*slot = ses->mr_nslots++;
 	memset(&ses->mr_slots[*slot], 0, sizeof(ses->mr_slots[*slot]));
 	ses->mr_slots[*slot].next_free = UET_SES_MR_NONE;
+	ses->mr_slots[*slot].gen = (uint32_t)ses_mr_rand(ses) &
+				   UET_SES_MKEY_TAG_MASK;
 	return 0;
 }
 
@@ -156,8 +180,8 @@ int uet_ses_mr_reg(struct uet_ses *ses, const struct uet_ses_mr_attr *a,
 		ret = ses_mr_slot_get(ses, &slot);
 		if (ret)
 			goto err_free;
-		mr->gen = ses->mr_slots[slot].gen;
-		mr->key = ses_mkey_make(slot, mr->gen);
+		mr->key = ses_mkey_make(slot, ses->mr_slots[slot].gen);
+		mr->gen = UET_SES_MKEY_GEN(mr->key);
 		ses->mr_slots[slot].mr = mr;
 	}
 	*key = mr->key;
@@ -188,13 +212,12 @@ static struct uet_ses_mr *ses_mr_find(struct uet_ses *ses, uint64_t key,
 		return NULL;
 	}
 	slot = ses_mkey_slot(key);
-	/* Bits 62:40 are never set in a key this table made. */
-	if (slot >= ses->mr_nslots || (key & 0x7fffff0000000000ull)) {
+	if (slot >= ses->mr_nslots) {
 		*rc = UET_RC_BAD_MKEY;
 		return NULL;
 	}
 	s = &ses->mr_slots[slot];
-	if (s->gen != UET_SES_MKEY_GEN(key)) {
+	if (s->gen != ses_mkey_tag(key)) {
 		*rc = UET_RC_BAD_GENERATION;
 		return NULL;
 	}
@@ -220,7 +243,10 @@ int uet_ses_mr_dereg(struct uet_ses *ses, uint64_t key)
 	if (mr->user) {
 		uet_hashmap_remove(&ses->mr_user, &mr->node);
 	} else {
-		ses->mr_slots[ses_mkey_slot(key)].gen++;
+		ses->mr_slots[ses_mkey_slot(key)].gen =
+			(ses->mr_slots[ses_mkey_slot(key)].gen + 1 +
+			 (uint32_t)(ses_mr_rand(ses) & 0xffff)) &
+			UET_SES_MKEY_TAG_MASK;
 		ses_mr_slot_put(ses, ses_mkey_slot(key));
 	}
 	/* Reads being answered from it stop; the reader is told what a new

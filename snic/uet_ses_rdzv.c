@@ -299,16 +299,11 @@ int uet_ses_rx_read_req(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 
 	if (info->ses_len != UET_SES_STD_SOM1_LEN)
 		return -EPROTO;
-	ep = uet_ses_ep_find(ses, h->job_id, h->pid_on_fep,
-			     h->resource_index, &rc);
+	ep = uet_ses_rx_ep(ses, info, h->job_id, h->pid_on_fep,
+			   h->resource_index, true, &rc);
 	if (!ep) {
-		if (rc == UET_RC_BAD_JOB_ID)
-			ses->stats.bad_job++;
-		else if (rc == UET_RC_BAD_PID)
-			ses->stats.bad_pid++;
-		else
-			ses->stats.bad_index++;
-		goto err_rsp;
+		uet_ses_rx_refuse(ses, rsp, rc, h->message_id, h->job_id);
+		return 0;
 	}
 	/* A rendezvous key first, then the RI table. */
 	node = uet_hashmap_lookup_u64(&ses->mkeys, h->match_bits);

@@ -547,6 +547,9 @@ static struct uet_ses_rma_rx *ses_rma_rx_new(struct uet_ses *ses,
 	if (!x)
 		return NULL;
 	uet_dlist_init(&x->entry);
+	uet_dlist_init(&x->inc_entry);
+	uet_ranges_init(&x->cov);
+	x->last_ns = ses->now;
 	x->total = len;
 	x->ev.ep_user = ep->user;
 	x->ev.kind = kind;
@@ -567,6 +570,8 @@ static void ses_rma_rx_unmap(struct uet_ses *ses, struct uet_ses_rma_rx *x)
 		return;
 	uet_hashmap_remove(&ses->rma_rx, &x->node);
 	uet_dlist_remove(&x->entry);
+	uet_dlist_remove(&x->inc_entry);
+	ses->rma_inc_n--;
 	x->in_map = false;
 }
 
@@ -583,6 +588,24 @@ static void ses_rma_rx_drop(struct uet_ses *ses, struct uet_ses_rma_rx *x)
 {
 	ses_rma_rx_unmap(ses, x);
 	uet_ses_release(ses, &x->obj, false);
+}
+
+/* Multi-packet writes with no packet for cfg.msg_timeout_ns: dropped
+ * (no event; the initiator gave up on them or never existed). */
+void uet_ses_rma_rx_expire(struct uet_ses *ses)
+{
+	uint64_t tmo = ses->cfg.msg_timeout_ns;
+	struct uet_ses_rma_rx *x;
+
+	if (!tmo)
+		return;
+	while ((x = uet_dlist_first_entry(&ses->rma_inc, struct uet_ses_rma_rx,
+					  inc_entry)) != NULL &&
+	       x->last_ns <= UINT64_MAX - tmo && x->last_ns + tmo <= ses->now) {
+		ses->stats.rma_rx_expired++;
+		uet_ses_drop_warn(ses, UET_SES_DROP_RMA_EXPIRED);
+		ses_rma_rx_drop(ses, x);
+	}
 }
 
 void uet_ses_rma_rx_free_ep(struct uet_ses *ses, struct uet_ses_ep *ep)
@@ -604,8 +627,10 @@ static int ses_rx_write(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	struct uet_hnode *n;
 	uint8_t *ptr;
 	uint8_t rc;
+	int ret;
 
-	ep = uet_ses_ep_find(ses, q->job_id, q->pid_on_fep, q->ri, &rc);
+	ep = uet_ses_rx_ep(ses, info, q->job_id, q->pid_on_fep, q->ri, true,
+			   &rc);
 	if (!ep) {
 		uet_ses_rx_refuse(ses, rsp, rc, q->msg_id, q->job_id);
 		return 0;
@@ -631,10 +656,18 @@ static int ses_rx_write(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	 * initiator reused the id of a write it gave up on. */
 	if (x && (x->ev.key != q->key || x->total != q->total ||
 		  x->ev.addr != (uint64_t)(uintptr_t)ptr ||
-		  q->plen > x->total - x->rcvd || (q->som && x->som_seen))) {
+		  (q->som && x->som_seen))) {
 		ses->stats.stale_msgs++;
 		ses_rma_rx_drop(ses, x);
 		x = NULL;
+	}
+	if (!x && !(q->som && q->eom) &&
+	    ses->rma_inc_n >= ses->cfg.rma_rx_max) {
+		/* The record bound: retried by a genuine initiator once
+		 * writes in progress finished or expired. */
+		ses->stats.rma_rx_full++;
+		uet_ses_drop_warn(ses, UET_SES_DROP_RMA_FULL);
+		return -EAGAIN;
 	}
 	if (!x) {
 		x = ses_rma_rx_new(ses, info, ep, UET_SES_RMA_WRITE, q->key,
@@ -650,7 +683,26 @@ static int ses_rx_write(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 			}
 			x->in_map = true;
 			uet_dlist_insert_tail(&ep->rma_rx, &x->entry);
+			uet_dlist_insert_tail(&ses->rma_inc, &x->inc_entry);
+			ses->rma_inc_n++;
 		}
+	}
+	/* Every byte of the write counts once (a duplicate offset under a
+	 * new PSN is refused, it never completes the write early). */
+	ret = uet_ranges_add(&x->cov, q->off, q->plen);
+	if (ret) {
+		if (!x->in_map)
+			uet_ses_release(ses, &x->obj, false);
+		if (ret == -ENOMEM)
+			return -EAGAIN;
+		ses->stats.overlap_refused++;
+		uet_ses_drop_warn(ses, UET_SES_DROP_OVERLAP);
+		return -EPROTO;
+	}
+	if (x->in_map) {
+		x->last_ns = ses->now;
+		uet_dlist_remove(&x->inc_entry);
+		uet_dlist_insert_tail(&ses->rma_inc, &x->inc_entry);
 	}
 	if (q->plen)
 		memcpy(ptr + q->off, q->data, q->plen);
@@ -748,8 +800,8 @@ static int ses_rx_amo(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	if (cas ? plen != 0 : plen != len)
 		return -EPROTO;
 
-	ep = uet_ses_ep_find(ses, h->job_id, h->pid_on_fep,
-			     h->resource_index, &rc);
+	ep = uet_ses_rx_ep(ses, info, h->job_id, h->pid_on_fep,
+			   h->resource_index, true, &rc);
 	if (!ep) {
 		uet_ses_rx_refuse(ses, rsp, rc, h->message_id, h->job_id);
 		return 0;

@@ -89,6 +89,13 @@ static uint16_t ses_psn_rsp_id(const struct uet_pds_rx_info *info)
 	return id ? id : 1;
 }
 
+/*
+ * Refuse a request with rc.  The three addressing codes are counted
+ * apart but answered alike (UET_RC_BAD_JOB_ID, and the PDC the request
+ * opened is released: rsp->refused): an unauthenticated prober learns
+ * nothing about which of JobID, PIDonFEP and resource index it got
+ * right (docs/conformance.md).
+ */
 void uet_ses_rx_refuse(struct uet_ses *ses, struct uet_pds_rsp *rsp,
 		       uint8_t rc, uint16_t rsp_id, uint32_t job_id)
 {
@@ -105,8 +112,48 @@ void uet_ses_rx_refuse(struct uet_ses *ses, struct uet_pds_rsp *rsp,
 	default:
 		break;
 	}
+	if (rc == UET_RC_BAD_JOB_ID || rc == UET_RC_BAD_PID ||
+	    rc == UET_RC_BAD_INDEX || rc == UET_SES_RC_MODE) {
+		if (rc != UET_SES_RC_MODE) {
+			ses->stats.addr_refused++;
+			uet_ses_drop_warn(ses, UET_SES_DROP_ADDR);
+		}
+		rc = UET_RC_BAD_JOB_ID;
+		rsp->refused = true;
+	}
 	ses->stats.err_rsp_tx++;
 	uet_ses_rsp_fill(rsp, UET_LIST_EXPECTED, rc, rsp_id, job_id, 0);
+}
+
+/*
+ * The endpoint a request is addressed to, when it arrived the way that
+ * endpoint's traffic travels: an endpoint of a PDC mode (RUD/ROD, an RDM
+ * endpoint) takes nothing that came without a PDC (UUD, RUDI), and RMA,
+ * atomics and reads always need a PDC and an endpoint of a PDC mode
+ * (uet_ses_rma refuses other modes, so such a request without one is
+ * forged).  A RUDI/UUD endpoint still takes sends that came on a PDC.
+ * NULL and *rc otherwise; a mode mismatch is answered like an unknown
+ * address (uniform) and counted.
+ */
+struct uet_ses_ep *uet_ses_rx_ep(struct uet_ses *ses,
+				 const struct uet_pds_rx_info *info,
+				 uint32_t job_id, uint16_t pid_on_fep,
+				 uint16_t ri, bool rma, uint8_t *rc)
+{
+	struct uet_ses_ep *ep;
+	bool ep_pdc;
+
+	ep = uet_ses_ep_find(ses, job_id, pid_on_fep, ri, rc);
+	if (!ep)
+		return NULL;
+	ep_pdc = ep->mode == UET_PDS_MODE_RUD || ep->mode == UET_PDS_MODE_ROD;
+	if ((rma && (!info->pdc || !ep_pdc)) || (ep_pdc && !info->pdc)) {
+		ses->stats.mode_refused++;
+		uet_ses_drop_warn(ses, UET_SES_DROP_MODE);
+		*rc = UET_SES_RC_MODE;
+		return NULL;
+	}
+	return ep;
 }
 
 void uet_ses_rx_msg_unmap(struct uet_ses *ses, struct uet_ses_rx_msg *msg)
@@ -114,13 +161,115 @@ void uet_ses_rx_msg_unmap(struct uet_ses *ses, struct uet_ses_rx_msg *msg)
 	if (!msg->in_map)
 		return;
 	uet_hashmap_remove(&ses->rx_msgs, &msg->node);
+	if (uet_dlist_linked(&msg->inc_entry))
+		uet_dlist_remove(&msg->inc_entry);
 	msg->in_map = false;
 }
 
-static void ses_rx_place(struct uet_ses_rx_msg *m, const struct ses_rx_req *q)
+/*
+ * Bounce buffers of unexpected (and held) messages grow as bytes arrive
+ * (doubling, so in-order arrival copies each byte about twice), never
+ * more than UET_SES_UNEXP_AHEAD past what has arrived: a packet that
+ * claims a large request_length (or a far message_offset) reserves no
+ * more than that.  A packet beyond it is refused (-EAGAIN: retried by a
+ * genuine initiator once the bytes before it arrived).
+ */
+#define UET_SES_UNEXP_AHEAD	(256u * 1024)
+#define UET_SES_UNEXP_FIRST	(64u * 1024)
+
+static void ses_held_account(struct uet_ses *ses, int64_t bytes, int msgs);
+
+static uint64_t ses_rx_buf_len(uint64_t covered, uint64_t end,
+			       uint64_t cur, uint64_t total)
+{
+	uint64_t len = cur ? 2 * cur : UET_SES_UNEXP_FIRST;
+	uint64_t cap = covered + UET_SES_UNEXP_AHEAD;
+
+	if (len < end)
+		len = end;
+	if (len > cap)
+		len = cap;
+	if (len > total)
+		len = total;
+	return len < end ? end : len;
+}
+
+/* Whether a first packet ending at end may start a bounce buffer. */
+static bool ses_rx_ahead_ok(struct uet_ses *ses, const struct ses_rx_req *q)
+{
+	if (q->off + q->plen <= q->plen + UET_SES_UNEXP_AHEAD)
+		return true;
+	ses->stats.ahead_refused++;
+	uet_ses_drop_warn(ses, UET_SES_DROP_AHEAD);
+	return false;
+}
+
+/* Make m's bounce buffer reach end (accounted): 0 or -EAGAIN. */
+static int ses_rx_grow(struct uet_ses *ses, struct uet_ses_rx_msg *m,
+		       uint64_t end, uint64_t plen)
+{
+	uint64_t len, add, used, max = ses->cfg.unexp_max_bytes;
+	uint8_t *b;
+
+	if (end <= m->ubuf_len)
+		return 0;
+	if (end > m->cov.covered + plen + UET_SES_UNEXP_AHEAD) {
+		ses->stats.ahead_refused++;
+		uet_ses_drop_warn(ses, UET_SES_DROP_AHEAD);
+		return -EAGAIN;
+	}
+	len = ses_rx_buf_len(m->cov.covered + plen, end, m->ubuf_len,
+			     m->need);
+	add = len - m->ubuf_len;
+	used = m->held ? ses->held_bytes : ses->stats.unexp_bytes;
+	if (used > max || add > max - used) {
+		if (m->held)
+			ses->stats.ord_refused++;
+		else
+			ses->stats.unexp_refused++;
+		return -EAGAIN;
+	}
+	b = realloc(m->ubuf, len);
+	if (!b)
+		return -EAGAIN;
+	m->ubuf = b;
+	m->ubuf_len = len;
+	if (m->held)
+		ses_held_account(ses, (int64_t)add, 0);
+	else if (m->on_unexp)
+		uet_ses_unexp_account(ses, (int64_t)add, 0);
+	return 0;
+}
+
+/*
+ * Place q's bytes in m: 0, -EPROTO (a byte of it was placed already:
+ * counted, nothing changes; a message completes only when every byte
+ * arrived exactly once), or -EAGAIN (no buffer room yet).
+ */
+static int ses_rx_place(struct uet_ses *ses, struct uet_ses_rx_msg *m,
+			const struct ses_rx_req *q)
 {
 	uint64_t n;
+	int ret;
 
+	if (!m->recv && !m->discard) {
+		ret = ses_rx_grow(ses, m, q->off + q->plen, q->plen);
+		if (ret)
+			return ret;
+	}
+	ret = uet_ranges_add(&m->cov, q->off, q->plen);
+	if (ret == -ENOMEM)
+		return -EAGAIN;
+	if (ret) {
+		ses->stats.overlap_refused++;
+		uet_ses_drop_warn(ses, UET_SES_DROP_OVERLAP);
+		return -EPROTO;
+	}
+	m->last_ns = ses->now;
+	if (uet_dlist_linked(&m->inc_entry)) {
+		uet_dlist_remove(&m->inc_entry);
+		uet_dlist_insert_tail(&ses->rx_inc, &m->inc_entry);
+	}
 	if (m->recv) {
 		uet_ses_iov_copy_in(m->recv->iov, m->recv->iovcnt, q->off,
 				    q->data, q->plen);
@@ -136,6 +285,7 @@ static void ses_rx_place(struct uet_ses_rx_msg *m, const struct ses_rx_req *q)
 		m->hd = q->hd;
 		m->header_data = q->header_data;
 	}
+	return 0;
 }
 
 /* RC_OK on the last packet of a message (and on a rendezvous request). */
@@ -168,7 +318,11 @@ static bool ses_rx_fits(const struct uet_ses_rx_msg *m,
 static int ses_rx_more(struct uet_ses *ses, struct uet_ses_rx_msg *m,
 		       const struct ses_rx_req *q, struct uet_pds_rsp *rsp)
 {
-	ses_rx_place(m, q);
+	int ret;
+
+	ret = ses_rx_place(ses, m, q);
+	if (ret)
+		return ret;
 	ses_rx_respond(rsp, m, q);
 	uet_ses_rx_check(ses, m);
 	return 0;
@@ -499,14 +653,62 @@ void uet_ses_ord_timer(struct uet_ses *ses)
 	}
 }
 
+static uint64_t ses_add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Incomplete messages and writes with no packet for msg_timeout_ns are
+ * dropped; a receive bound to such a message completes -ETIMEDOUT. */
+void uet_ses_expire(struct uet_ses *ses)
+{
+	uint64_t tmo = ses->cfg.msg_timeout_ns;
+	struct uet_ses_rx_msg *m;
+
+	if (!tmo)
+		return;
+	while ((m = uet_dlist_first_entry(&ses->rx_inc, struct uet_ses_rx_msg,
+					  inc_entry)) != NULL &&
+	       ses_add_sat(m->last_ns, tmo) <= ses->now) {
+		uet_dlist_remove(&m->inc_entry);
+		ses->stats.msgs_expired++;
+		uet_ses_drop_warn(ses, UET_SES_DROP_EXPIRED);
+		uet_ses_rx_fail(ses, m, -ETIMEDOUT, UET_RC_CANCELLED);
+	}
+	uet_ses_rma_rx_expire(ses);
+}
+
+/* When uet_ses_expire has work next. */
+static uint64_t ses_expire_deadline(const struct uet_ses *ses)
+{
+	uint64_t tmo = ses->cfg.msg_timeout_ns, best = UINT64_MAX;
+	const struct uet_ses_rma_rx *x;
+	const struct uet_ses_rx_msg *m;
+
+	if (!tmo)
+		return UINT64_MAX;
+	m = uet_dlist_first_entry(&ses->rx_inc, struct uet_ses_rx_msg,
+				  inc_entry);
+	if (m)
+		best = ses_add_sat(m->last_ns, tmo);
+	x = uet_dlist_first_entry(&ses->rma_inc, struct uet_ses_rma_rx,
+				  inc_entry);
+	if (x && ses_add_sat(x->last_ns, tmo) < best)
+		best = ses_add_sat(x->last_ns, tmo);
+	return best;
+}
+
 uint64_t uet_ses_next_deadline(const struct uet_ses *ses)
 {
 	const struct uet_ses_rx_msg *m;
 	const struct uet_ses_rxs *rxs;
-	uint64_t t, best = UINT64_MAX;
+	uint64_t t, best;
 
-	if (!ses || ses->zombie || !ses->cfg.order_timeout_ns)
+	if (!ses || ses->zombie)
 		return UINT64_MAX;
+	best = ses_expire_deadline(ses);
+	if (!ses->cfg.order_timeout_ns)
+		return best;
 	uet_dlist_foreach_entry(&ses->rxs_held, rxs, hentry) {
 		m = uet_dlist_first_entry(&rxs->held, struct uet_ses_rx_msg,
 					  entry);
@@ -571,6 +773,9 @@ static struct uet_ses_rx_msg *ses_rx_msg_new(struct uet_ses *ses,
 		m->ubuf_len = ubuf_len;
 	}
 	memcpy(m->key, key, UET_SES_RXKEY_LEN);
+	uet_ranges_init(&m->cov);
+	uet_dlist_init(&m->inc_entry);
+	m->last_ns = ses->now;
 	uet_dlist_init(&m->entry);
 	uet_dlist_init(&m->txi.entry);
 	uet_dlist_init(&m->reads);
@@ -604,10 +809,14 @@ static struct uet_ses_rx_msg *ses_rx_msg_new(struct uet_ses *ses,
 static void ses_rx_start(struct uet_ses *ses, struct uet_ses_rx_msg *m,
 			 const struct ses_rx_req *q, struct uet_pds_rsp *rsp)
 {
-	ses_rx_place(m, q);
+	/* The first bytes of a new message: nothing to overlap, and its
+	 * buffer was sized for them. */
+	(void)ses_rx_place(ses, m, q);
 	if (!q->rdzv && m->rcvd < m->total &&
-	    !uet_hashmap_insert_bytes(&ses->rx_msgs, &m->node, m->key))
+	    !uet_hashmap_insert_bytes(&ses->rx_msgs, &m->node, m->key)) {
 		m->in_map = true;
+		uet_dlist_insert_tail(&ses->rx_inc, &m->inc_entry);
+	}
 	if (m->recv && q->rdzv)
 		uet_ses_pull_start(ses, m);
 	ses_rx_respond(rsp, m, q);
@@ -633,7 +842,15 @@ static int ses_rx_first(struct uet_ses *ses,
 			return -EAGAIN;
 		return ses_rx_single(ses, info, t, q, key, rsp);
 	}
-	need_buf = q->rdzv ? q->ext.eager_length : q->total;
+	if (q->rdzv)
+		need_buf = q->ext.eager_length;
+	else if (q->som && q->eom)
+		need_buf = q->total;
+	else if (!r && !ses_rx_ahead_ok(ses, q))
+		return -EAGAIN;
+	else
+		need_buf = ses_rx_buf_len(q->plen, q->off + q->plen, 0,
+					  q->total);
 	if (!r && !ses_unexp_room(ses, need_buf)) {
 		ses->stats.unexp_refused++;
 		return -EAGAIN;
@@ -673,7 +890,15 @@ static int ses_rx_hold(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	uint64_t need_buf;
 	uint32_t d;
 
-	need_buf = q->rdzv ? q->ext.eager_length : q->total;
+	if (q->rdzv)
+		need_buf = q->ext.eager_length;
+	else if (q->som && q->eom)
+		need_buf = q->total;
+	else if (!ses_rx_ahead_ok(ses, q))
+		return -EAGAIN;
+	else
+		need_buf = ses_rx_buf_len(q->plen, q->off + q->plen, 0,
+					  q->total);
 	if (!ses_held_room(ses, need_buf)) {
 		ses->stats.ord_refused++;
 		return -EAGAIN;
@@ -713,7 +938,8 @@ static int ses_rx_send(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	uint8_t rc;
 	int ord, ret;
 
-	ep = uet_ses_ep_find(ses, q->job_id, q->pid_on_fep, q->ri, &rc);
+	ep = uet_ses_rx_ep(ses, info, q->job_id, q->pid_on_fep, q->ri, false,
+			   &rc);
 	if (!ep) {
 		uet_ses_rx_refuse(ses, rsp, rc, q->rsp_id, q->job_id);
 		return 0;
@@ -792,6 +1018,8 @@ static bool ses_opcode_is_tagged(uint8_t opcode)
 static void ses_rx_unsupported(struct uet_ses *ses, struct uet_pds_rsp *rsp,
 			       uint16_t rsp_id, uint32_t job_id)
 {
+	/* Nothing was done: a PDC this request opened is not kept. */
+	rsp->refused = true;
 	ses->stats.err_rsp_tx++;
 	uet_ses_rsp_fill(rsp, UET_LIST_EXPECTED, UET_RC_UNSUPPORTED_OP, rsp_id,
 			 job_id, 0);
@@ -978,6 +1206,55 @@ static int ses_rx_dispatch(struct uet_ses *ses,
 		/* A default response or optimized response as a request. */
 		return -EPROTO;
 	}
+}
+
+/* The PDS check upcall: the request's endpoint exists and takes it. */
+bool uet_ses_pds_check(void *ctx, const struct uet_pds_rx_info *info)
+{
+	struct uet_ses_small_msg sm;
+	struct uet_ses_std_som1 s1;
+	struct uet_ses_std_som0 s0;
+	struct uet_ses *ses = ctx;
+	uint32_t job;
+	uint16_t pid, ri;
+	uint8_t opcode, rc;
+	bool rma;
+
+	if (!ses || ses->zombie || ses->closing || !info || !info->ses)
+		return false;
+	switch (uet_ses_request_format(info->next_hdr, info->ses,
+				       info->ses_len)) {
+	case UET_SES_FMT_SMALL_MSG:
+		if (uet_ses_small_msg_decode(&sm, info->ses, info->ses_len) < 0)
+			return false;
+		job = sm.job_id;
+		pid = sm.pid_on_fep;
+		ri = sm.resource_index;
+		opcode = sm.ctl.opcode;
+		break;
+	case UET_SES_FMT_STD_SOM1:
+		if (uet_ses_std_som1_decode(&s1, info->ses, info->ses_len) < 0)
+			return false;
+		job = s1.job_id;
+		pid = s1.pid_on_fep;
+		ri = s1.resource_index;
+		opcode = s1.ctl.opcode;
+		break;
+	case UET_SES_FMT_STD_SOM0:
+		if (uet_ses_std_som0_decode(&s0, info->ses, info->ses_len) < 0)
+			return false;
+		job = s0.job_id;
+		pid = s0.pid_on_fep;
+		ri = s0.resource_index;
+		opcode = s0.ctl.opcode;
+		break;
+	default:
+		return false;
+	}
+	rma = uet_ses_opcode_is_rma(opcode) || opcode == UET_READ;
+	if (!uet_ses_ep_find(ses, job, pid, ri, &rc))
+		return false;
+	return uet_ses_rx_ep(ses, info, job, pid, ri, rma, &rc) != NULL;
 }
 
 int uet_ses_pds_rx(void *ctx, const struct uet_pds_rx_info *info,

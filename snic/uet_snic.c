@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rdma/fabric.h>
@@ -662,6 +663,34 @@ static void snic_mr_free_all(struct uet_snic_dev *dev)
 	uet_hashmap_fini(&dev->mr_map);
 }
 
+/* At close, one warning with every drop counter that is not 0 (the
+ * rate-limited warnings of the data path show only samples). */
+static void snic_log_drops(struct uet_hsi_dev *d)
+{
+	struct uet_snic_drops dr;
+	char line[1024];
+	size_t n = 0;
+	unsigned int i;
+	int k;
+
+	if (uet_snic_get_drops(d, &dr))
+		return;
+	for (i = 0; i < UET_SNIC_DROP_N && n < sizeof(line); i++) {
+		if (!dr.v[i])
+			continue;
+		k = snprintf(line + n, sizeof(line) - n, " %s=%llu",
+			     uet_snic_drop_name(i),
+			     (unsigned long long)dr.v[i]);
+		if (k < 0)
+			return;
+		n += (size_t)k;
+	}
+	if (n)
+		UET_WARN(FI_LOG_EP_DATA,
+			 "software NIC: drops from the network since open:%s\n",
+			 line);
+}
+
 static void snic_close(struct uet_hsi_dev *d)
 {
 	struct uet_snic_dev *dev = uet_snic_dev_of(d);
@@ -672,6 +701,7 @@ static void snic_close(struct uet_hsi_dev *d)
 	if (!dev)
 		return;
 	uet_snic_auto_progress_stop(d);
+	snic_log_drops(d);
 
 	pthread_mutex_lock(&dev->lock);
 	/* Every operation completes with -ECANCELED now (SES first, then
@@ -729,6 +759,66 @@ void uet_snic_get_stats(struct uet_hsi_dev *d, struct uet_snic_stats *st)
 	uet_pds_get_stats(dev->pds, &st->pds);
 	uet_ses_get_stats(dev->ses, &st->ses);
 	pthread_mutex_unlock(&dev->lock);
+}
+
+static const char *const uet_snic_drop_names[UET_SNIC_DROP_N] = {
+	[UET_SNIC_DROP_MALFORMED] = "malformed",
+	[UET_SNIC_DROP_UNKNOWN_PDC] = "unknown_pdc",
+	[UET_SNIC_DROP_WRONG_MODE] = "wrong_mode",
+	[UET_SNIC_DROP_SYN_REFUSED] = "syn_refused",
+	[UET_SNIC_DROP_SRC_LIMIT] = "src_limit",
+	[UET_SNIC_DROP_REPLAY] = "replay",
+	[UET_SNIC_DROP_SYN_CONFLICT] = "syn_conflict",
+	[UET_SNIC_DROP_HOLD_LIMIT] = "hold_limit",
+	[UET_SNIC_DROP_HOLD_EXPIRED] = "hold_expired",
+	[UET_SNIC_DROP_SES_MALFORMED] = "ses_malformed",
+	[UET_SNIC_DROP_ADDR] = "addr_refused",
+	[UET_SNIC_DROP_MODE] = "mode_refused",
+	[UET_SNIC_DROP_OVERLAP] = "overlap",
+	[UET_SNIC_DROP_AHEAD] = "ahead",
+	[UET_SNIC_DROP_UNEXP_FULL] = "unexp_full",
+	[UET_SNIC_DROP_MSG_EXPIRED] = "msg_expired",
+	[UET_SNIC_DROP_RMA_FULL] = "rma_full",
+	[UET_SNIC_DROP_RMA_EXPIRED] = "rma_expired",
+	[UET_SNIC_DROP_RMA_KEY] = "rma_key",
+	[UET_SNIC_DROP_RMA_ACCESS] = "rma_access",
+};
+
+const char *uet_snic_drop_name(unsigned int cause)
+{
+	return cause < UET_SNIC_DROP_N ? uet_snic_drop_names[cause] : NULL;
+}
+
+int uet_snic_get_drops(struct uet_hsi_dev *d, struct uet_snic_drops *out)
+{
+	struct uet_snic_stats st;
+	uint64_t *v;
+
+	if (!d || !out)
+		return -EINVAL;
+	uet_snic_get_stats(d, &st);
+	v = out->v;
+	v[UET_SNIC_DROP_MALFORMED] = st.pds.malformed;
+	v[UET_SNIC_DROP_UNKNOWN_PDC] = st.pds.unknown_pdc;
+	v[UET_SNIC_DROP_WRONG_MODE] = st.pds.wrong_mode;
+	v[UET_SNIC_DROP_SYN_REFUSED] = st.pds.syn_refused;
+	v[UET_SNIC_DROP_SRC_LIMIT] = st.pds.src_limit;
+	v[UET_SNIC_DROP_REPLAY] = st.pds.replay_drop;
+	v[UET_SNIC_DROP_SYN_CONFLICT] = st.pds.syn_conflict;
+	v[UET_SNIC_DROP_HOLD_LIMIT] = st.pds.hold_limit;
+	v[UET_SNIC_DROP_HOLD_EXPIRED] = st.pds.hold_expired;
+	v[UET_SNIC_DROP_SES_MALFORMED] = st.ses.bad_hdr;
+	v[UET_SNIC_DROP_ADDR] = st.ses.addr_refused;
+	v[UET_SNIC_DROP_MODE] = st.ses.mode_refused;
+	v[UET_SNIC_DROP_OVERLAP] = st.ses.overlap_refused;
+	v[UET_SNIC_DROP_AHEAD] = st.ses.ahead_refused;
+	v[UET_SNIC_DROP_UNEXP_FULL] = st.ses.unexp_refused;
+	v[UET_SNIC_DROP_MSG_EXPIRED] = st.ses.msgs_expired;
+	v[UET_SNIC_DROP_RMA_FULL] = st.ses.rma_rx_full;
+	v[UET_SNIC_DROP_RMA_EXPIRED] = st.ses.rma_rx_expired;
+	v[UET_SNIC_DROP_RMA_KEY] = st.ses.rma_bad_key + st.ses.rma_bad_gen;
+	v[UET_SNIC_DROP_RMA_ACCESS] = st.ses.rma_perm + st.ses.rma_range;
+	return 0;
 }
 
 int uet_snic_get_pdc_stats(struct uet_hsi_dev *d, uint64_t handle,

@@ -201,4 +201,44 @@ void uet_snic_get_stats(struct uet_hsi_dev *dev, struct uet_snic_stats *st);
 int uet_snic_get_pdc_stats(struct uet_hsi_dev *dev, uint64_t peer,
 			   struct uet_pds_stats *st);
 
+/*
+ * Datagrams and requests from the network that the NIC dropped or
+ * refused, by cause (docs/software-nic.md, "Hostile network"): a flat
+ * array of named counters, for the provider to surface through its
+ * extension ops.  Each cause also logs a rate-limited warning (at most
+ * one a second) at FI_LOG_LEVEL=warn.
+ */
+enum uet_snic_drop {
+	UET_SNIC_DROP_MALFORMED,	/* PDS: undecodable datagrams */
+	UET_SNIC_DROP_UNKNOWN_PDC,	/* PDS: no such PDC */
+	UET_SNIC_DROP_WRONG_MODE,	/* PDS: request of another mode */
+	UET_SNIC_DROP_SYN_REFUSED,	/* PDS: PDC released, SES refused */
+	UET_SNIC_DROP_SRC_LIMIT,	/* PDS: per-source PDC limit */
+	UET_SNIC_DROP_REPLAY,		/* PDS: replay of a closed PDC */
+	UET_SNIC_DROP_SYN_CONFLICT,	/* PDS: syn would reset a busy PDC */
+	UET_SNIC_DROP_HOLD_LIMIT,	/* PDS: ROD hold bound per PDC */
+	UET_SNIC_DROP_HOLD_EXPIRED,	/* PDS: PDCs with stale held packets */
+	UET_SNIC_DROP_SES_MALFORMED,	/* SES: malformed headers */
+	UET_SNIC_DROP_ADDR,		/* SES: no such endpoint */
+	UET_SNIC_DROP_MODE,		/* SES: RMA/send in the wrong mode */
+	UET_SNIC_DROP_OVERLAP,		/* SES: bytes already received */
+	UET_SNIC_DROP_AHEAD,		/* SES: unexpected data too far ahead */
+	UET_SNIC_DROP_UNEXP_FULL,	/* SES: unexpected bound (retried) */
+	UET_SNIC_DROP_MSG_EXPIRED,	/* SES: incomplete messages timed out */
+	UET_SNIC_DROP_RMA_FULL,		/* SES: write record bound (retried) */
+	UET_SNIC_DROP_RMA_EXPIRED,	/* SES: incomplete writes timed out */
+	UET_SNIC_DROP_RMA_KEY,		/* SES: bad or stale memory key */
+	UET_SNIC_DROP_RMA_ACCESS,	/* SES: permission or range */
+	UET_SNIC_DROP_N,
+};
+
+struct uet_snic_drops {
+	uint64_t v[UET_SNIC_DROP_N];
+};
+
+/* 0, or -EINVAL for a NULL argument. */
+int uet_snic_get_drops(struct uet_hsi_dev *dev, struct uet_snic_drops *d);
+/* Short name of a cause ("malformed", "replay", ...), NULL past the end. */
+const char *uet_snic_drop_name(unsigned int cause);
+
 #endif /* UET_SNIC_H */

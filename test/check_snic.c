@@ -944,9 +944,9 @@ START_TEST(test_bad_pid_index)
 	world_up(&wc);
 	peer = W.nic[0].peer;
 	expect_send_error(0, UET_HSI_DEST(peer, W.nic[1].pid + 1, W.nic[1].ri),
-			  UET_RC_BAD_PID, &bp, 1);
+			  UET_RC_BAD_JOB_ID, &bp, 1);
 	expect_send_error(0, UET_HSI_DEST(peer, W.nic[1].pid, W.nic[1].ri + 1),
-			  UET_RC_BAD_INDEX, &bi, 2);
+			  UET_RC_BAD_JOB_ID, &bi, 2);
 	/* The right address still works. */
 	snh_fill(sbuf, sizeof(sbuf), 3);
 	post_recv(1, true, 0x55, rbuf, sizeof(rbuf), 9);
@@ -2101,7 +2101,9 @@ START_TEST(test_uud)
 }
 END_TEST
 
-/* A RUD queue and a UUD queue on one device, both ways. */
+/* A RUD queue and a UUD queue on one device, both ways: RUD into the
+ * UUD queue is delivered; UUD into the RUD (RDM) queue is refused and
+ * counted (issue 15: nothing enters an RDM endpoint without a PDC). */
 START_TEST(test_rud_uud_queues)
 {
 	static uint8_t big[20000], rbig[20000], sm[300], rsm[300];
@@ -2143,9 +2145,19 @@ START_TEST(test_rud_uud_queues)
 	ck_assert_int_eq(snh_post_ring(&X, &cmd), 0);
 	post_send(1, UET_HSI_DEST(W.nic[1].peer, X.pid, X.ri), false, 0,
 		  back, sizeof(back), 3, false, 0);
-	ck_assert(xwait(2, 1, 1, 1, 10 * SNH_SEC));
-	ck_assert(wait_for(0, 1, 2, 1, 10 * SNH_SEC));
-	for (k = 0; k < 2; k++) {
+	ck_assert(xwait(1, 1, 1, 1, 10 * SNH_SEC));
+	ck_assert(wait_for(0, 1, 1, 1, 10 * SNH_SEC));
+	snh_world_settle(&W, 100 * SNH_MS);
+	ck_assert_uint_eq(R[1].nrecv, 1);
+	{
+		struct uet_snic_drops d;
+
+		ck_assert_int_eq(uet_snic_get_drops(W.nic[1].dev, &d), 0);
+		ck_assert_uint_eq(d.v[UET_SNIC_DROP_MODE], 1);
+		ck_assert_str_eq(uet_snic_drop_name(UET_SNIC_DROP_MODE),
+				 "mode_refused");
+	}
+	for (k = 0; k < 1; k++) {
 		n = rec_find(1, UET_HSI_NOTIF_RECV, k);
 		ck_assert_uint_eq(n->recv.status, 0);
 		if (recv_slot(n) == 1) {

@@ -844,7 +844,7 @@ START_TEST(test_send_rc)
 	ck_assert(world_wait(&w, 0, 1, 100 * MS));
 	get_send(&w.s[0], &sc);
 	ck_assert_uint_eq(sc.status, EADDRNOTAVAIL);
-	ck_assert_uint_eq(sc.flags, UET_RC_BAD_PID);
+	ck_assert_uint_eq(sc.flags, UET_RC_BAD_JOB_ID);
 	ck_assert_uint_eq(sc.op_context, 21);
 	world_fini(&w);
 }

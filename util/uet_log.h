@@ -10,6 +10,9 @@
 #ifndef UET_LOG_H
 #define UET_LOG_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include <rdma/fabric.h>
 #include <rdma/providers/fi_log.h>
 #include <rdma/providers/fi_prov.h>
@@ -28,5 +31,33 @@ extern struct fi_provider uet_prov;
 					 __ATOMIC_RELAXED))		\
 			FI_WARN(&uet_prov, subsys, __VA_ARGS__);	\
 	} while (0)
+
+/*
+ * Rate limit for warnings about events an outsider can cause at packet
+ * rate (datagrams dropped from the network): at most one warning per
+ * UET_LOG_RL_NS per limiter.  uet_log_rl() counts the event and returns
+ * true when a warning may go out now, with *n the events since the last
+ * one (this one included).  now is the caller's clock (ns).
+ */
+#define UET_LOG_RL_NS	1000000000ull
+
+struct uet_log_rl {
+	uint64_t next_ns;
+	uint64_t count;
+};
+
+static inline bool uet_log_rl(struct uet_log_rl *rl, uint64_t now,
+			      uint64_t *n)
+{
+	rl->count++;
+	if (rl->next_ns && now < rl->next_ns)
+		return false;
+	*n = rl->count;
+	rl->count = 0;
+	rl->next_ns = now + UET_LOG_RL_NS;
+	if (!rl->next_ns)
+		rl->next_ns = 1;
+	return true;
+}
 
 #endif /* UET_LOG_H */

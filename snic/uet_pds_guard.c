@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * PDS guards against a hostile network (docs/software-nic.md, "Hostile
+ * network"): the memory of recently closed target PDCs (replays of their
+ * packets are dropped), per-source target PDC counts, and the drop
+ * causes with their rate-limited warnings.
+ *
+ * Closed PDCs: {source FA, source PDCID, Start_PSN} of the last
+ * UET_PDS_CLOSED_MAX target PDCs that executed anything, each kept for
+ * UET_PDS_CLOSED_NS.  A syn request that names one of them (same source,
+ * same SPDCID, same Start_PSN) is a replay of a capture: a genuine
+ * initiator opens every PDC with a new random Start_PSN.  Older captures
+ * (evicted, or kept longer than that) are the exposure only TSS closes.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uet_log.h"
+#include "uet_pds_internal.h"
+
+struct uet_pds_closed {
+	struct uet_hnode node;		/* pds->closed_map while used */
+	bool used;
+	uint8_t key[UET_PDS_TGT_KEY_LEN];
+	uint32_t start_psn;
+	uint64_t expires_ns;
+};
+
+struct uet_pds_src {
+	struct uet_hnode node;		/* pds->src_map */
+	uint8_t key[UET_PDS_ADDR_KEY_LEN];
+	uint32_t n;			/* target PDCs of this source */
+};
+
+int uet_pds_guard_init(struct uet_pds *pds)
+{
+	int ret;
+
+	pds->closed = calloc(UET_PDS_CLOSED_MAX, sizeof(*pds->closed));
+	if (!pds->closed)
+		return -ENOMEM;
+	ret = uet_hashmap_init(&pds->closed_map, UET_PDS_TGT_KEY_LEN, 0);
+	if (ret)
+		goto err_free;
+	ret = uet_hashmap_init(&pds->src_map, UET_PDS_ADDR_KEY_LEN, 0);
+	if (ret)
+		goto err_closed_map;
+	return 0;
+
+err_closed_map:
+	uet_hashmap_fini(&pds->closed_map);
+err_free:
+	free(pds->closed);
+	pds->closed = NULL;
+	return ret;
+}
+
+void uet_pds_guard_fini(struct uet_pds *pds)
+{
+	struct uet_hashmap_iter it;
+	struct uet_hnode *n;
+	struct uet_pds_src *s;
+
+	/* Every target PDC is gone by now; free what is left anyway. */
+	uet_hashmap_foreach(&pds->src_map, &it, n) {
+		s = uet_container_of(n, struct uet_pds_src, node);
+		free(s);
+	}
+	uet_hashmap_fini(&pds->src_map);
+	uet_hashmap_fini(&pds->closed_map);
+	free(pds->closed);
+	pds->closed = NULL;
+}
+
+void uet_pds_closed_note(struct uet_pds *pds, const struct uet_pdc *pdc)
+{
+	struct uet_pds_closed *c;
+	struct uet_hnode *n;
+
+	n = uet_hashmap_lookup_bytes(&pds->closed_map, pdc->key);
+	if (n) {
+		c = uet_container_of(n, struct uet_pds_closed, node);
+	} else {
+		c = &pds->closed[pds->closed_next];
+		pds->closed_next = (pds->closed_next + 1) % UET_PDS_CLOSED_MAX;
+		if (c->used)
+			uet_hashmap_remove(&pds->closed_map, &c->node);
+		memcpy(c->key, pdc->key, UET_PDS_TGT_KEY_LEN);
+		c->used = true;
+		uet_hashmap_insert_bytes(&pds->closed_map, &c->node, c->key);
+	}
+	c->start_psn = pdc->start_psn;
+	c->expires_ns = pds->now + UET_PDS_CLOSED_NS;
+}
+
+bool uet_pds_closed_replay(struct uet_pds *pds,
+			   const uint8_t tkey[UET_PDS_TGT_KEY_LEN],
+			   uint32_t start_psn)
+{
+	struct uet_pds_closed *c;
+	struct uet_hnode *n;
+
+	n = uet_hashmap_lookup_bytes(&pds->closed_map, tkey);
+	if (!n)
+		return false;
+	c = uet_container_of(n, struct uet_pds_closed, node);
+	if (c->expires_ns <= pds->now || c->start_psn != start_psn) {
+		/* Expired, or a new incarnation: forget it. */
+		uet_hashmap_remove(&pds->closed_map, &c->node);
+		c->used = false;
+		return false;
+	}
+	return true;
+}
+
+static struct uet_pds_src *uet_pds_src_find(struct uet_pds *pds,
+					    const uint8_t *tkey)
+{
+	struct uet_hnode *n = uet_hashmap_lookup_bytes(&pds->src_map, tkey);
+
+	return n ? uet_container_of(n, struct uet_pds_src, node) : NULL;
+}
+
+bool uet_pds_src_full(struct uet_pds *pds, const uint8_t *tkey)
+{
+	struct uet_pds_src *s;
+
+	if (!pds->cfg.max_pdcs_per_src)
+		return false;
+	s = uet_pds_src_find(pds, tkey);
+	return s && s->n >= pds->cfg.max_pdcs_per_src;
+}
+
+int uet_pds_src_add(struct uet_pds *pds, const uint8_t *tkey)
+{
+	struct uet_pds_src *s = uet_pds_src_find(pds, tkey);
+
+	if (!s) {
+		s = calloc(1, sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		memcpy(s->key, tkey, UET_PDS_ADDR_KEY_LEN);
+		if (uet_hashmap_insert_bytes(&pds->src_map, &s->node,
+					     s->key)) {
+			free(s);
+			return -ENOMEM;
+		}
+	}
+	s->n++;
+	return 0;
+}
+
+void uet_pds_src_del(struct uet_pds *pds, const uint8_t *tkey)
+{
+	struct uet_pds_src *s = uet_pds_src_find(pds, tkey);
+
+	if (!s)
+		return;
+	if (--s->n == 0) {
+		uet_hashmap_remove(&pds->src_map, &s->node);
+		free(s);
+	}
+}
+
+/* ---- drop causes ---- */
+
+static const char *const uet_pds_drop_name[UET_PDS_DROP_N] = {
+	[UET_PDS_DROP_MALFORMED] = "malformed datagrams",
+	[UET_PDS_DROP_UNKNOWN_PDC] = "datagrams for no PDC",
+	[UET_PDS_DROP_SYN_REFUSED] = "PDC openings refused by SES (no endpoint or wrong mode)",
+	[UET_PDS_DROP_SRC_LIMIT] = "PDC openings over the per-source limit",
+	[UET_PDS_DROP_REPLAY] = "replays of a closed PDC",
+	[UET_PDS_DROP_SYN_CONFLICT] = "syn requests conflicting with a live PDC",
+	[UET_PDS_DROP_HOLD_LIMIT] = "out-of-order ROD packets over the per-PDC hold bound",
+	[UET_PDS_DROP_HOLD_EXPIRED] = "PDCs whose held packets waited too long",
+};
+
+void uet_pds_drop_warn(struct uet_pds *pds, enum uet_pds_drop cause)
+{
+	uint64_t n;
+
+	if (cause >= UET_PDS_DROP_N ||
+	    !uet_log_rl(&pds->drop_rl[cause], pds->now, &n))
+		return;
+	UET_WARN(FI_LOG_EP_DATA,
+		 "software NIC: dropped %llu %s (counters in uet_snic_get_drops)\n",
+		 (unsigned long long)n, uet_pds_drop_name[cause]);
+}

@@ -1,0 +1,1145 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The software NIC's receive path against a hostile network (issue 15):
+ * one target (the real PDS + SES) on a capturing link, and datagrams
+ * forged with the wire encoders, handed to uet_pds_rx() as if they came
+ * from the UDP port.  One test per finding of the audit; each asserts an
+ * observable effect (memory written or not, completions, PDCs kept,
+ * bytes sent back), so it fails on the code before the fix.
+ *
+ * Findings: 1 RMA over UUD/RUDI, 2 replay after close, 3 SYN flood,
+ * 4 unexpected budget pinned, 5 write records unbounded, 6 ROD hold
+ * buffers pinned, 7 provider keys repeating, 8 READ amplification,
+ * 9 duplicate offsets counted twice, 10 return-code oracle, 11 spoofed
+ * SYN resets a live PDC, 12 drops counted; plus the memory an
+ * unauthenticated source can hold (measured).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uet_pds.h"
+#include "uet_pds_wire.h"
+#include "uet_ses.h"
+#include "uet_ses_wire.h"
+#include "uet_test.h"
+#include "uet_wire_consts.h"
+
+#define JOB		1u
+#define PID		0u
+#define RI		0u
+#define MTU		4096u
+#define SEC		1000000000ull
+#define MS		1000000ull
+#define REGION		64u
+#define GUARD		64u
+
+/* ---- a link that records what the target sends ---- */
+
+struct cap {
+	struct uet_link link;
+	struct uet_link_addr self;
+	uint64_t pkts, bytes;
+	uint8_t last[MTU];
+	size_t last_len;
+};
+
+static int cap_send(struct uet_link *l, const struct uet_link_pkt *p,
+		    unsigned int n)
+{
+	struct cap *c = (struct cap *)l;
+	unsigned int i, k;
+	size_t len;
+
+	for (i = 0; i < n; i++) {
+		len = 0;
+		for (k = 0; k < p[i].iovcnt; k++) {
+			if (len + p[i].iov[k].iov_len <= sizeof(c->last))
+				memcpy(c->last + len, p[i].iov[k].iov_base,
+				       p[i].iov[k].iov_len);
+			len += p[i].iov[k].iov_len;
+		}
+		c->last_len = len;
+		c->pkts++;
+		c->bytes += len;
+	}
+	return (int)n;
+}
+
+static int cap_recv(struct uet_link *l, struct uet_link_rx *rx, unsigned int n)
+{
+	(void)l;
+	(void)rx;
+	(void)n;
+	return 0;
+}
+
+static int cap_fd(struct uet_link *l)
+{
+	(void)l;
+	return -1;
+}
+
+static size_t cap_mtu(struct uet_link *l)
+{
+	(void)l;
+	return MTU;
+}
+
+static int cap_local(struct uet_link *l, struct uet_link_addr *a)
+{
+	*a = ((struct cap *)l)->self;
+	return 0;
+}
+
+static void cap_close(struct uet_link *l)
+{
+	(void)l;
+}
+
+static const struct uet_link_ops cap_ops = {
+	.send = cap_send, .recv = cap_recv, .fd = cap_fd, .mtu = cap_mtu,
+	.local_addr = cap_local, .close = cap_close,
+};
+
+/* ---- the target ---- */
+
+struct tgt {
+	struct cap cap;
+	struct uet_pds *pds;
+	struct uet_ses *ses;
+	struct uet_ses_ep *ep;
+	uint64_t now;
+	unsigned int nrecv, nrma;
+	struct uet_ses_recv_cmpl rc;
+	uint8_t mem[GUARD + REGION + GUARD];
+	uint64_t key;
+};
+
+static void t_send_done(void *ctx, const struct uet_ses_send_cmpl *c)
+{
+	(void)ctx;
+	(void)c;
+}
+
+static void t_recv_done(void *ctx, const struct uet_ses_recv_cmpl *c)
+{
+	struct tgt *t = ctx;
+
+	t->nrecv++;
+	t->rc = *c;
+}
+
+static void t_rma_event(void *ctx, const struct uet_ses_rma_event *e)
+{
+	struct tgt *t = ctx;
+
+	(void)e;
+	t->nrma++;
+}
+
+static const struct uet_ses_upcalls t_up = {
+	.send_done = t_send_done,
+	.recv_done = t_recv_done,
+	.rma_event = t_rma_event,
+};
+
+static struct tgt *tgt_open_cfg(const struct uet_pds_cfg *pc,
+				const struct uet_ses_cfg *sc)
+{
+	struct uet_ses_mr_attr a;
+	struct tgt *t;
+
+	t = calloc(1, sizeof(*t));
+	ck_assert_ptr_nonnull(t);
+	t->cap.link.ops = &cap_ops;
+	ck_assert_int_eq(uet_link_addr_from_str(&t->cap.self, "127.0.0.1",
+						4793), 0);
+	t->now = SEC;
+	ck_assert_int_eq(uet_pds_create(&t->pds, pc, &t->cap.link, NULL,
+					NULL), 0);
+	ck_assert_int_eq(uet_ses_create(&t->ses, sc, t->pds, &t_up, t), 0);
+	ck_assert_int_eq(uet_ses_ep_open(t->ses, JOB, PID, RI, &t->ep), 0);
+	memset(t->mem, 0xee, sizeof(t->mem));
+	memset(&a, 0, sizeof(a));
+	a.addr = t->mem + GUARD;
+	a.len = REGION;
+	a.access = UET_SES_ACC_REMOTE_READ | UET_SES_ACC_REMOTE_WRITE;
+	ck_assert_int_eq(uet_ses_mr_reg(t->ses, &a, &t->key), 0);
+	return t;
+}
+
+static void pds_cfg(struct uet_pds_cfg *pc)
+{
+	uet_pds_cfg_default(pc);
+	pc->seed = 42;
+}
+
+static void ses_cfg(struct uet_ses_cfg *sc)
+{
+	uet_ses_cfg_default(sc);
+	sc->mtu = MTU;
+	sc->unexp_max_bytes = 64u << 20;
+}
+
+static struct tgt *tgt_open(void)
+{
+	struct uet_pds_cfg pc;
+	struct uet_ses_cfg sc;
+
+	pds_cfg(&pc);
+	ses_cfg(&sc);
+	return tgt_open_cfg(&pc, &sc);
+}
+
+static void tgt_close(struct tgt *t)
+{
+	uet_ses_destroy(t->ses);
+	uet_pds_destroy(t->pds);
+	free(t);
+}
+
+/* Let time pass: timers of both layers. */
+static void tgt_run(struct tgt *t, uint64_t dt, uint64_t step)
+{
+	uint64_t end = t->now + dt;
+
+	while (t->now < end) {
+		t->now += step;
+		uet_pds_timer(t->pds, t->now);
+		uet_ses_progress(t->ses, t->now);
+	}
+}
+
+static struct uet_link_addr src_addr(uint16_t port)
+{
+	struct uet_link_addr a;
+
+	ck_assert_int_eq(uet_link_addr_from_str(&a, "127.0.0.2", port), 0);
+	return a;
+}
+
+static void inject(struct tgt *t, const struct uet_link_addr *src,
+		   const uint8_t *buf, size_t len)
+{
+	uet_pds_rx(t->pds, buf, len, src, t->now);
+	uet_ses_progress(t->ses, t->now);
+}
+
+static uint64_t pdcs_open(struct tgt *t)
+{
+	struct uet_pds_stats st;
+
+	uet_pds_get_stats(t->pds, &st);
+	return st.pdc_opened - st.pdc_closed - st.pdc_failed;
+}
+
+/* ---- datagram builders ---- */
+
+struct req {
+	uint8_t type;			/* UET_PDS_TYPE_RUD_REQ / _ROD_REQ */
+	bool syn;
+	uint16_t spdcid, dpdcid;
+	uint32_t psn;
+	uint16_t psn_offset;
+};
+
+/* PDS request header + SES bytes. */
+static size_t mk_req(uint8_t *buf, const struct req *r, uint8_t next_hdr,
+		     const uint8_t *ses, size_t ses_len)
+{
+	struct uet_pds_rud_rod_req h;
+	ssize_t n;
+
+	memset(&h, 0, sizeof(h));
+	h.type = r->type ? r->type : UET_PDS_TYPE_RUD_REQ;
+	h.next_hdr = next_hdr;
+	h.syn = r->syn;
+	h.psn = r->psn;
+	h.spdcid = r->spdcid;
+	h.dpdcid = r->syn ? 0 : r->dpdcid;
+	h.psn_offset = r->syn ? r->psn_offset : 0;
+	h.ar = true;
+	n = uet_pds_rud_rod_req_encode(buf, MTU, &h);
+	ck_assert_int_gt(n, 0);
+	memcpy(buf + n, ses, ses_len);
+	return (size_t)n + ses_len;
+}
+
+static size_t mk_uud(uint8_t *buf, const uint8_t *ses, size_t ses_len)
+{
+	struct uet_pds_uud_req h = { .next_hdr = UET_HDR_REQUEST_STD,
+				     .pkt_id = 7 };
+	ssize_t n = uet_pds_uud_req_encode(buf, MTU, &h);
+
+	ck_assert_int_gt(n, 0);
+	memcpy(buf + n, ses, ses_len);
+	return (size_t)n + ses_len;
+}
+
+static size_t mk_rudi(uint8_t *buf, uint32_t id, const uint8_t *ses,
+		      size_t ses_len)
+{
+	struct uet_pds_rudi h = { .type = UET_PDS_TYPE_RUDI_REQ,
+				  .next_hdr = UET_HDR_REQUEST_STD,
+				  .pkt_id = id };
+	ssize_t n = uet_pds_rudi_encode(buf, MTU, &h);
+
+	ck_assert_int_gt(n, 0);
+	memcpy(buf + n, ses, ses_len);
+	return (size_t)n + ses_len;
+}
+
+static size_t mk_cp(uint8_t *buf, uint8_t type, uint16_t spdcid,
+		    uint16_t dpdcid, uint32_t psn)
+{
+	struct uet_pds_cp h;
+	ssize_t n;
+
+	memset(&h, 0, sizeof(h));
+	h.ctl_type = type;
+	h.psn = psn;
+	h.spdcid = spdcid;
+	h.dpdcid = dpdcid;
+	n = uet_pds_cp_encode(buf, MTU, &h);
+	ck_assert_int_gt(n, 0);
+	return (size_t)n;
+}
+
+struct sreq {
+	uint8_t opcode;
+	bool som, eom;
+	uint16_t msg_id;
+	uint32_t job;
+	uint16_t pid, ri;
+	uint64_t key;			/* match_bits */
+	uint64_t off;			/* buffer_offset */
+	uint32_t total;			/* request_length */
+	uint32_t moff;			/* message_offset (SOM=0) */
+	const void *data;
+	size_t plen;
+};
+
+/* An SES standard request (SOM=1 or SOM=0) with its payload. */
+static size_t mk_ses(uint8_t *buf, const struct sreq *q)
+{
+	struct uet_ses_std_som1 h1;
+	struct uet_ses_std_som0 h0;
+	ssize_t n;
+
+	if (q->som) {
+		memset(&h1, 0, sizeof(h1));
+		h1.ctl.opcode = q->opcode;
+		h1.ctl.som = true;
+		h1.ctl.eom = q->eom;
+		h1.message_id = q->msg_id;
+		h1.ri_generation = UET_SES_MKEY_GEN(q->key);
+		h1.job_id = q->job;
+		h1.pid_on_fep = q->pid;
+		h1.resource_index = q->ri;
+		h1.buffer_offset = q->off;
+		h1.match_bits = q->key;
+		h1.request_length = q->total;
+		n = uet_ses_std_som1_encode(buf, MTU, &h1);
+	} else {
+		memset(&h0, 0, sizeof(h0));
+		h0.ctl.opcode = q->opcode;
+		h0.ctl.eom = q->eom;
+		h0.message_id = q->msg_id;
+		h0.ri_generation = UET_SES_MKEY_GEN(q->key);
+		h0.job_id = q->job;
+		h0.pid_on_fep = q->pid;
+		h0.resource_index = q->ri;
+		h0.buffer_offset = q->off + q->moff;
+		h0.match_bits = q->key;
+		h0.payload_length = (uint16_t)q->plen;
+		h0.message_offset = q->moff;
+		h0.request_length = q->total;
+		n = uet_ses_std_som0_encode(buf, MTU, &h0);
+	}
+	ck_assert_int_gt(n, 0);
+	if (q->plen)
+		memcpy(buf + n, q->data, q->plen);
+	return (size_t)n + q->plen;
+}
+
+/* A one-packet WRITE of len bytes (pattern 0x5a) at offset 0. */
+static size_t mk_write(uint8_t *ses, uint64_t key, uint32_t job, size_t len)
+{
+	static uint8_t pat[256];
+	struct sreq q;
+
+	memset(pat, 0x5a, sizeof(pat));
+	memset(&q, 0, sizeof(q));
+	q.opcode = UET_WRITE;
+	q.som = q.eom = true;
+	q.msg_id = 1;
+	q.job = job;
+	q.key = key;
+	q.total = (uint32_t)len;
+	q.data = pat;
+	q.plen = len;
+	return mk_ses(ses, &q);
+}
+
+/* A non-fetching ATOMIC SUM of one uint64 (value 1) at offset 0. */
+static size_t mk_atomic(uint8_t *ses, uint64_t key, uint16_t msg_id)
+{
+	struct uet_ses_atomic_ext ax;
+	uint64_t one = 1;
+	struct sreq q;
+	size_t n;
+	ssize_t x;
+
+	memset(&q, 0, sizeof(q));
+	q.opcode = UET_ATOMIC;
+	q.som = q.eom = true;
+	q.msg_id = msg_id;
+	q.job = JOB;
+	q.key = key;
+	q.total = sizeof(one);
+	n = mk_ses(ses, &q);
+	memset(&ax, 0, sizeof(ax));
+	ax.atomic_opcode = UET_AMO_SUM;
+	ax.atomic_datatype = UET_AMO_UINT64;
+	x = uet_ses_atomic_ext_encode(ses + n, MTU - n, &ax);
+	ck_assert_int_gt(x, 0);
+	n += (size_t)x;
+	memcpy(ses + n, &one, sizeof(one));
+	return n + sizeof(one);
+}
+
+static bool region_untouched(const struct tgt *t)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(t->mem); i++)
+		if (t->mem[i] != 0xee)
+			return false;
+	return true;
+}
+
+static bool guards_intact(const struct tgt *t)
+{
+	size_t i;
+
+	for (i = 0; i < GUARD; i++)
+		if (t->mem[i] != 0xee || t->mem[GUARD + REGION + i] != 0xee)
+			return false;
+	return true;
+}
+
+/* The SES return code of the response on the last ACK the target sent
+ * (0 when it carried none). */
+static uint8_t last_rsp_rc(const struct tgt *t)
+{
+	struct uet_pds_ack ack;
+	struct uet_ses_rsp rsp;
+	ssize_t n;
+
+	n = uet_pds_ack_decode(&ack, t->cap.last, t->cap.last_len);
+	if (n < 0 || ack.next_hdr != UET_HDR_RESPONSE)
+		return 0;
+	if (uet_ses_rsp_decode(&rsp, t->cap.last + n,
+			       t->cap.last_len - (size_t)n) < 0)
+		return 0;
+	return rsp.ctl.return_code;
+}
+
+/* ---- finding 1: RMA without a PDC ---- */
+
+START_TEST(test_rma_over_uud_refused)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5000);
+	uint8_t ses[MTU], dg[MTU];
+	size_t n;
+
+	/* The audit's 82-byte UUD datagram: WRITE, first provider key. */
+	n = mk_write(ses, t->key, JOB, 32);
+	inject(t, &s, dg, mk_uud(dg, ses, n));
+	ck_assert_msg(region_untouched(t), "UUD WRITE landed in the region");
+	/* The same over RUDI, and a non-fetching atomic over both. */
+	inject(t, &s, dg, mk_rudi(dg, 1, ses, n));
+	ck_assert_msg(region_untouched(t), "RUDI WRITE landed");
+	n = mk_atomic(ses, t->key, 2);
+	inject(t, &s, dg, mk_uud(dg, ses, n));
+	inject(t, &s, dg, mk_rudi(dg, 2, ses, n));
+	ck_assert_msg(region_untouched(t), "atomic without a PDC applied");
+	ck_assert_uint_eq(t->nrma, 0);
+	tgt_close(t);
+}
+END_TEST
+
+/* A UUD send is not delivered into an RDM (RUD) endpoint. */
+START_TEST(test_uud_send_into_rdm_refused)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5000);
+	struct uet_ses_recv_req rr;
+	uint8_t ses[MTU], dg[MTU], buf[64], data[16];
+	struct iovec iov = { buf, sizeof(buf) };
+	struct sreq q;
+
+	memset(&rr, 0, sizeof(rr));
+	rr.ep = t->ep;
+	rr.iov = &iov;
+	rr.iovcnt = 1;
+	ck_assert_int_eq(uet_ses_recv(t->ses, &rr, t->now), 0);
+	memset(data, 1, sizeof(data));
+	memset(&q, 0, sizeof(q));
+	q.opcode = UET_SEND;
+	q.som = q.eom = true;
+	q.msg_id = 1;
+	q.job = JOB;
+	q.total = sizeof(data);
+	q.data = data;
+	q.plen = sizeof(data);
+	inject(t, &s, dg, mk_uud(dg, ses, mk_ses(ses, &q)));
+	ck_assert_uint_eq(t->nrecv, 0);
+	tgt_close(t);
+}
+END_TEST
+
+/* ---- finding 2: replay after close ---- */
+
+START_TEST(test_replay_after_close)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5001);
+	uint8_t ses[MTU], syn[MTU], dg[MTU];
+	struct req r = { .syn = true, .spdcid = 77, .psn = 1000 };
+	uint64_t v;
+	size_t n, sn;
+
+	n = mk_atomic(ses, t->key, 1);
+	sn = mk_req(syn, &r, UET_HDR_REQUEST_STD, ses, n);
+	inject(t, &s, syn, sn);
+	memcpy(&v, t->mem + GUARD, sizeof(v));
+	ck_assert_uint_eq(v, 0xeeeeeeeeeeeeeeefull);
+	ck_assert_uint_eq(pdcs_open(t), 1);
+	/* The initiator closes: CLOSE_COMMAND at the next PSN.  Our PDCID
+	 * is in the ACK the target sent. */
+	{
+		struct uet_pds_ack ack;
+
+		ck_assert_int_gt(uet_pds_ack_decode(&ack, t->cap.last,
+						    t->cap.last_len), 0);
+		inject(t, &s, dg, mk_cp(dg, UET_CTL_CLOSE_COMMAND, 77,
+					ack.spdcid, 1001));
+	}
+	ck_assert_uint_eq(pdcs_open(t), 0);
+	/* A capture of the SYN+ATOMIC replayed: never applied again. */
+	tgt_run(t, 100 * MS, 10 * MS);
+	inject(t, &s, syn, sn);
+	memcpy(&v, t->mem + GUARD, sizeof(v));
+	ck_assert_msg(v == 0xeeeeeeeeeeeeeeefull,
+		      "replayed atomic applied again");
+	/* After an idle close too. */
+	tgt_run(t, 30 * SEC, 100 * MS);
+	inject(t, &s, syn, sn);
+	memcpy(&v, t->mem + GUARD, sizeof(v));
+	ck_assert_uint_eq(v, 0xeeeeeeeeeeeeeeefull);
+	tgt_close(t);
+}
+END_TEST
+
+/* ---- finding 3: SYN flood ---- */
+
+START_TEST(test_syn_flood_wrong_job)
+{
+	struct tgt *t = tgt_open();
+	uint8_t ses[MTU], dg[MTU];
+	struct uet_link_addr s;
+	struct req r = { .syn = true, .psn = 5 };
+	unsigned int i;
+	size_t n;
+
+	n = mk_write(ses, t->key, JOB + 1, 8);	/* wrong JobID */
+	for (i = 0; i < 5000; i++) {
+		s = src_addr((uint16_t)(1024 + i));
+		r.spdcid = (uint16_t)(1 + i);
+		inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+					 n));
+	}
+	ck_assert_msg(pdcs_open(t) == 0, "%llu PDCs kept for refused SYNs",
+		      (unsigned long long)pdcs_open(t));
+	/* Well-formed requests of an opcode SES does not serve: the same. */
+	{
+		struct sreq q;
+
+		memset(&q, 0, sizeof(q));
+		q.opcode = UET_TSEND_ATOMIC;
+		q.som = q.eom = true;
+		q.msg_id = 1;
+		q.job = JOB + 1;
+		for (i = 0; i < 100; i++) {
+			s = src_addr((uint16_t)(7000 + i));
+			r.spdcid = (uint16_t)(1 + i);
+			inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD,
+						 ses, mk_ses(ses, &q)));
+		}
+		ck_assert_msg(pdcs_open(t) == 0,
+			      "%llu PDCs kept for unsupported requests",
+			      (unsigned long long)pdcs_open(t));
+	}
+	/* A legitimate SYN is served at once. */
+	s = src_addr(999);
+	r.spdcid = 9;
+	n = mk_write(ses, t->key, JOB, 8);
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses, n));
+	ck_assert_uint_eq(t->mem[GUARD], 0x5a);
+	ck_assert_uint_eq(pdcs_open(t), 1);
+	tgt_close(t);
+}
+END_TEST
+
+/* One source (valid JobID) cannot take the table. */
+START_TEST(test_syn_per_source_limit)
+{
+	struct uet_pds_cfg pc;
+	struct uet_ses_cfg sc;
+	struct tgt *t;
+	uint8_t ses[MTU], dg[MTU];
+	struct uet_link_addr s = src_addr(6000);
+	struct req r = { .syn = true, .psn = 5 };
+	unsigned int i;
+	size_t n;
+
+	pds_cfg(&pc);
+	pc.max_pdcs = 256;
+	ses_cfg(&sc);
+	t = tgt_open_cfg(&pc, &sc);
+	n = mk_write(ses, t->key, JOB, 8);
+	for (i = 0; i < 1000; i++) {
+		r.spdcid = (uint16_t)(1 + i);
+		inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+					 n));
+	}
+	ck_assert_uint_le(pdcs_open(t), 64);
+	s = src_addr(6001);
+	r.spdcid = 1;
+	memset(t->mem + GUARD, 0, 8);
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses, n));
+	ck_assert_uint_eq(t->mem[GUARD], 0x5a);
+	tgt_close(t);
+}
+END_TEST
+
+/* ---- finding 4: one datagram pins the unexpected budget ---- */
+
+START_TEST(test_unexp_budget_not_pinned)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5002);
+	uint8_t ses[MTU], dg[MTU], data[100], buf[64];
+	struct iovec iov = { buf, sizeof(buf) };
+	struct req r = { .syn = true, .spdcid = 5, .psn = 10 };
+	struct uet_ses_recv_req rr;
+	struct uet_ses_stats st;
+	struct sreq q;
+
+	memset(data, 3, sizeof(data));
+	memset(&q, 0, sizeof(q));
+	q.opcode = UET_SEND;
+	q.som = true;
+	q.msg_id = 1;
+	q.job = JOB;
+	q.total = 64u << 20;			/* 64 MiB announced */
+	q.data = data;
+	q.plen = sizeof(data);
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				 mk_ses(ses, &q)));
+	uet_ses_get_stats(t->ses, &st);
+	ck_assert_msg(st.unexp_bytes <= 1u << 20,
+		      "one datagram reserved %llu bytes",
+		      (unsigned long long)st.unexp_bytes);
+	/* A receive bound to it completes with an error once it expires. */
+	memset(&rr, 0, sizeof(rr));
+	rr.ep = t->ep;
+	rr.iov = &iov;
+	rr.iovcnt = 1;
+	ck_assert_int_eq(uet_ses_recv(t->ses, &rr, t->now), 0);
+	ck_assert_uint_eq(t->nrecv, 0);
+	tgt_run(t, 60 * SEC, 100 * MS);
+	ck_assert_msg(t->nrecv == 1, "receive bound to a dead message never completed");
+	ck_assert_int_eq(t->rc.status, -ETIMEDOUT);
+	uet_ses_get_stats(t->ses, &st);
+	ck_assert_uint_eq(st.unexp_bytes, 0);
+	tgt_close(t);
+}
+END_TEST
+
+/* ---- finding 5: incomplete write records ---- */
+
+START_TEST(test_write_records_bounded)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5003);
+	uint8_t ses[MTU], dg[MTU], data[8];
+	struct req r = { .syn = true, .spdcid = 5, .psn = 10 };
+	struct mallinfo2 a, b;
+	struct uet_pds_ack ack;
+	struct sreq q;
+	unsigned int i;
+
+	memset(data, 1, sizeof(data));
+	memset(&q, 0, sizeof(q));
+	q.opcode = UET_WRITE;
+	q.som = true;
+	q.job = JOB;
+	q.key = t->key;
+	q.total = REGION;		/* EOM=0: 8 of 64 bytes */
+	q.data = data;
+	q.plen = sizeof(data);
+	q.msg_id = 1;
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				 mk_ses(ses, &q)));
+	ck_assert_int_gt(uet_pds_ack_decode(&ack, t->cap.last,
+					    t->cap.last_len), 0);
+	r.syn = false;
+	r.dpdcid = ack.spdcid;
+	a = mallinfo2();
+	for (i = 1; i < 20000; i++) {
+		q.msg_id = (uint16_t)(1 + i % 65535);
+		r.psn = 10 + i;
+		inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+					 mk_ses(ses, &q)));
+	}
+	b = mallinfo2();
+	ck_assert_msg(b.uordblks - a.uordblks < 2u << 20,
+		      "incomplete writes hold %zu bytes",
+		      (size_t)(b.uordblks - a.uordblks));
+	/* ... and they expire. */
+	tgt_run(t, 60 * SEC, 500 * MS);
+	ck_assert_uint_eq(t->nrma, 0);
+	tgt_close(t);
+}
+END_TEST
+
+/* ---- finding 6: ROD hold buffers ---- */
+
+START_TEST(test_rod_hold_bounded)
+{
+	struct tgt *t = tgt_open();
+	uint8_t ses[MTU], dg[MTU];
+	struct uet_link_addr s = src_addr(5004);
+	struct req r = { .type = UET_PDS_TYPE_ROD_REQ, .syn = true,
+			 .psn = 100 };
+	struct uet_pds_ack ack;
+	uint16_t dpdcid[8];
+	unsigned int p, i;
+	size_t n;
+
+	n = mk_write(ses, t->key, JOB, 8);
+	/* 8 PDCs opened properly, then 254 packets behind a missing PSN. */
+	for (p = 0; p < 8; p++) {
+		r.syn = true;
+		r.spdcid = (uint16_t)(10 + p);
+		r.psn = 100;
+		inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+					 n));
+		ck_assert_int_gt(uet_pds_ack_decode(&ack, t->cap.last,
+						    t->cap.last_len), 0);
+		dpdcid[p] = ack.spdcid;
+	}
+	ck_assert_uint_eq(pdcs_open(t), 8);
+	for (p = 0; p < 8; p++) {
+		r.syn = false;
+		r.spdcid = (uint16_t)(10 + p);
+		r.dpdcid = dpdcid[p];
+		for (i = 0; i < 254; i++) {
+			r.psn = 102 + i;		/* 101 never comes */
+			inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD,
+						 ses, n));
+		}
+	}
+	/* The held packets do not stay forever: the PDCs fail, and a new
+	 * PDC gets the hold buffers again. */
+	tgt_run(t, 30 * SEC, 100 * MS);
+	ck_assert_msg(pdcs_open(t) == 0, "%llu PDCs still hold packets",
+		      (unsigned long long)pdcs_open(t));
+	{
+		struct uet_pds_stats a, b;
+
+		s = src_addr(5104);
+		r.syn = true;
+		r.spdcid = 99;
+		r.psn = 500;
+		inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses, n));
+		ck_assert_int_gt(uet_pds_ack_decode(&ack, t->cap.last,
+						    t->cap.last_len), 0);
+		r.syn = false;
+		r.dpdcid = ack.spdcid;
+		uet_pds_get_stats(t->pds, &a);
+		for (i = 0; i < 200; i++) {
+			r.psn = 502 + i;
+			inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD,
+						 ses, n));
+		}
+		uet_pds_get_stats(t->pds, &b);
+		ck_assert_uint_eq(b.ooo_held - a.ooo_held, 200);
+	}
+	tgt_close(t);
+}
+END_TEST
+
+/* ---- finding 7: provider keys ---- */
+
+START_TEST(test_keys_do_not_repeat)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5005);
+	struct uet_ses_mr_attr a;
+	uint8_t ses[MTU], dg[MTU];
+	struct req r = { .syn = true, .psn = 3 };
+	uint64_t first, k;
+	unsigned int i;
+	size_t n;
+
+	ck_assert_int_eq(uet_ses_mr_dereg(t->ses, t->key), 0);
+	memset(&a, 0, sizeof(a));
+	a.addr = t->mem + GUARD;
+	a.len = REGION;
+	a.access = UET_SES_ACC_REMOTE_WRITE;
+	ck_assert_int_eq(uet_ses_mr_reg(t->ses, &a, &first), 0);
+	for (i = 0; i < 300; i++) {
+		ck_assert_int_eq(uet_ses_mr_dereg(t->ses, first), i ? -ENOENT : 0);
+		if (i)
+			ck_assert_int_eq(uet_ses_mr_dereg(t->ses, k), 0);
+		ck_assert_int_eq(uet_ses_mr_reg(t->ses, &a, &k), 0);
+		ck_assert_msg(k != first, "key repeated after %u registrations",
+			      i + 1);
+	}
+	/* The stale first key is refused (nothing written). */
+	n = mk_write(ses, first, JOB, 8);
+	r.spdcid = 3;
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses, n));
+	ck_assert(region_untouched(t));
+	tgt_close(t);
+}
+END_TEST
+
+/* ---- finding 8: READ amplification ---- */
+
+START_TEST(test_read_amplification)
+{
+	struct uet_ses_mr_attr a;
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5006);
+	uint8_t ses[MTU], dg[MTU], *big;
+	struct req r = { .syn = true, .spdcid = 8, .psn = 3 };
+	uint64_t key, before;
+	struct sreq q;
+
+	big = calloc(1, 16u << 20);
+	ck_assert_ptr_nonnull(big);
+	memset(&a, 0, sizeof(a));
+	a.addr = big;
+	a.len = 16u << 20;
+	a.access = UET_SES_ACC_REMOTE_READ;
+	ck_assert_int_eq(uet_ses_mr_reg(t->ses, &a, &key), 0);
+	memset(&q, 0, sizeof(q));
+	q.opcode = UET_READ;
+	q.som = q.eom = true;
+	q.msg_id = 1;
+	q.job = JOB;
+	q.key = key;
+	q.total = 16u << 20;		/* the audit's 16 MiB READ */
+	before = t->cap.bytes;
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				 mk_ses(ses, &q)));
+	/* The source never answers. */
+	tgt_run(t, 60 * SEC, 10 * MS);
+	ck_assert_msg(t->cap.bytes - before < 128u * 1024,
+		      "%llu bytes sent to a silent source",
+		      (unsigned long long)(t->cap.bytes - before));
+	tgt_close(t);
+	free(big);
+}
+END_TEST
+
+/* ---- finding 9: duplicate offsets ---- */
+
+START_TEST(test_duplicate_offset_not_counted)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5007);
+	uint8_t ses[MTU], dg[MTU], data[500], *buf;
+	struct req r = { .syn = true, .spdcid = 5, .psn = 10 };
+	struct iovec iov;
+	struct uet_ses_recv_req rr;
+	struct uet_pds_ack ack;
+	struct sreq q;
+
+	buf = malloc(1500);
+	memset(buf, 0xcc, 1500);
+	iov.iov_base = buf;
+	iov.iov_len = 1500;
+	memset(&rr, 0, sizeof(rr));
+	rr.ep = t->ep;
+	rr.iov = &iov;
+	rr.iovcnt = 1;
+	ck_assert_int_eq(uet_ses_recv(t->ses, &rr, t->now), 0);
+	memset(data, 1, sizeof(data));
+	memset(&q, 0, sizeof(q));
+	q.opcode = UET_SEND;
+	q.som = true;
+	q.msg_id = 1;
+	q.job = JOB;
+	q.total = 1500;
+	q.data = data;
+	q.plen = 500;
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				 mk_ses(ses, &q)));
+	ck_assert_int_gt(uet_pds_ack_decode(&ack, t->cap.last,
+					    t->cap.last_len), 0);
+	r.syn = false;
+	r.dpdcid = ack.spdcid;
+	q.som = false;
+	q.moff = 500;
+	r.psn = 11;
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				 mk_ses(ses, &q)));
+	r.psn = 12;		/* bytes 500-999 again, a new PSN */
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				 mk_ses(ses, &q)));
+	ck_assert_msg(t->nrecv == 0,
+		      "1500-byte receive completed after 1000 bytes");
+	q.moff = 1000;
+	q.eom = true;
+	r.psn = 13;
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				 mk_ses(ses, &q)));
+	ck_assert_uint_eq(t->nrecv, 1);
+	ck_assert_int_eq(t->rc.status, 0);
+	tgt_close(t);
+	free(buf);
+}
+END_TEST
+
+/* The same for a multi-packet WRITE: its event waits for every byte. */
+START_TEST(test_duplicate_write_offset)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5008);
+	uint8_t ses[MTU], dg[MTU], data[16];
+	struct req r = { .syn = true, .spdcid = 5, .psn = 10 };
+	struct uet_pds_ack ack;
+	struct sreq q;
+
+	memset(data, 2, sizeof(data));
+	memset(&q, 0, sizeof(q));
+	q.opcode = UET_WRITE;
+	q.som = true;
+	q.msg_id = 1;
+	q.job = JOB;
+	q.key = t->key;
+	q.total = 48;
+	q.data = data;
+	q.plen = 16;
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				 mk_ses(ses, &q)));
+	ck_assert_int_gt(uet_pds_ack_decode(&ack, t->cap.last,
+					    t->cap.last_len), 0);
+	r.syn = false;
+	r.dpdcid = ack.spdcid;
+	q.som = false;
+	q.moff = 16;
+	r.psn = 11;
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				 mk_ses(ses, &q)));
+	r.psn = 12;
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				 mk_ses(ses, &q)));
+	ck_assert_msg(t->nrma == 0, "write event before its last bytes");
+	tgt_close(t);
+}
+END_TEST
+
+/* ---- finding 10: return codes ---- */
+
+START_TEST(test_uniform_refusal)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5009);
+	uint8_t ses[MTU], dg[MTU], rc[3];
+	struct req r = { .syn = true, .psn = 3 };
+	struct sreq q;
+	int i;
+
+	memset(&q, 0, sizeof(q));
+	q.opcode = UET_WRITE;
+	q.som = q.eom = true;
+	q.msg_id = 1;
+	q.key = t->key;
+	for (i = 0; i < 3; i++) {
+		q.job = i == 0 ? JOB + 1 : JOB;		/* wrong JobID */
+		q.pid = i == 1 ? PID + 1 : PID;		/* wrong pid */
+		q.ri = i == 2 ? RI + 1 : RI;		/* wrong index */
+		r.spdcid = (uint16_t)(20 + i);
+		inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+					 mk_ses(ses, &q)));
+		rc[i] = last_rsp_rc(t);
+	}
+	ck_assert_uint_ne(rc[0], 0);
+	ck_assert_msg(rc[0] == rc[1] && rc[1] == rc[2],
+		      "refusals tell JobID/pid/index apart: %u %u %u",
+		      rc[0], rc[1], rc[2]);
+	tgt_close(t);
+}
+END_TEST
+
+/* ---- finding 11: spoofed SYN on a live PDC ---- */
+
+START_TEST(test_spoofed_syn_no_reset)
+{
+	struct uet_ses_mr_attr a;
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5010);
+	uint8_t ses[MTU], dg[MTU], big[8192];
+	struct req r = { .syn = true, .spdcid = 5, .psn = 10 };
+	struct uet_pds_stats st;
+	uint64_t key;
+	struct sreq q;
+
+	/* A live PDC with a reply in flight (a READ being answered). */
+	memset(&a, 0, sizeof(a));
+	a.addr = big;
+	a.len = sizeof(big);
+	a.access = UET_SES_ACC_REMOTE_READ;
+	ck_assert_int_eq(uet_ses_mr_reg(t->ses, &a, &key), 0);
+	memset(&q, 0, sizeof(q));
+	q.opcode = UET_READ;
+	q.som = q.eom = true;
+	q.msg_id = 1;
+	q.job = JOB;
+	q.key = key;
+	q.total = sizeof(big);
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				 mk_ses(ses, &q)));
+	ck_assert_uint_eq(pdcs_open(t), 1);
+	/* Same source and SPDCID, another Start_PSN. */
+	r.psn = 999999;
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				 mk_write(ses, t->key, JOB, 8)));
+	uet_pds_get_stats(t->pds, &st);
+	ck_assert_msg(st.pdc_closed == 0, "a spoofed SYN reset a live PDC");
+	ck_assert(region_untouched(t));
+	tgt_close(t);
+}
+END_TEST
+
+/* ---- finding 12 and the memory bound: counters, one source ---- */
+
+START_TEST(test_drop_counters)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5011);
+	uint8_t ses[MTU], dg[MTU];
+	struct req r = { .syn = true, .spdcid = 5, .psn = 10 };
+	struct uet_pds_stats ps;
+	struct uet_ses_stats ss;
+	size_t n;
+
+	n = mk_write(ses, t->key, JOB, 8);
+	inject(t, &s, dg, mk_uud(dg, ses, n));
+	n = mk_write(ses, t->key, JOB + 7, 8);
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses, n));
+	inject(t, &s, dg, 3);			/* truncated */
+	uet_pds_get_stats(t->pds, &ps);
+	uet_ses_get_stats(t->ses, &ss);
+	ck_assert_uint_eq(ss.mode_refused, 1);
+	ck_assert_uint_eq(ss.addr_refused, 1);
+	ck_assert_uint_eq(ps.syn_refused, 1);
+	ck_assert_uint_eq(ps.malformed, 1);
+	tgt_close(t);
+}
+END_TEST
+
+/*
+ * The memory one unauthenticated source (no valid {JobID, pid, ri}) can
+ * make the target hold: every kind of datagram, 20,000 of them, random
+ * fields; documented bound (docs/software-nic.md): nothing but the
+ * bounded, preallocated caches.  Measured with mallinfo2.
+ */
+START_TEST(test_unauthenticated_source_memory)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5012);
+	uint8_t ses[MTU], dg[MTU], data[1024];
+	struct req r;
+	struct mallinfo2 a, b;
+	struct sreq q;
+	unsigned int i;
+	size_t n;
+
+	memset(data, 9, sizeof(data));
+	a = mallinfo2();
+	for (i = 0; i < 20000; i++) {
+		memset(&q, 0, sizeof(q));
+		q.opcode = (uint8_t[]){ UET_SEND, UET_WRITE, UET_READ,
+					UET_ATOMIC }[i % 4];
+		q.som = true;
+		q.eom = i % 3 == 0;
+		q.msg_id = (uint16_t)(1 + i);
+		q.job = JOB + 1 + (uint32_t)(uet_test_rand64() % 1000);
+		q.key = t->key;
+		q.total = q.eom ? sizeof(data) : 64u << 20;
+		q.data = data;
+		q.plen = sizeof(data);
+		n = mk_ses(ses, &q);
+		memset(&r, 0, sizeof(r));
+		r.type = i & 1 ? UET_PDS_TYPE_ROD_REQ : UET_PDS_TYPE_RUD_REQ;
+		r.syn = true;
+		r.spdcid = (uint16_t)(1 + i % 60000);
+		r.psn = (uint32_t)uet_test_rand64();
+		r.psn_offset = (uint16_t)(i % 8);
+		inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses, n));
+		inject(t, &s, dg, mk_uud(dg, ses, n));
+		inject(t, &s, dg, mk_rudi(dg, i, ses, n));
+	}
+	b = mallinfo2();
+	ck_assert_uint_eq(pdcs_open(t), 0);
+	ck_assert_msg(b.uordblks - a.uordblks < 256u * 1024,
+		      "unauthenticated source holds %zu bytes",
+		      (size_t)(b.uordblks - a.uordblks));
+	fprintf(stderr, "unauthenticated source: %zd bytes held after 60000 datagrams\n",
+		(ssize_t)(b.uordblks - a.uordblks));
+	ck_assert(guards_intact(t));
+	ck_assert(region_untouched(t));
+	tgt_close(t);
+}
+END_TEST
+
+static Suite *snic_hostile_suite(void)
+{
+	Suite *s = suite_create("snic_hostile");
+	TCase *tc = tcase_create("findings");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_rma_over_uud_refused);
+	tcase_add_test(tc, test_uud_send_into_rdm_refused);
+	tcase_add_test(tc, test_replay_after_close);
+	tcase_add_test(tc, test_syn_flood_wrong_job);
+	tcase_add_test(tc, test_syn_per_source_limit);
+	tcase_add_test(tc, test_unexp_budget_not_pinned);
+	tcase_add_test(tc, test_write_records_bounded);
+	tcase_add_test(tc, test_rod_hold_bounded);
+	tcase_add_test(tc, test_keys_do_not_repeat);
+	tcase_add_test(tc, test_read_amplification);
+	tcase_add_test(tc, test_duplicate_offset_not_counted);
+	tcase_add_test(tc, test_duplicate_write_offset);
+	tcase_add_test(tc, test_uniform_refusal);
+	tcase_add_test(tc, test_spoofed_syn_no_reset);
+	tcase_add_test(tc, test_drop_counters);
+	tcase_add_test(tc, test_unauthenticated_source_memory);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+UET_TEST_MAIN(snic_hostile_suite)
