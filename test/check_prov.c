@@ -1046,6 +1046,56 @@ START_TEST(test_no_route_fails_at_once)
 }
 END_TEST
 
+/*
+ * More receives posted than rx_attr->size before the sender starts
+ * (MPICH's rma/test5 through Open MPI's osc pt2pt posts 2,000): every
+ * one is taken, and each completes with its own context, in posting
+ * order for one tag.  uet used to answer -FI_EAGAIN from the 1,025th on,
+ * which Open MPI retries forever.
+ */
+START_TEST(test_many_posted_receives)
+{
+	enum { N = 3000 };
+	static uint32_t rx[N];
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct pair p;
+	uint32_t v;
+	int k, got = 0, sent = 0;
+	ssize_t ret;
+
+	pair_open(&p);
+	ck_assert_uint_lt(p.info->rx_attr->size, N);
+	for (k = 0; k < N; k++)
+		ck_assert_int_eq(fi_trecv(p.s[1].ep, &rx[k], sizeof(rx[k]),
+					  NULL, FI_ADDR_UNSPEC, 7, 0,
+					  (void *)(uintptr_t)(k + 1)), 0);
+	/* The sender posts while both sides progress (its own queue is
+	 * bounded: -FI_EAGAIN there is flow control). */
+	while (got < N) {
+		if (sent < N) {
+			v = (uint32_t)sent;
+			ret = fi_tinject(p.s[0].ep, &v, sizeof(v), p.s[0].peer,
+					 7);
+			if (ret == 0)
+				sent++;
+			else
+				ck_assert_int_eq(ret, -FI_EAGAIN);
+		}
+		fi_cq_read(p.s[0].cq, NULL, 0);
+		ret = fi_cq_read(p.s[1].cq, &e, 1);
+		if (ret == -FI_EAGAIN)
+			continue;
+		ck_assert_int_eq(ret, 1);
+		ck_assert_ptr_eq(e.op_context, (void *)(uintptr_t)(got + 1));
+		ck_assert_uint_eq(rx[got], (uint32_t)got);
+		got++;
+	}
+	ck_assert_int_eq(fi_cq_readerr(p.s[1].cq, &err, 0), -FI_EAGAIN);
+	pair_close(&p);
+}
+END_TEST
+
 static Suite *prov_suite(void)
 {
 	Suite *s = suite_create("prov");
@@ -1075,6 +1125,7 @@ static Suite *prov_suite(void)
 	tcase_add_test(tc, test_contexts_are_posted);
 	tcase_add_test(tc, test_dead_peer_fails_fast);
 	tcase_add_test(tc, test_no_route_fails_at_once);
+	tcase_add_test(tc, test_many_posted_receives);
 	suite_add_tcase(s, tc);
 	return s;
 }

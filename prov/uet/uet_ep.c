@@ -17,15 +17,44 @@
 
 /* ---- operation table ---- */
 
+/* One more chunk of free operations; -FI_EAGAIN at UET_OP_MAX. */
+static int uet_op_grow(struct uet_ep *ep)
+{
+	uint32_t n = ep->nops >> UET_OP_CHUNK_SHIFT, i;
+	struct uet_op **chunks, *c;
+
+	if (ep->nops + UET_OP_CHUNK > UET_OP_MAX)
+		return -FI_EAGAIN;
+	chunks = realloc(ep->op_chunks, (n + 1) * sizeof(*chunks));
+	if (!chunks)
+		return -FI_ENOMEM;
+	ep->op_chunks = chunks;
+	c = calloc(UET_OP_CHUNK, sizeof(*c));
+	if (!c)
+		return -FI_ENOMEM;
+	for (i = 0; i < UET_OP_CHUNK; i++) {
+		c[i].idx = ep->nops + i;
+		c[i].next_free = i + 1 < UET_OP_CHUNK ? ep->nops + i + 1 :
+							 ep->free_head;
+	}
+	chunks[n] = c;
+	ep->free_head = ep->nops;
+	ep->nops += UET_OP_CHUNK;
+	return 0;
+}
+
 struct uet_op *uet_op_alloc(struct uet_ep *ep, enum uet_op_kind kind)
 {
 	struct uet_op *op;
+	uint32_t idx;
 
-	if (ep->free_head == UINT32_MAX)
+	if (ep->free_head == UINT32_MAX && uet_op_grow(ep))
 		return NULL;
-	op = &ep->ops[ep->free_head];
+	op = uet_op_at(ep, ep->free_head);
 	ep->free_head = op->next_free;
+	idx = op->idx;
 	memset(op, 0, sizeof(*op));
+	op->idx = idx;
 	op->kind = (uint8_t)kind;
 	return op;
 }
@@ -37,18 +66,29 @@ void uet_op_free(struct uet_ep *ep, struct uet_op *op)
 	ep->free_head = uet_op_index(ep, op);
 }
 
+/* Room for the transmit and receive queue sizes from the start. */
 static int uet_ep_ops_init(struct uet_ep *ep)
+{
+	int ret;
+
+	ep->free_head = UINT32_MAX;
+	while (ep->nops < ep->tx_max + ep->rx_max + 64) {
+		ret = uet_op_grow(ep);
+		if (ret)
+			return ret == -FI_EAGAIN ? -FI_EINVAL : ret;
+	}
+	return 0;
+}
+
+static void uet_ep_ops_fini(struct uet_ep *ep)
 {
 	uint32_t i;
 
-	ep->nops = ep->tx_max + ep->rx_max + 64;
-	ep->ops = calloc(ep->nops, sizeof(*ep->ops));
-	if (!ep->ops)
-		return -FI_ENOMEM;
-	for (i = 0; i < ep->nops; i++)
-		ep->ops[i].next_free = i + 1 < ep->nops ? i + 1 : UINT32_MAX;
-	ep->free_head = 0;
-	return 0;
+	for (i = 0; i < ep->nops >> UET_OP_CHUNK_SHIFT; i++)
+		free(ep->op_chunks[i]);
+	free(ep->op_chunks);
+	ep->op_chunks = NULL;
+	ep->nops = 0;
 }
 
 /* ---- PIDonFEP allocation ---- */
@@ -222,7 +262,7 @@ static int uet_ep_close(struct fid *fid)
 		uet_pid_put(ep->domain, ep->pid);
 	atomic_fetch_sub(&ep->domain->ref, 1);
 	pthread_mutex_destroy(&ep->lock);
-	free(ep->ops);
+	uet_ep_ops_fini(ep);
 	fi_freeinfo(ep->info);
 	free(ep);
 	return 0;
@@ -424,9 +464,11 @@ static ssize_t uet_ep_cancel(fid_t fid, void *context)
 		return -FI_EOPBADSTATE;
 	pthread_mutex_lock(&ep->lock);
 	for (i = 0; i < ep->nops; i++) {
-		if (ep->ops[i].kind == UET_OP_RX &&
-		    ep->ops[i].context == context && !ep->ops[i].cancelled) {
-			op = &ep->ops[i];
+		struct uet_op *o = uet_op_at(ep, i);
+
+		if (o->kind == UET_OP_RX && o->context == context &&
+		    !o->cancelled) {
+			op = o;
 			break;
 		}
 	}
@@ -484,7 +526,9 @@ static ssize_t uet_ep_rx_size_left(struct fid_ep *fid)
 
 	if (!ep->enabled)
 		return -FI_EOPBADSTATE;
-	return (ssize_t)(ep->rx_max - ep->rx_inflight);
+	/* Posting goes on beyond rx_attr->size (uet_msg.c). */
+	return ep->rx_inflight < ep->rx_max ?
+	       (ssize_t)(ep->rx_max - ep->rx_inflight) : 0;
 }
 
 static ssize_t uet_ep_tx_size_left(struct fid_ep *fid)
@@ -685,7 +729,7 @@ static int uet_ep_open_in(struct fid_domain *domain, struct fi_info *info,
 	ep->min_multi_recv = UET_MIN_MULTI_RECV_DEF;
 	ret = uet_ep_ops_init(ep);
 	if (ret)
-		goto err_pid;
+		goto err_ops;
 	pthread_mutex_init(&ep->lock, NULL);
 	ep->fid.fid.fclass = FI_CLASS_EP;
 	ep->fid.fid.context = context;
@@ -702,7 +746,8 @@ static int uet_ep_open_in(struct fid_domain *domain, struct fi_info *info,
 	*out = &ep->fid;
 	return 0;
 
-err_pid:
+err_ops:
+	uet_ep_ops_fini(ep);
 	if (!sep)
 		uet_pid_put(d, ep->pid);
 err_info:

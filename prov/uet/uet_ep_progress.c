@@ -30,7 +30,7 @@ static struct uet_op *uet_ep_op_at(struct uet_ep *ep, uint64_t idx,
 			      "operation %llu\n", (unsigned long long)idx);
 		return NULL;
 	}
-	op = &ep->ops[idx];
+	op = uet_op_at(ep, (uint32_t)idx);
 	if (op->kind != kind1 && op->kind != kind2) {
 		UET_WARN_ONCE(FI_LOG_EP_DATA, "notification for operation "
 			      "%llu in state %u\n", (unsigned long long)idx,

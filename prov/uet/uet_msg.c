@@ -15,7 +15,7 @@
  *                        (FI_DELIVERY_COMPLETE), ignore bits, directed
  *                        receive, peek/claim/discard, multi-receive,
  *                        cancel
- *   metadata             the index of the operation in ep->ops
+ *   metadata             the index of the operation in the ep's table
  */
 #include "config.h"
 
@@ -300,13 +300,10 @@ static ssize_t uet_ep_recv(struct uet_ep *ep, const struct iovec *iov,
 		use_ext = true;
 	}
 	seg.dest = dest;
-	if (ep->rx_inflight >= ep->rx_max && !(flags & FI_PEEK)) {
-		uet_ep_progress_locked(ep);
-		if (ep->rx_inflight >= ep->rx_max) {
-			pthread_mutex_unlock(&ep->lock);
-			return -FI_EAGAIN;
-		}
-	}
+	/* No -FI_EAGAIN at rx_attr->size: a posted receive waits for its
+	 * message, and an application may post any number before the
+	 * sender starts (MPI: MPICH's rma/test5 posts 2,000 through osc
+	 * pt2pt).  The table grows up to UET_OP_MAX. */
 	op = uet_op_alloc(ep, (flags & FI_PEEK) ? UET_OP_PEEK : UET_OP_RX);
 	if (!op) {
 		pthread_mutex_unlock(&ep->lock);

@@ -390,8 +390,17 @@ struct uet_op {
 	void *context;
 	void *buf;			/* first buffer (receive) */
 	size_t len;			/* total buffer length */
+	uint32_t idx;			/* in the table, fixed */
 	uint32_t next_free;
 };
+
+/* The operation table grows by chunks of this many (pointers to an op
+ * stay valid), up to UET_OP_MAX: posted receives are not limited by
+ * rx_attr->size (a receive completes only when its message comes, so an
+ * application such as MPI may post any number first). */
+#define UET_OP_CHUNK_SHIFT	10
+#define UET_OP_CHUNK		(1u << UET_OP_CHUNK_SHIFT)
+#define UET_OP_MAX		(1u << 20)
 
 struct uet_ep {
 	struct fid_ep fid;
@@ -418,7 +427,7 @@ struct uet_ep {
 	size_t max_msg_size, inject_size;
 
 	pthread_mutex_t lock;		/* ring producer + consumer */
-	struct uet_op *ops;
+	struct uet_op **op_chunks;	/* nops / UET_OP_CHUNK of them */
 	uint32_t nops, free_head;
 	uint32_t tx_inflight, rx_inflight, tx_max, rx_max;
 	bool doorbell_pending;		/* FI_MORE */
@@ -506,7 +515,15 @@ void uet_op_free(struct uet_ep *ep, struct uet_op *op);
 static inline uint32_t uet_op_index(const struct uet_ep *ep,
 				    const struct uet_op *op)
 {
-	return (uint32_t)(op - ep->ops);
+	(void)ep;
+	return op->idx;
+}
+
+/* The operation at idx (< ep->nops). */
+static inline struct uet_op *uet_op_at(const struct uet_ep *ep, uint32_t idx)
+{
+	return &ep->op_chunks[idx >> UET_OP_CHUNK_SHIFT]
+			     [idx & (UET_OP_CHUNK - 1)];
 }
 
 #endif /* UET_PROV_H */

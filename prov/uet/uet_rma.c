@@ -15,7 +15,7 @@
  *   flags      COMPLETION (always: counters and op slots need every
  *              completion; selective completion is applied when it comes
  *              back), INJECT, REMOTE_CQ, FENCE (FI_FENCE)
- *   metadata   the index of the operation in ep->ops
+ *   metadata   the index of the operation in the ep's table
  *
  * FI_MORE holds the doorbell back as for messages.  Completions come
  * back as send completions (uet_ep_progress.c) with CQ flags FI_RMA |

@@ -855,6 +855,44 @@ static void umt_alltoall(void)
 	umt_pass(umt_group, "calls", msgs, bytes, t0);
 }
 
+/*
+ * Many receives posted before any send (the pattern of MPICH's
+ * rma/test5 through osc pt2pt): every rank posts UMT_MANY_IRECV
+ * MPI_Irecv from its ring predecessor, then a barrier, then the
+ * predecessor sends them.  More than a provider's rx_attr->size: uet
+ * used to refuse the 1,025th with -FI_EAGAIN, which the OFI MTL retries
+ * forever.
+ */
+#define UMT_MANY_IRECV	3000
+static void umt_many_irecv(void)
+{
+	int from = (umt_rank + umt_nranks - 1) % umt_nranks;
+	int to = (umt_rank + 1) % umt_nranks;
+	MPI_Request *rq = umt_alloc(UMT_MANY_IRECV * sizeof(*rq));
+	int *in = umt_alloc(UMT_MANY_IRECV * sizeof(*in));
+	double t0 = MPI_Wtime();
+	int i, v;
+
+	umt_group = "many-irecv";
+	for (i = 0; i < UMT_MANY_IRECV; i++)
+		UMT_MPI(MPI_Irecv(&in[i], 1, MPI_INT, from, 77,
+				  MPI_COMM_WORLD, &rq[i]));
+	UMT_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	for (i = 0; i < UMT_MANY_IRECV; i++) {
+		v = i * 7 + umt_rank;
+		UMT_MPI(MPI_Send(&v, 1, MPI_INT, to, 77, MPI_COMM_WORLD));
+	}
+	UMT_MPI(MPI_Waitall(UMT_MANY_IRECV, rq, MPI_STATUSES_IGNORE));
+	for (i = 0; i < UMT_MANY_IRECV; i++)
+		if (in[i] != i * 7 + from)
+			umt_fail("many-irecv: message %d from %d is %d, "
+				 "not %d", i, from, in[i], i * 7 + from);
+	free(rq);
+	free(in);
+	umt_pass(umt_group, "msgs", UMT_MANY_IRECV,
+		 (double)UMT_MANY_IRECV * sizeof(int), t0);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long timeout = umt_env_ulong("UET_MPI_TEST_TIMEOUT",
@@ -901,6 +939,7 @@ int main(int argc, char **argv)
 	umt_sendrecv();
 	umt_wildcards();
 	umt_probe();
+	umt_many_irecv();
 	umt_barrier();
 	umt_bcast();
 	umt_allreduce();
