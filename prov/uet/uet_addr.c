@@ -297,3 +297,22 @@ int uet_addr_add(struct uet_addr *a, uint32_t node_inc, uint32_t svc_inc)
 	*a = tmp;
 	return 0;
 }
+
+int uet_addr_getname(const struct uet_addr *base, uint16_t pid, uint16_t ri,
+		     void *addr, size_t *addrlen)
+{
+	struct uet_addr a = *base;
+	size_t need;
+
+	if (!addrlen)
+		return -FI_EINVAL;
+	a.pid = pid;
+	a.ri = ri;
+	need = uet_addr_to_raw(&a, addr, addr ? *addrlen : 0);
+	if (!addr || *addrlen < need) {
+		*addrlen = need;
+		return -FI_ETOOSMALL;
+	}
+	*addrlen = need;
+	return 0;
+}

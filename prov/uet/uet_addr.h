@@ -54,6 +54,13 @@ int uet_addr_from_raw(struct uet_addr *a, const void *raw, size_t len);
 size_t uet_addr_to_raw(const struct uet_addr *a, void *raw, size_t len);
 
 /*
+ * fi_getname of an endpoint at base's IP and port with this pid and ri:
+ * 0, -FI_ETOOSMALL (*addrlen set to the size needed) or -FI_EINVAL.
+ */
+int uet_addr_getname(const struct uet_addr *base, uint16_t pid, uint16_t ri,
+		     void *addr, size_t *addrlen);
+
+/*
  * Text form for fi_av_straddr: "uet://127.0.0.1:4793/<pid>/<ri>",
  * "uet://[::1]:4793/1/0", with "%<scope id>" inside the brackets when the
  * scope id is set.  Writes at most *len bytes (truncated, NUL-terminated

@@ -556,20 +556,9 @@ static struct fi_ops_ep uet_ep_ops = {
 static int uet_ep_getname(fid_t fid, void *addr, size_t *addrlen)
 {
 	struct uet_ep *ep = uet_container_of(fid, struct uet_ep, fid.fid);
-	struct uet_addr a = ep->domain->addr;
-	size_t need;
 
-	if (!addrlen)
-		return -FI_EINVAL;
-	a.pid = ep->pid;
-	a.ri = ep->ri;
-	need = uet_addr_to_raw(&a, addr, addr ? *addrlen : 0);
-	if (!addr || *addrlen < need) {
-		*addrlen = need;
-		return -FI_ETOOSMALL;
-	}
-	*addrlen = need;
-	return 0;
+	return uet_addr_getname(&ep->domain->addr, ep->pid, ep->ri, addr,
+				addrlen);
 }
 
 static int uet_ep_setname(fid_t fid, void *addr, size_t addrlen)

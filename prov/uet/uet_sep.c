@@ -143,20 +143,9 @@ static int uet_sep_close(struct fid *fid)
 static int uet_sep_getname(fid_t fid, void *addr, size_t *addrlen)
 {
 	struct uet_sep *sep = uet_container_of(fid, struct uet_sep, fid.fid);
-	struct uet_addr a = sep->domain->addr;
-	size_t need;
 
-	if (!addrlen)
-		return -FI_EINVAL;
-	a.pid = sep->pid;
-	a.ri = 0;
-	need = uet_addr_to_raw(&a, addr, addr ? *addrlen : 0);
-	if (!addr || *addrlen < need) {
-		*addrlen = need;
-		return -FI_ETOOSMALL;
-	}
-	*addrlen = need;
-	return 0;
+	return uet_addr_getname(&sep->domain->addr, sep->pid, 0, addr,
+				addrlen);
 }
 
 static struct fi_ops uet_sep_fi_ops = {
