@@ -81,6 +81,8 @@
 
 /* Error-queue entries read per call. */
 #define UET_LINK_UDP_ERRQ_READS	32
+/* Sends of one datagram retried after reading the error queue. */
+#define UET_LINK_UDP_SEND_RETRIES	4
 
 #ifndef SOL_UDP
 #define SOL_UDP 17
@@ -185,13 +187,14 @@ static bool uet_link_udp_unreach_error(int err)
 
 /*
  * Read the socket's error queue (IP_RECVERR / IPV6_RECVERR): each ICMP
- * error names the destination of the datagram that drew it.  Port, host
+ * error names the destination of the datagram that drew it.  Returns
+ * how many entries were read.  Port, host
  * and network unreachable become reports (errq); the rest (fragmentation
  * needed, time exceeded) are only counted.  Bounded per call; reading
  * the queue also clears the socket error that made the last send or
  * receive fail.
  */
-static void uet_link_udp_read_errq(struct uet_link_udp *lu)
+static unsigned int uet_link_udp_read_errq(struct uet_link_udp *lu)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(struct sock_extended_err) +
@@ -218,7 +221,7 @@ static void uet_link_udp_read_errq(struct uet_link_udp *lu)
 		mh.msg_control = ctl.buf;
 		mh.msg_controllen = sizeof(ctl.buf);
 		if (recvmsg(lu->fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
-			return;
+			return i;
 		dst.len = mh.msg_namelen;
 		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
 			if (!((cm->cmsg_level == IPPROTO_IP &&
@@ -237,6 +240,7 @@ static void uet_link_udp_read_errq(struct uet_link_udp *lu)
 						   (int)ee.ee_errno, false);
 		}
 	}
+	return i;
 }
 
 static size_t uet_link_udp_pkt_len(const struct uet_link_pkt *p)
@@ -323,8 +327,8 @@ static int uet_link_udp_send(struct uet_link *link,
 {
 	struct uet_link_udp *lu = uet_link_udp_of(link);
 	unsigned int nok, done, cnt, i;
-	bool retried = false;
-	int ret, err = 0;
+	unsigned int retries = 0;
+	int ret, serr, err = 0;
 
 	if (n && !pkts)
 		return -EINVAL;
@@ -339,7 +343,7 @@ static int uet_link_udp_send(struct uet_link *link,
 		cnt = uet_link_udp_build(lu, pkts + done, nok - done);
 		ret = sendmmsg(lu->fd, lu->tx_msgs, cnt, MSG_DONTWAIT);
 		if (ret > 0) {
-			retried = false;
+			retries = 0;
 			for (i = 0; i < (unsigned int)ret; i++) {
 				lu->stats.tx_pkts += lu->tx_segs[i];
 				lu->stats.tx_bytes += lu->tx_msgs[i].msg_len;
@@ -363,29 +367,33 @@ static int uet_link_udp_send(struct uet_link *link,
 			lu->stats.gso_off++;
 			continue;
 		}
-		if (uet_link_udp_net_error(errno) && !retried) {
-			/* Maybe the socket error an ICMP report left for
-			 * another destination (IP_RECVERR): sending clears
-			 * it; read the reports, try once more. */
-			uet_link_udp_read_errq(lu);
-			retried = true;
+		serr = errno;
+		if (uet_link_udp_net_error(serr) &&
+		    retries < UET_LINK_UDP_SEND_RETRIES &&
+		    uet_link_udp_read_errq(lu)) {
+			/* The socket error an ICMP report left (for any
+			 * destination: IP_RECVERR) failed this send and was
+			 * cleared by it: the reports are read, try again. */
+			retries++;
 			continue;
 		}
-		if (uet_link_udp_net_error(errno) || errno == EINVAL) {
-			/* This destination's own error (EINVAL: no route
-			 * from this address, e.g. loopback to another
-			 * host): lost as on a wire, and reported. */
-			if (uet_link_udp_unreach_error(errno) ||
-			    errno == EINVAL || errno == ENETDOWN)
+		if (uet_link_udp_net_error(serr) || serr == EINVAL) {
+			/* With no report pending, the kernel refused this
+			 * destination itself (EINVAL: no route from this
+			 * address, e.g. loopback to another host): lost as
+			 * on a wire, and reported as a local verdict. */
+			if (serr == ENETUNREACH || serr == EHOSTUNREACH ||
+			    serr == EINVAL || serr == ENETDOWN)
 				uet_link_errq_push(&lu->errq, pkts[done].dst,
-						   errno == EINVAL ||
-						   errno == ENETDOWN ?
-						   ENETUNREACH : errno, true);
+						   serr == EHOSTUNREACH ?
+						   EHOSTUNREACH : ENETUNREACH,
+						   true);
 			lu->stats.tx_err += lu->tx_segs[0];
 			done += lu->tx_segs[0];
-			retried = false;
+			retries = 0;
 			continue;
 		}
+		errno = serr;
 		if (done == 0)
 			return -errno;
 		break;
