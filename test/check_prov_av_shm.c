@@ -15,6 +15,7 @@
 
 #include "uet_clock.h"
 #include "uet_prov.h"
+#include "prov_test.h"
 #include "uet_test.h"
 
 #define API		FI_VERSION(1, 17)
@@ -22,20 +23,7 @@
 
 static struct fi_info *get_info(void)
 {
-	struct fi_info *hints, *info = NULL;
-
-	uet_prov_init();
-	setenv("FI_UET_IFACE", "lo", 1);
-	hints = fi_allocinfo();
-	ck_assert_ptr_nonnull(hints);
-	hints->ep_attr->type = FI_EP_RDM;
-	hints->caps = FI_MSG | FI_SHARED_AV;
-	hints->domain_attr->data_progress = FI_PROGRESS_MANUAL;
-	hints->addr_format = FI_SOCKADDR_IN;
-	ck_assert_int_eq(uet_getinfo(API, "127.0.0.1", NULL, FI_SOURCE,
-				     hints, &info), 0);
-	fi_freeinfo(hints);
-	return info;
+	return uet_test_lo_info(API, FI_MSG | FI_SHARED_AV);
 }
 
 /* A unique name per run: tests of two builds may run at once. */

@@ -5,6 +5,7 @@
 #ifndef UET_PROV_TEST_H
 #define UET_PROV_TEST_H
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <rdma/fi_eq.h>
@@ -39,6 +40,29 @@ static inline int uet_test_cq_wait(struct fid_cq *cq, struct fid_cq *other,
 		fi_cq_read(other, NULL, 0);
 	}
 	return -FI_EAGAIN;
+}
+
+/*
+ * The RDM info on 127.0.0.1 (lo only) with caps and manual progress, for
+ * API version api; the caller includes uet_prov.h.
+ */
+static inline struct fi_info *uet_test_lo_info(uint32_t api, uint64_t caps)
+{
+	struct fi_info *hints, *info = NULL;
+
+	uet_prov_init();
+	setenv("FI_UET_IFACE", "lo", 1);
+	hints = fi_allocinfo();
+	ck_assert_ptr_nonnull(hints);
+	hints->ep_attr->type = FI_EP_RDM;
+	hints->caps = caps;
+	hints->domain_attr->data_progress = FI_PROGRESS_MANUAL;
+	hints->addr_format = FI_SOCKADDR_IN;
+	ck_assert_int_eq(uet_getinfo(api, "127.0.0.1", NULL, FI_SOURCE,
+				     hints, &info), 0);
+	fi_freeinfo(hints);
+	ck_assert_ptr_nonnull(info);
+	return info;
 }
 
 #endif /* UET_PROV_TEST_H */
