@@ -397,6 +397,9 @@ struct uet_ses_stats {
 	uint64_t msgs_expired;		/* incomplete messages timed out */
 	uint64_t rma_rx_expired;	/* incomplete writes timed out */
 	uint64_t rma_rx_full;		/* writes refused: record bound */
+	uint64_t txi_runs;		/* transmit-queue entries run (a txi
+					 * woken from its route's parked list
+					 * counts once per wake) */
 };
 void uet_ses_get_stats(const struct uet_ses *ses, struct uet_ses_stats *st);
 /* stats.unexp_refused alone (checked on every progress pass). */

@@ -138,6 +138,8 @@ struct uet_ses_txi {
 	struct uet_dlist entry;		/* ses->txq while queued */
 	struct uet_ses_pkt *stash;	/* built, refused with -EAGAIN */
 	uint8_t type;			/* enum uet_ses_txi_type */
+	bool woken;			/* taken off the head of its route's
+					 * parked list: it goes first */
 };
 
 enum uet_ses_pkt_kind {

@@ -337,6 +337,7 @@ void uet_ses_txi_cancel(struct uet_ses *ses, struct uet_ses_txi *txi)
 
 	if (uet_dlist_linked(&txi->entry))
 		uet_dlist_remove(&txi->entry);
+	txi->woken = false;
 	txi->stash = NULL;
 	if (pkt)
 		ses_pkt_abort(ses, pkt);
@@ -509,15 +510,68 @@ static void ses_pkt_owned(struct uet_ses *ses, struct uet_ses_pkt *pkt,
  * Emit as many packets of txi as PDS takes.  Returns true when txi still
  * has packets to emit (blocked by a window), false when it is finished.
  */
-/* Wait on rt until one of its packets ends (uet_ses_pds_tx_done). */
+/*
+ * Wait on rt until one of its packets ends (uet_ses_pds_tx_done).  The
+ * parked list keeps send order: a woken txi that parks again goes back to
+ * its head.
+ */
 static bool ses_txi_park(struct uet_ses_route *rt, struct uet_ses_txi *txi)
 {
-	if (!uet_dlist_linked(&txi->entry))
-		uet_dlist_insert_tail(&rt->parked, &txi->entry);
+	if (!uet_dlist_linked(&txi->entry)) {
+		if (txi->woken)
+			uet_dlist_insert_head(&rt->parked, &txi->entry);
+		else
+			uet_dlist_insert_tail(&rt->parked, &txi->entry);
+	}
+	txi->woken = false;
 	return true;
 }
 
+/*
+ * A packet of rt ended (or a txi of rt finished): the first txi parked on
+ * rt runs again.  One at a time while rt has packets in flight (each of
+ * them wakes one more when it ends, and a txi that finishes wakes the
+ * next, ses_txi_run), so a route with thousands of parked txis (the
+ * replies to a rendezvous' READs) costs O(1) per packet, not a pass over
+ * all of them.  With nothing in flight no wake would follow: all run.
+ */
+static void ses_route_wake(struct uet_ses *ses, struct uet_ses_route *rt)
+{
+	struct uet_dlist *e;
+
+	if (uet_dlist_empty(&rt->parked))
+		return;
+	if (!rt->inflight) {
+		uet_dlist_splice_tail(&ses->txq, &rt->parked);
+	} else {
+		if (rt->blocked)
+			return;
+		e = uet_dlist_pop_head(&rt->parked);
+		uet_container_of(e, struct uet_ses_txi, entry)->woken = true;
+		uet_dlist_insert_tail(&ses->txq, e);
+	}
+	if (ses->pushing)
+		ses->push_again = true;
+}
+
+static bool ses_txi_emit(struct uet_ses *ses, struct uet_ses_txi *txi,
+			 struct uet_ses_route **rtp);
+
 static bool ses_txi_run(struct uet_ses *ses, struct uet_ses_txi *txi)
+{
+	struct uet_ses_route *rt = NULL;
+
+	ses->stats.txi_runs++;
+	if (ses_txi_emit(ses, txi, &rt))
+		return true;
+	txi->woken = false;
+	if (rt)
+		ses_route_wake(ses, rt);
+	return false;
+}
+
+static bool ses_txi_emit(struct uet_ses *ses, struct uet_ses_txi *txi,
+			 struct uet_ses_route **rtp)
 {
 	const struct uet_pds_key *key = ses_txi_key(txi);
 	struct uet_ses_route *rt;
@@ -530,11 +584,19 @@ static bool ses_txi_run(struct uet_ses *ses, struct uet_ses_txi *txi)
 	if (!key)
 		pdc = ses_txi_reply(txi)->rx_pdc;
 	rt = ses_route_get(ses, key, pdc);
+	*rtp = rt;
 	for (;;) {
 		/* Refused by PDS: wait for one of our packets there to end
 		 * (without any in flight, a retry is the only way on). */
 		if (rt && rt->blocked && rt->inflight)
 			return ses_txi_park(rt, txi);
+		/* Older txis of rt wait: this one waits behind them (with
+		 * nothing in flight, they all run again instead). */
+		if (rt && !txi->woken && !uet_dlist_empty(&rt->parked)) {
+			if (rt->inflight)
+				return ses_txi_park(rt, txi);
+			ses_route_wake(ses, rt);
+		}
 		pkt = txi->stash;
 		txi->stash = NULL;
 		if (!pkt) {
@@ -965,11 +1027,7 @@ void uet_ses_pds_tx_done(void *ctx, struct uet_pds_tx_pkt *pdspkt,
 	ses_pkt_owned(ses, pkt, -1);
 	if (pkt->route) {
 		pkt->route->blocked = false;
-		if (!uet_dlist_empty(&pkt->route->parked)) {
-			uet_dlist_splice_tail(&ses->txq, &pkt->route->parked);
-			if (ses->pushing)
-				ses->push_again = true;
-		}
+		ses_route_wake(ses, pkt->route);
 	}
 	if (rsp && rsp_next_hdr != UET_HDR_NONE) {
 		rc = uet_ses_rsp_rc(rsp_next_hdr, rsp, rsp_len);

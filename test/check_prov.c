@@ -679,6 +679,40 @@ START_TEST(test_dgram)
 }
 END_TEST
 
+/*
+ * Sizes at the 32-bit SGL limit: a send above max_msg_size (4 GiB - 1) is
+ * -FI_EMSGSIZE, not -FI_EINVAL; a receive buffer may be larger than any
+ * message (its SGL entry says 4 GiB - 1): only the bytes that arrive are
+ * written.  Neither call touches memory beyond the 64 bytes here.
+ */
+START_TEST(test_sizes_above_4g)
+{
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct pair p;
+	uint8_t tx[64], rx[64];
+	const size_t big = (size_t)5 << 30;
+
+	pair_open(&p);
+	ck_assert_uint_eq(p.info->ep_attr->max_msg_size, 0xffffffffull);
+	fill(tx, sizeof(tx), 9);
+	ck_assert_int_eq(fi_send(p.s[0].ep, tx, big, NULL, p.s[0].peer,
+				 NULL), -FI_EMSGSIZE);
+	ck_assert_int_eq(fi_tsend(p.s[0].ep, tx, (size_t)1 << 32, NULL,
+				  p.s[0].peer, 1, NULL), -FI_EMSGSIZE);
+	ck_assert_int_eq(fi_recv(p.s[1].ep, rx, big, NULL, FI_ADDR_UNSPEC,
+				 (void *)1), 0);
+	ck_assert_int_eq(fi_send(p.s[0].ep, tx, sizeof(tx), NULL, p.s[0].peer,
+				 (void *)2), 0);
+	ck_assert_int_eq(wait_comp(&p, 1, &e, NULL, &err), 1);
+	ck_assert_ptr_eq(e.op_context, (void *)1);
+	ck_assert_uint_eq(e.len, sizeof(tx));
+	ck_assert(!memcmp(tx, rx, sizeof(tx)));
+	ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), 1);
+	pair_close(&p);
+}
+END_TEST
+
 START_TEST(test_auto_progress_sread)
 {
 	struct fi_cq_tagged_entry e;
@@ -1120,6 +1154,7 @@ static Suite *prov_suite(void)
 	tcase_add_test(tc, test_inject_selective_counters);
 	tcase_add_test(tc, test_cq_overflow_and_formats);
 	tcase_add_test(tc, test_dgram);
+	tcase_add_test(tc, test_sizes_above_4g);
 	tcase_add_test(tc, test_auto_progress_sread);
 	tcase_add_test(tc, test_unreachable_peer);
 	tcase_add_test(tc, test_contexts_are_posted);

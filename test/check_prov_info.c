@@ -176,7 +176,8 @@ START_TEST(test_info_defaults)
 		ck_assert_uint_eq(cur->rx_attr->size, 1024);
 		ck_assert_uint_eq(cur->rx_attr->total_buffered_recv, 0);
 		if (i < 2) {
-			ck_assert_uint_eq(cur->ep_attr->max_msg_size, 1u << 30);
+			ck_assert_uint_eq(cur->ep_attr->max_msg_size,
+					  0xffffffffull);
 		} else {
 			/* lo's MTU is at least 65535: one UDP datagram,
 			 * capped by the NIC's single-packet buffer */
@@ -262,7 +263,7 @@ START_TEST(test_info_unsatisfiable)
 	h->ep_attr->auth_key_size = 2;
 	expect_nodata(h);
 	h->ep_attr->auth_key_size = 0;
-	h->ep_attr->max_msg_size = (1u << 30) + 1;
+	h->ep_attr->max_msg_size = 0x100000000ull;
 	expect_nodata(h);
 	h->ep_attr->max_msg_size = 0;
 	h->ep_attr->protocol = FI_PROTO_RXD;

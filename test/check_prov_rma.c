@@ -665,7 +665,7 @@ START_TEST(test_rma_bad_args)
 				  UINT64_MAX - 3, 1, NULL), -FI_EINVAL);
 	ck_assert_int_eq(fi_inject_write(p.s[0].ep, buf, 4097, peer, 0, 1),
 			 -FI_EMSGSIZE);
-	ck_assert_int_eq(fi_write(p.s[0].ep, buf, (1u << 30) + 1, NULL, peer,
+	ck_assert_int_eq(fi_write(p.s[0].ep, buf, 0x100000000ull, NULL, peer,
 				  0, 1, NULL), -FI_EMSGSIZE);
 	memset(&msg, 0, sizeof(msg));
 	msg.msg_iov = iov;

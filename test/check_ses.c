@@ -1632,6 +1632,57 @@ START_TEST(test_close_initiator_during_pull)
 }
 END_TEST
 
+/*
+ * A message of a few hundred READs: the target queues a reply per READ,
+ * most of them parked behind the PDS window.  Each packet that ends wakes
+ * one of them, not all (which made a 1 GB rendezvous quadratic: a pass
+ * over thousands of parked replies per packet).
+ */
+START_TEST(test_pull_many_reads)
+{
+	const struct uet_ses_send_cmpl *sc;
+	const struct uet_ses_recv_cmpl *rc;
+	struct uet_ses_stats st;
+	struct uet_ses_cfg cfg;
+	uint8_t *src, *dst;
+	struct fx *fx;
+	void *sctx, *rctx;
+	size_t len = 24 * MIB;
+	unsigned int n;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 16, 2);
+	sctx = new_ctx(fx);
+	rctx = new_ctx(fx);
+	src = malloc(len);
+	dst = calloc(1, len);
+	fill(src, len, 5);
+	start_pull(fx, src, dst, len, sctx, rctx);
+	fx_run(fx);
+	rc = find_recv(&fx->n[1], rctx);
+	ck_assert_ptr_nonnull(rc);
+	ck_assert_int_eq(rc->status, 0);
+	ck_assert_uint_eq(rc->len, len);
+	ck_assert(memcmp(src, dst, len) == 0);
+	sc = find_send(&fx->n[0], sctx);
+	ck_assert_ptr_nonnull(sc);
+	ck_assert_int_eq(sc->status, 0);
+	for (n = 0; n < 2; n++) {
+		st = stats(&fx->n[n]);
+		ck_assert_uint_gt(st.pkts_tx, 0);
+		ck_assert_msg(st.txi_runs <= 4 * st.pkts_tx + 16,
+			      "node %u: %llu transmit-queue runs for %llu "
+			      "packets", n, (unsigned long long)st.txi_runs,
+			      (unsigned long long)st.pkts_tx);
+	}
+	ck_assert_uint_ge(stats(&fx->n[1]).rdzv_read_pkts,
+			  len / (64 * 1024) - 1);
+	free(src);
+	free(dst);
+	fx_free(fx);
+}
+END_TEST
+
 /* PDS gives up on both directions in the middle of a pull. */
 START_TEST(test_pull_failure)
 {
@@ -3644,6 +3695,7 @@ static Suite *ses_suite(void)
 	tcase_add_test(tc, test_close_target_during_pull);
 	tcase_add_test(tc, test_close_initiator_during_pull);
 	tcase_add_test(tc, test_pull_failure);
+	tcase_add_test(tc, test_pull_many_reads);
 	tcase_add_test(tc, test_hard_errors);
 	tcase_add_test(tc, test_destroy_during_pull);
 	tcase_add_test(tc, test_unsupported);

@@ -56,7 +56,8 @@
 /* Stands for any uet fabric in hints and fi_fabric (legacy name). */
 #define UET_FABRIC_NAME		"uet"
 #define UET_PROTOCOL_VERSION	1
-#define UET_RDM_MAX_MSG_SIZE	(1ull << 30)
+/* The SES request_length is 32 bits: 4 GiB - 1. */
+#define UET_RDM_MAX_MSG_SIZE	0xffffffffull
 /* Room taken in a DGRAM packet by the UET headers (PDS + SES). */
 #define UET_DGRAM_HDR_MAX	44	/* PDS UUD 12 + SES small header 32 */
 /* ... and at most this much: the software NIC's single-packet limit

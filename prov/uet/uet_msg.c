@@ -69,18 +69,18 @@ int uet_ep_post_locked(struct uet_ep *ep, struct uet_hsi_cmd_seg *seg,
 		seg->sgl.is_inline = false;
 		seg->sgl.address = count ? (uint64_t)(uintptr_t)iov[0].iov_base
 				   : 0;
-		seg->sgl.length = count ? (uint32_t)iov[0].iov_len : 0;
+		seg->sgl.length = count ? uet_sgl_len(iov[0].iov_len) : 0;
 		for (i = 1; i < count; i++) {
 			memset(&sgl[n], 0, sizeof(sgl[n]));
 			sgl[n].address = (uint64_t)(uintptr_t)iov[i].iov_base;
-			sgl[n].length = (uint32_t)iov[i].iov_len;
+			sgl[n].length = uet_sgl_len(iov[i].iov_len);
 			n++;
 		}
 	}
 	for (i = 0; i < nextra; i++) {
 		memset(&sgl[n], 0, sizeof(sgl[n]));
 		sgl[n].address = (uint64_t)(uintptr_t)extra[i].iov_base;
-		sgl[n].length = (uint32_t)extra[i].iov_len;
+		sgl[n].length = uet_sgl_len(extra[i].iov_len);
 		n++;
 	}
 	seg->sgl_count = (uint8_t)n;
@@ -103,23 +103,29 @@ int uet_ep_post_locked(struct uet_ep *ep, struct uet_hsi_cmd_seg *seg,
 	return 0;
 }
 
+/* The bytes of iov, SIZE_MAX when the sum does not fit. */
 size_t uet_iov_len(const struct iovec *iov, size_t count)
 {
 	size_t i, len = 0;
 
-	for (i = 0; i < count; i++)
+	for (i = 0; i < count; i++) {
+		if (iov[i].iov_len > SIZE_MAX - len)
+			return SIZE_MAX;
 		len += iov[i].iov_len;
+	}
 	return len;
 }
 
+/* No entry has bytes without an address.  Lengths are checked against
+ * max_msg_size by transmits (-FI_EMSGSIZE); a receive buffer may be
+ * larger than any message, its SGL entries say 4 GiB - 1 at most
+ * (uet_sgl_len). */
 bool uet_iov_valid(const struct iovec *iov, size_t count)
 {
 	size_t i;
 
 	for (i = 0; i < count; i++) {
 		if (iov[i].iov_len && !iov[i].iov_base)
-			return false;
-		if (iov[i].iov_len > UINT32_MAX)
 			return false;
 	}
 	return true;
@@ -315,7 +321,7 @@ static ssize_t uet_ep_recv(struct uet_ep *ep, const struct iovec *iov,
 	op->report = (flags & FI_PEEK) || !ep->rx_selective ||
 		     (flags & FI_COMPLETION);
 	op->buf = count ? iov[0].iov_base : NULL;
-	op->len = uet_iov_len(iov, count);
+	op->len = uet_sgl_len(uet_iov_len(iov, count));
 	seg.metadata = uet_op_index(ep, op);
 	if (flags & FI_PEEK) {
 		/* Peeks place no data: the inline source with no bytes. */

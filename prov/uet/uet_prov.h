@@ -500,6 +500,12 @@ int uet_ep_post_locked(struct uet_ep *ep, struct uet_hsi_cmd_seg *seg,
 size_t uet_iov_len(const struct iovec *iov, size_t count);
 /* Every entry has a base when it has a length, and fits 32 bits. */
 bool uet_iov_valid(const struct iovec *iov, size_t count);
+/* An SGL entry's length: 32 bits, so a larger buffer is described as its
+ * first 4 GiB - 1 bytes (no message is longer: UET_RDM_MAX_MSG_SIZE). */
+static inline uint32_t uet_sgl_len(size_t len)
+{
+	return len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
+}
 /* Make room for one more transmit operation: an op slot, or -FI_EAGAIN
  * (after progressing once). */
 struct uet_op *uet_ep_tx_op_locked(struct uet_ep *ep, int *ret);

@@ -17,6 +17,9 @@
 #   UET_MPI_BUILDDIR  where to build and keep logs (default: a temp dir,
 #                     removed on success)
 #   FI_PROVIDER_PATH, FI_LOG_LEVEL, UET_MPI_TEST_*  forwarded to the ranks
+#                     (UET_MPI_TEST_HUGE=bytes adds one message of that
+#                     size from rank 0 to rank 1; make check-mpi uses
+#                     1100000000, above 1 GiB)
 #
 # Exit status: 0 pass, 1 fail, 77 skip (no Open MPI mpirun/mpicc).
 set -u
@@ -29,7 +32,7 @@ srcdir=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 . "$srcdir/mpi_lib.sh"
 mpi_setup uet-mpi
 mpi_forward FI_PROVIDER_PATH FI_LOG_LEVEL UET_MPI_TEST_TIMEOUT \
-	UET_MPI_TEST_MAX_SIZE UET_MPI_TEST_CORRUPT
+	UET_MPI_TEST_MAX_SIZE UET_MPI_TEST_CORRUPT UET_MPI_TEST_HUGE
 exe="$bdir/uet_mpi_test"
 mpi_build "$srcdir/uet_mpi_test.c" "$exe"
 

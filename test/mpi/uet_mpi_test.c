@@ -22,6 +22,7 @@
 
 #include <mpi.h>
 
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -893,12 +894,63 @@ static void umt_many_irecv(void)
 		 (double)UMT_MANY_IRECV * sizeof(int), t0);
 }
 
+/*
+ * One message above 1 GiB from rank 0 to rank 1 (MPICH's
+ * pt2pt/large_message sends 2.16 GB): uet's max_msg_size was 1 GiB, and
+ * past that its rendezvous was quadratic (the sender re-ran every parked
+ * READ reply per packet).  UET_MPI_TEST_HUGE bytes (0: skip); every 4 KiB
+ * page carries its offset mixed with the size, checked at the receiver.
+ */
+static void umt_huge(size_t len)
+{
+	const size_t step = 4096;
+	uint64_t *b = NULL, v, want;
+	MPI_Status st;
+	MPI_Count got;
+	size_t off;
+	double t0;
+
+	if (!len)
+		return;
+	umt_group = "huge";
+	if (umt_rank < 2) {
+		b = umt_alloc(len);
+		for (off = 0; off + sizeof(v) <= len; off += step) {
+			v = umt_rank == 0 ? umt_mix(off ^ len) : 0;
+			memcpy((char *)b + off, &v, sizeof(v));
+		}
+	}
+	UMT_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	t0 = MPI_Wtime();
+	if (umt_rank == 0) {
+		UMT_MPI(MPI_Send(b, (int)len, MPI_BYTE, 1, 91,
+				 MPI_COMM_WORLD));
+	} else if (umt_rank == 1) {
+		UMT_MPI(MPI_Recv(b, (int)len, MPI_BYTE, 0, 91,
+				 MPI_COMM_WORLD, &st));
+		UMT_MPI(MPI_Get_elements_x(&st, MPI_BYTE, &got));
+		if ((size_t)got != len)
+			umt_fail("huge: received %lld bytes, not %zu",
+				 (long long)got, len);
+		for (off = 0; off + sizeof(v) <= len; off += step) {
+			memcpy(&v, (char *)b + off, sizeof(v));
+			want = umt_mix(off ^ len);
+			if (v != want)
+				umt_fail("huge: bad data at offset %zu", off);
+		}
+	}
+	free(b);
+	umt_pass(umt_group, "msgs", umt_rank == 1,
+		 umt_rank == 1 ? (double)len : 0, t0);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long timeout = umt_env_ulong("UET_MPI_TEST_TIMEOUT",
 					      UMT_DEFAULT_TIMEOUT);
 	unsigned long max_size = umt_env_ulong("UET_MPI_TEST_MAX_SIZE",
 					       UMT_DEFAULT_MAX_SIZE);
+	unsigned long huge = umt_env_ulong("UET_MPI_TEST_HUGE", 0);
 	struct sigaction sa;
 	double t0;
 
@@ -918,6 +970,8 @@ int main(int argc, char **argv)
 		umt_fail("needs at least 2 ranks, got %d", umt_nranks);
 	if (max_size < 64 || max_size > (1ul << 30))
 		umt_fail("UET_MPI_TEST_MAX_SIZE %lu out of range", max_size);
+	if (huge > INT_MAX)
+		umt_fail("UET_MPI_TEST_HUGE %lu above INT_MAX", huge);
 	umt_build_sizes((size_t)max_size);
 	umt_corrupt = umt_env_ulong("UET_MPI_TEST_CORRUPT", 0) == 1;
 
@@ -940,6 +994,7 @@ int main(int argc, char **argv)
 	umt_wildcards();
 	umt_probe();
 	umt_many_irecv();
+	umt_huge((size_t)huge);
 	umt_barrier();
 	umt_bcast();
 	umt_allreduce();
