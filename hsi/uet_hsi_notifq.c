@@ -43,15 +43,15 @@ static inline uint8_t *entry_at(const struct uet_hsi_notifq *q, uint32_t slot)
 	return q->ring + (size_t)slot * UET_HSI_NOTIF_LEN;
 }
 
-/* Advance a (slot, marker) position by one entry. */
+/* Advance a (slot, marker) position by one entry: the marker cycles per
+ * entry (uet_hsi_notifq_marker_for_index). */
 static inline void advance(const struct uet_hsi_notifq *q, uint32_t *slot,
 			   uint8_t *marker)
 {
-	if (++*slot == q->depth) {
+	if (++*slot == q->depth)
 		*slot = 0;
-		*marker = *marker == UET_HSI_MARKER_MAX ?
-			  UET_HSI_MARKER_MIN : *marker + 1;
-	}
+	*marker = *marker == UET_HSI_MARKER_MAX ? UET_HSI_MARKER_MIN :
+						  *marker + 1;
 }
 
 int uet_hsi_notifq_init(struct uet_hsi_notifq *q, uint32_t depth)
@@ -69,8 +69,8 @@ int uet_hsi_notifq_init(struct uet_hsi_notifq *q, uint32_t depth)
 		return -ENOMEM;
 	memset(q->ring, 0, bytes);	/* marker 0: never valid */
 	q->depth = depth;
-	q->prod.marker = uet_hsi_notifq_marker_for_lap(0);
-	q->cons.marker = uet_hsi_notifq_marker_for_lap(0);
+	q->prod.marker = uet_hsi_notifq_marker_for_index(0);
+	q->cons.marker = uet_hsi_notifq_marker_for_index(0);
 	atomic_init(&q->prod.posted, 0);
 	atomic_init(&q->prod.full, 0);
 	atomic_init(&q->ci, 0);

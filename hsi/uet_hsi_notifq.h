@@ -6,19 +6,16 @@
  * memory is owned by the ring, 64-byte aligned and starts all zero, so no
  * entry is valid until written (0 is never a valid marker).
  *
- * Validity is the prime marker in byte 63.  The expected marker changes
- * once per lap of the ring: entries of lap L (index / depth == L) carry
- * uet_hsi_notifq_marker_for_lap(L) == (L % 13) + 1, so the sequence is
- * 1, 2, ..., 13, 1, ...  The producer writes bytes 0..62, then stores
- * the marker with release semantics; the consumer loads byte 63 of the
- * next expected slot with acquire semantics and reads the body only when
- * it equals the marker of the consumer's current lap.  An entry left from
- * the previous lap carries the previous lap's marker and is not taken.
- *
- * With per-lap cycling any depth would work; the "not a multiple of 13"
- * rule is kept because the spec requires it for hardware compatibility
- * (with per-entry cycling a multiple of 13 would give a slot the same
- * marker on every lap).
+ * Validity is the prime marker in byte 63.  It cycles per entry: the
+ * entry written at ring position n (counted from 0 since the ring was
+ * created) carries uet_hsi_notifq_marker_for_index(n) == (n % 13) + 1, so
+ * consecutive entries carry 1, 2, ..., 13, 1, ...  The producer writes
+ * bytes 0..62, then stores the marker with release semantics; the
+ * consumer loads byte 63 of the next expected slot with acquire semantics
+ * and reads the body only when it equals the marker expected at its
+ * position.  The entry left in that slot from the previous lap was written
+ * at position n - depth, and its marker differs because depth is not a
+ * multiple of 13 (hsi-formats.md 6.1: the reason for that rule).
  *
  * The producer never overwrites an entry the consumer has not consumed:
  * it compares its count with the consumer index (acquire load, cached)
@@ -44,10 +41,11 @@
 #define UET_HSI_NOTIFQ_MARKER_PERIOD	13
 #define UET_HSI_NOTIFQ_PAD		64	/* cache line */
 
-/* Marker of the entries written during lap `lap` of the ring. */
-static inline uint8_t uet_hsi_notifq_marker_for_lap(uint64_t lap)
+/* Marker of the entry written at ring position n (0, 1, ... since the
+ * ring was created). */
+static inline uint8_t uet_hsi_notifq_marker_for_index(uint64_t n)
 {
-	return (uint8_t)(lap % UET_HSI_NOTIFQ_MARKER_PERIOD + 1);
+	return (uint8_t)(n % UET_HSI_NOTIFQ_MARKER_PERIOD + 1);
 }
 
 /*

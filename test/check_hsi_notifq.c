@@ -53,12 +53,12 @@ static bool entry_ok(const uint8_t e[64], uint64_t seq)
 	return !memcmp(e, want, 63);
 }
 
-/* The marker of lap `lap`, computed the long way (1, 2, ..., 13, 1, ...). */
-static uint8_t lap_marker_by_hand(uint64_t lap)
+/* The marker of entry n, computed the long way (1, 2, ..., 13, 1, ...). */
+static uint8_t marker_by_hand(uint64_t n)
 {
 	uint8_t m = 1;
 
-	while (lap--)
+	while (n--)
 		m = m == 13 ? 1 : m + 1;
 	return m;
 }
@@ -88,58 +88,70 @@ START_TEST(test_depth)
 }
 END_TEST
 
-START_TEST(test_marker_for_lap)
+START_TEST(test_marker_for_index)
 {
-	/* first 28 laps written out */
+	/* the first 28 entries' markers written out */
 	static const uint8_t seq[28] = {
 		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
 		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
 		1, 2,
 	};
-	uint64_t lap;
+	uint64_t n;
 
-	for (lap = 0; lap < 28; lap++)
-		ck_assert_uint_eq(uet_hsi_notifq_marker_for_lap(lap), seq[lap]);
-	for (lap = 0; lap < 500; lap++)
-		ck_assert_uint_eq(uet_hsi_notifq_marker_for_lap(lap),
-				  lap_marker_by_hand(lap));
-	ck_assert_uint_eq(uet_hsi_notifq_marker_for_lap(13ull * 1000000007),
+	for (n = 0; n < 28; n++)
+		ck_assert_uint_eq(uet_hsi_notifq_marker_for_index(n), seq[n]);
+	for (n = 0; n < 500; n++)
+		ck_assert_uint_eq(uet_hsi_notifq_marker_for_index(n),
+				  marker_by_hand(n));
+	ck_assert_uint_eq(uet_hsi_notifq_marker_for_index(13ull * 1000000007),
 			  1);
-	ck_assert_uint_eq(uet_hsi_notifq_marker_for_lap(UINT64_MAX),
+	ck_assert_uint_eq(uet_hsi_notifq_marker_for_index(UINT64_MAX),
 			  UINT64_MAX % 13 + 1);
 }
 END_TEST
 
-/* Over 130 laps, one entry at a time and in whole-ring bursts. */
+/*
+ * Over 130 laps, one entry at a time and in whole-ring bursts: the entry
+ * written at position n carries marker (n % 13) + 1 (hsi-formats.md 6.1,
+ * "Marker cycles 1->2->...->13->1"), counted by hand here, so a slot's
+ * marker changes from one lap to the next for every allowed depth.
+ */
 START_TEST(test_marker_wrap)
 {
-	static const uint32_t depths[] = { 1, 7, 12, 14 };
+	static const uint32_t depths[] = { 1, 7, 12, 14, 27 };
 	unsigned int d;
 
-	for (d = 0; d < 4; d++) {
+	for (d = 0; d < 5; d++) {
 		const uint32_t depth = depths[d];
 		struct uet_hsi_notifq q;
 		uint8_t e[64], out[64];
-		uint8_t m = 1;		/* expected marker, by hand */
+		uint8_t mw = 1, mr = 1;	/* next marker written / read */
+		uint8_t prev;
 		uint64_t seq = 0, rseq = 0;
 		uint32_t lap, i;
 
 		ck_assert_int_eq(uet_hsi_notifq_init(&q, depth), 0);
 		for (lap = 0; lap < 130; lap++) {
 			for (i = 0; i < depth; i++) {
+				prev = q.ring[i * 64 + 63];
 				make_entry(e, seq);
 				ck_assert_int_eq(uet_hsi_notifq_post(&q, e), 0);
-				ck_assert_int_eq(q.ring[i * 64 + 63], m);
+				ck_assert_int_eq(q.ring[i * 64 + 63], mw);
+				/* the previous lap's entry in this slot had
+				 * another marker (0 on the first lap) */
+				ck_assert_int_ne(prev, mw);
+				mw = mw == 13 ? 1 : mw + 1;
 				seq++;
 				/* odd laps: the consumer lags a whole lap */
 				if (lap % 2)
 					continue;
 				ck_assert_int_eq(
-					uet_hsi_notifq_expected_marker(&q), m);
+					uet_hsi_notifq_expected_marker(&q), mr);
 				ck_assert_int_eq(uet_hsi_notifq_poll(&q, out),
 						 1);
 				ck_assert(entry_ok(out, rseq));
-				ck_assert_int_eq(out[63], m);
+				ck_assert_int_eq(out[63], mr);
+				mr = mr == 13 ? 1 : mr + 1;
 				rseq++;
 			}
 			if (lap % 2) {
@@ -151,13 +163,14 @@ START_TEST(test_marker_wrap)
 
 					ck_assert_int_eq(n, 1);
 					ck_assert(entry_ok(out, rseq));
-					ck_assert_int_eq(out[63], m);
+					ck_assert_int_eq(out[63], mr);
+					mr = mr == 13 ? 1 : mr + 1;
 					rseq++;
 				}
 			}
 			ck_assert_int_eq(uet_hsi_notifq_poll(&q, out), 0);
-			m = m == 13 ? 1 : m + 1;
-			ck_assert_int_eq(uet_hsi_notifq_expected_marker(&q), m);
+			ck_assert_int_eq(uet_hsi_notifq_expected_marker(&q),
+					 mr);
 		}
 		ck_assert_uint_eq(rseq, 130ull * depth);
 		uet_hsi_notifq_fini(&q);
@@ -192,7 +205,7 @@ START_TEST(test_full_empty)
 	ck_assert(entry_ok(out, 0));
 	make_entry(e, 5);
 	ck_assert_int_eq(uet_hsi_notifq_post(&q, e), 0);
-	ck_assert_int_eq(q.ring[63], 2);		/* lap 1 */
+	ck_assert_int_eq(q.ring[63], 6);		/* entry 5 */
 	ck_assert_int_eq(uet_hsi_notifq_post(&q, e), -EAGAIN);
 	/* slots 1-4 (lap 0) untouched */
 	ck_assert(!memcmp(snap + 64, q.ring + 64, 4 * 64));
@@ -224,30 +237,30 @@ START_TEST(test_stale)
 		ck_assert_int_eq(uet_hsi_notifq_post(&q, e), 0);
 		ck_assert_int_eq(uet_hsi_notifq_poll(&q, out), 1);
 	}
-	/* every slot still holds a complete lap-0 entry, marker 1 */
+	/* every slot still holds its complete lap-0 entry, markers 1-4 */
 	for (seq = 0; seq < 4; seq++) {
-		ck_assert_int_eq(q.ring[seq * 64 + 63], 1);
+		ck_assert_int_eq(q.ring[seq * 64 + 63], seq + 1);
 		ck_assert(entry_ok(q.ring + seq * 64, seq));
 	}
-	ck_assert_int_eq(uet_hsi_notifq_expected_marker(&q), 2);
+	ck_assert_int_eq(uet_hsi_notifq_expected_marker(&q), 5);
 	ck_assert_int_eq(uet_hsi_notifq_poll(&q, out), 0);
 	ck_assert_ptr_null(uet_hsi_notifq_peek(&q));
 
-	/* no marker but the lap's own makes slot 0 valid */
+	/* no marker but entry 4's own makes slot 0 valid */
 	for (m = 0; m < 256; m++) {
 		q.ring[63] = (uint8_t)m;
-		if (m == 2)
+		if (m == 5)
 			continue;
 		ck_assert_int_eq(uet_hsi_notifq_poll(&q, out), 0);
 	}
 	q.ring[63] = 1;
 	make_entry(e, 4);
 	ck_assert_int_eq(uet_hsi_notifq_post(&q, e), 0);
-	ck_assert_int_eq(q.ring[63], 2);
+	ck_assert_int_eq(q.ring[63], 5);
 	ck_assert_int_eq(uet_hsi_notifq_poll(&q, out), 1);
 	ck_assert(entry_ok(out, 4));
-	ck_assert_int_eq(out[63], 2);
-	/* slot 1 still has its lap-0 entry */
+	ck_assert_int_eq(out[63], 5);
+	/* slot 1 still has its lap-0 entry (marker 2, 6 expected) */
 	ck_assert_int_eq(uet_hsi_notifq_poll(&q, out), 0);
 	uet_hsi_notifq_fini(&q);
 }
@@ -285,7 +298,7 @@ START_TEST(test_batch)
 	ck_assert_uint_eq(n, 5);
 	for (i = 0; i < n; i++, rseq++) {
 		ck_assert(entry_ok(out[i], rseq));
-		ck_assert_int_eq(out[i][63], rseq < 12 ? 1 : 2);
+		ck_assert_int_eq(out[i][63], rseq % 13 + 1);
 	}
 	ck_assert_uint_eq(uet_hsi_notifq_poll_batch(&q, out, 5), 0);
 	ck_assert_uint_eq(atomic_load(&q.ci), 14);
@@ -373,10 +386,10 @@ START_TEST(test_reserve_commit)
 	make_entry(e, 7);
 	e[63] = 0xaa;
 	ck_assert_int_eq(uet_hsi_notifq_post(&q, e), 0);
-	ck_assert_int_eq(q.ring[64 + 63], 1);
+	ck_assert_int_eq(q.ring[64 + 63], 2);
 	ck_assert_int_eq(uet_hsi_notifq_poll(&q, out), 1);
 	ck_assert(entry_ok(out, 7));
-	ck_assert_int_eq(out[63], 1);
+	ck_assert_int_eq(out[63], 2);
 	uet_hsi_notifq_fini(&q);
 }
 END_TEST
@@ -475,8 +488,8 @@ static void *mt_consumer(void *arg)
 			continue;
 		}
 		for (i = 0; i < n; i++, seq++) {
-			uint8_t want_m = uet_hsi_notifq_marker_for_lap(
-						seq / m->q.depth);
+			uint8_t want_m =
+				uet_hsi_notifq_marker_for_index(seq);
 
 			if (seq >= MT_ENTRIES || !entry_ok(out[i], seq) ||
 			    out[i][63] != want_m) {
@@ -529,7 +542,7 @@ static Suite *hsi_notifq_suite(void)
 
 	tc = tcase_create("ring");
 	tcase_add_test(tc, test_depth);
-	tcase_add_test(tc, test_marker_for_lap);
+	tcase_add_test(tc, test_marker_for_index);
 	tcase_add_test(tc, test_marker_wrap);
 	tcase_add_test(tc, test_full_empty);
 	tcase_add_test(tc, test_stale);

@@ -377,15 +377,20 @@ static void som0_eq(const char *what, const union any_hdr *ua,
 /* ------------------------------------------------------------------ */
 
 /*
+ * Bytes 0-1 as ses-formats.md 3.5's field table (and
+ * tagged-send-and-encapsulation.md 4.7) lay them out: opcode 0[7:2],
+ * version 0[1:0], dc 1[7], ie 1[6], rel 1[5], hd 1[4], eom 1[3], som 1[2],
+ * reserved 1[1:0].
  * UET_TAGGED_SEND (0x09), ie=1 hd=1 eom=1 som=1:
- *   byte 1 = 0<<6 | ie 0x10 | hd 0x04 | eom 0x02 | som 0x01 = 0x17
+ *   byte 0 = opcode 0x09<<2 | version 0 = 0x24
+ *   byte 1 = ie 0x40 | hd 0x10 | eom 0x08 | som 0x04 = 0x5c
  *   2-3 = rsvd 0<<14 | request_length 0x2abc = 0x2abc
  *   ri_generation 0x03, job_id 0x000065,
  *   pid_on_fep 0x0a5 -> 00 a5, resource_index 0xfff -> 0f ff,
  *   initiator 0x01020304, match_bits 0xfedcba9876543210, header_data 7
  */
 static const uint8_t small_vec[UET_SES_SMALL_MSG_LEN] = {
-	0x09, 0x17, 0x2a, 0xbc, 0x03, 0x00, 0x00, 0x65,
+	0x24, 0x5c, 0x2a, 0xbc, 0x03, 0x00, 0x00, 0x65,
 	0x00, 0xa5, 0x0f, 0xff, 0x01, 0x02, 0x03, 0x04,
 	0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10,
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x07,
@@ -401,7 +406,7 @@ static const union any_hdr small_ref = { .small = {
 } };
 
 static const uint8_t small_rsvd[UET_SES_SMALL_MSG_LEN] = {
-	[0] = 0xc0, [2] = 0xc0, [8] = 0xf0, [10] = 0xf0,
+	[1] = 0x03, [2] = 0xc0, [8] = 0xf0, [10] = 0xf0,
 };
 
 static void small_rand(union any_hdr *u)
@@ -441,15 +446,18 @@ static void small_eq(const char *what, const union any_hdr *ua,
 /* ------------------------------------------------------------------ */
 
 /*
- * UET_READ (0x02), dc=1 rel=1 eom=1 som=1 (hd reserved):
- *   byte 1 = 0<<6 | dc 0x20 | rel 0x08 | eom 0x02 | som 0x01 = 0x2b
+ * Bytes 0-1 as in the small message (ses-formats.md 3.11: opcode 0[7:2],
+ * version 0[1:0], flags in byte 1; hd 1[4] and 1[1:0] reserved).
+ * UET_READ (0x02), dc=1 rel=1 eom=1 som=1:
+ *   byte 0 = opcode 0x02<<2 | version 0 = 0x08
+ *   byte 1 = dc 0x80 | rel 0x20 | eom 0x08 | som 0x04 = 0xac
  *   2-3 = rsvd 0 | request_length 16383 = 0x3fff
  *   ri_generation 0xff, job_id 0xffffff,
  *   pid_on_fep 0x800 -> 08 00, resource_index 0x001 -> 00 01,
  *   buffer_offset 0x8000000000000001, 20-31 reserved 0
  */
 static const uint8_t onm_vec[UET_SES_OPT_NONMATCH_LEN] = {
-	0x02, 0x2b, 0x3f, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0x08, 0xac, 0x3f, 0xff, 0xff, 0xff, 0xff, 0xff,
 	0x08, 0x00, 0x00, 0x01,
 	0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
@@ -465,7 +473,7 @@ static const union any_hdr onm_ref = { .onm = {
 } };
 
 static const uint8_t onm_rsvd[UET_SES_OPT_NONMATCH_LEN] = {
-	[0] = 0xc0, [1] = 0x04, [2] = 0xc0, [8] = 0xf0, [10] = 0xf0,
+	[1] = 0x13, [2] = 0xc0, [8] = 0xf0, [10] = 0xf0,
 	[20] = 0xff, [21] = 0xff, [22] = 0xff, [23] = 0xff,
 	[24] = 0xff, [25] = 0xff, [26] = 0xff, [27] = 0xff,
 	[28] = 0xff, [29] = 0xff, [30] = 0xff, [31] = 0xff,
@@ -1359,6 +1367,27 @@ static void check_req_ctl_invalid(const struct fmt *f)
 			       UET_WIRE_ERANGE, "version");
 }
 
+/* The same for the small-message layout: opcode 0[7:2], version 0[1:0]. */
+static void check_small_ctl_invalid(const struct fmt *f)
+{
+	uint8_t b0 = f->vec[0];
+	unsigned int v;
+
+	for (v = UET_SES_OPCODE_MAX + 1; v <= 0x3f; v++)
+		check_dec_byte(f, 0, (uint8_t)(v << 2 | (b0 & 0x03)),
+			       UET_WIRE_ERANGE, "opcode");
+	for (v = 1; v <= 3; v++)
+		check_dec_byte(f, 0, (uint8_t)((b0 & 0xfc) | v),
+			       UET_WIRE_ERANGE, "version");
+}
+
+/* Where a format keeps its opcode: bits 7:2 of byte 0 in the small and
+ * optimized non-matching headers, bits 5:0 elsewhere. */
+static unsigned int opcode_shift(const struct fmt *f)
+{
+	return f == &fmts[F_SMALL] || f == &fmts[F_ONM] ? 2 : 0;
+}
+
 #define REQ_CTL_ENC_BAD(fi, member) do {				\
 	ENC_BAD(fi, member, h->ctl.opcode = UET_SES_OPCODE_MAX + 1);	\
 	ENC_BAD(fi, member, h->ctl.opcode = 0x3f);			\
@@ -1409,7 +1438,10 @@ static void check_req_opcodes(const struct fmt *f, union any_hdr *u,
 
 		if (v <= 0x3f) {
 			memcpy(b, f->vec, f->len);
-			b[0] = (uint8_t)((b[0] & 0xc0) | v);
+			if (opcode_shift(f))
+				b[0] = (uint8_t)((b[0] & 0x03) | v << 2);
+			else
+				b[0] = (uint8_t)((b[0] & 0xc0) | v);
 			if (w)
 				check_dec_err(f, b, w, "opcode");
 			else
@@ -1425,7 +1457,7 @@ static void check_req_opcodes(const struct fmt *f, union any_hdr *u,
 		} else {
 			ck_assert_int_eq(f->enc(b, f->len, u),
 					 (ssize_t)f->len);
-			ck_assert_uint_eq(b[0], v);
+			ck_assert_uint_eq(b[0], v << opcode_shift(f));
 			ok++;
 		}
 	}
@@ -1563,10 +1595,10 @@ START_TEST(test_invalid_small_msg)
 {
 	const struct fmt *f = &fmts[F_SMALL];
 
-	check_req_ctl_invalid(f);
-	check_dec_byte(f, 1, 0x16, UET_WIRE_ERANGE, "som=0");
-	check_dec_byte(f, 1, 0x15, UET_WIRE_ERANGE, "eom=0");
-	check_dec_byte(f, 1, 0x14, UET_WIRE_ERANGE, "som=eom=0");
+	check_small_ctl_invalid(f);
+	check_dec_byte(f, 1, 0x58, UET_WIRE_ERANGE, "som=0");
+	check_dec_byte(f, 1, 0x54, UET_WIRE_ERANGE, "eom=0");
+	check_dec_byte(f, 1, 0x50, UET_WIRE_ERANGE, "som=eom=0");
 
 	ENC_BAD(F_SMALL, small, h->ctl.opcode = UET_SES_OPCODE_MAX + 1);
 	ENC_BAD(F_SMALL, small, h->ctl.version = 1);
@@ -1592,9 +1624,9 @@ START_TEST(test_invalid_opt_nonmatch)
 {
 	const struct fmt *f = &fmts[F_ONM];
 
-	check_req_ctl_invalid(f);
-	check_dec_byte(f, 1, 0x2a, UET_WIRE_ERANGE, "som=0");
-	check_dec_byte(f, 1, 0x29, UET_WIRE_ERANGE, "eom=0");
+	check_small_ctl_invalid(f);
+	check_dec_byte(f, 1, 0xa8, UET_WIRE_ERANGE, "som=0");
+	check_dec_byte(f, 1, 0xa4, UET_WIRE_ERANGE, "eom=0");
 
 	ENC_BAD(F_ONM, onm, h->ctl.opcode = UET_SES_OPCODE_MAX + 1);
 	ENC_BAD(F_ONM, onm, h->ctl.version = 1);
@@ -1952,13 +1984,16 @@ START_TEST(test_dispatch_requests)
 				       (uint8_t)b1);
 			ck_assert_msg(std == want, "STD op 0x%x som %u: %d",
 				      op, som, std);
+			/* the small layouts: opcode in byte 0 bits 7:2 */
 			ck_assert_int_eq(classify(UET_HDR_REQUEST_MEDIUM,
-						  (uint8_t)op, (uint8_t)b1),
+						  (uint8_t)(op << 2),
+						  (uint8_t)b1),
 					 op > UET_SES_OPCODE_MAX ?
 					 UET_WIRE_ETYPE :
 					 UET_SES_FMT_SMALL_MSG);
 			ck_assert_int_eq(classify(UET_HDR_REQUEST_SMALL,
-						  (uint8_t)op, (uint8_t)b1),
+						  (uint8_t)(op << 2),
+						  (uint8_t)b1),
 					 op > UET_SES_OPCODE_MAX ?
 					 UET_WIRE_ETYPE :
 					 UET_SES_FMT_OPT_NONMATCH);

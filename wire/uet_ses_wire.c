@@ -130,6 +130,57 @@ static int req_ctl_get(struct uet_ses_req_ctl *c, const uint8_t *p)
 	return 0;
 }
 
+/*
+ * Bytes 0-1 of the small-message and optimized non-matching headers, as
+ * the documents lay them out (ses-formats.md 3.5 and 3.11,
+ * tagged-send-and-encapsulation.md 4.7): opcode 0[7:2], version 0[1:0];
+ * dc 1[7], ie 1[6], rel 1[5], hd 1[4], eom 1[3], som 1[2], reserved 1[1:0].
+ */
+#define SMALL0_OPCODE_SHIFT	2
+#define SMALL0_VERSION_MASK	0x03u
+#define SMALL1_DC		0x80u
+#define SMALL1_IE		0x40u
+#define SMALL1_REL		0x20u
+#define SMALL1_HD		0x10u
+#define SMALL1_EOM		0x08u
+#define SMALL1_SOM		0x04u
+#define SMALL1_RSVD_MASK	0x03u
+
+static uint8_t *small_ctl_put(uint8_t *p, const struct uet_ses_req_ctl *c)
+{
+	uint8_t b1 = 0;
+
+	b1 |= c->dc ? SMALL1_DC : 0;
+	b1 |= c->ie ? SMALL1_IE : 0;
+	b1 |= c->rel ? SMALL1_REL : 0;
+	b1 |= c->hd ? SMALL1_HD : 0;
+	b1 |= c->eom ? SMALL1_EOM : 0;
+	b1 |= c->som ? SMALL1_SOM : 0;
+	p = uet_put_u8(p, (uint8_t)(c->opcode << SMALL0_OPCODE_SHIFT |
+				    c->version));
+	return uet_put_u8(p, b1);
+}
+
+static int small_ctl_get(struct uet_ses_req_ctl *c, const uint8_t *p)
+{
+	uint8_t b0 = uet_get_u8(p), b1 = uet_get_u8(p + 1);
+
+	if (b1 & SMALL1_RSVD_MASK)
+		return UET_WIRE_ERESERVED;
+	c->opcode = b0 >> SMALL0_OPCODE_SHIFT;
+	c->version = b0 & SMALL0_VERSION_MASK;
+	if (c->version != UET_SES_VERSION ||
+	    c->opcode > UET_SES_OPCODE_MAX)
+		return UET_WIRE_ERANGE;
+	c->dc = b1 & SMALL1_DC;
+	c->ie = b1 & SMALL1_IE;
+	c->rel = b1 & SMALL1_REL;
+	c->hd = b1 & SMALL1_HD;
+	c->eom = b1 & SMALL1_EOM;
+	c->som = b1 & SMALL1_SOM;
+	return 0;
+}
+
 /* ---- response bytes 0-1 ---- */
 
 /*
@@ -422,7 +473,7 @@ ssize_t uet_ses_small_msg_encode(uint8_t *buf, size_t len,
 	    h->job_id > UET_JOB_ID_MAX ||
 	    !addr_valid(h->pid_on_fep, h->resource_index))
 		return UET_WIRE_ERANGE;
-	p = req_ctl_put(buf, &h->ctl);
+	p = small_ctl_put(buf, &h->ctl);
 	p = uet_put_be16(p, h->request_length);
 	p = uet_put_u8(p, h->ri_generation);
 	p = uet_put_be24(p, h->job_id);
@@ -448,7 +499,7 @@ ssize_t uet_ses_small_msg_decode(struct uet_ses_small_msg *h,
 	ret = addr_get(&v.pid_on_fep, &v.resource_index, buf + 8);
 	if (ret)
 		return ret;
-	ret = req_ctl_get(&v.ctl, buf);
+	ret = small_ctl_get(&v.ctl, buf);
 	if (ret)
 		return ret;
 	if (!v.ctl.som || !v.ctl.eom)
@@ -478,7 +529,7 @@ ssize_t uet_ses_opt_nonmatch_encode(uint8_t *buf, size_t len,
 	    h->job_id > UET_JOB_ID_MAX ||
 	    !addr_valid(h->pid_on_fep, h->resource_index))
 		return UET_WIRE_ERANGE;
-	p = req_ctl_put(buf, &h->ctl);
+	p = small_ctl_put(buf, &h->ctl);
 	p = uet_put_be16(p, h->request_length);
 	p = uet_put_u8(p, h->ri_generation);
 	p = uet_put_be24(p, h->job_id);
@@ -499,7 +550,7 @@ ssize_t uet_ses_opt_nonmatch_decode(struct uet_ses_opt_nonmatch *h,
 	if (len < UET_SES_OPT_NONMATCH_LEN)
 		return UET_WIRE_ETRUNC;
 	/* hd is reserved in this format (ses-formats.md Table 3-10) */
-	if ((uet_get_u8(buf + 1) & REQ1_HD) ||
+	if ((uet_get_u8(buf + 1) & SMALL1_HD) ||
 	    !uet_bytes_are_zero(buf + 20, 12))
 		return UET_WIRE_ERESERVED;
 	ret = len14_get(&v.request_length, buf + 2);
@@ -508,7 +559,7 @@ ssize_t uet_ses_opt_nonmatch_decode(struct uet_ses_opt_nonmatch *h,
 	ret = addr_get(&v.pid_on_fep, &v.resource_index, buf + 8);
 	if (ret)
 		return ret;
-	ret = req_ctl_get(&v.ctl, buf);
+	ret = small_ctl_get(&v.ctl, buf);
 	if (ret)
 		return ret;
 	if (!v.ctl.som || !v.ctl.eom)
@@ -969,13 +1020,15 @@ int uet_ses_request_format(unsigned int next_hdr, const uint8_t *buf,
 	switch (next_hdr) {
 	case UET_HDR_REQUEST_SMALL:
 	case UET_HDR_REQUEST_MEDIUM:
-	case UET_HDR_REQUEST_STD:
-		if (opcode > UET_SES_OPCODE_MAX)
+		/* these two keep the opcode in byte 0 bits 7:2 */
+		if (b0 >> SMALL0_OPCODE_SHIFT > UET_SES_OPCODE_MAX)
 			return UET_WIRE_ETYPE;
 		if (next_hdr == UET_HDR_REQUEST_SMALL)
 			return UET_SES_FMT_OPT_NONMATCH;
-		if (next_hdr == UET_HDR_REQUEST_MEDIUM)
-			return UET_SES_FMT_SMALL_MSG;
+		return UET_SES_FMT_SMALL_MSG;
+	case UET_HDR_REQUEST_STD:
+		if (opcode > UET_SES_OPCODE_MAX)
+			return UET_WIRE_ETYPE;
 		return std_format(b0, b1);
 	case UET_HDR_RESPONSE:
 		if (opcode == UET_RESPONSE)

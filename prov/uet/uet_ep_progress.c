@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The notification consumer: reads the endpoint's notification ring
- * (entries are valid once their prime marker matches the lap) and turns
- * each entry into a CQ entry, an error CQ entry and/or a counter update.
+ * (entries are valid once their prime marker matches their position) and
+ * turns each entry into a CQ entry, an error CQ entry and/or a counter
+ * update.
  *
  * Send completions finish messages, RMA and atomics alike: the op's
  * flags (FI_SEND / FI_RMA|FI_WRITE / FI_RMA|FI_READ / FI_ATOMIC|FI_WRITE /
