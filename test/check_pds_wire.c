@@ -329,8 +329,9 @@ static void rnd_nack_fields(struct uet_pds_nack *h)
 	h->nack_code = (uint8_t)(uet_test_rand64() % (UET_NACK_MAX + 1));
 	h->vendor_code = (uint8_t)uet_test_rand_bits(8);
 	h->nack_psn = (uint32_t)uet_test_rand_bits(32);
-	h->spdcid = (uint16_t)uet_test_rand_bits(16);
-	h->dpdcid = (uint16_t)uet_test_rand_bits(16);
+	/* pds-formats.md 3.9: both PDCIDs are 0 when nt = 1 */
+	h->spdcid = h->nt ? 0 : (uint16_t)uet_test_rand_bits(16);
+	h->dpdcid = h->nt ? 0 : (uint16_t)uet_test_rand_bits(16);
 }
 
 static void rnd_nack(void *p)
@@ -1426,6 +1427,33 @@ static void check_nack_part(int fi, const char *vname,
 	memcpy(b, v->bytes, f->len);
 	memset(b + 8, 0, 4);
 	expect_dec(f, b, f->len, (ssize_t)f->len, "pdcids 0");
+
+	/*
+	 * pds-formats.md 3.9 field table: spdcid "0 if nt=1 or PDC
+	 * failure", dpdcid "0 if nt=1".  nt is byte 1 bit 3 (0x08); with
+	 * it set, a non-zero bit anywhere in bytes 8-11 is refused.
+	 */
+	for (i = 0; i < 32; i++) {
+		memcpy(b, v->bytes, f->len);
+		b[1] |= 0x08;
+		memset(b + 8, 0, 4);
+		b[8 + i / 8] = (uint8_t)(1u << (i % 8));
+		expect_dec(f, b, f->len, UET_WIRE_ERANGE, "nt=1, pdcid bit");
+	}
+	memcpy(b, v->bytes, f->len);
+	b[1] |= 0x08;
+	memset(b + 8, 0, 4);
+	expect_dec(f, b, f->len, (ssize_t)f->len, "nt=1, pdcids 0");
+	*nack_of_copy = *nack_in_host;
+	nack_of_copy->nt = true;
+	nack_of_copy->spdcid = 1;
+	nack_of_copy->dpdcid = 0;
+	expect_enc(f, host_copy, UET_WIRE_ERANGE, "nt=1, spdcid 1");
+	nack_of_copy->spdcid = 0;
+	nack_of_copy->dpdcid = 0x8000;
+	expect_enc(f, host_copy, UET_WIRE_ERANGE, "nt=1, dpdcid 0x8000");
+	nack_of_copy->dpdcid = 0;
+	expect_enc(f, host_copy, (ssize_t)f->len, "nt=1, pdcids 0");
 
 	for (i = 0; i < 256; i++) {
 		*nack_of_copy = *nack_in_host;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uet_pds_wire.h"
 #include "uet_ses_wire.h"
 #include "uet_test.h"
 
@@ -1751,7 +1752,8 @@ START_TEST(test_invalid_atomic_ext)
 	unsigned int v;
 
 	for (v = 0; v <= 0xff; v++) {
-		ssize_t want = v <= UET_AMO_OP_MAX && !amo_op_is_cas(v) ?
+		/* ses-formats.md 3.7 lists Table 3-21 in full: 0x00-0x14 */
+		ssize_t want = v <= 0x14 ?
 			       UET_SES_ATOMIC_EXT_LEN : UET_WIRE_ERANGE;
 
 		memcpy(b, f->vec, sizeof(b));
@@ -1781,13 +1783,17 @@ START_TEST(test_invalid_atomic_ext)
 			ck_assert_int_eq(f->enc(b, sizeof(b), &u), want);
 	}
 	/* spot checks independent of the helper above */
-	check_dec_byte(f, 0, UET_AMO_CSWAP, UET_WIRE_ERANGE, "CSWAP");
-	check_dec_byte(f, 0, UET_AMO_MSWAP, UET_WIRE_ERANGE, "MSWAP");
-	check_dec_byte(f, 0, UET_AMO_OP_MAX + 1, UET_WIRE_ERANGE, "op 0x15");
+	for (v = 0x0d; v <= 0x14; v++) {	/* CSWAP .. MSWAP, INVAL */
+		memcpy(b, f->vec, sizeof(b));
+		b[0] = (uint8_t)v;
+		ck_assert_int_eq(f->dec(&u, b, sizeof(b)), 8);
+		ck_assert_uint_eq(u.amo.atomic_opcode, v);
+	}
+	check_dec_byte(f, 0, 0x15, UET_WIRE_ERANGE, "op 0x15");
 	check_dec_byte(f, 1, 0x0c, UET_WIRE_ERANGE, "dtype 0x0c");
 	check_dec_byte(f, 1, 0x0d, UET_WIRE_ERANGE, "dtype 0x0d");
 	check_dec_byte(f, 1, 0x10, UET_WIRE_ERANGE, "dtype 0x10");
-	ENC_BAD(F_AMO, amo, h->atomic_opcode = UET_AMO_CSWAP_NE);
+	ENC_BAD(F_AMO, amo, h->atomic_opcode = 0x15);
 	ENC_BAD(F_AMO, amo, h->atomic_datatype = 0x0d);
 }
 END_TEST
@@ -2074,8 +2080,41 @@ START_TEST(test_dispatch_encoded)
 					 f->ses_fmt);
 		}
 	}
-	ck_assert_uint_eq(uet_ses_format_len(UET_SES_FMT_DEFAULT_RSP),
-			  UET_PDS_DEFAULT_SES_RSP_LEN);
+	/* pds-formats.md 3.13: "Default SES Response (8 bytes)" */
+	ck_assert_uint_eq(uet_ses_format_len(UET_SES_FMT_DEFAULT_RSP), 8);
+}
+END_TEST
+
+/*
+ * Every format's length as printed in its ses-formats.md heading
+ * (pds-formats.md for the Default SES Response), literal numbers:
+ * SOM=0 is 44, not Table 3-9's 16 (conformance.md C-16).
+ */
+START_TEST(test_format_len_literal)
+{
+	static const struct {
+		unsigned int fmt;
+		size_t len;
+	} want[] = {
+		{ UET_SES_FMT_STD_SOM1, 44 },		/* 3.1 Table 3-8 */
+		{ UET_SES_FMT_STD_SOM0, 44 },		/* 3.2, C-16 */
+		{ UET_SES_FMT_SMALL_MSG, 32 },		/* 3.5 Figure 3-14 */
+		{ UET_SES_FMT_OPT_NONMATCH, 32 },	/* 3.11 Table 3-10 */
+		{ UET_SES_FMT_DEFER_SEND, 44 },		/* 3.9 Figure 3-11 */
+		{ UET_SES_FMT_RTR, 44 },		/* 3.10 Figure 3-12 */
+		{ UET_SES_FMT_RSP, 16 },		/* 3.3 Table 3-11 */
+		{ UET_SES_FMT_RSP_DATA, 24 },		/* 3.4 Table 3-12 */
+		{ UET_SES_FMT_OPT_RSP_DATA, 16 },	/* 3.12 Table 3-13 */
+		{ UET_SES_FMT_DEFAULT_RSP, 8 },		/* pds 3.13 */
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(want); i++)
+		ck_assert_msg(uet_ses_format_len(want[i].fmt) == want[i].len,
+			      "%s: %zu, want %zu",
+			      uet_ses_format_str(want[i].fmt),
+			      uet_ses_format_len(want[i].fmt), want[i].len);
+	ck_assert_uint_eq(ARRAY_LEN(want), UET_SES_FMT_MAX);
 }
 END_TEST
 
@@ -2130,8 +2169,79 @@ START_TEST(test_format_names)
 	ck_assert_str_eq(uet_ses_format_str(UET_SES_FMT_MAX + 1), "UNKNOWN");
 	ck_assert_uint_eq(uet_ses_format_len(0), 0);
 	ck_assert_uint_eq(uet_ses_format_len(UET_SES_FMT_MAX + 1), 0);
-	ck_assert_uint_eq(uet_ses_format_len(UET_SES_FMT_STD_SOM0),
-			  UET_SES_STD_SOM0_LEN);
+	ck_assert_uint_eq(uet_ses_format_len(UET_SES_FMT_STD_SOM0), 44);
+}
+END_TEST
+
+/*
+ * The walk-through's success response (congestion-and-packet-flow.md,
+ * "Target - SES Response, PDS Ack Response and Packet Transmission"):
+ * the PDS ACK that carries the SES Response of the first UET_WRITE
+ * fragment, as the 28 header bytes after UDP.
+ *
+ * PDS ACK, pds-formats.md 3.6 (Table 3-35), 12 B:
+ *   0-1   type PDS_ACK 7, next_hdr UET_HDR_RESPONSE 4 (C-2), flags 0:
+ *         7 << 11 | 4 << 7 = 0x3800 + 0x0200 = 0x3a00   -> 3a 00
+ *   2-3   ack_psn_offset 0 (PSN 0x12000 = cack_psn + 0)  -> 00 00
+ *   4-7   cack_psn 0x12000                               -> 00 01 20 00
+ *   8-9   spdcid = target's initial PDCID 0x8001         -> 80 01
+ *   10-11 dpdcid = the request's spdcid 0x4001           -> 40 01
+ * SES Response, ses-formats.md 3.3 (Table 3-11 field table), 16 B:
+ *   0     list UET_EXPECTED 0 << 6 | opcode 0x01         -> 01
+ *         (the walk-through names UET_DEFAULT_RESPONSE; a response that
+ *         carries modified_length is UET_RESPONSE, conformance.md C-4)
+ *   1     version 0 << 6 | return_code RC_OK 0x01 (C-5)  -> 01
+ *   2-3   message_id 1                                   -> 00 01
+ *   4     ri_generation 0x001                            -> 01
+ *   5-7   JobID 101 = 0x000065                           -> 00 00 65
+ *   8-11  modified_length 16384 = 0x00004000             -> 00 00 40 00
+ *   12-15 reserved                                       -> 00 00 00 00
+ */
+START_TEST(test_walkthrough_success_response)
+{
+	static const uint8_t want[28] = {
+		0x3a, 0x00, 0x00, 0x00, 0x00, 0x01, 0x20, 0x00,
+		0x80, 0x01, 0x40, 0x01,
+		0x01, 0x01, 0x00, 0x01, 0x01, 0x00, 0x00, 0x65,
+		0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00,
+	};
+	const struct uet_pds_ack ack = {
+		.next_hdr = UET_HDR_RESPONSE, .ack_psn_offset = 0,
+		.cack_psn = 0x12000, .spdcid = 0x8001, .dpdcid = 0x4001,
+	};
+	const struct uet_ses_rsp rsp = {
+		.ctl = { .list = UET_LIST_EXPECTED, .opcode = UET_RESPONSE,
+			 .return_code = UET_RC_OK },
+		.message_id = 1, .ri_generation = 0x001, .job_id = 101,
+		.modified_length = 16384,
+	};
+	struct uet_pds_ack ack2;
+	struct uet_ses_rsp rsp2;
+	uint8_t b[28];
+	size_t i;
+
+	memset(b, POISON, sizeof(b));
+	ck_assert_int_eq(uet_pds_ack_encode(b, sizeof(b), &ack), 12);
+	ck_assert_int_eq(uet_ses_rsp_encode(b + 12, sizeof(b) - 12, &rsp),
+			 16);
+	for (i = 0; i < sizeof(b); i++)
+		ck_assert_msg(b[i] == want[i], "byte %zu = 0x%02x, want 0x%02x",
+			      i, b[i], want[i]);
+	ck_assert_int_eq(uet_pds_ack_decode(&ack2, want, sizeof(want)), 12);
+	ck_assert_uint_eq(ack2.next_hdr, 4);
+	ck_assert_uint_eq(ack2.cack_psn, 0x12000);
+	ck_assert_uint_eq(ack2.spdcid, 0x8001);
+	ck_assert_uint_eq(ack2.dpdcid, 0x4001);
+	ck_assert_int_eq(uet_ses_request_format(ack2.next_hdr, want + 12,
+						16), UET_SES_FMT_RSP);
+	ck_assert_int_eq(uet_ses_rsp_decode(&rsp2, want + 12, 16), 16);
+	ck_assert_uint_eq(rsp2.ctl.list, 0);
+	ck_assert_uint_eq(rsp2.ctl.opcode, 0x01);
+	ck_assert_uint_eq(rsp2.ctl.return_code, 0x01);
+	ck_assert_uint_eq(rsp2.message_id, 1);
+	ck_assert_uint_eq(rsp2.ri_generation, 1);
+	ck_assert_uint_eq(rsp2.job_id, 101);
+	ck_assert_uint_eq(rsp2.modified_length, 16384);
 }
 END_TEST
 
@@ -2173,6 +2283,8 @@ static Suite *ses_wire_suite(void)
 	tcase_add_test(disp, test_dispatch_encoded);
 	tcase_add_test(disp, test_dispatch_som_bit);
 	tcase_add_test(disp, test_format_names);
+	tcase_add_test(disp, test_format_len_literal);
+	tcase_add_test(disp, test_walkthrough_success_response);
 	suite_add_tcase(s, disp);
 	return s;
 }

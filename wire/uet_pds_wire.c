@@ -654,9 +654,12 @@ ssize_t uet_pds_ack_ccx_decode(struct uet_pds_ack_ccx *out,
 #define OFF_NACK_CODE	2
 #define OFF_VENDOR_CODE	3
 
+/* pds-formats.md 3.9: spdcid and dpdcid are 0 when nt = 1 (C-P4). */
 static int nack_check(const struct uet_pds_nack *h)
 {
 	if (h->next_hdr != UET_HDR_NONE || h->nack_code > UET_NACK_MAX)
+		return UET_WIRE_ERANGE;
+	if (h->nt && (h->spdcid || h->dpdcid))
 		return UET_WIRE_ERANGE;
 	return 0;
 }

@@ -181,8 +181,8 @@ struct uet_pds_nack {
 	uint8_t nack_code;	/* 0..UET_NACK_MAX */
 	uint8_t vendor_code;
 	uint32_t nack_psn;	/* PSN, or pkt_id when nt = 1 */
-	uint16_t spdcid;	/* 0 allowed */
-	uint16_t dpdcid;	/* 0 allowed */
+	uint16_t spdcid;	/* 0 allowed; must be 0 when nt = 1 */
+	uint16_t dpdcid;	/* 0 allowed; must be 0 when nt = 1 */
 };
 
 ssize_t uet_pds_nack_encode(uint8_t *buf, size_t len,

@@ -742,9 +742,10 @@ static bool amo_is_cas(unsigned int op)
 	       op == UET_AMO_MSWAP;
 }
 
+/* ses-formats.md 3.7 lists all of Table 3-21 for the 8-byte extension. */
 static bool amo_ext_op_valid(unsigned int op)
 {
-	return op <= UET_AMO_OP_MAX && !amo_is_cas(op);
+	return op <= UET_AMO_OP_MAX;
 }
 
 ssize_t uet_ses_atomic_ext_encode(uint8_t *buf, size_t len,

@@ -139,7 +139,7 @@ struct uet_ses_opt_rsp_data {
 
 /* Atomic extension (UET_SES_ATOMIC_EXT_LEN = 8 bytes). */
 struct uet_ses_atomic_ext {
-	uint8_t atomic_opcode;	/* enum uet_amo_op, not CSWAP* / MSWAP */
+	uint8_t atomic_opcode;	/* enum uet_amo_op, any of Table 3-21 */
 	uint8_t atomic_datatype;	/* enum uet_amo_dtype, defined size */
 	uint16_t semantic_control;	/* UET_AMO_SEMCTL_* */
 };
