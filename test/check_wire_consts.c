@@ -145,7 +145,9 @@ START_TEST(test_nack_codes)
 END_TEST
 
 /*
- * pds-formats.md 3.7, "CC Type Values"; pdc_info bit 0 use_rsv_pdc and
+ * pds-formats.md 3.7, "CC Type Values" (tagged-send-and-encapsulation.md
+ * 4.2 "CC State Compact Fields" agrees: 0=NSCC, 1=CREDIT); pdc_info bit 0
+ * use_rsv_pdc and
  * bits 3:1 reserved, psn_offset 12 bits (pds-formats.md 3.1 field notes,
  * Table 3-33).
  */
