@@ -1,0 +1,3 @@
+/* placeholder */
+#include <stdlib.h>
+int main(void) { return 0; }
