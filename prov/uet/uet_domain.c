@@ -224,6 +224,8 @@ static int uet_domain_open_dev(struct uet_domain *dom,
 	if (ret)
 		return ret;
 	ret = dom->ops->open(&attr, &dom->dev);
+	if (ret == -ENOKEY)	/* FI_UET_TSS wants a secret, none given */
+		ret = -FI_ENOKEY;
 	if (ret) {
 		UET_WARN(FI_LOG_DOMAIN, "opening the %s device on %s port %u: "
 			 "%s\n", dom->ops->name, host, attr.port,
