@@ -40,6 +40,25 @@ for combo in rdm:msg rdm:tagged dgram:msg; do
 		-e "$ep" -m "$mode" -I "$ITERS" -S "$SIZES" -c
 done
 
+# DGRAM messages are one datagram: with TSS they are 30 bytes shorter
+# (FI_UET_MTU=1452: 1408 without, 1378 with).
+if pp_selected "dgram-max"; then
+	dmax() {
+		FI_UET_MTU=1452 FI_UET_TSS=$1 env ${pp_preload:+"LD_PRELOAD=$pp_preload"} \
+			timeout -k 5 30 fi_info -p "$PROV" -t FI_EP_DGRAM -v 2>/dev/null |
+			awk '/max_msg_size/ { print $2; exit }'
+	}
+	m_off=$(dmax off)
+	m_req=$(dmax required)
+	if [ -n "$m_off" ] && [ -n "$m_req" ] && [ $((m_off - m_req)) -eq 30 ]; then
+		echo "PASS tss:dgram-max: max_msg_size $m_off without TSS, $m_req with it"
+		pp_npass=$((pp_npass + 1))
+	else
+		pp_combo=tss:dgram-max
+		pp_fail "DGRAM max_msg_size '$m_off' without TSS, '$m_req' with it"
+	fi
+fi
+
 # A key file others can read is refused: neither side can open its
 # domain, the pair fails (expected), and the log says why.
 if pp_selected "badmode"; then

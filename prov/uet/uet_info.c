@@ -46,6 +46,7 @@
 #include "uet_iface.h"
 #include "uet_info.h"
 #include "uet_log.h"
+#include "uet_tss.h"
 
 const struct uet_env_var uet_info_env_iface =
 	UET_ENV_STR_VAR("iface", NULL,
@@ -638,6 +639,7 @@ static int uet_info_apply(uint32_t version, struct fi_info *info,
 static size_t uet_info_dgram_max(const struct uet_iface *ifc)
 {
 	const struct uet_env_var *mtu_var = uet_env_lookup("mtu");
+	const struct uet_env_var *tss_var = uet_env_lookup("tss");
 	size_t ip_hdr, ip_mtu, udp = 0;
 
 	/* FI_UET_MTU (the software NIC's, when registered) is the largest
@@ -652,6 +654,10 @@ static size_t uet_info_dgram_max(const struct uet_iface *ifc)
 		udp = ip_mtu > ip_hdr + UET_UDP_HDR ?
 		      ip_mtu - ip_hdr - UET_UDP_HDR : 0;
 	}
+	/* Transport security (FI_UET_TSS on or required) takes its 30. */
+	if (tss_var && tss_var->type == UET_ENV_ENUM &&
+	    uet_env_get_enum(tss_var) != UET_TSS_OFF)
+		udp = udp > UET_TSS_OVERHEAD ? udp - UET_TSS_OVERHEAD : 0;
 	udp = udp > UET_DGRAM_HDR_MAX ? udp - UET_DGRAM_HDR_MAX : 0;
 	return udp < UET_DGRAM_MAX_MSG ? udp : UET_DGRAM_MAX_MSG;
 }
