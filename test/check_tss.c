@@ -884,6 +884,187 @@ START_TEST(test_nics_no_tss)
 }
 END_TEST
 
+
+/* ---- a captured exchange replayed after its PDC closed ---- */
+
+/* A link under NIC 0's TSS link that records every datagram NIC 0 sends
+ * (protected bytes, as on the wire). */
+#define TAP_MAX		64
+struct tap {
+	struct uet_link pub;
+	struct uet_link *inner;
+	unsigned int n;
+	size_t len[TAP_MAX];
+	uint8_t *buf[TAP_MAX];
+	struct uet_link_addr dst[TAP_MAX];
+};
+
+static struct tap *tap_of(struct uet_link *l)
+{
+	return (struct tap *)l;
+}
+
+static int tap_send(struct uet_link *l, const struct uet_link_pkt *p,
+		    unsigned int n)
+{
+	struct tap *t = tap_of(l);
+	unsigned int i, k;
+	size_t off;
+	int r = t->inner->ops->send(t->inner, p, n);
+
+	for (i = 0; r > 0 && i < (unsigned int)r && t->n < TAP_MAX; i++) {
+		t->len[t->n] = 0;
+		for (k = 0; k < p[i].iovcnt; k++)
+			t->len[t->n] += p[i].iov[k].iov_len;
+		t->buf[t->n] = malloc(t->len[t->n]);
+		for (off = 0, k = 0; k < p[i].iovcnt; k++) {
+			memcpy(t->buf[t->n] + off, p[i].iov[k].iov_base,
+			       p[i].iov[k].iov_len);
+			off += p[i].iov[k].iov_len;
+		}
+		t->dst[t->n] = *p[i].dst;
+		t->n++;
+	}
+	return r;
+}
+
+static int tap_recv(struct uet_link *l, struct uet_link_rx *rx,
+		    unsigned int n)
+{
+	return tap_of(l)->inner->ops->recv(tap_of(l)->inner, rx, n);
+}
+
+static int tap_fd(struct uet_link *l)
+{
+	return tap_of(l)->inner->ops->fd(tap_of(l)->inner);
+}
+
+static size_t tap_mtu(struct uet_link *l)
+{
+	return tap_of(l)->inner->ops->mtu(tap_of(l)->inner);
+}
+
+static int tap_local_addr(struct uet_link *l, struct uet_link_addr *a)
+{
+	return tap_of(l)->inner->ops->local_addr(tap_of(l)->inner, a);
+}
+
+static void tap_close(struct uet_link *l)
+{
+	struct tap *t = tap_of(l);
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->buf[i]);
+	t->inner->ops->close(t->inner);
+	free(t);
+}
+
+static const struct uet_link_ops tap_ops = {
+	.send = tap_send, .recv = tap_recv, .fd = tap_fd, .mtu = tap_mtu,
+	.local_addr = tap_local_addr, .close = tap_close,
+};
+
+static struct tap *the_tap;
+
+static struct uet_link *tap_tss_wrap(struct uet_link *inner, int idx,
+				     void *arg)
+{
+	struct wrap_arg *wa = arg;
+	struct uet_link *l;
+	struct tap *t;
+
+	if (idx == 0) {
+		t = calloc(1, sizeof(*t));
+		if (!t)
+			return NULL;
+		t->pub.ops = &tap_ops;
+		t->inner = inner;
+		the_tap = t;
+		inner = &t->pub;
+	}
+	if (uet_tss_link_open(&wa->cfg[idx], inner, true, &l))
+		return NULL;
+	return l;
+}
+
+/* NIC 0 sends NIC 1 a message; the PDC closes (idle); every datagram NIC
+ * 0 sent is replayed from NIC 0's address: NIC 1's PDS sees none of
+ * them, no message is delivered, and the replays are counted. */
+START_TEST(test_nics_replay_after_close)
+{
+	static uint8_t sbuf[6000], rbuf[6000];
+	struct snh_world_cfg wc;
+	struct wrap_arg wa;
+	struct uet_snic_stats st0, st1;
+	struct uet_tss_stats ts;
+	struct uet_link *raw;
+	struct snh_cmd c;
+	uint64_t rx_before;
+	uint8_t mode;
+	unsigned int i;
+
+	memset(&wa, 0, sizeof(wa));
+	tss_cfg_init(&wa.cfg[0], UET_TSS_REQUIRED, 0);
+	tss_cfg_init(&wa.cfg[1], UET_TSS_REQUIRED, 0);
+	snh_world_cfg_default(&wc);
+	wc.seed = uet_test_seed();
+	wc.wrap = tap_tss_wrap;
+	wc.wrap_arg = &wa;
+	wc.faults.delay_ns = 2 * SNH_US;
+	for (i = 0; i < 2; i++)
+		wc.snic[i].pds.idle_close_ns = 50 * SNH_MS;
+	the_tap = NULL;
+	ck_assert_int_eq(snh_world_open(&W_, &wc), 0);
+	ck_assert_ptr_nonnull(the_tap);
+	recv_count = 0;
+	W_.nic[1].fn = count_fn;
+	memset(sbuf, 0x77, sizeof(sbuf));
+	memset(&c, 0, sizeof(c));
+	c.family = UET_HSI_FAMILY_MSG;
+	c.variant = UET_HSI_VARIANT_RECV;
+	c.completion = true;
+	c.buf = rbuf;
+	c.len = sizeof(rbuf);
+	ck_assert_int_eq(snh_post_ring(&W_.nic[1], &c), 0);
+	c.variant = UET_HSI_VARIANT_SEND;
+	c.dest = snh_dest(&W_.nic[0], &W_.nic[1]);
+	c.buf = sbuf;
+	ck_assert_int_eq(snh_post_ring(&W_.nic[0], &c), 0);
+	snh_world_settle(&W_, 2 * SNH_SEC);
+	ck_assert_uint_eq(recv_count, 1);
+	ck_assert_mem_eq(rbuf, sbuf, sizeof(sbuf));
+	uet_snic_get_stats(W_.nic[0].dev, &st0);
+	uet_snic_get_stats(W_.nic[1].dev, &st1);
+	ck_assert_uint_eq(st0.pds.pdcs_open + st1.pds.pdcs_open, 0);
+	ck_assert_uint_gt(st1.pds.pdc_closed, 0);
+	ck_assert_uint_gt(the_tap->n, 1);
+
+	/* Replay everything NIC 0 sent, from NIC 0's own address. */
+	memset(rbuf, 0, sizeof(rbuf));
+	c.variant = UET_HSI_VARIANT_RECV;
+	c.buf = rbuf;
+	ck_assert_int_eq(snh_post_ring(&W_.nic[1], &c), 0);
+	rx_before = st1.pds.rx_pkts;
+	raw = the_tap->inner;
+	for (i = 0; i < the_tap->n; i++)
+		ck_assert_int_eq(link_send(raw, &the_tap->dst[i],
+					   the_tap->buf[i], the_tap->len[i]),
+				 1);
+	snh_world_settle(&W_, 2 * SNH_SEC);
+	ck_assert_uint_eq(recv_count, 1);
+	uet_snic_get_stats(W_.nic[1].dev, &st1);
+	ck_assert_uint_eq(st1.pds.rx_pkts, rx_before);
+	ck_assert_int_eq(uet_snic_get_tss_stats(W_.nic[1].dev, &mode, &ts),
+			 0);
+	ck_assert_uint_eq(ts.drops[UET_TSS_DROP_REPLAY] +
+			  ts.drops[UET_TSS_DROP_OLD], the_tap->n);
+	for (i = 0; i < sizeof(rbuf); i++)
+		ck_assert_uint_eq(rbuf[i], 0);
+	snh_world_close(&W_);
+}
+END_TEST
+
 /* ---- UDP: GSO runs of protected datagrams ---- */
 
 START_TEST(test_udp_gso)
@@ -962,6 +1143,7 @@ static Suite *tss_suite(void)
 	tcase_add_test(tc, test_nics_traffic);
 	tcase_add_test(tc, test_nics_wrong_key);
 	tcase_add_test(tc, test_nics_no_tss);
+	tcase_add_test(tc, test_nics_replay_after_close);
 	tcase_add_test(tc, test_udp_gso);
 	suite_add_tcase(s, tc);
 	return s;
