@@ -210,8 +210,13 @@ int uet_snic_tss_cfg(const uint8_t *secret, uint32_t job_id,
 
 	memset(tc, 0, sizeof(*tc));
 	tc->mode = (uint8_t)uet_env_get_enum(&snic_env_tss);
-	if (tc->mode == UET_TSS_OFF)
+	if (tc->mode == UET_TSS_OFF) {
+		if (secret)
+			UET_WARN_ONCE(FI_LOG_CORE, "the auth_key carries a TSS "
+				      "secret but FI_UET_TSS is off: packets "
+				      "are not protected\n");
 		return 0;
+	}
 	tc->job_id = job_id;
 	if (secret) {
 		memcpy(tc->secret, secret, UET_TSS_SECRET_LEN);
