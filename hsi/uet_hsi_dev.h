@@ -35,6 +35,8 @@ struct uet_hsi_dev_attr {
 	const char *host;		/* numeric local address of the port */
 	uint16_t port;			/* 0: the backend's default */
 	uint32_t job_id;		/* 24 bits */
+	/* The job's TSS secret (32 bytes, fi_uet_auth_key), NULL: none. */
+	const uint8_t *tss_secret;
 };
 
 struct uet_hsi_queue_attr {

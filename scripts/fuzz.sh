@@ -31,11 +31,15 @@ rm -rf "$fz/seeds"
 sh "$top/scripts/fuzz-seeds.sh" "$build" "$fz/seeds" || exit 1
 mkdir -p "$fz/findings"
 status=0
-for h in wire hsi rx; do
+# fuzz_tss makes its protected datagrams itself: two one-byte-case seeds.
+mkdir -p "$fz/seeds/tss"
+printf '\000\010\000' >"$fz/seeds/tss/raw"
+printf '\001\000\000UET TSS fuzz seed' >"$fz/seeds/tss/sealed"
+for h in wire hsi rx tss; do
 	corpus="$fz/corpus/$h"
 	mkdir -p "$corpus"
 	if [ -n "${FUZZ_RUNS:-}" ]; then
-		if [ "$h" = rx ]; then runs=1000000; else runs=10000000; fi
+		case $h in rx | tss) runs=1000000 ;; *) runs=10000000 ;; esac
 		limit="-runs=$runs"
 	else
 		limit="-max_total_time=$secs"

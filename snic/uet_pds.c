@@ -920,6 +920,7 @@ int uet_pds_poll(struct uet_pds *pds, uint64_t now)
 void uet_pds_get_stats(const struct uet_pds *pds, struct uet_pds_stats *st)
 {
 	*st = pds->st;
+	st->pdcs_open = pds->npdcs;
 }
 
 int uet_pds_get_pdc_stats(const struct uet_pds *pds,

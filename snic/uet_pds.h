@@ -272,6 +272,7 @@ struct uet_pds_stats {
 	uint64_t hold_expired;	/* PDCs torn down: held packets too old */
 	uint64_t unverified_wait;	/* replies held until the initiator
 					 * proved its address */
+	uint64_t pdcs_open;	/* uet_pds_get_stats: PDCs open now */
 };
 
 void uet_pds_get_stats(const struct uet_pds *pds, struct uet_pds_stats *st);

@@ -20,6 +20,7 @@
 #include "uet_link_udp.h"
 #include "uet_log.h"
 #include "uet_snic_internal.h"
+#include "uet_tss_internal.h"
 
 /* Access bits a registration may carry (libfabric's). */
 #define UET_SNIC_MR_ACCESS	(FI_READ | FI_WRITE | FI_RECV | FI_SEND | \
@@ -623,14 +624,26 @@ static int snic_open(const struct uet_hsi_dev_attr *attr,
 		     struct uet_hsi_dev **out)
 {
 	struct uet_link_udp_cfg lcfg;
+	struct uet_link *link, *tss;
+	struct uet_tss_cfg tcfg;
 	struct uet_snic_cfg cfg;
-	struct uet_link *link;
 	int ret;
 
 	if (!attr || !out)
 		return -EINVAL;
 	uet_snic_cfg_default(&cfg);
 	uet_snic_cfg_from_env(&cfg);
+	ret = uet_snic_tss_cfg(attr->tss_secret, attr->job_id, &tcfg);
+	if (ret) {
+		UET_WARN(FI_LOG_CORE, "software NIC: transport security "
+			 "(FI_UET_TSS, FI_UET_TSS_KEY_FILE): %s\n",
+			 strerror(-ret));
+		return ret;
+	}
+	/* FI_UET_MTU is the datagram size; TSS takes its share of it. */
+	if (tcfg.mode != UET_TSS_OFF && cfg.mtu)
+		cfg.mtu = cfg.mtu > UET_TSS_OVERHEAD ?
+			  cfg.mtu - UET_TSS_OVERHEAD : 0;
 	memset(&lcfg, 0, sizeof(lcfg));
 	lcfg.host = attr->host && *attr->host ? attr->host : "0.0.0.0";
 	lcfg.port = attr->port ? attr->port : uet_snic_env_port();
@@ -641,13 +654,28 @@ static int snic_open(const struct uet_hsi_dev_attr *attr,
 	if (ret) {
 		UET_WARN(FI_LOG_CORE, "software NIC: UDP link on %s port %u: "
 			 "%d\n", lcfg.host, lcfg.port, ret);
-		return ret;
+		goto out_wipe;
+	}
+	if (tcfg.mode != UET_TSS_OFF) {
+		ret = uet_tss_link_open(&tcfg, link, true, &tss);
+		if (ret) {
+			UET_WARN(FI_LOG_CORE, "software NIC: TSS: %d\n", ret);
+			link->ops->close(link);
+			goto out_wipe;
+		}
+		link = tss;
 	}
 	ret = uet_snic_open_link(&cfg, attr->job_id, link, true, out);
 	if (ret) {
 		UET_WARN(FI_LOG_CORE, "software NIC: open: %d\n", ret);
 		link->ops->close(link);
+		goto out_wipe;
 	}
+	UET_INFO(FI_LOG_CORE, "software NIC: transport security %s\n",
+		 tcfg.mode == UET_TSS_REQUIRED ? "required" :
+		 tcfg.mode == UET_TSS_ON ? "on" : "off");
+out_wipe:
+	uet_tss_wipe(tcfg.secret, sizeof(tcfg.secret));
 	return ret;
 }
 
@@ -782,6 +810,11 @@ static const char *const uet_snic_drop_names[UET_SNIC_DROP_N] = {
 	[UET_SNIC_DROP_RMA_EXPIRED] = "rma_expired",
 	[UET_SNIC_DROP_RMA_KEY] = "rma_key",
 	[UET_SNIC_DROP_RMA_ACCESS] = "rma_access",
+	[UET_SNIC_DROP_TSS_MALFORMED] = "tss_malformed",
+	[UET_SNIC_DROP_TSS_AUTH] = "tss_auth",
+	[UET_SNIC_DROP_TSS_UNPROTECTED] = "tss_unprotected",
+	[UET_SNIC_DROP_TSS_REPLAY] = "tss_replay",
+	[UET_SNIC_DROP_TSS_OLD] = "tss_old",
 };
 
 const char *uet_snic_drop_name(unsigned int cause)
@@ -791,7 +824,9 @@ const char *uet_snic_drop_name(unsigned int cause)
 
 int uet_snic_get_drops(struct uet_hsi_dev *d, struct uet_snic_drops *out)
 {
+	struct uet_tss_stats ts;
 	struct uet_snic_stats st;
+	uint8_t mode;
 	uint64_t *v;
 
 	if (!d || !out)
@@ -818,6 +853,28 @@ int uet_snic_get_drops(struct uet_hsi_dev *d, struct uet_snic_drops *out)
 	v[UET_SNIC_DROP_RMA_EXPIRED] = st.ses.rma_rx_expired;
 	v[UET_SNIC_DROP_RMA_KEY] = st.ses.rma_bad_key + st.ses.rma_bad_gen;
 	v[UET_SNIC_DROP_RMA_ACCESS] = st.ses.rma_perm + st.ses.rma_range;
+	uet_snic_get_tss_stats(d, &mode, &ts);
+	v[UET_SNIC_DROP_TSS_MALFORMED] = ts.drops[UET_TSS_DROP_MALFORMED];
+	v[UET_SNIC_DROP_TSS_AUTH] = ts.drops[UET_TSS_DROP_AUTH];
+	v[UET_SNIC_DROP_TSS_UNPROTECTED] = ts.drops[UET_TSS_DROP_UNPROTECTED];
+	v[UET_SNIC_DROP_TSS_REPLAY] = ts.drops[UET_TSS_DROP_REPLAY];
+	v[UET_SNIC_DROP_TSS_OLD] = ts.drops[UET_TSS_DROP_OLD];
+	return 0;
+}
+
+int uet_snic_get_tss_stats(struct uet_hsi_dev *d, uint8_t *mode,
+			   struct uet_tss_stats *st)
+{
+	struct uet_snic_dev *dev = uet_snic_dev_of(d);
+
+	if (!d || !mode || !st)
+		return -EINVAL;
+	memset(st, 0, sizeof(*st));
+	pthread_mutex_lock(&dev->lock);
+	if (uet_tss_link_get_stats(dev->link, st))
+		st->mode = UET_TSS_OFF;
+	*mode = st->mode;
+	pthread_mutex_unlock(&dev->lock);
 	return 0;
 }
 

@@ -129,6 +129,7 @@
 #include "uet_link.h"
 #include "uet_pds.h"
 #include "uet_ses.h"
+#include "uet_tss.h"
 
 extern const struct uet_hsi_dev_ops uet_snic_dev_ops;
 
@@ -229,6 +230,11 @@ enum uet_snic_drop {
 	UET_SNIC_DROP_RMA_EXPIRED,	/* SES: incomplete writes timed out */
 	UET_SNIC_DROP_RMA_KEY,		/* SES: bad or stale memory key */
 	UET_SNIC_DROP_RMA_ACCESS,	/* SES: permission or range */
+	UET_SNIC_DROP_TSS_MALFORMED,	/* TSS: short or bad TSS header */
+	UET_SNIC_DROP_TSS_AUTH,		/* TSS: tag did not verify */
+	UET_SNIC_DROP_TSS_UNPROTECTED,	/* TSS: required, packet had none */
+	UET_SNIC_DROP_TSS_REPLAY,	/* TSS: sequence number seen */
+	UET_SNIC_DROP_TSS_OLD,		/* TSS: older than the window */
 	UET_SNIC_DROP_N,
 };
 
@@ -240,5 +246,23 @@ struct uet_snic_drops {
 int uet_snic_get_drops(struct uet_hsi_dev *dev, struct uet_snic_drops *d);
 /* Short name of a cause ("malformed", "replay", ...), NULL past the end. */
 const char *uet_snic_drop_name(unsigned int cause);
+
+/*
+ * Transport security (snic/uet_tss.h): the mode in effect and, when it
+ * is not UET_TSS_OFF, the TSS link's counters (zeros otherwise).  The
+ * secret comes from the open attributes (the auth_key), else from the
+ * file FI_UET_TSS_KEY_FILE names; FI_UET_TSS says the mode.  0, -EINVAL.
+ */
+int uet_snic_get_tss_stats(struct uet_hsi_dev *dev, uint8_t *mode,
+			   struct uet_tss_stats *st);
+/*
+ * The TSS configuration of a NIC for job_id: mode from FI_UET_TSS, the
+ * secret from secret (32 bytes, NULL: none) else FI_UET_TSS_KEY_FILE.
+ * 0 with tc->mode UET_TSS_OFF when TSS is off; -ENOKEY when the mode asks
+ * for TSS and there is no secret; the key file's errors (-EPERM for its
+ * owner or mode, -EINVAL for its content, -ENOENT ...).
+ */
+int uet_snic_tss_cfg(const uint8_t *secret, uint32_t job_id,
+		     struct uet_tss_cfg *tc);
 
 #endif /* UET_SNIC_H */

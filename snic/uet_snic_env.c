@@ -5,11 +5,13 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "uet_clock.h"
 #include "uet_env.h"
+#include "uet_log.h"
 #include "uet_snic_internal.h"
 
 /* Eager is faster than a pull up to a few MiB on loopback (measured:
@@ -22,6 +24,8 @@
 #define UET_SNIC_DEFAULT_DEAD_MS	30000u
 /* FI_UET_RTO_MIN_US at most the default rto_max */
 #define UET_SNIC_RTO_MIN_US_MAX		500000u
+/* FI_UET_TSS default (docs/tss.md: the measurement behind it). */
+#define UET_SNIC_DEFAULT_TSS		UET_TSS_OFF
 
 static const struct uet_env_enum snic_delivery_names[] = {
 	{ "rud", UET_PDS_MODE_RUD },
@@ -87,6 +91,27 @@ static const struct uet_env_var snic_env_gso =
 			 "Send runs of equal datagrams with UDP GSO and "
 			 "receive with UDP GRO when the kernel has them");
 
+/* Transport security (snic/uet_tss.h, docs/tss.md). */
+static const struct uet_env_enum snic_tss_names[] = {
+	{ "off", UET_TSS_OFF },
+	{ "on", UET_TSS_ON },
+	{ "required", UET_TSS_REQUIRED },
+	{ NULL, 0 },
+};
+
+static const struct uet_env_var snic_env_tss =
+	UET_ENV_ENUM_VAR("tss", UET_SNIC_DEFAULT_TSS, snic_tss_names,
+			 "Transport security (AES-256-GCM, replay window): "
+			 "off; on (send protected, accept both); required "
+			 "(drop every unprotected packet).  The job secret "
+			 "comes from the auth_key (fi_uet_ext.h), else "
+			 "FI_UET_TSS_KEY_FILE");
+static const struct uet_env_var snic_env_tss_key_file =
+	UET_ENV_STR_VAR("tss_key_file", NULL,
+			"File with the job's 32-byte TSS secret (raw, or 64 "
+			"hex digits); refused unless owned by the user with "
+			"mode 0600");
+
 const struct uet_env_var *const uet_snic_env_vars[] = {
 	&snic_env_mtu,
 	&snic_env_port,
@@ -100,6 +125,8 @@ const struct uet_env_var *const uet_snic_env_vars[] = {
 	&snic_env_unreach_ms,
 	&snic_env_loss_ppm,
 	&snic_env_gso,
+	&snic_env_tss,
+	&snic_env_tss_key_file,
 };
 
 const size_t uet_snic_env_nvars =
@@ -173,4 +200,40 @@ uint32_t uet_snic_env_loss_ppm(void)
 bool uet_snic_env_gso(void)
 {
 	return uet_env_get_bool(&snic_env_gso);
+}
+
+int uet_snic_tss_cfg(const uint8_t *secret, uint32_t job_id,
+		     struct uet_tss_cfg *tc)
+{
+	const char *path;
+	int ret;
+
+	memset(tc, 0, sizeof(*tc));
+	tc->mode = (uint8_t)uet_env_get_enum(&snic_env_tss);
+	if (tc->mode == UET_TSS_OFF) {
+		if (secret)
+			UET_WARN_ONCE(FI_LOG_CORE, "the auth_key carries a TSS "
+				      "secret but FI_UET_TSS is off: packets "
+				      "are not protected\n");
+		return 0;
+	}
+	tc->job_id = job_id;
+	if (secret) {
+		memcpy(tc->secret, secret, UET_TSS_SECRET_LEN);
+		return 0;
+	}
+	path = uet_env_get_str(&snic_env_tss_key_file);
+	if (!path || !*path) {
+		tc->mode = UET_TSS_OFF;
+		return -ENOKEY;
+	}
+	ret = uet_tss_key_file_load(path, tc->secret);
+	if (ret) {
+		UET_WARN(FI_LOG_CORE, "FI_UET_TSS_KEY_FILE %s refused: %s%s\n",
+			 path, strerror(-ret), ret == -EPERM ?
+			 " (it must be a regular file of this user with mode "
+			 "0600)" : "");
+		tc->mode = UET_TSS_OFF;
+	}
+	return ret;
 }

@@ -13,6 +13,7 @@
 
 #include <rdma/fabric.h>
 #include <rdma/fi_errno.h>
+#include <rdma/fi_uet_ext.h>
 
 #include "uet_addr.h"
 #include "uet_iface.h"
@@ -598,6 +599,64 @@ START_TEST(test_info_caps)
 }
 END_TEST
 
+/* A 40-byte auth_key (struct fi_uet_auth_key: JobID, flags, TSS secret)
+ * comes back whole in the domain and endpoint attributes; other sizes,
+ * flags other than 0 and JobIDs of more than 24 bits give nothing. */
+START_TEST(test_info_auth_key_tss)
+{
+	struct fi_info *hints = fi_allocinfo(), *info;
+	struct fi_uet_auth_key k;
+	const uint8_t *secret;
+	uint32_t job;
+	size_t i;
+
+	lo_only();
+	memset(&k, 0, sizeof(k));
+	k.job_id = 0x123456;
+	for (i = 0; i < sizeof(k.secret); i++)
+		k.secret[i] = (uint8_t)(0x80 + i);
+	ck_assert_uint_eq(sizeof(k), 40);
+	hints->ep_attr->type = FI_EP_RDM;
+	hints->domain_attr->auth_key = malloc(sizeof(k));
+	memcpy(hints->domain_attr->auth_key, &k, sizeof(k));
+	hints->domain_attr->auth_key_size = sizeof(k);
+	hints->ep_attr->auth_key = malloc(sizeof(k));
+	memcpy(hints->ep_attr->auth_key, &k, sizeof(k));
+	hints->ep_attr->auth_key_size = sizeof(k);
+	info = get(NULL, NULL, 0, hints);
+	ck_assert_uint_eq(info->domain_attr->auth_key_size, sizeof(k));
+	ck_assert_mem_eq(info->domain_attr->auth_key, &k, sizeof(k));
+	ck_assert_uint_eq(info->ep_attr->auth_key_size, sizeof(k));
+	ck_assert_mem_eq(info->ep_attr->auth_key, &k, sizeof(k));
+	ck_assert_int_eq(uet_info_check(V, info), 0);
+	ck_assert_int_eq(uet_info_auth_key_parse(info->domain_attr->auth_key,
+						 sizeof(k), &job, &secret), 0);
+	ck_assert_uint_eq(job, 0x123456);
+	ck_assert_ptr_nonnull(secret);
+	ck_assert_mem_eq(secret, k.secret, sizeof(k.secret));
+	fi_freeinfo(info);
+	ck_assert_int_eq(uet_info_auth_key_parse(&k, 4, &job, &secret), 0);
+	ck_assert_ptr_null(secret);
+
+	k.flags = 1;
+	memcpy(hints->domain_attr->auth_key, &k, sizeof(k));
+	expect_nodata(hints);
+	ck_assert_int_eq(uet_info_auth_key_parse(&k, sizeof(k), &job,
+						 &secret), -FI_EINVAL);
+	k.flags = 0;
+	k.job_id = 1u << 24;
+	memcpy(hints->domain_attr->auth_key, &k, sizeof(k));
+	expect_nodata(hints);
+	k.job_id = 7;
+	memcpy(hints->domain_attr->auth_key, &k, sizeof(k));
+	hints->domain_attr->auth_key_size = sizeof(k) - 1;
+	expect_nodata(hints);
+	ck_assert_int_eq(uet_info_auth_key_parse(&k, 8, &job, &secret),
+			 -FI_EINVAL);
+	fi_freeinfo(hints);
+}
+END_TEST
+
 /* Hinted levels are returned; the answer is never weaker than asked. */
 START_TEST(test_info_domain_choices)
 {
@@ -872,6 +931,7 @@ static Suite *info_suite(void)
 	tcase_add_checked_fixture(tc, lo_only, NULL);
 	tcase_add_test(tc, test_info_defaults);
 	tcase_add_test(tc, test_info_unsatisfiable);
+	tcase_add_test(tc, test_info_auth_key_tss);
 	tcase_add_test(tc, test_info_node_dest);
 	tcase_add_test(tc, test_info_node_source);
 	tcase_add_test(tc, test_info_ipv6);

@@ -1724,13 +1724,15 @@ START_TEST(test_env)
 	unsetenv("FI_UET_LOSS_PPM");
 
 	/* the declarations register (names, defaults within range) */
-	ck_assert_uint_eq(uet_snic_env_nvars, 12);
+	ck_assert_uint_eq(uet_snic_env_nvars, 14);
 	for (i = 0; i < uet_snic_env_nvars; i++)
 		ck_assert_ptr_nonnull(uet_snic_env_vars[i]->help);
 	ck_assert_int_eq(uet_env_register_all(uet_snic_env_vars,
 					      uet_snic_env_nvars), 0);
 	ck_assert_ptr_nonnull(uet_env_lookup("rdzv_threshold"));
 	ck_assert_ptr_nonnull(uet_env_lookup("delivery"));
+	ck_assert_ptr_nonnull(uet_env_lookup("tss"));
+	ck_assert_ptr_nonnull(uet_env_lookup("tss_key_file"));
 	uet_env_unregister_all();
 }
 END_TEST

@@ -3,8 +3,9 @@
  * TSS (Transport Security Sublayer) header codec, 12 bytes
  * (tagged-send-and-encapsulation.md 4.6 and 5.2; docs/conformance.md (4.2)).
  *
- * The software NIC does not send TSS; the codec exists for the dissector
- * and for interoperability tests.  Conventions as in uet_wire.h.
+ * The software NIC's TSS link (snic/uet_tss.c, docs/tss.md) writes and
+ * reads it after an outer prologue of type TSS.  Conventions as in
+ * uet_wire.h.
  */
 #ifndef UET_TSS_WIRE_H
 #define UET_TSS_WIRE_H

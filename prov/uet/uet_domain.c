@@ -67,6 +67,16 @@ int uet_domain_wait(struct uet_domain *dom, int extra_fd, int timeout_ms)
 	return 0;
 }
 
+/* Overwrite the secret (a store the compiler cannot drop). */
+static void uet_domain_wipe_secret(struct uet_domain *dom)
+{
+	volatile uint8_t *p = dom->secret;
+	size_t i;
+
+	for (i = 0; i < sizeof(dom->secret); i++)
+		p[i] = 0;
+}
+
 static int uet_domain_close(struct fid *fid)
 {
 	struct uet_domain *dom = uet_container_of(fid, struct uet_domain,
@@ -87,6 +97,7 @@ static int uet_domain_close(struct fid *fid)
 		atomic_fetch_sub(&dom->eq->ref, 1);
 	atomic_fetch_sub(&dom->fabric->ref, 1);
 	pthread_mutex_destroy(&dom->lock);
+	uet_domain_wipe_secret(dom);
 	free(dom);
 	return 0;
 }
@@ -119,7 +130,7 @@ static struct fi_ops uet_domain_fi_ops = {
 	.close = uet_domain_close,
 	.bind = uet_domain_bind,
 	.control = uet_no_control,
-	.ops_open = uet_no_ops_open,
+	.ops_open = uet_ext_ops_open,
 	.tostr = uet_no_tostr,
 	.ops_set = uet_no_ops_set,
 };
@@ -146,22 +157,28 @@ static struct fi_ops_mr uet_domain_mr_ops = {
 	.regattr = uet_mr_regattr,
 };
 
-/* The JobID: the domain's auth_key when the application gave one, else
- * FI_UET_JOB_ID. */
-static int uet_domain_job_id(const struct fi_domain_attr *da, uint32_t *job)
+/* The JobID (and TSS secret): the domain's auth_key when the application
+ * gave one (4 or 40 bytes, fi_uet_ext.h), else FI_UET_JOB_ID. */
+static int uet_domain_job_id(const struct fi_domain_attr *da,
+			     struct uet_domain *dom)
 {
+	const uint8_t *secret;
 	uint32_t v;
+	int ret;
 
 	if (da && da->auth_key && da->auth_key_size) {
-		if (da->auth_key_size != sizeof(v))
-			return -FI_EINVAL;
-		memcpy(&v, da->auth_key, sizeof(v));
-		if (v >= (1u << 24))
-			return -FI_EINVAL;
-		*job = v;
+		ret = uet_info_auth_key_parse(da->auth_key, da->auth_key_size,
+					      &v, &secret);
+		if (ret)
+			return ret;
+		dom->job_id = v;
+		if (secret) {
+			memcpy(dom->secret, secret, sizeof(dom->secret));
+			dom->has_secret = true;
+		}
 		return 0;
 	}
-	*job = (uint32_t)uet_env_get_uint(&uet_info_env_job_id);
+	dom->job_id = (uint32_t)uet_env_get_uint(&uet_info_env_job_id);
 	return 0;
 }
 
@@ -201,11 +218,14 @@ static int uet_domain_open_dev(struct uet_domain *dom,
 	}
 	attr.host = host;
 	attr.job_id = dom->job_id;
+	attr.tss_secret = dom->has_secret ? dom->secret : NULL;
 
 	ret = uet_hsi_dev_select(&dom->ops);
 	if (ret)
 		return ret;
 	ret = dom->ops->open(&attr, &dom->dev);
+	if (ret == -ENOKEY)	/* FI_UET_TSS wants a secret, none given */
+		ret = -FI_ENOKEY;
 	if (ret) {
 		UET_WARN(FI_LOG_DOMAIN, "opening the %s device on %s port %u: "
 			 "%s\n", dom->ops->name, host, attr.port,
@@ -272,7 +292,7 @@ int uet_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 			     FI_PROGRESS_MANUAL;
 	dom->mr_mode = info->domain_attr ? (uint64_t)info->domain_attr->mr_mode
 					 : 0;
-	ret = uet_domain_job_id(info->domain_attr, &dom->job_id);
+	ret = uet_domain_job_id(info->domain_attr, dom);
 	if (ret)
 		goto err_lock;
 	ret = uet_hashmap_init(&dom->mr_map, 0, 0);
@@ -309,6 +329,7 @@ err_map:
 err_lock:
 	pthread_mutex_destroy(&dom->lock);
 err_free:
+	uet_domain_wipe_secret(dom);
 	free(dom);
 	return ret;
 }

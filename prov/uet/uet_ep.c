@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "uet_clock.h"
 #include "uet_fi_no.h"
 #include "uet_info.h"
@@ -633,6 +635,33 @@ struct fi_ops_atomic uet_ep_no_atomic_ops = {
 
 /* ---- open ---- */
 
+/* One JobID and secret per domain (its device): an endpoint's auth_key
+ * may repeat them, not choose others. */
+static int uet_ep_check_auth_key(const struct uet_domain *d,
+				 const struct fi_ep_attr *ea)
+{
+	const uint8_t *secret;
+	uint32_t job;
+	int ret;
+
+	ret = uet_info_auth_key_parse(ea->auth_key, ea->auth_key_size, &job,
+				      &secret);
+	if (ret)
+		return ret;
+	if (job != d->job_id) {
+		UET_WARN(FI_LOG_EP_CTRL, "endpoint JobID %u differs from its "
+			 "domain's %u\n", job, d->job_id);
+		return -FI_EINVAL;
+	}
+	if (secret && (!d->has_secret ||
+		       CRYPTO_memcmp(secret, d->secret, sizeof(d->secret)))) {
+		UET_WARN(FI_LOG_EP_CTRL, "endpoint TSS secret differs from "
+			 "its domain's\n");
+		return -FI_EINVAL;
+	}
+	return 0;
+}
+
 /* An endpoint, or (sep != NULL) a context of a scalable endpoint: its
  * PIDonFEP is the scalable endpoint's, its resource index ri. */
 static int uet_ep_open_in(struct fid_domain *domain, struct fi_info *info,
@@ -658,18 +687,9 @@ static int uet_ep_open_in(struct fid_domain *domain, struct fi_info *info,
 	if (info->ep_attr->tx_ctx_cnt > 1 || info->ep_attr->rx_ctx_cnt > 1)
 		return -FI_EINVAL;
 	if (info->ep_attr->auth_key && info->ep_attr->auth_key_size) {
-		uint32_t job;
-
-		/* One JobID per domain (its device): an endpoint may repeat
-		 * it, not choose another. */
-		if (info->ep_attr->auth_key_size != sizeof(job))
-			return -FI_EINVAL;
-		memcpy(&job, info->ep_attr->auth_key, sizeof(job));
-		if (job != d->job_id) {
-			UET_WARN(FI_LOG_EP_CTRL, "endpoint JobID %u differs "
-				 "from its domain's %u\n", job, d->job_id);
-			return -FI_EINVAL;
-		}
+		ret = uet_ep_check_auth_key(d, info->ep_attr);
+		if (ret)
+			return ret;
 	}
 	ep = calloc(1, sizeof(*ep));
 	if (!ep)

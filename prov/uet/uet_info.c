@@ -32,6 +32,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,11 +40,13 @@
 #include <unistd.h>
 
 #include <rdma/fi_errno.h>
+#include <rdma/fi_uet_ext.h>
 
 #include "uet_addr.h"
 #include "uet_iface.h"
 #include "uet_info.h"
 #include "uet_log.h"
+#include "uet_tss.h"
 
 const struct uet_env_var uet_info_env_iface =
 	UET_ENV_STR_VAR("iface", NULL,
@@ -270,19 +273,43 @@ static int uet_info_req_init(const char *node, const char *service,
 
 /* ---- fi_info attributes, checked against the hints and set ---- */
 
+int uet_info_auth_key_parse(const void *key, size_t size, uint32_t *job,
+			    const uint8_t **secret)
+{
+	struct fi_uet_auth_key k;
+
+	*secret = NULL;
+	if (size == FI_UET_AUTH_KEY_JOB_SIZE) {
+		memcpy(job, key, sizeof(*job));
+	} else if (size == FI_UET_AUTH_KEY_TSS_SIZE) {
+		memcpy(&k, key, sizeof(k));
+		if (k.flags)
+			return -FI_EINVAL;
+		*job = k.job_id;
+		*secret = (const uint8_t *)key +
+			  offsetof(struct fi_uet_auth_key, secret);
+	} else {
+		return -FI_EINVAL;
+	}
+	return *job > UET_JOB_ID_MAX ? -FI_EINVAL : 0;
+}
+
 static int uet_info_auth_key(const uint8_t *key, size_t size,
 			     uint32_t *job, bool *given)
 {
+	const uint8_t *secret;
+
 	*given = false;
 	if (!key && !size)
 		return 0;
-	if (size != UET_AUTH_KEY_SIZE)
-		return uet_info_refuse("an auth_key size other than 4");
+	if (size != FI_UET_AUTH_KEY_JOB_SIZE &&
+	    size != FI_UET_AUTH_KEY_TSS_SIZE)
+		return uet_info_refuse("an auth_key size other than 4 or 40");
 	if (!key)
 		return 0;
-	memcpy(job, key, sizeof(*job));
-	if (*job > UET_JOB_ID_MAX)
-		return uet_info_refuse("a JobID of more than 24 bits");
+	if (uet_info_auth_key_parse(key, size, job, &secret))
+		return uet_info_refuse("a JobID of more than 24 bits or "
+				       "auth_key flags");
 	*given = true;
 	return 0;
 }
@@ -294,6 +321,16 @@ static uint8_t *uet_info_key_dup(uint32_t job)
 	if (key)
 		memcpy(key, &job, sizeof(job));
 	return key;
+}
+
+/* A copy of a given auth_key (the JobID, or the JobID and secret). */
+static uint8_t *uet_info_key_copy(const uint8_t *key, size_t size)
+{
+	uint8_t *k = malloc(size);
+
+	if (k)
+		memcpy(k, key, size);
+	return k;
 }
 
 /* The fabric name of info is its subnet's; "uet" stands for any. */
@@ -382,6 +419,7 @@ static int uet_info_apply_domain(uint32_t version, struct fi_info *info,
 				 const struct fi_domain_attr *h)
 {
 	struct fi_domain_attr *d = info->domain_attr;
+	uint8_t *key;
 	uint32_t job;
 	bool given;
 	int ret;
@@ -433,7 +471,12 @@ static int uet_info_apply_domain(uint32_t version, struct fi_info *info,
 	ret = uet_info_auth_key(h->auth_key, h->auth_key_size, &job, &given);
 	if (ret || !given)
 		return ret;
-	memcpy(d->auth_key, &job, sizeof(job));
+	key = uet_info_key_copy(h->auth_key, h->auth_key_size);
+	if (!key)
+		return -FI_ENOMEM;
+	free(d->auth_key);
+	d->auth_key = key;
+	d->auth_key_size = h->auth_key_size;
 	return 0;
 }
 
@@ -471,7 +514,8 @@ static int uet_info_apply_ep(struct fi_info *info, const struct fi_ep_attr *h)
 	ret = uet_info_auth_key(h->auth_key, h->auth_key_size, &job, &given);
 	if (ret || !given)
 		return ret;
-	e->auth_key = uet_info_key_dup(job);
+	e->auth_key = uet_info_key_copy(h->auth_key, h->auth_key_size);
+	e->auth_key_size = h->auth_key_size;
 	return e->auth_key ? 0 : -FI_ENOMEM;
 }
 
@@ -595,6 +639,7 @@ static int uet_info_apply(uint32_t version, struct fi_info *info,
 static size_t uet_info_dgram_max(const struct uet_iface *ifc)
 {
 	const struct uet_env_var *mtu_var = uet_env_lookup("mtu");
+	const struct uet_env_var *tss_var = uet_env_lookup("tss");
 	size_t ip_hdr, ip_mtu, udp = 0;
 
 	/* FI_UET_MTU (the software NIC's, when registered) is the largest
@@ -609,6 +654,10 @@ static size_t uet_info_dgram_max(const struct uet_iface *ifc)
 		udp = ip_mtu > ip_hdr + UET_UDP_HDR ?
 		      ip_mtu - ip_hdr - UET_UDP_HDR : 0;
 	}
+	/* Transport security (FI_UET_TSS on or required) takes its 30. */
+	if (tss_var && tss_var->type == UET_ENV_ENUM &&
+	    uet_env_get_enum(tss_var) != UET_TSS_OFF)
+		udp = udp > UET_TSS_OVERHEAD ? udp - UET_TSS_OVERHEAD : 0;
 	udp = udp > UET_DGRAM_HDR_MAX ? udp - UET_DGRAM_HDR_MAX : 0;
 	return udp < UET_DGRAM_MAX_MSG ? udp : UET_DGRAM_MAX_MSG;
 }

@@ -82,8 +82,15 @@
 #define UET_CNTR_CNT		256
 #define UET_MR_IOV_LIMIT	1
 #define UET_MR_CNT		65536
-/* auth_key: the JobID, a uint32_t in host order below 2^24. */
+/* auth_key: the JobID, a uint32_t in host order below 2^24 (4 bytes), or
+ * a struct fi_uet_auth_key (40 bytes: JobID, flags 0, TSS secret;
+ * include/rdma/fi_uet_ext.h).  fi_info offers the 4-byte form. */
 #define UET_AUTH_KEY_SIZE	4
+/* Parse an auth_key of size bytes: the JobID, and *secret pointing into
+ * key at the 32-byte TSS secret (NULL for the 4-byte form).  0 or
+ * -FI_EINVAL (size, flags, JobID of more than 24 bits). */
+int uet_info_auth_key_parse(const void *key, size_t size, uint32_t *job,
+			    const uint8_t **secret);
 
 /* FI_UET_IFACE (interfaces offered) and FI_UET_JOB_ID (default JobID). */
 extern const struct uet_env_var uet_info_env_iface;

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include <rdma/fabric.h>
+#include <rdma/fi_uet_ext.h>
 #include <rdma/fi_atomic.h>
 #include <rdma/fi_cm.h>
 #include <rdma/fi_domain.h>
@@ -89,6 +90,10 @@ struct uet_domain {
 	struct uet_hsi_dev *dev;
 	struct uet_addr addr;		/* the device's address, pid 0 */
 	uint32_t job_id;
+	/* The job's TSS secret from a 40-byte auth_key (fi_uet_ext.h);
+	 * wiped once the device has its keys. */
+	bool has_secret;
+	uint8_t secret[FI_UET_TSS_SECRET_LEN];
 	enum fi_threading threading;
 	enum fi_progress data_progress;
 	uint64_t mr_mode;
@@ -103,6 +108,9 @@ struct uet_domain {
 	atomic_int neps;
 };
 
+/* fi_open_ops on a domain: FI_UET_OPS_V1 (uet_ext_ops.c). */
+int uet_ext_ops_open(struct fid *fid, const char *name, uint64_t flags,
+		     void **ops, void *context);
 int uet_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 		    struct fid_domain **domain, void *context);
 /* Drive the device once (receive, timers, notifications). */
