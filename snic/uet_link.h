@@ -47,7 +47,18 @@ struct uet_link_rx {
 	const uint8_t *buf;
 	size_t len;
 	struct uet_link_addr src;
+	/* The IP TOS / IPv6 traffic class byte it arrived with: DSCP << 2 |
+	 * ECN; 0 when the link cannot tell. */
+	uint8_t tos;
 };
+
+/* ECN field of the TOS byte (RFC 3168), and the DSCP a trimming switch
+ * gives a trimmed packet (docs/conformance.md). */
+#define UET_LINK_ECN_MASK	0x03u
+#define UET_LINK_ECN_ECT0	0x02u
+#define UET_LINK_ECN_CE		0x03u
+#define UET_LINK_DSCP_TRIMMED	0x0bu
+#define UET_LINK_TOS_DSCP(tos)	((uint8_t)((tos) >> 2))
 
 /*
  * A destination reported unreachable.  local: the kernel refused to send
