@@ -721,3 +721,9 @@ void uet_link_sim_port_reset_stats(struct uet_link_sim *sim, int port)
 	if (sim && port >= 0 && (unsigned int)port < sim->nports)
 		memset(&sim->ports[port].st, 0, sizeof(sim->ports[port].st));
 }
+
+void uet_link_sim_port_reset_qmax(struct uet_link_sim *sim, int port)
+{
+	if (sim && port >= 0 && (unsigned int)port < sim->nports)
+		sim->ports[port].st.qmax = 0;
+}

@@ -88,8 +88,9 @@ int uet_link_sim_port_set(struct uet_link_sim *sim, int port,
 			  const struct uet_link_sim_port_cfg *cfg);
 int uet_link_sim_port_get_stats(const struct uet_link_sim *sim, int port,
 				struct uet_link_sim_port_stats *st);
-/* Zero a port's counters (qmax included). */
+/* Zero a port's counters (qmax included), or its qmax alone. */
 void uet_link_sim_port_reset_stats(struct uet_link_sim *sim, int port);
+void uet_link_sim_port_reset_qmax(struct uet_link_sim *sim, int port);
 
 /* Advance virtual time to now (never backwards), moving packets. */
 void uet_link_sim_run(struct uet_link_sim *sim, uint64_t now);

@@ -94,8 +94,9 @@
 #define UDP_GRO 104
 #endif
 
+/* Room for UDP_GRO's segment size and the TOS / traffic class. */
 union uet_link_udp_ctl {
-	char buf[CMSG_SPACE(sizeof(int))];
+	char buf[2 * CMSG_SPACE(sizeof(int))];
 	struct cmsghdr align;
 };
 
@@ -112,6 +113,8 @@ struct uet_link_udp {
 	uint64_t loss_rng;		/* xorshift64* state, never 0 */
 	bool gso;			/* UDP_SEGMENT on send */
 	bool gro;			/* UDP_GRO on receive */
+	bool rx_tos;			/* IP_RECVTOS / IPV6_RECVTCLASS on */
+	uint8_t pend_tos;		/* TOS of the buffer being cut */
 	size_t cap;			/* largest UDP payload of the family */
 	/* a recvmmsg() batch still being cut into datagrams */
 	unsigned int pend_n;		/* its msghdrs, 0: none */
@@ -420,7 +423,7 @@ static void uet_link_udp_rx_prepare(struct uet_link_udp *lu)
 		mh->msg_namelen = sizeof(lu->rx_addr[i]);
 		mh->msg_iov = &lu->rx_iov[i];
 		mh->msg_iovlen = 1;
-		if (lu->gro) {
+		if (lu->gro || lu->rx_tos) {
 			mh->msg_control = lu->rx_ctl[i].buf;
 			mh->msg_controllen = sizeof(lu->rx_ctl[i].buf);
 		}
@@ -455,6 +458,27 @@ static size_t uet_link_udp_gro_size(struct msghdr *mh)
 	return 0;
 }
 
+/* The TOS / traffic class byte a datagram arrived with (GRO merges only
+ * datagrams with the same one), 0 when there is no such message. */
+static uint8_t uet_link_udp_tos(struct msghdr *mh)
+{
+	struct cmsghdr *cm;
+	int v;
+
+	for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
+		if (cm->cmsg_level == IPPROTO_IP && cm->cmsg_type == IP_TOS &&
+		    cm->cmsg_len >= CMSG_LEN(1))
+			return *(const uint8_t *)CMSG_DATA(cm);
+		if (cm->cmsg_level == IPPROTO_IPV6 &&
+		    cm->cmsg_type == IPV6_TCLASS &&
+		    cm->cmsg_len >= CMSG_LEN(sizeof(int))) {
+			memcpy(&v, CMSG_DATA(cm), sizeof(v));
+			return (uint8_t)v;
+		}
+	}
+	return 0;
+}
+
 /* Put back what the kernel wrote into msghdr i; the rest stays. */
 static void uet_link_udp_rx_reset(struct uet_link_udp *lu, unsigned int i)
 {
@@ -462,7 +486,7 @@ static void uet_link_udp_rx_reset(struct uet_link_udp *lu, unsigned int i)
 
 	mh->msg_namelen = sizeof(lu->rx_addr[i]);
 	mh->msg_flags = 0;
-	if (lu->gro)
+	if (lu->gro || lu->rx_tos)
 		mh->msg_controllen = sizeof(lu->rx_ctl[i].buf);
 }
 
@@ -486,6 +510,7 @@ static unsigned int uet_link_udp_drain(struct uet_link_udp *lu,
 				lu->pend_seg = 0;
 			if (lu->pend_seg)
 				lu->stats.rx_gro++;
+			lu->pend_tos = lu->rx_tos ? uet_link_udp_tos(mh) : 0;
 		}
 		if (mh->msg_flags & MSG_TRUNC) {
 			lu->stats.rx_trunc++;
@@ -508,6 +533,10 @@ static unsigned int uet_link_udp_drain(struct uet_link_udp *lu,
 				rx[out].buf = (const uint8_t *)
 					lu->rx_iov[i].iov_base + lu->pend_off;
 				rx[out].len = l;
+				rx[out].tos = lu->pend_tos;
+				if ((lu->pend_tos & UET_LINK_ECN_MASK) ==
+				    UET_LINK_ECN_CE)
+					lu->stats.rx_ce++;
 				memset(&rx[out].src, 0, sizeof(rx[out].src));
 				if (mh->msg_namelen <= sizeof(rx[out].src.ss)) {
 					memcpy(&rx[out].src.ss, &lu->rx_addr[i],
@@ -817,6 +846,30 @@ static int uet_link_udp_get_local(struct uet_link_udp *lu)
 	return 0;
 }
 
+/*
+ * ECN (docs/congestion.md): every datagram leaves ECT(0), so that a
+ * congested router marks it CE instead of dropping it, and the TOS /
+ * traffic class of every datagram received is read so that PDS can echo
+ * CE to the sender (the m flag) and see trimmed packets.  Both optional:
+ * a kernel that refuses them gets plain UDP.
+ */
+static void uet_link_udp_ecn_init(struct uet_link_udp *lu)
+{
+	int tos = UET_LINK_ECN_ECT0, one = 1;
+
+	if (lu->family == AF_INET) {
+		(void)setsockopt(lu->fd, IPPROTO_IP, IP_TOS, &tos,
+				 sizeof(tos));
+		lu->rx_tos = setsockopt(lu->fd, IPPROTO_IP, IP_RECVTOS, &one,
+					sizeof(one)) == 0;
+	} else {
+		(void)setsockopt(lu->fd, IPPROTO_IPV6, IPV6_TCLASS, &tos,
+				 sizeof(tos));
+		lu->rx_tos = setsockopt(lu->fd, IPPROTO_IPV6, IPV6_RECVTCLASS,
+					&one, sizeof(one)) == 0;
+	}
+}
+
 /* The loss knob's threshold and generator. */
 static void uet_link_udp_loss_init(struct uet_link_udp *lu,
 				   const struct uet_link_udp_cfg *cfg)
@@ -881,6 +934,7 @@ int uet_link_udp_open(const struct uet_link_udp_cfg *cfg,
 	else
 		(void)setsockopt(lu->fd, IPPROTO_IPV6, IPV6_RECVERR, &one,
 				 sizeof(one));
+	uet_link_udp_ecn_init(lu);
 	ret = uet_link_udp_sockbuf(lu->fd, SO_SNDBUF, cfg->sndbuf);
 	if (ret)
 		goto err_close_fd;

@@ -89,6 +89,7 @@ struct uet_link_udp_stats {
 	uint64_t tx_gso;		/* msghdrs that carried a GSO run */
 	uint64_t rx_gro;		/* buffers that held several datagrams */
 	uint64_t icmp_err;		/* ICMP errors read (IP_RECVERR) */
+	uint64_t rx_ce;			/* datagrams that arrived ECN CE */
 };
 
 /*

@@ -291,6 +291,9 @@ static void exchange(const char *host)
 			recv_one(to, &rx);
 			ck_assert_uint_eq(rx.len, sizes[i]);
 			ck_assert(same_bytes(rx.buf, rx.len, id));
+			/* sent ECN-capable, and the receiver reads it */
+			ck_assert_uint_eq(rx.tos & UET_LINK_ECN_MASK,
+					  UET_LINK_ECN_ECT0);
 			ck_assert(uet_link_addr_eq(&rx.src,
 						   round ? &ab : &aa));
 		}
@@ -308,6 +311,51 @@ static void exchange(const char *host)
 START_TEST(test_exchange_v4)
 {
 	exchange("127.0.0.1");
+}
+END_TEST
+
+/* A datagram that arrives CE-marked (sent here from a plain socket with
+ * that TOS, as a congested router would leave it) is returned with its
+ * TOS byte, and counted. */
+static void ecn_ce(const char *host)
+{
+	struct uet_link_udp_stats st;
+	struct uet_link_addr ab;
+	struct uet_link_rx rx;
+	struct uet_link *b;
+	int fd, tos = 0x80 | UET_LINK_ECN_CE;
+	uint8_t byte = 7;
+
+	b = open_link(host, 0, 0);
+	ab = addr_of(b);
+	fd = socket(ab.ss.ss_family, SOCK_DGRAM, 0);
+	ck_assert_int_ge(fd, 0);
+	if (ab.ss.ss_family == AF_INET)
+		ck_assert_int_eq(setsockopt(fd, IPPROTO_IP, IP_TOS, &tos,
+					    sizeof(tos)), 0);
+	else
+		ck_assert_int_eq(setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS,
+					    &tos, sizeof(tos)), 0);
+	ck_assert_int_eq(sendto(fd, &byte, 1, 0, (struct sockaddr *)&ab.ss,
+				ab.len), 1);
+	recv_one(b, &rx);
+	ck_assert_uint_eq(rx.len, 1);
+	ck_assert_uint_eq(rx.tos, 0x80 | UET_LINK_ECN_CE);
+	ck_assert_int_eq(uet_link_udp_get_stats(b, &st), 0);
+	ck_assert_uint_eq(st.rx_ce, 1);
+	close(fd);
+	b->ops->close(b);
+}
+
+START_TEST(test_ecn_ce_v4)
+{
+	ecn_ce("127.0.0.1");
+}
+END_TEST
+
+START_TEST(test_ecn_ce_v6)
+{
+	ecn_ce("::1");
 }
 END_TEST
 
@@ -933,6 +981,8 @@ static Suite *make_suite(void)
 
 	tcase_add_test(tc, test_exchange_v4);
 	tcase_add_test(tc, test_exchange_v6);
+	tcase_add_test(tc, test_ecn_ce_v4);
+	tcase_add_test(tc, test_ecn_ce_v6);
 	tcase_add_test(tc, test_batch_v4);
 	tcase_add_test(tc, test_batch_v6);
 	tcase_add_test(tc, test_port_rules_v4);
