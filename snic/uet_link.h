@@ -37,6 +37,9 @@ struct uet_link_addr {
 struct uet_link_pkt {
 	const struct uet_link_addr *dst;
 	uint16_t entropy;	/* ECMP entropy; see uet_link_ops.send */
+	/* entropy is one of the link's entropies() (multipath): the UDP
+	 * link sends it from the socket bound to that source port. */
+	bool sprayed;
 	unsigned int iovcnt;
 	struct iovec iov[UET_LINK_MAX_IOV];
 };
@@ -95,9 +98,10 @@ struct uet_link_ops {
 	 * negative errno for a hard error.  Accepting fewer than n (e.g. the
 	 * socket buffer is full) is not an error: the caller keeps the rest
 	 * and retries later.  A datagram larger than mtu() is refused with
-	 * -EMSGSIZE.  UDP: the source port is the NIC's bound port, so the
-	 * entropy of all packets of one NIC instance is that port (one socket
-	 * per NIC instance); entropy is recorded for the in-memory link. */
+	 * -EMSGSIZE.  UDP: the source port is the NIC's bound port, except
+	 * for a sprayed datagram, which leaves from the entropy socket whose
+	 * port is its entropy (see entropies); entropy is recorded for the
+	 * in-memory link and hashed by the simulated fabric's switches. */
 	int (*send)(struct uet_link *link, const struct uet_link_pkt *pkts,
 		    unsigned int n);
 	/* Receive up to n datagrams without blocking; returns the number
@@ -116,6 +120,12 @@ struct uet_link_ops {
 	 * gathers them while it sends and receives. */
 	unsigned int (*errors)(struct uet_link *link, struct uet_link_err *ev,
 			       unsigned int n);
+	/* Optional (NULL: any 16-bit value is an entropy): the entropy
+	 * values this link can put on the wire (UDP: the source ports of
+	 * its send-only entropy sockets); up to n into ports, returns how
+	 * many (0: none, no multipath). */
+	unsigned int (*entropies)(struct uet_link *link, uint16_t *ports,
+				  unsigned int n);
 	void (*close)(struct uet_link *link);
 };
 
@@ -130,5 +140,9 @@ int uet_link_addr_to_str(const struct uet_link_addr *addr, char *buf,
 			 size_t len);
 bool uet_link_addr_eq(const struct uet_link_addr *a,
 		      const struct uet_link_addr *b);
+/* Same family and IP address (and IPv6 scope), any port: the source of a
+ * sprayed request, whose UDP source port is its entropy. */
+bool uet_link_addr_same_host(const struct uet_link_addr *a,
+			      const struct uet_link_addr *b);
 
 #endif /* UET_LINK_H */

@@ -130,6 +130,11 @@ struct uet_link_udp {
 	struct iovec rx_iov[UET_LINK_UDP_BATCH];
 	struct sockaddr_storage rx_addr[UET_LINK_UDP_BATCH];
 	struct uet_link_errq errq;	/* unreachable destinations */
+	/* multipath: send-only sockets, their ports, port -> index + 1 */
+	unsigned int nent;
+	int ent_fd[UET_LINK_UDP_ENT_MAX];
+	uint16_t ent_port[UET_LINK_UDP_ENT_MAX];
+	uint8_t *ent_idx;		/* 65536 entries, NULL: no sockets */
 };
 
 static const struct uet_link_ops uet_link_udp_ops;
@@ -325,13 +330,26 @@ static unsigned int uet_link_udp_build(struct uet_link_udp *lu,
 	return m;
 }
 
+/* The socket a datagram leaves from: the entropy socket of its port
+ * when it is sprayed, else the NIC's own. */
+static int uet_link_udp_fd_of(const struct uet_link_udp *lu,
+			      const struct uet_link_pkt *pkt)
+{
+	unsigned int k;
+
+	if (!pkt->sprayed || !lu->ent_idx)
+		return lu->fd;
+	k = lu->ent_idx[pkt->entropy];
+	return k ? lu->ent_fd[k - 1] : lu->fd;
+}
+
 static int uet_link_udp_send(struct uet_link *link,
 			     const struct uet_link_pkt *pkts, unsigned int n)
 {
 	struct uet_link_udp *lu = uet_link_udp_of(link);
-	unsigned int nok, done, cnt, i;
+	unsigned int nok, done, cnt, i, run;
 	unsigned int retries = 0;
-	int ret, serr, err = 0;
+	int ret, serr, err = 0, fd;
 
 	if (n && !pkts)
 		return -EINVAL;
@@ -343,11 +361,17 @@ static int uet_link_udp_send(struct uet_link *link,
 
 	done = 0;
 	while (done < nok) {
-		cnt = uet_link_udp_build(lu, pkts + done, nok - done);
-		ret = sendmmsg(lu->fd, lu->tx_msgs, cnt, MSG_DONTWAIT);
+		fd = uet_link_udp_fd_of(lu, &pkts[done]);
+		for (run = done + 1; run < nok &&
+		     uet_link_udp_fd_of(lu, &pkts[run]) == fd; run++)
+			;
+		cnt = uet_link_udp_build(lu, pkts + done, run - done);
+		ret = sendmmsg(fd, lu->tx_msgs, cnt, MSG_DONTWAIT);
 		if (ret > 0) {
 			retries = 0;
 			for (i = 0; i < (unsigned int)ret; i++) {
+				if (fd != lu->fd)
+					lu->stats.tx_sprayed += lu->tx_segs[i];
 				lu->stats.tx_pkts += lu->tx_segs[i];
 				lu->stats.tx_bytes += lu->tx_msgs[i].msg_len;
 				lu->stats.tx_gso += lu->tx_segs[i] > 1;
@@ -621,6 +645,95 @@ static int uet_link_udp_local_addr(struct uet_link *link,
 	return 0;
 }
 
+static void uet_link_udp_set_port(struct uet_link_addr *a, uint16_t port);
+static int uet_link_udp_sockbuf(int fd, int opt, int want);
+
+static void uet_link_udp_ent_close(struct uet_link_udp *lu)
+{
+	unsigned int i;
+
+	for (i = 0; i < lu->nent; i++)
+		close(lu->ent_fd[i]);
+	lu->nent = 0;
+	free(lu->ent_idx);
+	lu->ent_idx = NULL;
+}
+
+/*
+ * Multipath (docs/congestion.md): n send-only sockets on ephemeral ports
+ * of the NIC's address, ECN-capable like the main one.  Peers answer the
+ * NIC's own port (a target learns it from the syn request, which never
+ * leaves from an entropy socket), so nothing is read from these: their
+ * receive buffer is the smallest the kernel allows.
+ */
+static int uet_link_udp_ent_open(struct uet_link_udp *lu, unsigned int n)
+{
+	struct uet_link_addr a;
+	int fd, tos = UET_LINK_ECN_ECT0, small = 1, one = 1;
+	uint16_t port;
+	int ret;
+
+	if (!n)
+		return 0;
+	if (n > UET_LINK_UDP_ENT_MAX)
+		return -EINVAL;
+	lu->ent_idx = calloc(65536, 1);
+	if (!lu->ent_idx)
+		return -ENOMEM;
+	while (lu->nent < n) {
+		fd = socket(lu->family, SOCK_DGRAM | SOCK_NONBLOCK |
+			    SOCK_CLOEXEC, IPPROTO_UDP);
+		if (fd < 0) {
+			ret = -errno;
+			goto err_close_all;
+		}
+		if (lu->family == AF_INET6)
+			(void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one,
+					 sizeof(one));
+		if (lu->family == AF_INET)
+			(void)setsockopt(fd, IPPROTO_IP, IP_TOS, &tos,
+					 sizeof(tos));
+		else
+			(void)setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos,
+					 sizeof(tos));
+		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small,
+				 sizeof(small));
+		(void)uet_link_udp_sockbuf(fd, SO_SNDBUF, 0);
+		/* the main socket's own address (a wildcard stays one) */
+		memset(&a, 0, sizeof(a));
+		a.len = sizeof(a.ss);
+		ret = 0;
+		if (getsockname(lu->fd, (struct sockaddr *)&a.ss, &a.len))
+			ret = -errno;
+		if (!ret) {
+			uet_link_udp_set_port(&a, 0);	/* ephemeral */
+			if (bind(fd, (struct sockaddr *)&a.ss, a.len))
+				ret = -errno;
+		}
+		if (!ret) {
+			a.len = sizeof(a.ss);
+			if (getsockname(fd, (struct sockaddr *)&a.ss, &a.len))
+				ret = -errno;
+		}
+		if (ret) {
+			close(fd);
+			goto err_close_all;
+		}
+		port = a.ss.ss_family == AF_INET ?
+		       ntohs(((struct sockaddr_in *)(void *)&a.ss)->sin_port) :
+		       ntohs(((struct sockaddr_in6 *)(void *)&a.ss)->sin6_port);
+		lu->ent_fd[lu->nent] = fd;
+		lu->ent_port[lu->nent] = port;
+		lu->ent_idx[port] = (uint8_t)(lu->nent + 1);
+		lu->nent++;
+	}
+	return 0;
+
+err_close_all:
+	uet_link_udp_ent_close(lu);
+	return ret;
+}
+
 static void uet_link_udp_close(struct uet_link *link)
 {
 	struct uet_link_udp *lu;
@@ -628,9 +741,21 @@ static void uet_link_udp_close(struct uet_link *link)
 	if (!link)
 		return;
 	lu = uet_link_udp_of(link);
+	uet_link_udp_ent_close(lu);
 	close(lu->fd);
 	free(lu->rx_bufs);
 	free(lu);
+}
+
+static unsigned int uet_link_udp_entropies(struct uet_link *link,
+					   uint16_t *ports, unsigned int n)
+{
+	struct uet_link_udp *lu = uet_link_udp_of(link);
+	unsigned int i;
+
+	for (i = 0; i < lu->nent && i < n; i++)
+		ports[i] = lu->ent_port[i];
+	return i;
 }
 
 static unsigned int uet_link_udp_errors(struct uet_link *link,
@@ -646,6 +771,7 @@ static const struct uet_link_ops uet_link_udp_ops = {
 	.mtu = uet_link_udp_mtu,
 	.local_addr = uet_link_udp_local_addr,
 	.errors = uet_link_udp_errors,
+	.entropies = uet_link_udp_entropies,
 	.close = uet_link_udp_close,
 };
 
@@ -948,6 +1074,9 @@ int uet_link_udp_open(const struct uet_link_udp_cfg *cfg,
 	if (ret)
 		goto err_close_fd;
 
+	ret = uet_link_udp_ent_open(lu, cfg->entropy_socks);
+	if (ret)
+		goto err_close_fd;
 	lu->mtu = cfg->mtu ? cfg->mtu : uet_link_udp_derive_mtu(lu->fd, &addr);
 	lu->cap = cap;
 	if (!cfg->no_gso) {
@@ -964,13 +1093,15 @@ int uet_link_udp_open(const struct uet_link_udp_cfg *cfg,
 	lu->rx_bufs = malloc(UET_LINK_UDP_BATCH * lu->stride);
 	if (!lu->rx_bufs) {
 		ret = -ENOMEM;
-		goto err_close_fd;
+		goto err_close_ent;
 	}
 	uet_link_udp_rx_prepare(lu);
 	uet_link_udp_loss_init(lu, cfg);
 	*link = &lu->base;
 	return 0;
 
+err_close_ent:
+	uet_link_udp_ent_close(lu);
 err_close_fd:
 	close(lu->fd);
 err_free_link:

@@ -269,7 +269,8 @@ static void uet_pds_pkt_lp(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt,
 	unsigned int i;
 
 	lp->dst = uet_pds_pkt_dst(pkt);
-	lp->entropy = pdc ? uet_pds_cc_entropy(pds, pdc, pkt) :
+	lp->sprayed = false;
+	lp->entropy = pdc ? uet_pds_cc_entropy(pds, pdc, pkt, &lp->sprayed) :
 			    (uint16_t)pkt->priv.psn;
 	lp->iov[0].iov_base = hb->bytes;
 	lp->iov[0].iov_len = (size_t)pkt->priv.pds_len + pkt->hdr_len;
@@ -352,6 +353,7 @@ static unsigned int uet_pds_take_ctl(struct uet_pds *pds,
 			break;
 		lp[n].dst = &c->dst;
 		lp[n].entropy = c->entropy;
+		lp[n].sprayed = false;
 		lp[n].iovcnt = 1;
 		lp[n].iov[0].iov_base = c->buf;
 		lp[n].iov[0].iov_len = c->len;

@@ -24,7 +24,9 @@
  *   that sent requests in this or the previous activity epoch (8 base
  *   RTTs); the sender keeps inflight <= credit.
  * Spraying (cfg.cc_entropies > 1): a context keeps that many entropies
- *   and sends round-robin over them; an entropy whose packet came back
+ *   (over UDP: source ports of the link's entropy sockets, entropies())
+ *   and sends round-robin over them (over UDP only once the PDC is
+ *   established: a syn request leaves from the NIC's port); an entropy whose packet came back
  *   marked, trimmed, timed out or with a delay above 4 targets is
  *   replaced by a fresh random one (the recycled-entropy scheme: good
  *   entropies are reused, bad ones forgotten; a recovered path comes
@@ -95,6 +97,10 @@ int uet_pds_cc_init(struct uet_pds *pds)
 {
 	memset(&pds->cc, 0, sizeof(pds->cc));
 	pds->cc.rng = uet_pds_rand(pds) | 1;
+	if (pds->link->ops->entropies)
+		pds->cc.npool = pds->link->ops->entropies(pds->link,
+							  pds->cc.pool,
+							  UET_PDS_CC_ENT_MAX);
 	return uet_hashmap_init(&pds->cc.map, UET_PDS_ADDR_KEY_LEN, 0);
 }
 
@@ -110,15 +116,50 @@ void uet_pds_cc_fini(struct uet_pds *pds)
 	uet_hashmap_fini(&pds->cc.map);
 }
 
+static bool uet_pds_cc_ent_has(const struct uet_pds_ccd *d, uint16_t e)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nent; i++)
+		if (d->ent[i] == e)
+			return true;
+	return false;
+}
+
+/* A fresh entropy: a random value, or with a link pool a random port of
+ * it not in the set (when there is one). */
+static uint16_t uet_pds_cc_ent_new(struct uet_pds *pds,
+				   const struct uet_pds_ccd *d)
+{
+	struct uet_pds_cc *cc = &pds->cc;
+	uint16_t e;
+	unsigned int tries;
+
+	if (!cc->npool)
+		return (uint16_t)uet_pds_cc_rand(cc);
+	for (tries = 0; tries < 8; tries++) {
+		e = cc->pool[uet_pds_cc_rand(cc) % cc->npool];
+		if (!uet_pds_cc_ent_has(d, e))
+			return e;
+	}
+	return e;
+}
+
 static void uet_pds_cc_ent_fill(struct uet_pds *pds, struct uet_pds_ccd *d)
 {
 	unsigned int i, n = pds->cfg.cc_entropies;
 
 	if (n > UET_PDS_CC_ENT_MAX)
 		n = UET_PDS_CC_ENT_MAX;
-	d->nent = n > 1 ? n : 0;
-	for (i = 0; i < d->nent; i++)
-		d->ent[i] = (uint16_t)uet_pds_cc_rand(&pds->cc);
+	if (pds->link->ops->entropies && n > pds->cc.npool)
+		n = pds->cc.npool;	/* UDP: no more than its sockets */
+	d->nent = 0;
+	if (n <= 1)
+		return;
+	for (i = 0; i < n; i++) {
+		d->ent[i] = uet_pds_cc_ent_new(pds, d);
+		d->nent = i + 1;
+	}
 }
 
 void uet_pds_cc_attach(struct uet_pds *pds, struct uet_pdc *pdc)
@@ -224,16 +265,20 @@ void uet_pds_cc_pkt_release(struct uet_pds_tx_pkt *pkt)
 }
 
 uint16_t uet_pds_cc_entropy(struct uet_pds *pds, struct uet_pdc *pdc,
-			    struct uet_pds_tx_pkt *pkt)
+			    struct uet_pds_tx_pkt *pkt, bool *sprayed)
 {
 	struct uet_pds_ccd *d = pdc->ccd;
 	uint16_t e;
 
-	(void)pds;
-	if (!d || !d->nent)
-		e = pdc->lpdcid;
-	else
+	/* With entropies that are source ports (UDP), syn requests leave
+	 * from the NIC's port: the target keys the PDC on it. */
+	*sprayed = d && d->nent &&
+		   (!pds->cc.npool ||
+		    (pdc->rpdcid && pdc->state != UET_PDC_SYN_SENT));
+	if (*sprayed)
 		e = d->ent[d->ent_next++ % d->nent];
+	else
+		e = pdc->lpdcid;
 	pkt->priv.entropy = e;
 	return e;
 }
@@ -247,7 +292,7 @@ static void uet_pds_cc_ent_bad(struct uet_pds *pds, struct uet_pds_ccd *d,
 	for (i = 0; i < d->nent; i++) {
 		if (d->ent[i] != e)
 			continue;
-		d->ent[i] = (uint16_t)uet_pds_cc_rand(&pds->cc);
+		d->ent[i] = uet_pds_cc_ent_new(pds, d);
 		d->st.ent_moved++;
 		pds->cc.st.ent_moved++;
 		return;

@@ -88,6 +88,9 @@ struct uet_pds_cc {
 	uint32_t epoch;
 	uint64_t epoch_start_ns;
 	uint32_t active_cur, active_prev;
+	/* the link's entropies (UDP: entropy socket ports), 0: any value */
+	uint16_t pool[UET_PDS_CC_ENT_MAX];
+	unsigned int npool;
 	struct uet_pds_cc_stats st;
 };
 
@@ -107,9 +110,11 @@ void uet_pds_cc_pkt_sent(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt,
 			 uint32_t bytes);
 /* The packet is acked or finished: no longer in flight. */
 void uet_pds_cc_pkt_release(struct uet_pds_tx_pkt *pkt);
-/* The entropy of the next transmission of pkt on pdc. */
+/* The entropy of the next transmission of pkt on pdc; *sprayed when it
+ * is one of the context's set (a syn request never is: the target learns
+ * the initiator's address from it). */
 uint16_t uet_pds_cc_entropy(struct uet_pds *pds, struct uet_pdc *pdc,
-			    struct uet_pds_tx_pkt *pkt);
+			    struct uet_pds_tx_pkt *pkt, bool *sprayed);
 /* An ACK: acked bytes newly acknowledged, rtt a sample (0: none), pkt the
  * designated packet (NULL: none) for the entropy feedback. */
 void uet_pds_cc_on_ack(struct uet_pds *pds, struct uet_pdc *pdc,

@@ -14,11 +14,15 @@
 #include "config.h"
 
 #include <errno.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 
 #include "uet_byteorder.h"
 #include "uet_link_sim.h"
+#include "uet_link_udp.h"
 #include "uet_pds.h"
 #include "uet_pds_cc.h"
 #include "uet_pds_wire.h"
@@ -339,9 +343,175 @@ START_TEST(test_spray_entropies)
 	ck_assert_uint_eq(ci.nent, 4);
 	ck_assert_uint_eq(ci.inflight,
 			  4 * (UET_PDS_RUD_ROD_REQ_LEN + 8 + PLEN));
+	/* the simulated fabric's entropies are not source ports: sprayed
+	 * from the first packet, round-robin */
 	for (i = 0; i < 4; i++)
 		ck_assert_uint_eq(w->pkt[i].priv.entropy, ci.ent[i]);
 	w_free(w);
+}
+END_TEST
+
+/* ---- multipath over UDP ---- */
+
+/* A link that forwards to a UDP link and records the source port of
+ * every datagram it returns. */
+struct tap_link {
+	struct uet_link base;
+	struct uet_link *udp;
+	unsigned int n;
+	uint16_t port[256];
+};
+
+static int tap_send(struct uet_link *l, const struct uet_link_pkt *p,
+		    unsigned int n)
+{
+	struct tap_link *t = (struct tap_link *)(void *)l;
+
+	return t->udp->ops->send(t->udp, p, n);
+}
+
+static int tap_recv(struct uet_link *l, struct uet_link_rx *rx,
+		    unsigned int n)
+{
+	struct tap_link *t = (struct tap_link *)(void *)l;
+	const struct sockaddr_in *sin;
+	int got, i;
+
+	got = t->udp->ops->recv(t->udp, rx, n);
+	for (i = 0; i < got; i++) {
+		sin = (const void *)&rx[i].src.ss;
+		if (t->n < 256 && rx[i].buf[0] >> 3 == UET_PDS_TYPE_RUD_REQ)
+			t->port[t->n++] = ntohs(sin->sin_port);
+	}
+	return got;
+}
+
+static int tap_fd(struct uet_link *l)
+{
+	return ((struct tap_link *)(void *)l)->udp->ops->fd(
+		((struct tap_link *)(void *)l)->udp);
+}
+
+static size_t tap_mtu(struct uet_link *l)
+{
+	struct tap_link *t = (struct tap_link *)(void *)l;
+
+	return t->udp->ops->mtu(t->udp);
+}
+
+static int tap_local(struct uet_link *l, struct uet_link_addr *a)
+{
+	struct tap_link *t = (struct tap_link *)(void *)l;
+
+	return t->udp->ops->local_addr(t->udp, a);
+}
+
+static void tap_close(struct uet_link *l)
+{
+	struct tap_link *t = (struct tap_link *)(void *)l;
+
+	t->udp->ops->close(t->udp);
+}
+
+static const struct uet_link_ops tap_ops = {
+	.send = tap_send, .recv = tap_recv, .fd = tap_fd, .mtu = tap_mtu,
+	.local_addr = tap_local, .close = tap_close,
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A PDC sprayed over 4 entropies on real UDP sockets: the syn request
+ * leaves from the NIC's port, the rest from the entropy sockets' ports;
+ * the target keeps one PDC for them all and every packet is delivered
+ * once and acknowledged. */
+START_TEST(test_spray_udp)
+{
+	struct uet_link_udp_cfg lc = { .host = "127.0.0.1" };
+	static struct uet_pds_tx_pkt pkt[64];
+	static uint8_t payload[PLEN];
+	struct uet_pds_stats sa, sb;
+	struct uet_link_addr a0, a1;
+	struct uet_pds_cfg cfg;
+	struct uet_pds_key key;
+	struct uet_link *la = NULL;
+	struct tap_link tb;
+	struct uet_pds *pa, *pb;
+	struct w w;
+	uint16_t ports[16];
+	unsigned int i, k, nports, distinct = 0, sent = 0;
+	uint64_t end;
+	int ret;
+
+	memset(&w, 0, sizeof(w));
+	memset(&tb, 0, sizeof(tb));
+	lc.entropy_socks = 8;
+	ck_assert_int_eq(uet_link_udp_open(&lc, &la), 0);
+	lc.entropy_socks = 0;
+	ck_assert_int_eq(uet_link_udp_open(&lc, &tb.udp), 0);
+	tb.base.ops = &tap_ops;
+	ck_assert_int_eq(la->ops->local_addr(la, &a0), 0);
+	ck_assert_int_eq(tb.base.ops->local_addr(&tb.base, &a1), 0);
+	nports = la->ops->entropies(la, ports, 16);
+	ck_assert_uint_eq(nports, 8);
+
+	uet_pds_cfg_default(&cfg);
+	cfg.cc = UET_PDS_CC_NSCC;
+	cfg.cc_entropies = 4;
+	ck_assert_int_eq(uet_pds_create(&pa, &cfg, la, &w_up, &w), 0);
+	cfg.cc_entropies = 1;
+	ck_assert_int_eq(uet_pds_create(&pb, &cfg, &tb.base, &w_up, &w), 0);
+	memset(&key, 0, sizeof(key));
+	key.job_id = 1;
+	key.dst = a1;
+	key.mode = UET_PDS_MODE_RUD;
+	for (i = 0; i < 64; i++) {
+		pkt[i].next_hdr = UET_HDR_REQUEST_STD;
+		pkt[i].hdr_len = 8;
+		pkt[i].iovcnt = 1;
+		pkt[i].iov[0].iov_base = payload;
+		pkt[i].iov[0].iov_len = PLEN;
+	}
+	end = mono_ns() + 5000000000ull;
+	while (w.done < 64 && mono_ns() < end) {
+		/* one packet first: the rest once the PDC is established */
+		while (sent < (w.done ? 64u : 1u)) {
+			ret = uet_pds_send(pa, &key, &pkt[sent], mono_ns());
+			if (ret == -EAGAIN)
+				break;
+			ck_assert_int_eq(ret, 0);
+			sent++;
+		}
+		uet_pds_poll(pa, mono_ns());
+		uet_pds_poll(pb, mono_ns());
+	}
+	ck_assert_uint_eq(w.done, 64);
+	ck_assert_uint_eq(w.rx, 64);
+	ck_assert_uint_ge(tb.n, 64);
+	/* the first (syn) request from the NIC's port */
+	ck_assert_uint_eq(tb.port[0], ntohs(((struct sockaddr_in *)(void *)
+					     &a0.ss)->sin_port));
+	for (k = 0; k < nports; k++) {
+		for (i = 1; i < tb.n; i++)
+			if (tb.port[i] == ports[k])
+				break;
+		distinct += i < tb.n;
+	}
+	ck_assert_uint_ge(distinct, 3);
+	uet_pds_get_stats(pb, &sb);
+	ck_assert_uint_eq(sb.pdc_opened, 1);
+	ck_assert_uint_eq(sb.unknown_pdc, 0);
+	uet_pds_get_stats(pa, &sa);
+	ck_assert_uint_eq(sa.pdc_failed, 0);
+	uet_pds_destroy(pa);
+	uet_pds_destroy(pb);
+	la->ops->close(la);
+	tb.base.ops->close(&tb.base);
 }
 END_TEST
 
@@ -356,6 +526,7 @@ static Suite *cc_wire_suite(void)
 	tcase_add_test(tc, test_trimmed_nack);
 	tcase_add_test(tc, test_credit);
 	tcase_add_test(tc, test_spray_entropies);
+	tcase_add_test(tc, test_spray_udp);
 	suite_add_tcase(s, tc);
 	return s;
 }
