@@ -11,7 +11,7 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
 	build-essential autoconf automake libtool pkg-config \
-	libfabric-dev libfabric-bin check binutils pandoc iproute2 \
+	libfabric-dev libfabric-bin check binutils pandoc iproute2 iputils-ping \
 	clang libfuzzer-14-dev >/dev/null
 echo "deps: installed (libfabric $(pkg-config --modversion libfabric)," \
 	"check $(pkg-config --modversion check))"

@@ -98,10 +98,10 @@ static const struct uet_env_var snic_env_cc =
 	UET_ENV_ENUM_VAR("cc", UET_SNIC_DEFAULT_CC, snic_cc_names,
 			 "Congestion management: nscc (sender window on ECN "
 			 "marks, delay, trims and loss), rccc (receiver "
-			 "credits; needs FI_UET_CC_GBPS), both, or off");
-static const struct uet_env_var snic_env_cc_gbps =
-	UET_ENV_UINT_VAR("cc_gbps", 0, 0, 100000,
-			 "Port rate in Gbit/s for congestion management "
+			 "credits; needs FI_UET_CC_MBPS), both, or off");
+static const struct uet_env_var snic_env_cc_mbps =
+	UET_ENV_UINT_VAR("cc_mbps", 0, 0, 100000000,
+			 "Port rate in Mbit/s for congestion management "
 			 "(NSCC window bound, RCCC credits); 0: unknown");
 static const struct uet_env_var snic_env_cc_rtt_us =
 	UET_ENV_UINT_VAR("cc_rtt_us", UET_SNIC_DEFAULT_CC_RTT_US, 1, 1000000,
@@ -131,7 +131,7 @@ const struct uet_env_var *const uet_snic_env_vars[] = {
 	&snic_env_loss_ppm,
 	&snic_env_gso,
 	&snic_env_cc,
-	&snic_env_cc_gbps,
+	&snic_env_cc_mbps,
 	&snic_env_cc_rtt_us,
 	&snic_env_cc_entropies,
 };
@@ -198,9 +198,9 @@ void uet_snic_cfg_from_env(struct uet_snic_cfg *cfg)
 				      UET_NSEC_PER_MSEC;
 	if (snic_env_set(&snic_env_cc))
 		cfg->pds.cc = (uint8_t)uet_env_get_enum(&snic_env_cc);
-	if (snic_env_set(&snic_env_cc_gbps))
-		cfg->pds.cc_rate_bps = uet_env_get_uint(&snic_env_cc_gbps) *
-				       1000000000ull;
+	if (snic_env_set(&snic_env_cc_mbps))
+		cfg->pds.cc_rate_bps = uet_env_get_uint(&snic_env_cc_mbps) *
+				       1000000ull;
 	if (snic_env_set(&snic_env_cc_rtt_us))
 		cfg->pds.cc_base_rtt_ns =
 			uet_env_get_uint(&snic_env_cc_rtt_us) *

@@ -1727,7 +1727,7 @@ START_TEST(test_env)
 	ck_assert_uint_eq(def.pds.cc, UET_PDS_CC_NSCC);
 	ck_assert_uint_eq(def.pds.cc_entropies, 1);
 	setenv("FI_UET_CC", "both", 1);
-	setenv("FI_UET_CC_GBPS", "25", 1);
+	setenv("FI_UET_CC_MBPS", "25000", 1);
 	setenv("FI_UET_CC_RTT_US", "8", 1);
 	setenv("FI_UET_CC_ENTROPIES", "16", 1);
 	cfg = def;
@@ -1747,7 +1747,7 @@ START_TEST(test_env)
 	ck_assert_uint_eq(cfg.pds.cc, UET_PDS_CC_NSCC);
 	ck_assert_uint_eq(cfg.pds.cc_entropies, 1);
 	unsetenv("FI_UET_CC");
-	unsetenv("FI_UET_CC_GBPS");
+	unsetenv("FI_UET_CC_MBPS");
 	unsetenv("FI_UET_CC_RTT_US");
 	unsetenv("FI_UET_CC_ENTROPIES");
 
