@@ -18,7 +18,8 @@
  *     unmarked, delay > target  additive probe: + MTU per window acked;
  *     unmarked, delay <= target fast increase: + acked * (target - delay)
  *                               / target (doubles per RTT when empty).
- *   A TRIMMED NACK takes one MTU off; a retransmission timeout halves.
+ *   A TRIMMED NACK or a RACK loss takes one MTU off, a retransmission
+ *   timeout halves; at most one such decrease per RTT.
  * RCCC (receiver): every ACK carries a credit: cfg.cc_rate_bps x
  *   cfg.cc_base_rtt_ns (one BDP, + 1/8) divided by the number of sources
  *   that sent requests in this or the previous activity epoch (8 base
@@ -26,8 +27,9 @@
  * Spraying (cfg.cc_entropies > 1): a context keeps that many entropies
  *   (over UDP: source ports of the link's entropy sockets, entropies())
  *   and sends round-robin over them (over UDP only once the PDC is
- *   established: a syn request leaves from the NIC's port); an entropy whose packet came back
- *   marked, trimmed, timed out or with a delay above 4 targets is
+ *   established: a syn request leaves from the NIC's port); an entropy
+ *   whose packet came back marked, trimmed, lost, timed out or with a
+ *   delay above 4 targets is
  *   replaced by a fresh random one (the recycled-entropy scheme: good
  *   entropies are reused, bad ones forgotten; a recovered path comes
  *   back as fresh entropies land on it).
@@ -382,6 +384,26 @@ void uet_pds_cc_on_ack(struct uet_pds *pds, struct uet_pdc *pdc,
 	uet_pds_cc_clamp(pds, d);
 }
 
+/* Losses, trims and timeouts lower the window at most once per RTT: a
+ * burst of them is one congestion event (and a timeout retransmits
+ * several packets at once).  Without a configured rate they do not: the
+ * path is then a host's (loopback, a LAN port nobody declared), where a
+ * loss is a receiver that fell behind and PDS's retransmission is the
+ * answer; shrinking the window there only cost bandwidth (measured,
+ * docs/congestion.md), and ECN marks still act. */
+static bool uet_pds_cc_loss_round(struct uet_pds *pds, struct uet_pds_ccd *d)
+{
+	uint64_t rtt = d->srtt ? d->srtt : uet_pds_cc_target(pds);
+
+	if (!pds->cfg.cc_rate_bps)
+		return false;
+
+	if (d->loss_ns && pds->now - d->loss_ns < rtt)
+		return false;
+	d->loss_ns = pds->now ? pds->now : 1;
+	return true;
+}
+
 static void uet_pds_cc_on_drop(struct uet_pds *pds, struct uet_pdc *pdc,
 			       uint16_t ent)
 {
@@ -391,7 +413,7 @@ static void uet_pds_cc_on_drop(struct uet_pds *pds, struct uet_pdc *pdc,
 		return;
 	if (d->nent)
 		uet_pds_cc_ent_bad(pds, d, ent);
-	if (pds->cfg.cc & UET_PDS_CC_NSCC) {
+	if ((pds->cfg.cc & UET_PDS_CC_NSCC) && uet_pds_cc_loss_round(pds, d)) {
 		d->cwnd -= d->cwnd > uet_pds_cc_mss(pds) ?
 			   uet_pds_cc_mss(pds) : 0;
 		uet_pds_cc_clamp(pds, d);
@@ -423,7 +445,7 @@ void uet_pds_cc_on_timeout(struct uet_pds *pds, struct uet_pdc *pdc,
 		return;
 	if (d->nent)
 		uet_pds_cc_ent_bad(pds, d, ent);
-	if (pds->cfg.cc & UET_PDS_CC_NSCC) {
+	if ((pds->cfg.cc & UET_PDS_CC_NSCC) && uet_pds_cc_loss_round(pds, d)) {
 		d->cwnd /= 2;
 		uet_pds_cc_clamp(pds, d);
 	}

@@ -70,6 +70,7 @@ struct uet_pds_ccd {
 	uint64_t round_end_ns;		/* end of the current RTT round */
 	uint64_t round_acked, round_marked;
 	uint32_t alpha;			/* marked fraction EWMA, / 1024 */
+	uint64_t loss_ns;		/* last decrease for a loss or trim */
 	/* RCCC */
 	uint64_t credit;		/* UINT64_MAX: none received */
 	/* spraying */
