@@ -4,14 +4,14 @@
 # A real bottleneck (docs/congestion.md, issue 17): two uet senders into
 # one receiver through a tbf rate limit on the receiver's link, with
 # congestion management off and on, and a concurrent 64-byte ping-pong
-# (ICMP echo, 56 data bytes) from a third namespace through the same
+# (ICMP echo, 56 data bytes, every 2 ms) from a third namespace through the same
 # bottleneck.
 #
 #   hub namespace: bridge br0, veths to s1, s2 and r; tbf (MBPS Mbit/s,
 #   default 200: two senders fill it even on a busy machine; LIMIT bytes
 #   of queue, default 256 KiB) on the port towards r.
 #   s1, s2: fi_pingpong clients, 1 MiB messages (ITERS, default 20);
-#   r: the two servers; p: ping -i 0.005 to r during the run (and idle
+#   r: the two servers; p: ping -i 0.002 to r during the run (and idle
 #   first).
 #
 # Each mode runs the same load: "off" (FI_UET_CC=off) and "on"
@@ -103,7 +103,7 @@ tbf_counts() {
 
 ip netns exec "$ns_p" ping -n -q -c 1 -W 2 "$addr_r" >/dev/null 2>&1 ||
 	{ echo "FAIL: $ns_p cannot reach $addr_r"; exit 1; }
-ip netns exec "$ns_p" ping -n -i 0.005 -c 200 -s 56 "$addr_r" \
+ip netns exec "$ns_p" ping -n -i 0.002 -c 500 -s 56 "$addr_r" \
 	>"$pp_tmp/idle.txt" 2>&1
 set -- $(ping_stats "$pp_tmp/idle.txt")
 idle50=$1
@@ -134,7 +134,13 @@ run() {
 		fi_pingpong -p uet -e rdm -S 1048576 -I "$ITERS" -B "$pb" \
 		>"$pp_tmp/rb.txt" 2>&1 &
 	rb=$!
-	sleep 1
+	# the servers' control sockets listen before the clients connect
+	if ! pp_wait_listen "$ns_r" "$pa" "$ra" ||
+		! pp_wait_listen "$ns_r" "$pb" "$rb"; then
+		echo "FAIL: fi_pingpong servers did not start (CC $mode)"
+		tail -n 3 "$pp_tmp"/ra.txt "$pp_tmp"/rb.txt
+		exit 1
+	fi
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
 	ip netns exec "$ns_s1" env $cc FI_PROVIDER=uet timeout -k 5 "$PP_TIMEOUT" \
@@ -147,7 +153,7 @@ run() {
 		"$addr_r" >"$pp_tmp/sb.txt" 2>&1 &
 	sb=$!
 	sleep 0.5
-	ip netns exec "$ns_p" ping -n -i 0.005 -w 60 -s 56 "$addr_r" \
+	ip netns exec "$ns_p" ping -n -i 0.002 -w 60 -s 56 "$addr_r" \
 		>"$pp_tmp/ping-$mode.txt" 2>&1 &
 	pg=$!
 	rc=0
@@ -159,7 +165,7 @@ run() {
 	wait "$pg" 2>/dev/null
 	if [ $rc -ne 0 ]; then
 		echo "FAIL: fi_pingpong with CC $mode:"
-		tail -3 "$pp_tmp"/sa.txt "$pp_tmp"/sb.txt "$pp_tmp"/ra.txt \
+		tail -n 3 "$pp_tmp"/sa.txt "$pp_tmp"/sb.txt "$pp_tmp"/ra.txt \
 			"$pp_tmp"/rb.txt
 		exit 1
 	fi
