@@ -170,6 +170,34 @@ bool uet_link_addr_eq(const struct uet_link_addr *a,
 	}
 }
 
+bool uet_link_addr_same_host(const struct uet_link_addr *a,
+			      const struct uet_link_addr *b)
+{
+	struct sockaddr_in6 a6, b6;
+	struct sockaddr_in a4, b4;
+
+	if (a->ss.ss_family != b->ss.ss_family)
+		return false;
+	switch (a->ss.ss_family) {
+	case AF_INET:
+		if (a->len < sizeof(a4) || b->len < sizeof(b4))
+			return false;
+		memcpy(&a4, &a->ss, sizeof(a4));
+		memcpy(&b4, &b->ss, sizeof(b4));
+		return a4.sin_addr.s_addr == b4.sin_addr.s_addr;
+	case AF_INET6:
+		if (a->len < sizeof(a6) || b->len < sizeof(b6))
+			return false;
+		memcpy(&a6, &a->ss, sizeof(a6));
+		memcpy(&b6, &b->ss, sizeof(b6));
+		return a6.sin6_scope_id == b6.sin6_scope_id &&
+		       !memcmp(&a6.sin6_addr, &b6.sin6_addr,
+			       sizeof(a6.sin6_addr));
+	default:
+		return false;
+	}
+}
+
 /* ---- unreachable-destination reports ---- */
 
 void uet_link_errq_push(struct uet_link_errq *q,

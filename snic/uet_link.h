@@ -37,6 +37,9 @@ struct uet_link_addr {
 struct uet_link_pkt {
 	const struct uet_link_addr *dst;
 	uint16_t entropy;	/* ECMP entropy; see uet_link_ops.send */
+	/* entropy is one of the link's entropies() (multipath): the UDP
+	 * link sends it from the socket bound to that source port. */
+	bool sprayed;
 	unsigned int iovcnt;
 	struct iovec iov[UET_LINK_MAX_IOV];
 };
@@ -47,7 +50,18 @@ struct uet_link_rx {
 	const uint8_t *buf;
 	size_t len;
 	struct uet_link_addr src;
+	/* The IP TOS / IPv6 traffic class byte it arrived with: DSCP << 2 |
+	 * ECN; 0 when the link cannot tell. */
+	uint8_t tos;
 };
+
+/* ECN field of the TOS byte (RFC 3168), and the DSCP a trimming switch
+ * gives a trimmed packet (docs/conformance.md). */
+#define UET_LINK_ECN_MASK	0x03u
+#define UET_LINK_ECN_ECT0	0x02u
+#define UET_LINK_ECN_CE		0x03u
+#define UET_LINK_DSCP_TRIMMED	0x0bu
+#define UET_LINK_TOS_DSCP(tos)	((uint8_t)((tos) >> 2))
 
 /*
  * A destination reported unreachable.  local: the kernel refused to send
@@ -84,9 +98,10 @@ struct uet_link_ops {
 	 * negative errno for a hard error.  Accepting fewer than n (e.g. the
 	 * socket buffer is full) is not an error: the caller keeps the rest
 	 * and retries later.  A datagram larger than mtu() is refused with
-	 * -EMSGSIZE.  UDP: the source port is the NIC's bound port, so the
-	 * entropy of all packets of one NIC instance is that port (one socket
-	 * per NIC instance); entropy is recorded for the in-memory link. */
+	 * -EMSGSIZE.  UDP: the source port is the NIC's bound port, except
+	 * for a sprayed datagram, which leaves from the entropy socket whose
+	 * port is its entropy (see entropies); entropy is recorded for the
+	 * in-memory link and hashed by the simulated fabric's switches. */
 	int (*send)(struct uet_link *link, const struct uet_link_pkt *pkts,
 		    unsigned int n);
 	/* Receive up to n datagrams without blocking; returns the number
@@ -105,6 +120,12 @@ struct uet_link_ops {
 	 * gathers them while it sends and receives. */
 	unsigned int (*errors)(struct uet_link *link, struct uet_link_err *ev,
 			       unsigned int n);
+	/* Optional (NULL: any 16-bit value is an entropy): the entropy
+	 * values this link can put on the wire (UDP: the source ports of
+	 * its send-only entropy sockets); up to n into ports, returns how
+	 * many (0: none, no multipath). */
+	unsigned int (*entropies)(struct uet_link *link, uint16_t *ports,
+				  unsigned int n);
 	void (*close)(struct uet_link *link);
 };
 
@@ -119,5 +140,9 @@ int uet_link_addr_to_str(const struct uet_link_addr *addr, char *buf,
 			 size_t len);
 bool uet_link_addr_eq(const struct uet_link_addr *a,
 		      const struct uet_link_addr *b);
+/* Same family and IP address (and IPv6 scope), any port: the source of a
+ * sprayed request, whose UDP source port is its entropy. */
+bool uet_link_addr_same_host(const struct uet_link_addr *a,
+			      const struct uet_link_addr *b);
 
 #endif /* UET_LINK_H */

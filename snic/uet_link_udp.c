@@ -94,8 +94,9 @@
 #define UDP_GRO 104
 #endif
 
+/* Room for UDP_GRO's segment size and the TOS / traffic class. */
 union uet_link_udp_ctl {
-	char buf[CMSG_SPACE(sizeof(int))];
+	char buf[2 * CMSG_SPACE(sizeof(int))];
 	struct cmsghdr align;
 };
 
@@ -112,6 +113,8 @@ struct uet_link_udp {
 	uint64_t loss_rng;		/* xorshift64* state, never 0 */
 	bool gso;			/* UDP_SEGMENT on send */
 	bool gro;			/* UDP_GRO on receive */
+	bool rx_tos;			/* IP_RECVTOS / IPV6_RECVTCLASS on */
+	uint8_t pend_tos;		/* TOS of the buffer being cut */
 	size_t cap;			/* largest UDP payload of the family */
 	/* a recvmmsg() batch still being cut into datagrams */
 	unsigned int pend_n;		/* its msghdrs, 0: none */
@@ -127,6 +130,11 @@ struct uet_link_udp {
 	struct iovec rx_iov[UET_LINK_UDP_BATCH];
 	struct sockaddr_storage rx_addr[UET_LINK_UDP_BATCH];
 	struct uet_link_errq errq;	/* unreachable destinations */
+	/* multipath: send-only sockets, their ports, port -> index + 1 */
+	unsigned int nent;
+	int ent_fd[UET_LINK_UDP_ENT_MAX];
+	uint16_t ent_port[UET_LINK_UDP_ENT_MAX];
+	uint8_t *ent_idx;		/* 65536 entries, NULL: no sockets */
 };
 
 static const struct uet_link_ops uet_link_udp_ops;
@@ -322,13 +330,26 @@ static unsigned int uet_link_udp_build(struct uet_link_udp *lu,
 	return m;
 }
 
+/* The socket a datagram leaves from: the entropy socket of its port
+ * when it is sprayed, else the NIC's own. */
+static int uet_link_udp_fd_of(const struct uet_link_udp *lu,
+			      const struct uet_link_pkt *pkt)
+{
+	unsigned int k;
+
+	if (!pkt->sprayed || !lu->ent_idx)
+		return lu->fd;
+	k = lu->ent_idx[pkt->entropy];
+	return k ? lu->ent_fd[k - 1] : lu->fd;
+}
+
 static int uet_link_udp_send(struct uet_link *link,
 			     const struct uet_link_pkt *pkts, unsigned int n)
 {
 	struct uet_link_udp *lu = uet_link_udp_of(link);
-	unsigned int nok, done, cnt, i;
+	unsigned int nok, done, cnt, i, run;
 	unsigned int retries = 0;
-	int ret, serr, err = 0;
+	int ret, serr, err = 0, fd;
 
 	if (n && !pkts)
 		return -EINVAL;
@@ -340,11 +361,17 @@ static int uet_link_udp_send(struct uet_link *link,
 
 	done = 0;
 	while (done < nok) {
-		cnt = uet_link_udp_build(lu, pkts + done, nok - done);
-		ret = sendmmsg(lu->fd, lu->tx_msgs, cnt, MSG_DONTWAIT);
+		fd = uet_link_udp_fd_of(lu, &pkts[done]);
+		for (run = done + 1; run < nok &&
+		     uet_link_udp_fd_of(lu, &pkts[run]) == fd; run++)
+			;
+		cnt = uet_link_udp_build(lu, pkts + done, run - done);
+		ret = sendmmsg(fd, lu->tx_msgs, cnt, MSG_DONTWAIT);
 		if (ret > 0) {
 			retries = 0;
 			for (i = 0; i < (unsigned int)ret; i++) {
+				if (fd != lu->fd)
+					lu->stats.tx_sprayed += lu->tx_segs[i];
 				lu->stats.tx_pkts += lu->tx_segs[i];
 				lu->stats.tx_bytes += lu->tx_msgs[i].msg_len;
 				lu->stats.tx_gso += lu->tx_segs[i] > 1;
@@ -420,7 +447,7 @@ static void uet_link_udp_rx_prepare(struct uet_link_udp *lu)
 		mh->msg_namelen = sizeof(lu->rx_addr[i]);
 		mh->msg_iov = &lu->rx_iov[i];
 		mh->msg_iovlen = 1;
-		if (lu->gro) {
+		if (lu->gro || lu->rx_tos) {
 			mh->msg_control = lu->rx_ctl[i].buf;
 			mh->msg_controllen = sizeof(lu->rx_ctl[i].buf);
 		}
@@ -455,6 +482,27 @@ static size_t uet_link_udp_gro_size(struct msghdr *mh)
 	return 0;
 }
 
+/* The TOS / traffic class byte a datagram arrived with (GRO merges only
+ * datagrams with the same one), 0 when there is no such message. */
+static uint8_t uet_link_udp_tos(struct msghdr *mh)
+{
+	struct cmsghdr *cm;
+	int v;
+
+	for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
+		if (cm->cmsg_level == IPPROTO_IP && cm->cmsg_type == IP_TOS &&
+		    cm->cmsg_len >= CMSG_LEN(1))
+			return *(const uint8_t *)CMSG_DATA(cm);
+		if (cm->cmsg_level == IPPROTO_IPV6 &&
+		    cm->cmsg_type == IPV6_TCLASS &&
+		    cm->cmsg_len >= CMSG_LEN(sizeof(int))) {
+			memcpy(&v, CMSG_DATA(cm), sizeof(v));
+			return (uint8_t)v;
+		}
+	}
+	return 0;
+}
+
 /* Put back what the kernel wrote into msghdr i; the rest stays. */
 static void uet_link_udp_rx_reset(struct uet_link_udp *lu, unsigned int i)
 {
@@ -462,7 +510,7 @@ static void uet_link_udp_rx_reset(struct uet_link_udp *lu, unsigned int i)
 
 	mh->msg_namelen = sizeof(lu->rx_addr[i]);
 	mh->msg_flags = 0;
-	if (lu->gro)
+	if (lu->gro || lu->rx_tos)
 		mh->msg_controllen = sizeof(lu->rx_ctl[i].buf);
 }
 
@@ -486,6 +534,7 @@ static unsigned int uet_link_udp_drain(struct uet_link_udp *lu,
 				lu->pend_seg = 0;
 			if (lu->pend_seg)
 				lu->stats.rx_gro++;
+			lu->pend_tos = lu->rx_tos ? uet_link_udp_tos(mh) : 0;
 		}
 		if (mh->msg_flags & MSG_TRUNC) {
 			lu->stats.rx_trunc++;
@@ -508,6 +557,10 @@ static unsigned int uet_link_udp_drain(struct uet_link_udp *lu,
 				rx[out].buf = (const uint8_t *)
 					lu->rx_iov[i].iov_base + lu->pend_off;
 				rx[out].len = l;
+				rx[out].tos = lu->pend_tos;
+				if ((lu->pend_tos & UET_LINK_ECN_MASK) ==
+				    UET_LINK_ECN_CE)
+					lu->stats.rx_ce++;
 				memset(&rx[out].src, 0, sizeof(rx[out].src));
 				if (mh->msg_namelen <= sizeof(rx[out].src.ss)) {
 					memcpy(&rx[out].src.ss, &lu->rx_addr[i],
@@ -592,6 +645,95 @@ static int uet_link_udp_local_addr(struct uet_link *link,
 	return 0;
 }
 
+static void uet_link_udp_set_port(struct uet_link_addr *a, uint16_t port);
+static int uet_link_udp_sockbuf(int fd, int opt, int want);
+
+static void uet_link_udp_ent_close(struct uet_link_udp *lu)
+{
+	unsigned int i;
+
+	for (i = 0; i < lu->nent; i++)
+		close(lu->ent_fd[i]);
+	lu->nent = 0;
+	free(lu->ent_idx);
+	lu->ent_idx = NULL;
+}
+
+/*
+ * Multipath (docs/congestion.md): n send-only sockets on ephemeral ports
+ * of the NIC's address, ECN-capable like the main one.  Peers answer the
+ * NIC's own port (a target learns it from the syn request, which never
+ * leaves from an entropy socket), so nothing is read from these: their
+ * receive buffer is the smallest the kernel allows.
+ */
+static int uet_link_udp_ent_open(struct uet_link_udp *lu, unsigned int n)
+{
+	struct uet_link_addr a;
+	int fd, tos = UET_LINK_ECN_ECT0, small = 1, one = 1;
+	uint16_t port;
+	int ret;
+
+	if (!n)
+		return 0;
+	if (n > UET_LINK_UDP_ENT_MAX)
+		return -EINVAL;
+	lu->ent_idx = calloc(65536, 1);
+	if (!lu->ent_idx)
+		return -ENOMEM;
+	while (lu->nent < n) {
+		fd = socket(lu->family, SOCK_DGRAM | SOCK_NONBLOCK |
+			    SOCK_CLOEXEC, IPPROTO_UDP);
+		if (fd < 0) {
+			ret = -errno;
+			goto err_close_all;
+		}
+		if (lu->family == AF_INET6)
+			(void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one,
+					 sizeof(one));
+		if (lu->family == AF_INET)
+			(void)setsockopt(fd, IPPROTO_IP, IP_TOS, &tos,
+					 sizeof(tos));
+		else
+			(void)setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos,
+					 sizeof(tos));
+		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small,
+				 sizeof(small));
+		(void)uet_link_udp_sockbuf(fd, SO_SNDBUF, 0);
+		/* the main socket's own address (a wildcard stays one) */
+		memset(&a, 0, sizeof(a));
+		a.len = sizeof(a.ss);
+		ret = 0;
+		if (getsockname(lu->fd, (struct sockaddr *)&a.ss, &a.len))
+			ret = -errno;
+		if (!ret) {
+			uet_link_udp_set_port(&a, 0);	/* ephemeral */
+			if (bind(fd, (struct sockaddr *)&a.ss, a.len))
+				ret = -errno;
+		}
+		if (!ret) {
+			a.len = sizeof(a.ss);
+			if (getsockname(fd, (struct sockaddr *)&a.ss, &a.len))
+				ret = -errno;
+		}
+		if (ret) {
+			close(fd);
+			goto err_close_all;
+		}
+		port = a.ss.ss_family == AF_INET ?
+		       ntohs(((struct sockaddr_in *)(void *)&a.ss)->sin_port) :
+		       ntohs(((struct sockaddr_in6 *)(void *)&a.ss)->sin6_port);
+		lu->ent_fd[lu->nent] = fd;
+		lu->ent_port[lu->nent] = port;
+		lu->ent_idx[port] = (uint8_t)(lu->nent + 1);
+		lu->nent++;
+	}
+	return 0;
+
+err_close_all:
+	uet_link_udp_ent_close(lu);
+	return ret;
+}
+
 static void uet_link_udp_close(struct uet_link *link)
 {
 	struct uet_link_udp *lu;
@@ -599,9 +741,21 @@ static void uet_link_udp_close(struct uet_link *link)
 	if (!link)
 		return;
 	lu = uet_link_udp_of(link);
+	uet_link_udp_ent_close(lu);
 	close(lu->fd);
 	free(lu->rx_bufs);
 	free(lu);
+}
+
+static unsigned int uet_link_udp_entropies(struct uet_link *link,
+					   uint16_t *ports, unsigned int n)
+{
+	struct uet_link_udp *lu = uet_link_udp_of(link);
+	unsigned int i;
+
+	for (i = 0; i < lu->nent && i < n; i++)
+		ports[i] = lu->ent_port[i];
+	return i;
 }
 
 static unsigned int uet_link_udp_errors(struct uet_link *link,
@@ -617,6 +771,7 @@ static const struct uet_link_ops uet_link_udp_ops = {
 	.mtu = uet_link_udp_mtu,
 	.local_addr = uet_link_udp_local_addr,
 	.errors = uet_link_udp_errors,
+	.entropies = uet_link_udp_entropies,
 	.close = uet_link_udp_close,
 };
 
@@ -817,6 +972,30 @@ static int uet_link_udp_get_local(struct uet_link_udp *lu)
 	return 0;
 }
 
+/*
+ * ECN (docs/congestion.md): every datagram leaves ECT(0), so that a
+ * congested router marks it CE instead of dropping it, and the TOS /
+ * traffic class of every datagram received is read so that PDS can echo
+ * CE to the sender (the m flag) and see trimmed packets.  Both optional:
+ * a kernel that refuses them gets plain UDP.
+ */
+static void uet_link_udp_ecn_init(struct uet_link_udp *lu)
+{
+	int tos = UET_LINK_ECN_ECT0, one = 1;
+
+	if (lu->family == AF_INET) {
+		(void)setsockopt(lu->fd, IPPROTO_IP, IP_TOS, &tos,
+				 sizeof(tos));
+		lu->rx_tos = setsockopt(lu->fd, IPPROTO_IP, IP_RECVTOS, &one,
+					sizeof(one)) == 0;
+	} else {
+		(void)setsockopt(lu->fd, IPPROTO_IPV6, IPV6_TCLASS, &tos,
+				 sizeof(tos));
+		lu->rx_tos = setsockopt(lu->fd, IPPROTO_IPV6, IPV6_RECVTCLASS,
+					&one, sizeof(one)) == 0;
+	}
+}
+
 /* The loss knob's threshold and generator. */
 static void uet_link_udp_loss_init(struct uet_link_udp *lu,
 				   const struct uet_link_udp_cfg *cfg)
@@ -881,6 +1060,7 @@ int uet_link_udp_open(const struct uet_link_udp_cfg *cfg,
 	else
 		(void)setsockopt(lu->fd, IPPROTO_IPV6, IPV6_RECVERR, &one,
 				 sizeof(one));
+	uet_link_udp_ecn_init(lu);
 	ret = uet_link_udp_sockbuf(lu->fd, SO_SNDBUF, cfg->sndbuf);
 	if (ret)
 		goto err_close_fd;
@@ -894,6 +1074,9 @@ int uet_link_udp_open(const struct uet_link_udp_cfg *cfg,
 	if (ret)
 		goto err_close_fd;
 
+	ret = uet_link_udp_ent_open(lu, cfg->entropy_socks);
+	if (ret)
+		goto err_close_fd;
 	lu->mtu = cfg->mtu ? cfg->mtu : uet_link_udp_derive_mtu(lu->fd, &addr);
 	lu->cap = cap;
 	if (!cfg->no_gso) {
@@ -910,13 +1093,15 @@ int uet_link_udp_open(const struct uet_link_udp_cfg *cfg,
 	lu->rx_bufs = malloc(UET_LINK_UDP_BATCH * lu->stride);
 	if (!lu->rx_bufs) {
 		ret = -ENOMEM;
-		goto err_close_fd;
+		goto err_close_ent;
 	}
 	uet_link_udp_rx_prepare(lu);
 	uet_link_udp_loss_init(lu, cfg);
 	*link = &lu->base;
 	return 0;
 
+err_close_ent:
+	uet_link_udp_ent_close(lu);
 err_close_fd:
 	close(lu->fd);
 err_free_link:

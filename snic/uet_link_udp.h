@@ -72,7 +72,13 @@ struct uet_link_udp_cfg {
 	uint32_t loss_ppm;		/* testing: received datagrams dropped */
 	bool no_gso;			/* no UDP GSO / GRO even if available */
 	uint64_t loss_seed;		/* 0: from getrandom() */
+	/* Multipath: send-only sockets bound to ephemeral ports of the same
+	 * address, one per entropy (their ports are the entropies a sprayed
+	 * datagram leaves from); 0 none, at most UET_LINK_UDP_ENT_MAX. */
+	unsigned int entropy_socks;
 };
+
+#define UET_LINK_UDP_ENT_MAX		64u
 
 /* Largest loss_ppm: every datagram. */
 #define UET_LINK_UDP_LOSS_PPM_MAX	1000000u
@@ -89,6 +95,8 @@ struct uet_link_udp_stats {
 	uint64_t tx_gso;		/* msghdrs that carried a GSO run */
 	uint64_t rx_gro;		/* buffers that held several datagrams */
 	uint64_t icmp_err;		/* ICMP errors read (IP_RECVERR) */
+	uint64_t rx_ce;			/* datagrams that arrived ECN CE */
+	uint64_t tx_sprayed;		/* left from an entropy socket */
 };
 
 /*

@@ -261,14 +261,17 @@ static void uet_pds_encode_pkt(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
 }
 
 /* The link datagram of an encoded packet. */
-static void uet_pds_pkt_lp(struct uet_pds_tx_pkt *pkt, struct uet_link_pkt *lp)
+static void uet_pds_pkt_lp(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt,
+			   struct uet_link_pkt *lp)
 {
 	struct uet_pds_hbuf *hb = pkt->priv.hbuf;
 	struct uet_pdc *pdc = pkt->priv.pdc;
 	unsigned int i;
 
 	lp->dst = uet_pds_pkt_dst(pkt);
-	lp->entropy = pdc ? pdc->lpdcid : (uint16_t)pkt->priv.psn;
+	lp->sprayed = false;
+	lp->entropy = pdc ? uet_pds_cc_entropy(pds, pdc, pkt, &lp->sprayed) :
+			    (uint16_t)pkt->priv.psn;
 	lp->iov[0].iov_base = hb->bytes;
 	lp->iov[0].iov_len = (size_t)pkt->priv.pds_len + pkt->hdr_len;
 	for (i = 0; i < pkt->iovcnt; i++)
@@ -281,7 +284,7 @@ static int uet_pds_try_pkt(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
 {
 	struct uet_link_pkt lp;
 
-	uet_pds_pkt_lp(pkt, &lp);
+	uet_pds_pkt_lp(pds, pkt, &lp);
 	return pds->link->ops->send(pds->link, &lp, 1);
 }
 
@@ -350,6 +353,7 @@ static unsigned int uet_pds_take_ctl(struct uet_pds *pds,
 			break;
 		lp[n].dst = &c->dst;
 		lp[n].entropy = c->entropy;
+		lp[n].sprayed = false;
 		lp[n].iovcnt = 1;
 		lp[n].iov[0].iov_base = c->buf;
 		lp[n].iov[0].iov_len = c->len;
@@ -369,7 +373,7 @@ static unsigned int uet_pds_take_data(struct uet_pds *pds,
 		if (n == UET_PDS_TX_BATCH)
 			break;
 		uet_pds_encode_pkt(pds, pkt);
-		uet_pds_pkt_lp(pkt, &lp[n]);
+		uet_pds_pkt_lp(pds, pkt, &lp[n]);
 		what[n++] = pkt;
 	}
 	return n;
@@ -489,6 +493,7 @@ void uet_pds_complete(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt,
 		      int status, uint8_t rsp_next_hdr, const uint8_t *rsp,
 		      size_t rsp_len)
 {
+	uet_pds_cc_pkt_release(pkt);
 	uet_pds_unqueue_pkt(pds, pkt);
 	if (uet_dlist_linked(&pkt->priv.entry))
 		uet_dlist_remove(&pkt->priv.entry);
@@ -625,9 +630,14 @@ int uet_pds_create(struct uet_pds **pdsp, const struct uet_pds_cfg *cfg,
 	ret = uet_pds_guard_init(pds);
 	if (ret)
 		goto err_rudi;
+	ret = uet_pds_cc_init(pds);
+	if (ret)
+		goto err_guard;
 	*pdsp = pds;
 	return 0;
 
+err_guard:
+	uet_pds_guard_fini(pds);
 err_rudi:
 	uet_pds_rudi_fini(pds);
 err_pools:
@@ -686,6 +696,7 @@ void uet_pds_destroy(struct uet_pds *pds)
 		uet_dlist_remove(&c->entry);
 		uet_bufpool_put(&pds->ctl_pool, c);
 	}
+	uet_pds_cc_fini(pds);
 	uet_pds_guard_fini(pds);
 	uet_pds_rudi_fini(pds);
 	uet_pds_pools_fini(pds);
@@ -906,9 +917,13 @@ int uet_pds_poll(struct uet_pds *pds, uint64_t now)
 	if (!pds)
 		return -EINVAL;
 	uet_pds_batch_begin(pds);
+	/* Links that cannot read the TOS byte leave it alone. */
+	for (i = 0; i < (int)UET_PDS_RECV_BATCH; i++)
+		rx[i].tos = 0;
 	n = pds->link->ops->recv(pds->link, rx, UET_PDS_RECV_BATCH);
 	for (i = 0; i < n; i++)
-		uet_pds_rx(pds, rx[i].buf, rx[i].len, &rx[i].src, now);
+		uet_pds_rx_tos(pds, rx[i].buf, rx[i].len, &rx[i].src,
+			       rx[i].tos, now);
 	uet_pds_link_errors(pds, now);
 	uet_pds_timer(pds, now);
 	uet_pds_batch_end(pds, now);
@@ -921,6 +936,53 @@ void uet_pds_get_stats(const struct uet_pds *pds, struct uet_pds_stats *st)
 {
 	*st = pds->st;
 	st->pdcs_open = pds->npdcs;
+}
+
+static void uet_pds_cc_info_stats(struct uet_pds_cc_info *info,
+				  const struct uet_pds_cc_stats *st)
+{
+	info->acks_marked = st->acks_marked;
+	info->trims = st->trims;
+	info->decreases = st->decreases;
+	info->ent_moved = st->ent_moved;
+	info->ce_rx = st->ce_rx;
+	info->trimmed_rx = st->trimmed_rx;
+}
+
+int uet_pds_get_cc_info(const struct uet_pds *pds,
+			const struct uet_link_addr *peer,
+			struct uet_pds_cc_info *info)
+{
+	uint8_t key[UET_PDS_ADDR_KEY_LEN];
+	const struct uet_pds_ccd *d;
+	struct uet_hnode *n;
+
+	if (!pds || !peer || !info)
+		return -EINVAL;
+	memset(info, 0, sizeof(*info));
+	if (uet_pds_addr_key(peer, key))
+		return -EINVAL;
+	n = uet_hashmap_lookup_bytes(&pds->cc.map, key);
+	if (!n)
+		return -ENOENT;
+	d = uet_container_of(n, struct uet_pds_ccd, node);
+	info->cwnd = d->cwnd;
+	info->inflight = d->inflight;
+	info->credit = d->credit;
+	info->base_rtt = d->base_rtt;
+	info->srtt = d->srtt;
+	info->alpha = d->alpha;
+	info->nent = d->nent;
+	memcpy(info->ent, d->ent, sizeof(info->ent));
+	uet_pds_cc_info_stats(info, &d->st);
+	return 0;
+}
+
+void uet_pds_get_cc_totals(const struct uet_pds *pds,
+			   struct uet_pds_cc_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	uet_pds_cc_info_stats(info, &pds->cc.st);
 }
 
 int uet_pds_get_pdc_stats(const struct uet_pds *pds,

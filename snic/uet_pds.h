@@ -123,6 +123,10 @@ struct uet_pds_tx_pkt {
 		bool rack_retx;		/* last retransmission was RACK's */
 		uint8_t nacks;		/* NO_PKT_BUF-like NACKs received */
 		uint64_t alive_ns;	/* RUDI: last NACK from the target */
+		/* Congestion management (snic/uet_pds_cc.c). */
+		void *cc;		/* context it is counted in, or NULL */
+		uint32_t cc_bytes;	/* bytes counted in flight */
+		uint16_t entropy;	/* of its latest transmission */
 	} priv;
 };
 
@@ -188,9 +192,20 @@ struct uet_pds_cfg {
 	uint32_t max_pdcs;		/* per NIC, both directions */
 	uint32_t max_pdcs_per_src;	/* target PDCs per source FA, 0 any */
 	uint64_t seed;			/* PSN/PDCID randomness; 0 = random */
+	/* Congestion management (docs/congestion.md): UET_PDS_CC_* bits,
+	 * 0 off. */
+	uint8_t cc;
+	uint64_t cc_rate_bps;		/* the NIC's port rate; 0 unknown */
+	uint64_t cc_base_rtt_ns;	/* unloaded RTT of the fabric */
+	uint64_t cc_target_ns;		/* NSCC target delay; 0: base RTT */
+	uint32_t cc_entropies;		/* spray over this many; <= 1 none */
 	bool fixed_start_psn;		/* tests: use start_psn for new PDCs */
 	uint32_t start_psn;
 };
+
+/* cfg.cc bits. */
+#define UET_PDS_CC_NSCC		0x1u
+#define UET_PDS_CC_RCCC		0x2u
 
 /* Defaults suitable for loopback and a LAN. */
 void uet_pds_cfg_default(struct uet_pds_cfg *cfg);
@@ -224,6 +239,11 @@ int uet_pds_send_reply(struct uet_pds *pds, void *rx_pdc,
 /* Process one received datagram. */
 void uet_pds_rx(struct uet_pds *pds, const uint8_t *buf, size_t len,
 		const struct uet_link_addr *src, uint64_t now);
+/* The same with the TOS / traffic class byte it arrived with (ECN and
+ * the trimmed DSCP, struct uet_link_rx.tos). */
+void uet_pds_rx_tos(struct uet_pds *pds, const uint8_t *buf, size_t len,
+		    const struct uet_link_addr *src, uint8_t tos,
+		    uint64_t now);
 /* Run timers (retransmission, delayed ACKs, ACK requests, idle close). */
 void uet_pds_timer(struct uet_pds *pds, uint64_t now);
 /* Earliest time uet_pds_timer() has work, UINT64_MAX if none. */
@@ -276,6 +296,24 @@ struct uet_pds_stats {
 };
 
 void uet_pds_get_stats(const struct uet_pds *pds, struct uet_pds_stats *st);
+
+/* Congestion state towards (or from) one peer, or PDS-wide counters. */
+struct uet_pds_cc_info {
+	uint64_t cwnd, inflight, credit;	/* bytes; credit MAX: none */
+	uint64_t base_rtt, srtt;
+	uint32_t alpha;				/* / 1024 */
+	unsigned int nent;
+	uint16_t ent[64];
+	uint64_t acks_marked, trims, decreases, ent_moved;
+	uint64_t ce_rx, trimmed_rx;
+};
+
+/* -ENOENT when no PDC to peer uses a context (or CC is off). */
+int uet_pds_get_cc_info(const struct uet_pds *pds,
+			const struct uet_link_addr *peer,
+			struct uet_pds_cc_info *info);
+void uet_pds_get_cc_totals(const struct uet_pds *pds,
+			   struct uet_pds_cc_info *info);
 /* Counters of the initiator PDC of key; -ENOENT if there is none. */
 int uet_pds_get_pdc_stats(const struct uet_pds *pds,
 			  const struct uet_pds_key *key,

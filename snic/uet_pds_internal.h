@@ -41,6 +41,7 @@
 #include "uet_list.h"
 #include "uet_log.h"
 #include "uet_pds.h"
+#include "uet_pds_cc.h"
 #include "uet_pds_wire.h"
 
 /* Largest cfg.window (unacked PSNs per PDC). */
@@ -270,6 +271,14 @@ struct uet_pdc {
 	 * SACK bitmap; a plain ACK describes every PSN sent).  A packet
 	 * above it may have arrived unreported: never a loss verdict. */
 	uint32_t rack_psn_hi;
+	/* Congestion management: the peer's context, and what the receive
+	 * direction saw since its last ACK (uet_pds_cc.c). */
+	struct uet_pds_ccd *ccd;
+	uint64_t cc_rx_bytes;
+	uint32_t cc_rx_pkts;
+	uint16_t cc_rx_ooo;
+	bool cc_rx_ce;
+	uint64_t cc_rx_first_ns;
 	/* RTO recovery: the RTO sent one packet again and a PROBE
 	 * (probe_opaque); the PROBE's answer shows which of the packets
 	 * sent before it (tx_seq < rto_seq) were lost. */
@@ -341,6 +350,10 @@ struct uet_pds {
 	struct uet_hashmap closed_map;	/* tgt key -> closed entry */
 	struct uet_hashmap src_map;	/* source FA -> target PDC count */
 	struct uet_log_rl drop_rl[UET_PDS_DROP_N];
+
+	/* Congestion management (uet_pds_cc.c). */
+	struct uet_pds_cc cc;
+	uint8_t rx_tos;			/* of the datagram being processed */
 };
 
 /* ---- uet_pds_guard.c ---- */
@@ -499,7 +512,8 @@ void uet_pdc_encode_req(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt);
 void uet_pdc_ack_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 		    const struct uet_pds_ack *ack, bool has_sack,
 		    int16_t sack_psn_offset, uint64_t sack_bitmap,
-		    const uint8_t *rsp, size_t rsp_len, uint64_t now);
+		    const uint8_t *rsp, size_t rsp_len,
+		    const struct uet_pds_cc_fb *fb, uint64_t now);
 void uet_pdc_nack_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 		     const struct uet_pds_nack *nack, uint64_t now);
 /* Retransmissions, ACK requests, probes; false when pdc was freed. */

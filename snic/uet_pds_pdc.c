@@ -177,6 +177,7 @@ int uet_pdc_create_ini(struct uet_pds *pds, const struct uet_pds_key *key,
 	pdc->state = UET_PDC_SYN_SENT;
 	pdc->mode = key->mode;
 	pdc->peer = key->dst;
+	uet_pds_cc_attach(pds, pdc);
 	memcpy(pdc->key, ikey, UET_PDS_INI_KEY_LEN);
 	uet_hashmap_insert_bytes(&pds->ini_map, &pdc->key_node, pdc->key);
 	pdc->in_key_map = true;
@@ -200,6 +201,7 @@ int uet_pdc_create_tgt(struct uet_pds *pds, const struct uet_link_addr *src,
 	pdc->state = UET_PDC_T_ESTABLISHED;
 	pdc->mode = mode;
 	pdc->peer = *src;
+	uet_pds_cc_attach(pds, pdc);
 	pdc->rpdcid = spdcid;
 	memcpy(pdc->key, tkey, UET_PDS_TGT_KEY_LEN);
 	if (!uet_pds_src_add(pds, tkey))
@@ -237,6 +239,7 @@ void uet_pdc_teardown(struct uet_pds *pds, struct uet_pdc *pdc)
 	pdc->state = UET_PDC_CLOSED;
 	uet_pdc_rx_fini(pds, pdc);
 	uet_pdc_tx_fini(pds, pdc);
+	uet_pds_cc_detach(pds, pdc);
 	free(pdc);
 }
 

@@ -26,6 +26,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,9 +188,11 @@ static void uet_pdc_send_ack(struct uet_pds *pds, struct uet_pdc *pdc,
 			     uint64_t now)
 {
 	uint8_t buf[UET_PDS_CTL_BYTES];
+	uint8_t ccx_state[UET_PDS_CC_STATE_LEN];
 	struct uet_pds_ack_cc cc;
 	uint32_t cack = uet_pdc_cack(pdc);
 	int32_t off = uet_seq32_diff(ack_psn, cack);
+	unsigned int type;
 	ssize_t n;
 
 	pdc->ack_pending = 0;
@@ -214,11 +217,28 @@ static void uet_pdc_send_ack(struct uet_pds *pds, struct uet_pdc *pdc,
 	cc.ack.cack_psn = cack;
 	cc.ack.spdcid = pdc->lpdcid;
 	cc.ack.dpdcid = pdc->rpdcid;
+	type = uet_pds_cc_ack_fill(pds, pdc, &cc.cc_type, &cc.ack_cc_state,
+				  ccx_state, &cc.ack.m, now);
 	if (uet_psn_window_count(&pdc->win)) {
 		/* Holes: SACK the 64 PSNs after cack_psn. */
-		cc.cc_type = UET_CC_NSCC;
+		if (type == UET_PDS_TYPE_ACK) {
+			type = UET_PDS_TYPE_ACK_CC;
+			cc.cc_type = UET_CC_NSCC;
+		}
 		cc.sack_psn_offset = 1;
 		cc.sack_bitmap = uet_psn_window_get64(&pdc->win, cack + 1);
+	}
+	if (type == UET_PDS_TYPE_ACK_CCX) {
+		struct uet_pds_ack_ccx x;
+
+		memset(&x, 0, sizeof(x));
+		x.ack = cc.ack;
+		x.cc_type = cc.cc_type;
+		x.sack_psn_offset = cc.sack_psn_offset;
+		x.sack_bitmap = cc.sack_bitmap;
+		memcpy(x.ack_ccx_state, ccx_state, sizeof(x.ack_ccx_state));
+		n = uet_pds_ack_ccx_encode(buf, sizeof(buf), &x);
+	} else if (type == UET_PDS_TYPE_ACK_CC) {
 		n = uet_pds_ack_cc_encode(buf, sizeof(buf), &cc);
 	} else {
 		n = uet_pds_ack_encode(buf, sizeof(buf), &cc.ack);
@@ -242,6 +262,8 @@ void uet_pds_send_nack(struct uet_pds *pds, const struct uet_link_addr *dst,
 
 	memset(&n, 0, sizeof(n));
 	n.next_hdr = UET_HDR_NONE;
+	/* The datagram being answered was ECN-marked. */
+	n.m = (pds->rx_tos & UET_LINK_ECN_MASK) == UET_LINK_ECN_CE;
 	n.retx = retx;
 	n.nt = nt;
 	n.nack_code = code;
@@ -486,6 +508,8 @@ static void uet_pdc_req_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 		pdc->state = UET_PDC_T_ESTABLISHED;
 	pdc->st.rx_pkts++;	/* the PDS counted the datagram already */
 	pdc->st.rx_bytes += ses_len;
+	uet_pds_cc_rx_req(pds, pdc, UET_PDS_RUD_ROD_REQ_LEN + ses_len,
+			  pds->rx_tos, psn == base, now);
 
 	off = psn - base;
 	limit = width;
@@ -653,8 +677,12 @@ static void uet_pds_req_rx(struct uet_pds *pds, const uint8_t *buf,
 			return;
 		}
 	} else {
+		/* An established PDC's requests may be sprayed: their
+		 * source port is an entropy, so the peer is its IP address
+		 * and the two PDCIDs (the port counts for syn requests, the
+		 * target's key, and for every other packet). */
 		pdc = uet_pdc_by_id(pds, h.dpdcid);
-		if (!pdc || !uet_link_addr_eq(&pdc->peer, src) ||
+		if (!pdc || !uet_link_addr_same_host(&pdc->peer, src) ||
 		    (pdc->rpdcid && pdc->rpdcid != h.spdcid) ||
 		    (!pdc->rpdcid && !pdc->initiator)) {
 			pds->st.unknown_pdc++;
@@ -689,6 +717,7 @@ static void uet_pds_ack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 {
 	struct uet_pds_ack_ccx ccx;
 	struct uet_pds_ack_cc cc;
+	struct uet_pds_cc_fb fb;
 	struct uet_pds_ack ack;
 	unsigned int type = buf[0] >> 3;
 	int16_t sack_off = 0;
@@ -698,6 +727,7 @@ static void uet_pds_ack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 	size_t rsp_len;
 	ssize_t hl;
 
+	memset(&fb, 0, sizeof(fb));
 	switch (type) {
 	case UET_PDS_TYPE_ACK:
 		hl = uet_pds_ack_decode(&ack, buf, len);
@@ -707,18 +737,25 @@ static void uet_pds_ack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 		ack = cc.ack;
 		sack_off = cc.sack_psn_offset;
 		bitmap = cc.sack_bitmap;
+		if (hl >= 0)
+			uet_pds_cc_fb_from_state(&fb, cc.cc_type,
+						 cc.ack_cc_state);
 		break;
 	default:
 		hl = uet_pds_ack_ccx_decode(&ccx, buf, len);
 		ack = ccx.ack;
 		sack_off = ccx.sack_psn_offset;
 		bitmap = ccx.sack_bitmap;
+		if (hl >= 0)
+			uet_pds_cc_fb_from_ccx(&fb, ccx.cc_type,
+					       ccx.ack_ccx_state);
 		break;
 	}
 	if (hl < 0) {
 		pds->st.malformed++;
 		return;
 	}
+	fb.m = ack.m;
 	rsp = buf + hl;
 	rsp_len = len - (size_t)hl;
 	if (ack.next_hdr == UET_HDR_NONE) {
@@ -737,8 +774,11 @@ static void uet_pds_ack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 	uet_pdc_touch(pds, pdc);
 	pdc->verified = true;
 	UET_PDS_INC(pds, pdc, ack_rx);
-	uet_pdc_ack_rx(pds, pdc, &ack, type != UET_PDS_TYPE_ACK, sack_off,
-		       bitmap, rsp, rsp_len, now);
+	/* An ACK_CC without holes at the peer (offset and bitmap 0) says
+	 * as much as a plain ACK. */
+	uet_pdc_ack_rx(pds, pdc, &ack,
+		       type != UET_PDS_TYPE_ACK && (sack_off || bitmap),
+		       sack_off, bitmap, rsp, rsp_len, &fb, now);
 }
 
 static void uet_pds_nack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
@@ -919,10 +959,44 @@ uint64_t uet_pdc_rx_deadline(const struct uet_pds *pds,
 
 /* ---- dispatch ---- */
 
+/*
+ * A request trimmed on the way (DSCP UET_LINK_DSCP_TRIMMED, payload cut):
+ * answered with the TRIMMED NACK so that the initiator sends it again at
+ * once, without waiting for a timeout.  No state is created or looked
+ * up: the NACK names the sender's PDCID and goes to the datagram's
+ * source, smaller than what came in (no amplification).
+ */
+static void uet_pds_trimmed_rx(struct uet_pds *pds, const uint8_t *buf,
+			       size_t len, const struct uet_link_addr *src,
+			       uint64_t now)
+{
+	struct uet_pds_rud_rod_req h;
+
+	/* Only the PDS request header is needed (the SES part may be
+	 * cut): decode the fixed header alone. */
+	if (len < UET_PDS_RUD_ROD_REQ_LEN ||
+	    uet_pds_rud_rod_req_decode(&h, buf, UET_PDS_RUD_ROD_REQ_LEN) < 0 ||
+	    h.next_hdr == UET_HDR_NONE) {
+		pds->st.malformed++;
+		return;
+	}
+	pds->cc.st.trimmed_rx++;
+	uet_pds_send_nack(pds, src, UET_NACK_TRIMMED, false, h.psn,
+			  h.syn ? 0 : h.dpdcid, h.spdcid, h.retx, now);
+}
+
 void uet_pds_rx(struct uet_pds *pds, const uint8_t *buf, size_t len,
 		const struct uet_link_addr *src, uint64_t now)
 {
+	uet_pds_rx_tos(pds, buf, len, src, 0, now);
+}
+
+void uet_pds_rx_tos(struct uet_pds *pds, const uint8_t *buf, size_t len,
+		    const struct uet_link_addr *src, uint8_t tos,
+		    uint64_t now)
+{
 	uint64_t malformed, unknown;
+	unsigned int type;
 
 	if (!pds)
 		return;
@@ -936,7 +1010,17 @@ void uet_pds_rx(struct uet_pds *pds, const uint8_t *buf, size_t len,
 	}
 	malformed = pds->st.malformed;
 	unknown = pds->st.unknown_pdc;
-	switch (buf[0] >> 3) {
+	pds->rx_tos = tos;
+	type = buf[0] >> 3;
+	if (UET_LINK_TOS_DSCP(tos) == UET_LINK_DSCP_TRIMMED &&
+	    (type == UET_PDS_TYPE_RUD_REQ || type == UET_PDS_TYPE_ROD_REQ ||
+	     type == UET_PDS_TYPE_RUD_CC_REQ ||
+	     type == UET_PDS_TYPE_ROD_CC_REQ))
+		type = UINT_MAX;	/* trimmed request */
+	switch (type) {
+	case UINT_MAX:
+		uet_pds_trimmed_rx(pds, buf, len, src, now);
+		break;
 	case UET_PDS_TYPE_RUD_REQ:
 	case UET_PDS_TYPE_ROD_REQ:
 	case UET_PDS_TYPE_RUD_CC_REQ:
@@ -969,6 +1053,7 @@ void uet_pds_rx(struct uet_pds *pds, const uint8_t *buf, size_t len,
 		pds->st.malformed++;
 		break;
 	}
+	pds->rx_tos = 0;
 	if (pds->st.malformed != malformed)
 		uet_pds_drop_warn(pds, UET_PDS_DROP_MALFORMED);
 	if (pds->st.unknown_pdc != unknown)

@@ -140,6 +140,12 @@ unsigned int uet_pdc_tx_space(const struct uet_pds *pds,
 		if (syn_room < space)
 			space = syn_room;
 	}
+	if (pdc->ccd && space) {
+		uint32_t room = uet_pds_cc_tx_room(pds, pdc);
+
+		if (room < space)
+			space = room;
+	}
 	return space;
 }
 
@@ -199,6 +205,8 @@ int uet_pdc_send(struct uet_pds *pds, struct uet_pdc *pdc,
 	if (!uet_pdc_tx_space(pds, pdc)) {
 		if (!pdc->verified)
 			UET_PDS_INC(pds, pdc, unverified_wait);
+		else if (pdc->ccd && !uet_pds_cc_tx_room(pds, pdc))
+			pdc->ccd->st.cwnd_waits++;
 		return pdc->state == UET_PDC_CLOSE_ACK_WAIT ? -ENOTCONN :
 							      -EAGAIN;
 	}
@@ -219,6 +227,14 @@ int uet_pdc_send(struct uet_pds *pds, struct uet_pdc *pdc,
 	pkt->priv.tx_count = 1;
 	pkt->priv.tx_seq = pdc->tx_seq++;
 	pkt->priv.epoch = pdc->epoch;
+	if (pdc->ccd) {
+		size_t bytes = UET_PDS_RUD_ROD_REQ_LEN + pkt->hdr_len;
+		unsigned int i;
+
+		for (i = 0; i < pkt->iovcnt; i++)
+			bytes += pkt->iov[i].iov_len;
+		uet_pds_cc_pkt_sent(pds, pkt, (uint32_t)bytes);
+	}
 	/* ACK at once: when SES asks, the first packet, and the one that
 	 * fills the window. */
 	pkt->priv.ar = pkt->ar || psn == pdc->start_psn ||
@@ -324,12 +340,14 @@ static bool uet_pdc_retransmit(struct uet_pds *pds, struct uet_pdc *pdc,
 	switch (cause) {
 	case UET_RETX_TIMEOUT:
 		UET_PDS_INC(pds, pdc, retx_timeout);
+		uet_pds_cc_on_timeout(pds, pdc, pkt->priv.entropy);
 		break;
 	case UET_RETX_NACK:
 		UET_PDS_INC(pds, pdc, retx_nack);
 		break;
 	case UET_RETX_SACK:
 		UET_PDS_INC(pds, pdc, retx_sack);
+		uet_pds_cc_on_loss(pds, pdc, pkt->priv.entropy);
 		break;
 	}
 	uet_pds_out_pkt(pds, pkt, now);
@@ -344,6 +362,11 @@ struct uet_pdc_ack_ctx {
 	bool progress;
 	bool rack_valid;		/* RACK state before this ACK */
 	uint32_t rack_seq;
+	/* Congestion feedback gathered from the packets it acks. */
+	uint64_t acked_bytes;
+	uint64_t rtt;			/* designated packet's sample, 0 */
+	uint16_t ent;			/* designated packet's entropy */
+	bool have_ent;
 };
 
 /*
@@ -451,12 +474,21 @@ static void uet_pdc_ack_pkt(struct uet_pds *pds, struct uet_pdc *pdc,
 	}
 	pkt->priv.acked = true;
 	c->progress = true;
+	if (pkt->priv.cc) {
+		c->acked_bytes += pkt->priv.cc_bytes;
+		uet_pds_cc_pkt_release(pkt);
+	}
+	if (designated) {
+		c->ent = pkt->priv.entropy;
+		c->have_ent = true;
+	}
 	/* Only the designated packet, and only when it is known which of
 	 * its copies was delivered, gives an RTT sample; a fresh sample
 	 * ends the RTO backoff. */
 	if (designated && uet_pdc_rtt_of(pkt, c, &sample)) {
 		uet_pds_rtt_sample(pds, &pdc->rtt, sample);
 		pdc->backoff = 0;
+		c->rtt = sample ? sample : 1;
 	}
 	uet_pdc_rack_update(pdc, pkt, designated, c);
 	uet_pds_unqueue_pkt(pds, pkt);
@@ -492,6 +524,14 @@ static uint64_t uet_pdc_reo_wnd(const struct uet_pds *pds,
 {
 	uint64_t w = 0;
 
+	/* A sprayed PDC reorders by design (its packets take paths with
+	 * different queues): the window is the RTT's spread, srtt + 4
+	 * rttvar, and the duplicate threshold never applies. */
+	if (pdc->ccd && pdc->ccd->nent > 1 && pdc->rtt.valid) {
+		w = pdc->rtt.srtt + 4 * pdc->rtt.rttvar;
+		return w > pds->cfg.reorder_min_ns ? w :
+		       pds->cfg.reorder_min_ns;
+	}
 	/* Duplicate threshold: only on a path seen delivering a whole
 	 * window without reordering, so a jittery path does not get its
 	 * first burst retransmitted. */
@@ -578,7 +618,8 @@ static bool uet_pdc_rto_recover(struct uet_pds *pds, struct uet_pdc *pdc,
 void uet_pdc_ack_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 		    const struct uet_pds_ack *ack, bool has_sack,
 		    int16_t sack_psn_offset, uint64_t sack_bitmap,
-		    const uint8_t *rsp, size_t rsp_len, uint64_t now)
+		    const uint8_t *rsp, size_t rsp_len,
+		    const struct uet_pds_cc_fb *fb, uint64_t now)
 {
 	struct uet_pdc_ack_ctx c = {
 		.now = now,
@@ -650,6 +691,9 @@ void uet_pdc_ack_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 		cack + (uint32_t)(int32_t)sack_psn_offset + 63u :
 		pdc->next_psn - 1;
 	uet_pdc_advance(pds, pdc);
+	if (pdc->ccd)
+		uet_pds_cc_on_ack(pds, pdc, fb, c.acked_bytes, c.rtt, c.ent,
+				  c.have_ent, now);
 	/* Alive, unless this only answers our PROBE and acks nothing: then
 	 * the peer is there but what we send it does not arrive. */
 	if (!ack->p || c.progress)
@@ -727,6 +771,8 @@ void uet_pdc_nack_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 			uet_pdc_nack_later(pds, pdc, pkt, now + rto);
 		break;
 	case UET_NACK_TRIMMED:
+		uet_pds_cc_on_trim(pds, pdc, pkt->priv.entropy);
+		/* fall through */
 	case UET_NACK_PSN_GAP:
 		/* Not received (even if we thought it was): send again. */
 		uet_pdc_nack_later(pds, pdc, pkt, now);

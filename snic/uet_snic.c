@@ -650,6 +650,13 @@ static int snic_open(const struct uet_hsi_dev_attr *attr,
 	lcfg.mtu = cfg.mtu;
 	lcfg.loss_ppm = uet_snic_env_loss_ppm();
 	lcfg.no_gso = !uet_snic_env_gso();
+	/* Multipath: twice as many entropy sockets as a PDC sprays over, so
+	 * that a congested entropy is replaced by another port. */
+	if (cfg.pds.cc && cfg.pds.cc_entropies > 1)
+		lcfg.entropy_socks = 2 * cfg.pds.cc_entropies >
+				     UET_LINK_UDP_ENT_MAX ?
+				     UET_LINK_UDP_ENT_MAX :
+				     2 * cfg.pds.cc_entropies;
 	ret = uet_link_udp_open(&lcfg, &link);
 	if (ret) {
 		UET_WARN(FI_LOG_CORE, "software NIC: UDP link on %s port %u: "

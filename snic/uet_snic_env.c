@@ -33,6 +33,18 @@ static const struct uet_env_enum snic_delivery_names[] = {
 	{ NULL, 0 },
 };
 
+static const struct uet_env_enum snic_cc_names[] = {
+	{ "off", 0 },
+	{ "nscc", UET_PDS_CC_NSCC },
+	{ "rccc", UET_PDS_CC_RCCC },
+	{ "both", UET_PDS_CC_NSCC | UET_PDS_CC_RCCC },
+	{ NULL, 0 },
+};
+
+/* Congestion management defaults (docs/congestion.md). */
+#define UET_SNIC_DEFAULT_CC		UET_PDS_CC_NSCC
+#define UET_SNIC_DEFAULT_CC_RTT_US	20u
+
 static const struct uet_env_var snic_env_mtu =
 	UET_ENV_SIZE_VAR("mtu", 0, 0, 65527,
 			 "Largest UDP payload of the software NIC; 0 takes "
@@ -86,6 +98,24 @@ static const struct uet_env_var snic_env_loss_ppm =
 			 "datagrams the software NIC's UDP link drops at "
 			 "random (0: none)");
 
+static const struct uet_env_var snic_env_cc =
+	UET_ENV_ENUM_VAR("cc", UET_SNIC_DEFAULT_CC, snic_cc_names,
+			 "Congestion management: nscc (sender window on ECN "
+			 "marks, delay, trims and loss), rccc (receiver "
+			 "credits; needs FI_UET_CC_MBPS), both, or off");
+static const struct uet_env_var snic_env_cc_mbps =
+	UET_ENV_UINT_VAR("cc_mbps", 0, 0, 100000000,
+			 "Port rate in Mbit/s for congestion management "
+			 "(NSCC window bound, RCCC credits); 0: unknown");
+static const struct uet_env_var snic_env_cc_rtt_us =
+	UET_ENV_UINT_VAR("cc_rtt_us", UET_SNIC_DEFAULT_CC_RTT_US, 1, 1000000,
+			 "Unloaded round-trip time of the fabric in "
+			 "microseconds (NSCC target delay, BDP)");
+static const struct uet_env_var snic_env_cc_entropies =
+	UET_ENV_UINT_VAR("cc_entropies", 1, 1, 64,
+			 "Entropies a PDC sprays its packets over (1: one "
+			 "path per PDC)");
+
 static const struct uet_env_var snic_env_gso =
 	UET_ENV_BOOL_VAR("gso", true,
 			 "Send runs of equal datagrams with UDP GSO and "
@@ -127,6 +157,10 @@ const struct uet_env_var *const uet_snic_env_vars[] = {
 	&snic_env_gso,
 	&snic_env_tss,
 	&snic_env_tss_key_file,
+	&snic_env_cc,
+	&snic_env_cc_mbps,
+	&snic_env_cc_rtt_us,
+	&snic_env_cc_entropies,
 };
 
 const size_t uet_snic_env_nvars =
@@ -142,6 +176,10 @@ void uet_snic_cfg_default(struct uet_snic_cfg *cfg)
 	cfg->mode = UET_PDS_MODE_RUD;
 	uet_pds_cfg_default(&cfg->pds);
 	cfg->pds.dead_ns = UET_SNIC_DEFAULT_DEAD_MS * UET_NSEC_PER_MSEC;
+	cfg->pds.cc = UET_SNIC_DEFAULT_CC;
+	cfg->pds.cc_base_rtt_ns = UET_SNIC_DEFAULT_CC_RTT_US *
+				  UET_NSEC_PER_USEC;
+	cfg->pds.cc_entropies = 1;
 }
 
 /* Is FI_UET_<NAME> set?  Unset variables leave cfg as the caller had it. */
@@ -185,6 +223,18 @@ void uet_snic_cfg_from_env(struct uet_snic_cfg *cfg)
 	if (snic_env_set(&snic_env_unreach_ms))
 		cfg->pds.unreach_ns = uet_env_get_uint(&snic_env_unreach_ms) *
 				      UET_NSEC_PER_MSEC;
+	if (snic_env_set(&snic_env_cc))
+		cfg->pds.cc = (uint8_t)uet_env_get_enum(&snic_env_cc);
+	if (snic_env_set(&snic_env_cc_mbps))
+		cfg->pds.cc_rate_bps = uet_env_get_uint(&snic_env_cc_mbps) *
+				       1000000ull;
+	if (snic_env_set(&snic_env_cc_rtt_us))
+		cfg->pds.cc_base_rtt_ns =
+			uet_env_get_uint(&snic_env_cc_rtt_us) *
+			UET_NSEC_PER_USEC;
+	if (snic_env_set(&snic_env_cc_entropies))
+		cfg->pds.cc_entropies =
+			(uint32_t)uet_env_get_uint(&snic_env_cc_entropies);
 }
 
 uint16_t uet_snic_env_port(void)

@@ -265,6 +265,7 @@ static int tss_seal_batch(struct tss_link *tl, const struct uet_link_pkt *pkts,
 		tl->tx_pkts[i] = (struct uet_link_pkt){
 			.dst = pkts[i].dst,
 			.entropy = pkts[i].entropy,
+			.sprayed = pkts[i].sprayed,
 			.iovcnt = 1,
 			.iov[0] = { .iov_base = p,
 				    .iov_len = len + UET_TSS_OVERHEAD },
@@ -459,6 +460,7 @@ static int tss_recv(struct uet_link *link, struct uet_link_rx *rx,
 				.buf = tl->rx_arena + off,
 				.len = (size_t)len,
 				.src = in->src,
+				.tos = in->tos,
 			};
 			out++;
 			off += (size_t)len;
@@ -470,6 +472,21 @@ static int tss_recv(struct uet_link *link, struct uet_link_rx *rx,
 }
 
 /* ---- the rest of the link ops ---- */
+
+/*
+ * No multipath under TSS: packet keys are derived from the sender's
+ * address and port (uet_tss_addr_bytes), so a datagram sprayed from an
+ * entropy socket's port would not authenticate.  0 entropies: PDS sends
+ * every packet from the NIC's own port.
+ */
+static unsigned int tss_entropies(struct uet_link *link, uint16_t *ports,
+				  unsigned int n)
+{
+	(void)link;
+	(void)ports;
+	(void)n;
+	return 0;
+}
 
 static int tss_fd(struct uet_link *link)
 {
@@ -544,6 +561,7 @@ static const struct uet_link_ops tss_link_ops = {
 	.mtu = tss_mtu,
 	.local_addr = tss_local_addr,
 	.errors = tss_errors,
+	.entropies = tss_entropies,
 	.close = tss_close,
 };
 

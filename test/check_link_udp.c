@@ -291,6 +291,9 @@ static void exchange(const char *host)
 			recv_one(to, &rx);
 			ck_assert_uint_eq(rx.len, sizes[i]);
 			ck_assert(same_bytes(rx.buf, rx.len, id));
+			/* sent ECN-capable, and the receiver reads it */
+			ck_assert_uint_eq(rx.tos & UET_LINK_ECN_MASK,
+					  UET_LINK_ECN_ECT0);
 			ck_assert(uet_link_addr_eq(&rx.src,
 						   round ? &ab : &aa));
 		}
@@ -308,6 +311,122 @@ static void exchange(const char *host)
 START_TEST(test_exchange_v4)
 {
 	exchange("127.0.0.1");
+}
+END_TEST
+
+/* A datagram that arrives CE-marked (sent here from a plain socket with
+ * that TOS, as a congested router would leave it) is returned with its
+ * TOS byte, and counted. */
+static void ecn_ce(const char *host)
+{
+	struct uet_link_udp_stats st;
+	struct uet_link_addr ab;
+	struct uet_link_rx rx;
+	struct uet_link *b;
+	int fd, tos = 0x80 | UET_LINK_ECN_CE;
+	uint8_t byte = 7;
+
+	b = open_link(host, 0, 0);
+	ab = addr_of(b);
+	fd = socket(ab.ss.ss_family, SOCK_DGRAM, 0);
+	ck_assert_int_ge(fd, 0);
+	if (ab.ss.ss_family == AF_INET)
+		ck_assert_int_eq(setsockopt(fd, IPPROTO_IP, IP_TOS, &tos,
+					    sizeof(tos)), 0);
+	else
+		ck_assert_int_eq(setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS,
+					    &tos, sizeof(tos)), 0);
+	ck_assert_int_eq(sendto(fd, &byte, 1, 0, (struct sockaddr *)&ab.ss,
+				ab.len), 1);
+	recv_one(b, &rx);
+	ck_assert_uint_eq(rx.len, 1);
+	ck_assert_uint_eq(rx.tos, 0x80 | UET_LINK_ECN_CE);
+	ck_assert_int_eq(uet_link_udp_get_stats(b, &st), 0);
+	ck_assert_uint_eq(st.rx_ce, 1);
+	close(fd);
+	b->ops->close(b);
+}
+
+START_TEST(test_ecn_ce_v4)
+{
+	ecn_ce("127.0.0.1");
+}
+END_TEST
+
+START_TEST(test_ecn_ce_v6)
+{
+	ecn_ce("::1");
+}
+END_TEST
+
+/* Multipath: a link with entropy sockets lists their ports; a sprayed
+ * datagram leaves from the socket of its entropy, anything else (not
+ * sprayed, or an entropy that is not one of ours) from the NIC's port;
+ * the receiver sees the source port.  Batches mixing sockets go out in
+ * order. */
+static void entropy_socks(const char *host)
+{
+	struct uet_link_udp_cfg cfg = { .host = host, .entropy_socks = 4 };
+	struct uet_link_udp_stats st;
+	struct uet_link_addr aa, ab;
+	struct uet_link_pkt pkts[6];
+	struct uet_link *a = NULL, *b;
+	struct uet_link_rx rx;
+	uint16_t ports[8];
+	uint8_t buf[6][16];
+	unsigned int i, k;
+
+	ck_assert_int_eq(uet_link_udp_open(&cfg, &a), 0);
+	b = open_link(host, 0, 0);
+	aa = addr_of(a);
+	ab = addr_of(b);
+	ck_assert_ptr_nonnull(a->ops->entropies);
+	ck_assert_uint_eq(a->ops->entropies(a, ports, 8), 4);
+	for (i = 0; i < 4; i++) {
+		ck_assert_uint_ne(ports[i], 0);
+		ck_assert_uint_ne(ports[i], port_of(&aa));
+		for (k = 0; k < i; k++)
+			ck_assert_uint_ne(ports[i], ports[k]);
+	}
+	ck_assert_uint_eq(b->ops->entropies(b, ports + 4, 4), 0);
+	for (i = 0; i < 6; i++) {
+		memset(buf[i], (int)i, sizeof(buf[i]));
+		make_pkt(&pkts[i], &ab, buf[i], sizeof(buf[i]), 1);
+		pkts[i].sprayed = i < 4;
+		pkts[i].entropy = i < 4 ? ports[3 - i] : ports[0];
+	}
+	pkts[3].entropy = 1;	/* not one of ours: the NIC's port */
+	ck_assert_int_eq(a->ops->send(a, pkts, 6), 6);
+	for (i = 0; i < 6; i++) {
+		/* the last three may come as one GRO buffer: what the link
+		 * holds is returned before the socket is read again */
+		if (b->ops->recv(b, &rx, 1) != 1)
+			recv_one(b, &rx);
+		ck_assert_uint_eq(rx.len, 16);
+		ck_assert_uint_eq(rx.buf[0], i);
+		ck_assert_uint_eq(port_of(&rx.src),
+				  i < 3 ? ports[3 - i] : port_of(&aa));
+		ck_assert_uint_eq(rx.tos & UET_LINK_ECN_MASK,
+				  UET_LINK_ECN_ECT0);
+	}
+	ck_assert_int_eq(uet_link_udp_get_stats(a, &st), 0);
+	ck_assert_uint_eq(st.tx_sprayed, 3);
+	ck_assert_uint_eq(st.tx_pkts, 6);
+	a->ops->close(a);
+	b->ops->close(b);
+	cfg.entropy_socks = UET_LINK_UDP_ENT_MAX + 1;
+	ck_assert_int_eq(uet_link_udp_open(&cfg, &a), -EINVAL);
+}
+
+START_TEST(test_entropy_socks_v4)
+{
+	entropy_socks("127.0.0.1");
+}
+END_TEST
+
+START_TEST(test_entropy_socks_v6)
+{
+	entropy_socks("::1");
 }
 END_TEST
 
@@ -933,6 +1052,10 @@ static Suite *make_suite(void)
 
 	tcase_add_test(tc, test_exchange_v4);
 	tcase_add_test(tc, test_exchange_v6);
+	tcase_add_test(tc, test_ecn_ce_v4);
+	tcase_add_test(tc, test_ecn_ce_v6);
+	tcase_add_test(tc, test_entropy_socks_v4);
+	tcase_add_test(tc, test_entropy_socks_v6);
 	tcase_add_test(tc, test_batch_v4);
 	tcase_add_test(tc, test_batch_v6);
 	tcase_add_test(tc, test_port_rules_v4);

@@ -1723,8 +1723,36 @@ START_TEST(test_env)
 	unsetenv("FI_UET_PORT");
 	unsetenv("FI_UET_LOSS_PPM");
 
+	/* congestion management (docs/congestion.md): nscc by default */
+	ck_assert_uint_eq(def.pds.cc, UET_PDS_CC_NSCC);
+	ck_assert_uint_eq(def.pds.cc_entropies, 1);
+	setenv("FI_UET_CC", "both", 1);
+	setenv("FI_UET_CC_MBPS", "25000", 1);
+	setenv("FI_UET_CC_RTT_US", "8", 1);
+	setenv("FI_UET_CC_ENTROPIES", "16", 1);
+	cfg = def;
+	uet_snic_cfg_from_env(&cfg);
+	ck_assert_uint_eq(cfg.pds.cc, UET_PDS_CC_NSCC | UET_PDS_CC_RCCC);
+	ck_assert_uint_eq(cfg.pds.cc_rate_bps, 25000000000ull);
+	ck_assert_uint_eq(cfg.pds.cc_base_rtt_ns, 8000);
+	ck_assert_uint_eq(cfg.pds.cc_entropies, 16);
+	setenv("FI_UET_CC", "off", 1);
+	cfg = def;
+	uet_snic_cfg_from_env(&cfg);
+	ck_assert_uint_eq(cfg.pds.cc, 0);
+	setenv("FI_UET_CC", "reno", 1);		/* invalid: the default */
+	setenv("FI_UET_CC_ENTROPIES", "65", 1);
+	cfg = def;
+	uet_snic_cfg_from_env(&cfg);
+	ck_assert_uint_eq(cfg.pds.cc, UET_PDS_CC_NSCC);
+	ck_assert_uint_eq(cfg.pds.cc_entropies, 1);
+	unsetenv("FI_UET_CC");
+	unsetenv("FI_UET_CC_MBPS");
+	unsetenv("FI_UET_CC_RTT_US");
+	unsetenv("FI_UET_CC_ENTROPIES");
+
 	/* the declarations register (names, defaults within range) */
-	ck_assert_uint_eq(uet_snic_env_nvars, 14);
+	ck_assert_uint_eq(uet_snic_env_nvars, 18);
 	for (i = 0; i < uet_snic_env_nvars; i++)
 		ck_assert_ptr_nonnull(uet_snic_env_vars[i]->help);
 	ck_assert_int_eq(uet_env_register_all(uet_snic_env_vars,
