@@ -44,6 +44,7 @@
 #include "uet_iface.h"
 #include "uet_info.h"
 #include "uet_log.h"
+#include "uet_nic.h"
 
 const struct uet_env_var uet_info_env_iface =
 	UET_ENV_STR_VAR("iface", NULL,
@@ -701,6 +702,9 @@ static struct fi_info *uet_info_new(uint32_t version,
 	 * infos itself (and treats a name already set as a layered one). */
 	info->fabric_attr->name = strdup(ifc->fabric);
 	if (!info->fabric_attr->name)
+		goto err_free_info;
+	info->nic = uet_nic_new(UET_NIC_SYSFS_NET, ifc->name);
+	if (!info->nic)
 		goto err_free_info;
 	info->fabric_attr->prov_version = uet_prov.version;
 	info->fabric_attr->api_version = version;
