@@ -889,6 +889,7 @@ START_TEST(test_info_nic)
 	struct fi_info *info, *dup;
 	struct fid_nic *nic;
 	const struct fi_link_attr *link;
+	const char *str;
 
 	info = get(NULL, NULL, 0, NULL);
 	ck_assert_ptr_nonnull(info->nic);
@@ -902,6 +903,12 @@ START_TEST(test_info_nic)
 	ck_assert_str_eq(link->address, "00:00:00:00:00:00");
 	ck_assert_int_eq(info->nic->bus_attr->bus_type, FI_BUS_UNKNOWN);
 	ck_assert_ptr_null(info->nic->device_attr->driver);
+	/* fi_info -v prints it */
+	str = fi_tostr(info, FI_TYPE_INFO);
+	ck_assert_ptr_nonnull(strstr(str, "    nic:\n"));
+	ck_assert_ptr_nonnull(strstr(str, "            name: lo\n"));
+	ck_assert_ptr_nonnull(strstr(str, "            state: FI_LINK_UP\n"));
+	ck_assert_ptr_nonnull(strstr(str, "            mtu: 65536\n"));
 	dup = fi_dupinfo(info);
 	ck_assert_ptr_nonnull(dup);
 	ck_assert_ptr_nonnull(dup->nic);
@@ -964,6 +971,8 @@ START_TEST(test_info_nic)
 	ck_assert_uint_eq(nic->link_attr->speed, 25000ull * 1000 * 1000);
 	ck_assert_str_eq(nic->link_attr->network_type, "Ethernet");
 	ck_assert_str_eq(nic->link_attr->address, "02:fc:00:00:00:09");
+	ck_assert_int_eq(nic->fid.ops->tostr(&nic->fid, (char[1024]){ 0 },
+					     1024), 0);
 	ck_assert_int_eq(fi_close(&nic->fid), 0);
 	/* down, unknown speed (-1); an interface sysfs does not know */
 	snprintf(d, sizeof(d), "%s/net/eth9", root);

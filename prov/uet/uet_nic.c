@@ -32,6 +32,7 @@ struct uet_nic_strs {
 
 static int uet_nic_close(struct fid *fid);
 static int uet_nic_control(struct fid *fid, int command, void *arg);
+static int uet_nic_tostr(const struct fid *fid, char *buf, size_t len);
 
 static struct fi_ops uet_nic_fi_ops = {
 	.size = sizeof(struct fi_ops),
@@ -39,7 +40,7 @@ static struct fi_ops uet_nic_fi_ops = {
 	.bind = uet_no_bind,
 	.control = uet_nic_control,
 	.ops_open = uet_no_ops_open,
-	.tostr = uet_no_tostr,
+	.tostr = uet_nic_tostr,
 	.ops_set = uet_no_ops_set,
 };
 
@@ -132,6 +133,69 @@ static int uet_nic_control(struct fid *fid, int command, void *arg)
 	*dup = uet_nic_build(&s, &n->bus, n->link.mtu, n->link.speed,
 			     n->link.state);
 	return *dup ? 0 : -FI_ENOMEM;
+}
+
+/* fi_tostr(FI_TYPE_INFO) appends "nic:" through this (len is what is
+ * left after the text already in buf), as libfabric's own nics print. */
+static const char *uet_nic_state_str(enum fi_link_state st)
+{
+	switch (st) {
+	case FI_LINK_UP:
+		return "FI_LINK_UP";
+	case FI_LINK_DOWN:
+		return "FI_LINK_DOWN";
+	default:
+		return "FI_LINK_UNKNOWN";
+	}
+}
+
+#define UET_NIC_STR(s)	((s) ? (s) : "(null)")
+
+static int uet_nic_tostr(const struct fid *fid, char *buf, size_t len)
+{
+	const struct uet_nic *n = uet_container_of(fid, struct uet_nic,
+						   nic.fid);
+	size_t used = strlen(buf);
+	char bus[256];
+
+	if (n->bus.bus_type == FI_BUS_PCI)
+		snprintf(bus, sizeof(bus), "FI_BUS_PCI\n"
+			 "            fi_pci_attr:\n"
+			 "                domain_id: %u\n"
+			 "                bus_id: %u\n"
+			 "                device_id: %u\n"
+			 "                function_id: %u",
+			 n->bus.attr.pci.domain_id, n->bus.attr.pci.bus_id,
+			 n->bus.attr.pci.device_id,
+			 n->bus.attr.pci.function_id);
+	else
+		snprintf(bus, sizeof(bus), "FI_BUS_UNKNOWN");
+	snprintf(buf + used, len,
+		 "    nic:\n"
+		 "        fi_device_attr:\n"
+		 "            name: %s\n"
+		 "            device_id: %s\n"
+		 "            device_version: %s\n"
+		 "            vendor_id: %s\n"
+		 "            driver: %s\n"
+		 "            firmware: %s\n"
+		 "        fi_bus_attr:\n"
+		 "            bus_type: %s\n"
+		 "        fi_link_attr:\n"
+		 "            address: %s\n"
+		 "            mtu: %zu\n"
+		 "            speed: %zu\n"
+		 "            state: %s\n"
+		 "            network_type: %s\n",
+		 UET_NIC_STR(n->device.name), UET_NIC_STR(n->device.device_id),
+		 UET_NIC_STR(n->device.device_version),
+		 UET_NIC_STR(n->device.vendor_id),
+		 UET_NIC_STR(n->device.driver),
+		 UET_NIC_STR(n->device.firmware), bus,
+		 UET_NIC_STR(n->link.address), n->link.mtu, n->link.speed,
+		 uet_nic_state_str(n->link.state),
+		 UET_NIC_STR(n->link.network_type));
+	return 0;
 }
 
 /* ---- sysfs ---- */
