@@ -7,6 +7,9 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,7 @@
 #include "uet_iface.h"
 #include "uet_info.h"
 #include "uet_log.h"
+#include "uet_nic.h"
 #include "uet_test.h"
 
 #define V FI_VERSION(1, 17)
@@ -149,7 +153,7 @@ START_TEST(test_info_defaults)
 					  FI_MULTI_RECV | FI_RMA | FI_ATOMIC |
 					  FI_REMOTE_READ | FI_REMOTE_WRITE |
 					  FI_RMA_EVENT);
-			ck_assert_uint_eq(cur->tx_attr->rma_iov_limit, 1);
+			ck_assert_uint_eq(cur->tx_attr->rma_iov_limit, 4);
 		} else {
 			ck_assert_uint_eq(cur->tx_attr->caps,
 					  FI_MSG | FI_TAGGED | FI_SEND |
@@ -282,7 +286,7 @@ START_TEST(test_info_unsatisfiable)
 	h->tx_attr->iov_limit = 9;
 	expect_nodata(h);
 	h->tx_attr->iov_limit = 0;
-	h->tx_attr->rma_iov_limit = 2;
+	h->tx_attr->rma_iov_limit = 5;
 	expect_nodata(h);
 	h->tx_attr->rma_iov_limit = 0;
 	h->tx_attr->size = 1025;
@@ -923,6 +927,135 @@ START_TEST(test_iface_order)
 }
 END_TEST
 
+/* Write text (and a newline) to dir/name. */
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%s\n", text);
+	fclose(f);
+}
+
+/* fi_info->nic: lo as the kernel describes it, and a fake sysfs tree for
+ * a virtio-net interface under a PCI function; fi_dupinfo copies it,
+ * fi_freeinfo frees it. */
+START_TEST(test_info_nic)
+{
+	char root[] = "/tmp/uet_nic_XXXXXX", d[512], l[512];
+	struct fi_info *info, *dup;
+	struct fid_nic *nic;
+	const struct fi_link_attr *link;
+	const char *str;
+
+	info = get(NULL, NULL, 0, NULL);
+	ck_assert_ptr_nonnull(info->nic);
+	ck_assert_int_eq(info->nic->fid.fclass, FI_CLASS_NIC);
+	ck_assert_str_eq(info->nic->device_attr->name, "lo");
+	link = info->nic->link_attr;
+	ck_assert_int_eq(link->state, FI_LINK_UP);
+	ck_assert_uint_eq(link->mtu, 65536);
+	ck_assert_uint_eq(link->speed, 0);	/* lo has none */
+	ck_assert_str_eq(link->network_type, "loopback");
+	ck_assert_str_eq(link->address, "00:00:00:00:00:00");
+	ck_assert_int_eq(info->nic->bus_attr->bus_type, FI_BUS_UNKNOWN);
+	ck_assert_ptr_null(info->nic->device_attr->driver);
+	/* fi_info -v prints it */
+	str = fi_tostr(info, FI_TYPE_INFO);
+	ck_assert_ptr_nonnull(strstr(str, "    nic:\n"));
+	ck_assert_ptr_nonnull(strstr(str, "            name: lo\n"));
+	ck_assert_ptr_nonnull(strstr(str, "            state: FI_LINK_UP\n"));
+	ck_assert_ptr_nonnull(strstr(str, "            mtu: 65536\n"));
+	dup = fi_dupinfo(info);
+	ck_assert_ptr_nonnull(dup);
+	ck_assert_ptr_nonnull(dup->nic);
+	ck_assert_ptr_ne(dup->nic, info->nic);
+	ck_assert_str_eq(dup->nic->device_attr->name, "lo");
+	ck_assert_uint_eq(dup->nic->link_attr->mtu, 65536);
+	fi_freeinfo(dup);
+	fi_freeinfo(info);
+
+	/* <root>/net/eth9 -> device: <root>/devices/pci0000:00/0000:3b:00.1/
+	 * virtio5, whose driver is virtio_net */
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	snprintf(d, sizeof(d), "%s/net", root);
+	ck_assert_int_eq(mkdir(d, 0700), 0);
+	snprintf(d, sizeof(d), "%s/net/eth9", root);
+	ck_assert_int_eq(mkdir(d, 0700), 0);
+	put(d, "address", "02:fc:00:00:00:09");
+	put(d, "type", "1");
+	put(d, "mtu", "9000");
+	put(d, "speed", "25000");
+	put(d, "operstate", "up");
+	snprintf(d, sizeof(d), "%s/devices", root);
+	ck_assert_int_eq(mkdir(d, 0700), 0);
+	snprintf(d, sizeof(d), "%s/devices/pci0000:00", root);
+	ck_assert_int_eq(mkdir(d, 0700), 0);
+	snprintf(d, sizeof(d), "%s/devices/pci0000:00/0000:3b:00.1", root);
+	ck_assert_int_eq(mkdir(d, 0700), 0);
+	put(d, "vendor", "0x1af4");
+	put(d, "device", "0x1041");
+	put(d, "revision", "0x01");
+	snprintf(d, sizeof(d), "%s/devices/pci0000:00/0000:3b:00.1/virtio5",
+		 root);
+	ck_assert_int_eq(mkdir(d, 0700), 0);
+	snprintf(d, sizeof(d), "%s/drivers", root);
+	ck_assert_int_eq(mkdir(d, 0700), 0);
+	snprintf(d, sizeof(d), "%s/drivers/virtio_net", root);
+	ck_assert_int_eq(mkdir(d, 0700), 0);
+	snprintf(l, sizeof(l), "%s/net/eth9/device", root);
+	ck_assert_int_eq(symlink("../../devices/pci0000:00/0000:3b:00.1/"
+				 "virtio5", l), 0);
+	snprintf(l, sizeof(l), "%s/devices/pci0000:00/0000:3b:00.1/virtio5/"
+		 "driver", root);
+	ck_assert_int_eq(symlink("../../../../drivers/virtio_net", l), 0);
+	snprintf(d, sizeof(d), "%s/net", root);
+	nic = uet_nic_new(d, "eth9");
+	ck_assert_ptr_nonnull(nic);
+	ck_assert_str_eq(nic->device_attr->name, "eth9");
+	ck_assert_str_eq(nic->device_attr->driver, "virtio_net");
+	ck_assert_str_eq(nic->device_attr->vendor_id, "0x1af4");
+	ck_assert_str_eq(nic->device_attr->device_id, "0x1041");
+	ck_assert_str_eq(nic->device_attr->device_version, "0x01");
+	ck_assert_ptr_null(nic->device_attr->firmware);
+	ck_assert_int_eq(nic->bus_attr->bus_type, FI_BUS_PCI);
+	ck_assert_uint_eq(nic->bus_attr->attr.pci.domain_id, 0);
+	ck_assert_uint_eq(nic->bus_attr->attr.pci.bus_id, 0x3b);
+	ck_assert_uint_eq(nic->bus_attr->attr.pci.device_id, 0);
+	ck_assert_uint_eq(nic->bus_attr->attr.pci.function_id, 1);
+	ck_assert_int_eq(nic->link_attr->state, FI_LINK_UP);
+	ck_assert_uint_eq(nic->link_attr->mtu, 9000);
+	ck_assert_uint_eq(nic->link_attr->speed, 25000ull * 1000 * 1000);
+	ck_assert_str_eq(nic->link_attr->network_type, "Ethernet");
+	ck_assert_str_eq(nic->link_attr->address, "02:fc:00:00:00:09");
+	ck_assert_int_eq(nic->fid.ops->tostr(&nic->fid, (char[1024]){ 0 },
+					     1024), 0);
+	ck_assert_int_eq(fi_close(&nic->fid), 0);
+	/* down, unknown speed (-1); an interface sysfs does not know */
+	snprintf(d, sizeof(d), "%s/net/eth9", root);
+	put(d, "operstate", "down");
+	put(d, "speed", "-1");
+	snprintf(d, sizeof(d), "%s/net", root);
+	nic = uet_nic_new(d, "eth9");
+	ck_assert_int_eq(nic->link_attr->state, FI_LINK_DOWN);
+	ck_assert_uint_eq(nic->link_attr->speed, 0);
+	ck_assert_int_eq(fi_close(&nic->fid), 0);
+	nic = uet_nic_new(d, "nosuch0");
+	ck_assert_ptr_nonnull(nic);
+	ck_assert_str_eq(nic->device_attr->name, "nosuch0");
+	ck_assert_int_eq(nic->link_attr->state, FI_LINK_UNKNOWN);
+	ck_assert_int_eq(nic->bus_attr->bus_type, FI_BUS_UNKNOWN);
+	ck_assert_int_eq(fi_close(&nic->fid), 0);
+	ck_assert_ptr_null(uet_nic_new(d, "../eth9"));
+	ck_assert_ptr_null(uet_nic_new(d, ""));
+	snprintf(l, sizeof(l), "rm -rf '%s'", root);
+	ck_assert_int_eq(system(l), 0);
+}
+END_TEST
+
 static Suite *info_suite(void)
 {
 	Suite *s = suite_create("prov_info");
@@ -930,6 +1063,7 @@ static Suite *info_suite(void)
 
 	tcase_add_checked_fixture(tc, lo_only, NULL);
 	tcase_add_test(tc, test_info_defaults);
+	tcase_add_test(tc, test_info_nic);
 	tcase_add_test(tc, test_info_unsatisfiable);
 	tcase_add_test(tc, test_info_auth_key_tss);
 	tcase_add_test(tc, test_info_node_dest);

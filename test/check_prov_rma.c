@@ -672,7 +672,7 @@ START_TEST(test_rma_bad_args)
 	msg.iov_count = 1;
 	msg.addr = peer;
 	msg.rma_iov = riov;
-	msg.rma_iov_count = 2;
+	msg.rma_iov_count = 5;	/* rma_iov_limit is 4 */
 	ck_assert_int_eq(fi_writemsg(p.s[0].ep, &msg, 0), -FI_EINVAL);
 	msg.rma_iov_count = 0;
 	ck_assert_int_eq(fi_writemsg(p.s[0].ep, &msg, 0), -FI_EINVAL);
@@ -952,6 +952,111 @@ START_TEST(test_rma_vec_inject_more)
 	wait_ok(&p, (void *)20, FI_RMA | FI_WRITE);
 	wait_ok(&p, (void *)21, FI_RMA | FI_READ);
 	ck_assert(!memcmp(back[0], src[1], 200));
+	ck_assert_int_eq(fi_close(&mr->fid), 0);
+	pair_close(&p);
+}
+END_TEST
+
+/* Several remote segments (rma_iov_limit 4): writemsg scatters a local
+ * iovec over them in order, readmsg gathers them, one completion each;
+ * remote CQ data comes once, after every segment landed; a bad key in
+ * one segment fails the whole operation. */
+START_TEST(test_rma_multi_segment)
+{
+	static uint8_t dst[8192], dst2[1024], src[2][1500], back[3000];
+	struct fi_rma_iov riov[4];
+	struct iovec iov[2], biov[1];
+	struct fi_msg_rma msg;
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct fid_mr *mr, *mr2;
+	struct pair p;
+	uint64_t key, key2;
+	int i;
+
+	pair_open(&p, 0);
+	mr = reg(&p, 1, dst, sizeof(dst), FI_REMOTE_WRITE | FI_REMOTE_READ,
+		 7);
+	mr2 = reg(&p, 1, dst2, sizeof(dst2), FI_REMOTE_WRITE | FI_REMOTE_READ,
+		  8);
+	key = fi_mr_key(mr);
+	key2 = fi_mr_key(mr2);
+	ck_assert_ptr_nonnull(p.info->tx_attr);
+	ck_assert_uint_eq(p.info->tx_attr->rma_iov_limit, 4);
+	fill(src[0], sizeof(src[0]), 3);
+	fill(src[1], sizeof(src[1]), 4);
+	iov[0].iov_base = src[0];
+	iov[0].iov_len = 1000;
+	iov[1].iov_base = src[1];
+	iov[1].iov_len = 1500;
+	/* 2,500 bytes over segments of 16, 700, 1,000 (another region) and
+	 * 784: the cuts fall inside both local buffers */
+	riov[0] = (struct fi_rma_iov){ 100, 16, key };
+	riov[1] = (struct fi_rma_iov){ 4000, 700, key };
+	riov[2] = (struct fi_rma_iov){ 0, 1000, key2 };
+	riov[3] = (struct fi_rma_iov){ 6000, 784, key };
+	memset(&msg, 0, sizeof(msg));
+	msg.msg_iov = iov;
+	msg.iov_count = 2;
+	msg.addr = p.s[0].peer;
+	msg.rma_iov = riov;
+	msg.rma_iov_count = 4;
+	msg.context = (void *)0x41;
+	msg.data = 0xfeed;
+	ck_assert_int_eq(fi_writemsg(p.s[0].ep, &msg, FI_COMPLETION |
+				     FI_REMOTE_CQ_DATA), 0);
+	wait_ok(&p, (void *)0x41, FI_RMA | FI_WRITE);
+	/* the target's one CQ entry comes after the data */
+	ck_assert_int_eq(wait_comp(&p, 1, &e, NULL, &err), 1);
+	ck_assert_uint_eq(e.flags & FI_REMOTE_CQ_DATA, FI_REMOTE_CQ_DATA);
+	ck_assert_uint_eq(e.data, 0xfeed);
+	ck_assert(!memcmp(dst + 100, src[0], 16));
+	ck_assert(!memcmp(dst + 4000, src[0] + 16, 700));
+	ck_assert(!memcmp(dst2, src[0] + 716, 284));
+	ck_assert(!memcmp(dst2 + 284, src[1], 716));
+	ck_assert(!memcmp(dst + 6000, src[1] + 716, 784));
+	settle(&p, 50);
+	ck_assert_int_eq(fi_cq_read(p.s[1].cq, &e, 1), -FI_EAGAIN);
+	ck_assert_uint_eq(fi_cntr_read(p.s[0].wc), 1);
+
+	/* readmsg gathers the four segments back into one buffer */
+	memset(back, 0, sizeof(back));
+	biov[0].iov_base = back;
+	biov[0].iov_len = 2500;
+	msg.msg_iov = biov;
+	msg.iov_count = 1;
+	msg.context = (void *)0x42;
+	ck_assert_int_eq(fi_readmsg(p.s[0].ep, &msg, FI_COMPLETION), 0);
+	wait_ok(&p, (void *)0x42, FI_RMA | FI_READ);
+	ck_assert(!memcmp(back, src[0], 1000));
+	ck_assert(!memcmp(back + 1000, src[1], 1500));
+	ck_assert_uint_eq(fi_cntr_read(p.s[0].rc), 1);
+
+	/* a local buffer longer than the segments is refused */
+	riov[3].len = 10;
+	ck_assert_int_eq(fi_readmsg(p.s[0].ep, &msg, FI_COMPLETION),
+			 -FI_EINVAL);
+	riov[3].len = 784;
+
+	/* one bad key: one error completion for the operation */
+	riov[1].key = 0x999;
+	msg.context = (void *)0x43;
+	ck_assert_int_eq(fi_readmsg(p.s[0].ep, &msg, FI_COMPLETION), 0);
+	err = wait_err(&p, (void *)0x43);
+	ck_assert_int_ne(err.err, 0);
+	settle(&p, 50);
+	ck_assert_int_eq(fi_cq_read(p.s[0].cq, &e, 1), -FI_EAGAIN);
+	ck_assert_uint_eq(fi_cntr_readerr(p.s[0].rc), 1);
+
+	/* writev/readv of several iovecs to one segment still work */
+	for (i = 0; i < 2; i++)
+		iov[i].iov_len = 300;
+	ck_assert_int_eq(fi_writev(p.s[0].ep, iov, NULL, 2, p.s[0].peer, 0,
+				   key, (void *)0x44), 0);
+	wait_ok(&p, (void *)0x44, FI_RMA | FI_WRITE);
+	ck_assert(!memcmp(dst, src[0], 300));
+	ck_assert(!memcmp(dst + 300, src[1], 300));
+	ck_assert_int_eq(fi_close(&mr2->fid), 0);
 	ck_assert_int_eq(fi_close(&mr->fid), 0);
 	pair_close(&p);
 }
@@ -1455,6 +1560,7 @@ static Suite *prov_rma_suite(void)
 	tcase_add_loop_test(tc, test_rma_sizes, 0, 4);
 	tcase_add_test(tc, test_rma_vec_inject_more);
 	tcase_add_test(tc, test_rma_writedata);
+	tcase_add_test(tc, test_rma_multi_segment);
 	tcase_add_test(tc, test_atomic_matrix);
 	tcase_add_test(tc, test_atomic_vectors);
 	tcase_add_test(tc, test_fetch_add_4procs);

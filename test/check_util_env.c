@@ -424,7 +424,7 @@ START_TEST(test_register_and_list)
 					 "64K)");
 		} else if (!strcmp(params[i].name, "FI_UET_TEST_FLAG")) {
 			found |= 2;
-			ck_assert_int_eq(params[i].type, FI_PARAM_BOOL);
+			ck_assert_int_eq(params[i].type, FI_PARAM_STRING);
 			ck_assert_str_eq(params[i].help_string,
 					 "uet: A test flag (boolean: 1/0, "
 					 "yes/no, true/false, on/off; default "
@@ -436,13 +436,13 @@ START_TEST(test_register_and_list)
 					 "nscc, rccc; default nscc)");
 		} else if (!strcmp(params[i].name, "FI_UET_TEST_INT")) {
 			found |= 8;
-			ck_assert_int_eq(params[i].type, FI_PARAM_INT);
+			ck_assert_int_eq(params[i].type, FI_PARAM_STRING);
 			ck_assert_str_eq(params[i].help_string,
 					 "uet: A test integer (integer in "
 					 "[-10, 10]; default -3)");
 		} else if (!strcmp(params[i].name, "FI_UET_TEST_UINT")) {
 			found |= 16;
-			ck_assert_int_eq(params[i].type, FI_PARAM_SIZE_T);
+			ck_assert_int_eq(params[i].type, FI_PARAM_STRING);
 		} else if (!strcmp(params[i].name, "FI_UET_TEST_PATH")) {
 			found |= 32;
 			ck_assert_str_eq(params[i].help_string,
@@ -552,6 +552,7 @@ START_TEST(test_getters_invalid)
 	};
 	char path[] = "/tmp/check_util_env_XXXXXX";
 	char log[65536], want[256];
+	const char *p;
 	struct fi_info *info = NULL;
 	int fd, saved, i;
 	ssize_t n;
@@ -585,6 +586,15 @@ START_TEST(test_getters_invalid)
 		ck_assert_uint_eq(uet_env_get_size(&var_size), 65536);
 		ck_assert_int_eq(uet_env_get_enum(&var_enum), CC_NSCC);
 	}
+	/* The same bad value read again: no second warning; another bad
+	 * value: its own. */
+	unsetenv("FI_UET_TEST_SIZE");
+	unsetenv("FI_UET_TEST_CC");
+	setenv("FI_UET_TEST_UINT", "77", 1);
+	for (i = 0; i < 5; i++)
+		ck_assert_uint_eq(uet_env_get_uint(&var_uint), 8);
+	setenv("FI_UET_TEST_UINT", "78", 1);
+	ck_assert_uint_eq(uet_env_get_uint(&var_uint), 8);
 
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
@@ -615,6 +625,12 @@ START_TEST(test_getters_invalid)
 			     "(expected one of: off, nscc, rccc); using the "
 			     "default nscc"), "%s", log);
 	ck_assert_msg(strstr(log, ":uet:"), "not logged as uet: %s", log);
+	p = strstr(log, "FI_UET_TEST_UINT=\"77\" is invalid");
+	ck_assert_msg(p, "%s", log);
+	ck_assert_msg(!strstr(p + 1, "FI_UET_TEST_UINT=\"77\" is invalid"),
+		      "warned twice: %s", log);
+	ck_assert_msg(strstr(log, "FI_UET_TEST_UINT=\"78\" is invalid"),
+		      "%s", log);
 }
 END_TEST
 

@@ -2,8 +2,18 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Discovery end to end: libfabric's own fi_info loads the built provider
 # from FI_PROVIDER_PATH and lists it, and the library exports nothing but
-# fi_prov_ini.  Exit 77 (skip) when fi_info is not installed.
+# fi_prov_ini.  Exit 77 (skip) when fi_info is not installed.  Runs
+# with libfabric 1.17's fi_info and 2.x's (first in PATH): only what both
+# print is checked.
 set -u
+
+# fi_info's answer to an unsatisfiable hint: a failure that is not a
+# crash, naming -FI_ENODATA (1.17 prints "fi_getinfo: -61", 2.x adds
+# "(No data available)").
+is_enodata() {
+	[ "$1" -ne 0 ] && [ "$1" -lt 128 ] &&
+		printf '%s\n' "$2" | grep -q '^fi_getinfo: -61\( (.*)\)\{0,1\}$'
+}
 
 libdir="${UET_PROV_LIBDIR:-$(pwd)/.libs}"
 so="$libdir/libuet-fi.so"
@@ -84,7 +94,7 @@ echo "PASS: fi_info -p uet lists the lo domain, RDM and DGRAM"
 out=$(FI_UET_IFACE=lo FI_PROVIDER_PATH="$libdir" LD_PRELOAD="$preload" \
 	fi_info -p uet -t FI_EP_MSG 2>&1)
 rc=$?
-if [ $rc -ge 128 ] || [ "$out" != "fi_getinfo: -61" ]; then
+if ! is_enodata "$rc" "$out"; then
 	echo "FAIL: fi_info -p uet -t FI_EP_MSG (rc=$rc) should answer -61: $out"
 	exit 1
 fi
@@ -110,7 +120,7 @@ done
 out=$(FI_UET_IFACE=lo FI_PROVIDER_PATH="$libdir" LD_PRELOAD="$preload" \
 	fi_info -p uet -c FI_RMA -t FI_EP_DGRAM 2>&1)
 rc=$?
-if [ $rc -ge 128 ] || [ "$out" != "fi_getinfo: -61" ]; then
+if ! is_enodata "$rc" "$out"; then
 	echo "FAIL: fi_info -c FI_RMA -t FI_EP_DGRAM (rc=$rc) should answer -61: $out"
 	exit 1
 fi

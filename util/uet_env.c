@@ -12,9 +12,13 @@
 #include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <rdma/fi_errno.h>
+#include <rdma/providers/fi_prov.h>
 
 #include "uet_env.h"
 #include "uet_log.h"
@@ -316,20 +320,15 @@ static void uet_env_describe(const struct uet_env_var *var, char *buf,
 	}
 }
 
+/*
+ * Every variable is defined to libfabric as a string: the getters read the
+ * text with fi_param_get and parse it with the strict grammar above
+ * (libfabric's own int/size_t/bool conversions accept trailing garbage
+ * such as "3x").  The help text names the type and the range.
+ */
 static enum fi_param_type uet_env_fi_type(enum uet_env_type type)
 {
-	switch (type) {
-	case UET_ENV_BOOL:
-		return FI_PARAM_BOOL;
-	case UET_ENV_INT:
-		return FI_PARAM_INT;
-	case UET_ENV_UINT:
-		return FI_PARAM_SIZE_T;
-	case UET_ENV_SIZE:	/* suffixes: not a plain size_t */
-	case UET_ENV_ENUM:
-	case UET_ENV_STR:
-		break;
-	}
+	(void)type;
 	return FI_PARAM_STRING;
 }
 
@@ -421,18 +420,78 @@ void uet_env_unregister_all(void)
 }
 
 /*
- * The variable's environment value, or NULL when unset.  name receives
- * the FI_UET_ name for messages.
+ * The variable's value, or NULL when unset: through libfabric
+ * (fi_param_get) when the variable is registered and libfabric still
+ * knows it, else from the environment.  name receives the FI_UET_ name
+ * for messages.
  */
 static const char *uet_env_value(const struct uet_env_var *var, char *name,
 				 size_t len)
 {
+	char *v = NULL;
+	int ret;
+
 	if (uet_env_var_name(var, name, len)) {
 		UET_WARN(FI_LOG_CORE, "environment variable name too long: "
 			 "%s\n", var->name);
 		return NULL;
 	}
+	if (uet_env_lookup(var->name) == var) {
+		ret = fi_param_get_str(&uet_prov, var->name, &v);
+		if (!ret)
+			return v;
+		if (ret == -FI_ENODATA)
+			return NULL;
+		/* -FI_ENOENT: libfabric re-initialised and dropped the
+		 * definition (unit tests); the environment says the same. */
+	}
 	return getenv(name);
+}
+
+/*
+ * The last invalid value of each variable that was warned about: one
+ * warning per variable and value per process, however often a getter
+ * reads it (fi_getinfo reads some variables once per interface).
+ */
+struct uet_env_refused {
+	const struct uet_env_var *var;
+	char *value;
+};
+static struct uet_env_refused uet_env_refused[UET_ENV_MAX_VARS];
+static pthread_mutex_t uet_env_refused_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* True when value is new for var (and remembers it). */
+static bool uet_env_first_refusal(const struct uet_env_var *var,
+				  const char *value)
+{
+	struct uet_env_refused *r, *slot = NULL;
+	bool first = true;
+	char *copy;
+	size_t i;
+
+	pthread_mutex_lock(&uet_env_refused_lock);
+	for (i = 0; i < UET_ENV_MAX_VARS; i++) {
+		r = &uet_env_refused[i];
+		if (r->var == var) {
+			slot = r;
+			break;
+		}
+		if (!r->var && !slot)
+			slot = r;
+	}
+	if (slot && slot->var == var && slot->value &&
+	    !strcmp(slot->value, value)) {
+		first = false;
+	} else if (slot) {
+		copy = strdup(value);
+		if (copy) {
+			free(slot->value);
+			slot->var = var;
+			slot->value = copy;
+		}
+	}
+	pthread_mutex_unlock(&uet_env_refused_lock);
+	return first;
 }
 
 static void uet_env_warn_invalid(const struct uet_env_var *var,
@@ -440,6 +499,8 @@ static void uet_env_warn_invalid(const struct uet_env_var *var,
 {
 	char what[256], def[64];
 
+	if (!uet_env_first_refusal(var, value))
+		return;
 	uet_env_describe(var, what, sizeof(what));
 	uet_env_format_default(var, def, sizeof(def));
 	UET_WARN(FI_LOG_CORE, "%s=\"%s\" is invalid (expected %s); using the "

@@ -188,6 +188,11 @@ static size_t uet_amo_max(const struct uet_domain *dom)
 	       dom->amo_max : UET_AMO_BUF_MAX;
 }
 
+size_t uet_amo_max_bytes(const struct uet_domain *dom)
+{
+	return uet_amo_max(dom);
+}
+
 /* Largest element count of one operation. */
 static int uet_amo_valid(struct uet_domain *dom, enum uet_amo_kind kind,
 			 enum fi_datatype dt, enum fi_op op, size_t *count)

@@ -102,6 +102,14 @@ static int uet_domain_close(struct fid *fid)
 	return 0;
 }
 
+/* FI_REG_MR (domain bind flag: MR registrations complete on the EQ),
+ * which libfabric 2 deprecates with a warning at each use; uet refuses
+ * it in both generations. */
+#define UET_DOMAIN_BIND_REG_MR	(1ULL << 59)
+#if FI_MAJOR_VERSION < 2
+_Static_assert(FI_REG_MR == UET_DOMAIN_BIND_REG_MR, "FI_REG_MR");
+#endif
+
 static int uet_domain_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 {
 	struct uet_domain *dom = uet_container_of(fid, struct uet_domain,
@@ -110,9 +118,9 @@ static int uet_domain_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 
 	if (!bfid || bfid->fclass != FI_CLASS_EQ)
 		return -FI_EINVAL;
-	if (flags & ~(uint64_t)FI_REG_MR)
+	if (flags & ~(uint64_t)UET_DOMAIN_BIND_REG_MR)
 		return -FI_EINVAL;
-	if (flags & FI_REG_MR) {
+	if (flags & UET_DOMAIN_BIND_REG_MR) {
 		UET_WARN(FI_LOG_DOMAIN, "asynchronous MR registration is "
 			 "not supported\n");
 		return -FI_ENOSYS;

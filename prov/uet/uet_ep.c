@@ -202,6 +202,8 @@ static int uet_ep_enable(struct uet_ep *ep)
 		UET_INFO(FI_LOG_EP_CTRL, "DGRAM messages limited to %zu "
 			 "bytes by the device\n", lim.max_single_pkt);
 		ep->max_msg_size = lim.max_single_pkt;
+		if (ep->msg_max_size > ep->max_msg_size)
+			ep->msg_max_size = ep->max_msg_size;
 	}
 	ret = uet_bind_set_add(d->eps, ep, &d->neps);
 	if (ret) {
@@ -485,6 +487,52 @@ static ssize_t uet_ep_cancel(fid_t fid, void *context)
 	return ret;
 }
 
+/*
+ * Endpoint options.  Both generations: FI_OPT_MIN_MULTI_RECV; FI_OPT_
+ * FI_HMEM_P2P is answered as by a provider without FI_HMEM (uet never
+ * moves device memory peer to peer: FI_HMEM_P2P_DISABLED is accepted,
+ * the others are -FI_EOPNOTSUPP).  libfabric 2 (1.20 headers and later)
+ * adds the per-operation size limits (get: the endpoint's; set: the
+ * untagged message limits, which may only shrink), the shared-memory
+ * permission (uet moves no data through shared memory: either value is
+ * honoured by doing nothing different) and FI_OPT_CUDA_API_PERMITTED
+ * (no CUDA in the process as far as uet knows: -FI_EINVAL, as fi_endpoint(3)
+ * says for a provider without a CUDA device).
+ */
+#if FI_VERSION_GE(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), \
+		  FI_VERSION(1, 20))
+#define UET_EP_OPT_SIZES	1
+#endif
+
+static int uet_ep_opt_size_out(size_t v, void *optval, size_t *optlen)
+{
+	if (!optval || !optlen || *optlen < sizeof(size_t))
+		return -FI_EINVAL;
+	*(size_t *)optval = v;
+	*optlen = sizeof(size_t);
+	return 0;
+}
+
+#ifdef UET_EP_OPT_SIZES
+/* A new limit for *cur, at most max. */
+static int uet_ep_opt_size_in(const void *optval, size_t optlen, size_t max,
+			      size_t *cur)
+{
+	size_t v;
+
+	if (!optval || optlen != sizeof(size_t))
+		return -FI_EINVAL;
+	v = *(const size_t *)optval;
+	if (v > max) {
+		UET_WARN(FI_LOG_EP_CTRL, "size option %zu above the "
+			 "endpoint's limit %zu\n", v, max);
+		return -FI_EINVAL;
+	}
+	*cur = v;
+	return 0;
+}
+#endif
+
 static int uet_ep_getopt(fid_t fid, int level, int optname, void *optval,
 			 size_t *optlen)
 {
@@ -494,11 +542,30 @@ static int uet_ep_getopt(fid_t fid, int level, int optname, void *optval,
 		return -FI_ENOPROTOOPT;
 	switch (optname) {
 	case FI_OPT_MIN_MULTI_RECV:
-		if (!optval || !optlen || *optlen < sizeof(size_t))
+		return uet_ep_opt_size_out(ep->min_multi_recv, optval, optlen);
+	case FI_OPT_FI_HMEM_P2P:
+		if (!optval || !optlen || *optlen < sizeof(int))
 			return -FI_EINVAL;
-		*(size_t *)optval = ep->min_multi_recv;
-		*optlen = sizeof(size_t);
+		*(int *)optval = FI_HMEM_P2P_DISABLED;
+		*optlen = sizeof(int);
 		return 0;
+#ifdef UET_EP_OPT_SIZES
+	case FI_OPT_MAX_MSG_SIZE:
+		return uet_ep_opt_size_out(ep->msg_max_size, optval, optlen);
+	case FI_OPT_MAX_TAGGED_SIZE:
+	case FI_OPT_MAX_RMA_SIZE:
+		return uet_ep_opt_size_out(ep->max_msg_size, optval, optlen);
+	case FI_OPT_MAX_ATOMIC_SIZE:
+		return uet_ep_opt_size_out(uet_amo_max_bytes(ep->domain),
+					   optval, optlen);
+	case FI_OPT_INJECT_MSG_SIZE:
+		return uet_ep_opt_size_out(ep->msg_inject_size, optval,
+					   optlen);
+	case FI_OPT_INJECT_TAGGED_SIZE:
+	case FI_OPT_INJECT_RMA_SIZE:
+	case FI_OPT_INJECT_ATOMIC_SIZE:
+		return uet_ep_opt_size_out(ep->inject_size, optval, optlen);
+#endif
 	default:
 		return -FI_ENOPROTOOPT;
 	}
@@ -517,6 +584,30 @@ static int uet_ep_setopt(fid_t fid, int level, int optname,
 			return -FI_EINVAL;
 		ep->min_multi_recv = *(const size_t *)optval;
 		return 0;
+	case FI_OPT_FI_HMEM_P2P:
+		if (!optval || optlen != sizeof(int))
+			return -FI_EINVAL;
+		return *(const int *)optval == FI_HMEM_P2P_DISABLED ? 0 :
+		       -FI_EOPNOTSUPP;
+#ifdef UET_EP_OPT_SIZES
+	case FI_OPT_MAX_MSG_SIZE:
+		return uet_ep_opt_size_in(optval, optlen, ep->max_msg_size,
+					  &ep->msg_max_size);
+	case FI_OPT_INJECT_MSG_SIZE:
+		return uet_ep_opt_size_in(optval, optlen, ep->inject_size,
+					  &ep->msg_inject_size);
+	case FI_OPT_SHARED_MEMORY_PERMITTED:
+		if (!optval || optlen != sizeof(bool))
+			return -FI_EINVAL;
+		ep->shm_permitted = *(const bool *)optval;
+		return 0;
+	case FI_OPT_CUDA_API_PERMITTED:
+		if (!optval || optlen != sizeof(bool))
+			return -FI_EINVAL;
+		UET_INFO(FI_LOG_EP_CTRL, "FI_OPT_CUDA_API_PERMITTED: uet "
+			 "has no CUDA support\n");
+		return -FI_EINVAL;
+#endif
 	default:
 		return -FI_ENOPROTOOPT;
 	}
@@ -733,6 +824,9 @@ static int uet_ep_open_in(struct fid_domain *domain, struct fi_info *info,
 	ep->rx_max = info->rx_attr && info->rx_attr->size ?
 		     (uint32_t)info->rx_attr->size : 1024;
 	ep->inject_size = info->tx_attr ? info->tx_attr->inject_size : 0;
+	ep->msg_max_size = ep->max_msg_size;
+	ep->msg_inject_size = ep->inject_size;
+	ep->shm_permitted = true;
 	ep->tx_op_flags = info->tx_attr ? info->tx_attr->op_flags : 0;
 	ep->rx_op_flags = info->rx_attr ? info->rx_attr->op_flags : 0;
 	ep->min_multi_recv = UET_MIN_MULTI_RECV_DEF;

@@ -92,6 +92,20 @@ static void uet_ep_send_done(struct uet_ep *ep, const uint8_t *ent)
 	op = uet_ep_op_at(ep, c.op_context, UET_OP_TX, UET_OP_TX);
 	if (!op)
 		return;
+	/* One segment of a multi-segment RMA: the operation completes with
+	 * its last segment, failed if any segment failed. */
+	if (op->parts_left) {
+		if (c.status && !op->part_status) {
+			op->part_status = c.status;
+			op->part_flags = c.flags;
+		}
+		op->parts_left--;
+		return;
+	}
+	if (!c.status && op->part_status) {
+		c.status = op->part_status;
+		c.flags = op->part_flags;
+	}
 	cntr = uet_ep_tx_cntr(ep, op->flags);
 	if (!c.status) {
 		uet_cntr_inc(cntr);

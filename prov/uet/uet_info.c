@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <net/if.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -46,6 +47,7 @@
 #include "uet_iface.h"
 #include "uet_info.h"
 #include "uet_log.h"
+#include "uet_nic.h"
 #include "uet_tss.h"
 
 const struct uet_env_var uet_info_env_iface =
@@ -113,6 +115,20 @@ static int uet_info_refuse(const char *what)
 {
 	UET_INFO(FI_LOG_CORE, "hints ask for %s, which uet does not offer\n",
 		 what);
+	return -FI_ENODATA;
+}
+
+/* Refused bits, named by fi_tostr (type FI_TYPE_CAPS, FI_TYPE_OP_FLAGS,
+ * FI_TYPE_MSG_ORDER). */
+static int uet_info_refuse_bits(const char *what, uint64_t bits, int type)
+{
+	char names[512];
+
+	/* fi_tostr_r is 1.18+; fi_tostr's buffer is per thread in 2.x and
+	 * shared in 1.17, so it is copied at once. */
+	snprintf(names, sizeof(names), "%s", fi_tostr(&bits, type));
+	UET_INFO(FI_LOG_CORE, "hints ask for %s %s(%#llx), which uet does "
+		 "not offer\n", what, names, (unsigned long long)bits);
 	return -FI_ENODATA;
 }
 
@@ -461,7 +477,8 @@ static int uet_info_apply_domain(uint32_t version, struct fi_info *info,
 	    h->max_err_data > d->max_err_data || h->mr_cnt > d->mr_cnt)
 		return uet_info_refuse("a domain size or count beyond uet's");
 	if (h->caps & ~d->caps)
-		return uet_info_refuse("domain capabilities");
+		return uet_info_refuse_bits("domain capabilities",
+					    h->caps & ~d->caps, FI_TYPE_CAPS);
 	d->caps = uet_info_caps(h->caps, d->caps);
 	/* Traffic classes are a hint: the software NIC carries every class
 	 * on its one best-effort queue (UET's TC field is written 0). */
@@ -534,13 +551,21 @@ static int uet_info_apply_queue(uint64_t avail, uint64_t h_caps,
 				uint64_t msg_order, uint64_t comp_order)
 {
 	if (h_caps & caps_bits & ~avail)
-		return uet_info_refuse("tx/rx capabilities");
+		return uet_info_refuse_bits("tx/rx capabilities",
+					    h_caps & caps_bits & ~avail,
+					    FI_TYPE_CAPS);
 	if (h_op_flags & ~op_flags)
-		return uet_info_refuse("tx/rx op_flags");
+		return uet_info_refuse_bits("tx/rx op_flags",
+					    h_op_flags & ~op_flags,
+					    FI_TYPE_OP_FLAGS);
 	if (h_msg_order & ~msg_order)
-		return uet_info_refuse("a message order");
+		return uet_info_refuse_bits("message order",
+					    h_msg_order & ~msg_order,
+					    FI_TYPE_MSG_ORDER);
 	if (h_comp_order & ~comp_order)
-		return uet_info_refuse("a completion order");
+		return uet_info_refuse_bits("completion order",
+					    h_comp_order & ~comp_order,
+					    FI_TYPE_MSG_ORDER);
 	return 0;
 }
 
@@ -615,7 +640,9 @@ static int uet_info_apply(uint32_t version, struct fi_info *info,
 	if (!hints)
 		return uet_info_apply_domain(version, info, NULL);
 	if (hints->caps & ~info->caps)
-		return uet_info_refuse("capabilities");
+		return uet_info_refuse_bits("capabilities",
+					    hints->caps & ~info->caps,
+					    FI_TYPE_CAPS);
 	info->caps = uet_info_caps(hints->caps, info->caps);
 	info->handle = hints->handle;
 	if (hints->fabric_attr) {
@@ -750,6 +777,9 @@ static struct fi_info *uet_info_new(uint32_t version,
 	 * infos itself (and treats a name already set as a layered one). */
 	info->fabric_attr->name = strdup(ifc->fabric);
 	if (!info->fabric_attr->name)
+		goto err_free_info;
+	info->nic = uet_nic_new(UET_NIC_SYSFS_NET, ifc->name);
+	if (!info->nic)
 		goto err_free_info;
 	info->fabric_attr->prov_version = uet_prov.version;
 	info->fabric_attr->api_version = version;

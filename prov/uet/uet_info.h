@@ -66,7 +66,7 @@
 #define UET_INJECT_SIZE		4096
 #define UET_QUEUE_SIZE		1024
 #define UET_IOV_LIMIT		8
-#define UET_RMA_IOV_LIMIT	1	/* remote segments per operation */
+#define UET_RMA_IOV_LIMIT	4	/* remote segments per RMA (uet_rma.c) */
 /* ep_attr.mem_tag_format: every tag bit usable (the top bit must be set
  * for applications that count from it, e.g. the OFI MTL). */
 #define UET_MEM_TAG_FORMAT	0xaaaaaaaaaaaaaaaaull

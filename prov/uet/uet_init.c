@@ -7,6 +7,11 @@
 
 #include "uet_prov.h"
 
+/* FI_EXT_INI defines fi_prov_ini without a prototype: declared here so
+ * that -Wmissing-prototypes is quiet when libfabric's headers are not in
+ * a system directory (a libfabric built from source). */
+struct fi_provider *fi_prov_ini(void);
+
 FI_EXT_INI
 {
 	return uet_prov_init();

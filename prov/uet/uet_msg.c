@@ -35,7 +35,7 @@ static struct uet_ep *uet_ep_of(struct fid_ep *fid)
 	return uet_container_of(fid, struct uet_ep, fid);
 }
 
-static void uet_ep_ring_locked(struct uet_ep *ep)
+void uet_ep_ring_locked(struct uet_ep *ep)
 {
 	int ret;
 
@@ -171,9 +171,10 @@ static ssize_t uet_ep_send(struct uet_ep *ep, const struct iovec *iov,
 	if (flags & ~(uint64_t)UET_TX_FLAGS)
 		return -FI_EBADFLAGS;
 	len = uet_iov_len(iov, count);
-	if (len > ep->max_msg_size)
+	if (len > (tagged ? ep->max_msg_size : ep->msg_max_size))
 		return -FI_EMSGSIZE;
-	if ((flags & FI_INJECT) && len > ep->inject_size)
+	if ((flags & FI_INJECT) &&
+	    len > (tagged ? ep->inject_size : ep->msg_inject_size))
 		return -FI_EMSGSIZE;
 	if (!ep->enabled)
 		return -FI_EOPBADSTATE;

@@ -400,6 +400,12 @@ struct uet_op {
 	size_t len;			/* total buffer length */
 	uint32_t idx;			/* in the table, fixed */
 	uint32_t next_free;
+	/* An RMA with several remote segments is one command per segment
+	 * (uet_rma.c): completions still to come after the next one, and
+	 * the first failure among those already in. */
+	uint16_t parts_left;
+	uint16_t part_status;
+	uint8_t part_flags;
 };
 
 /* The operation table grows by chunks of this many (pointers to an op
@@ -433,6 +439,10 @@ struct uet_ep {
 	uint64_t tx_op_flags, rx_op_flags;
 	size_t min_multi_recv;
 	size_t max_msg_size, inject_size;
+	/* Untagged messages' own limits (FI_OPT_MAX_MSG_SIZE,
+	 * FI_OPT_INJECT_MSG_SIZE; at most the two above). */
+	size_t msg_max_size, msg_inject_size;
+	bool shm_permitted;		/* FI_OPT_SHARED_MEMORY_PERMITTED */
 
 	pthread_mutex_t lock;		/* ring producer + consumer */
 	struct uet_op **op_chunks;	/* nops / UET_OP_CHUNK of them */
@@ -517,6 +527,8 @@ static inline uint32_t uet_sgl_len(size_t len)
 /* Make room for one more transmit operation: an op slot, or -FI_EAGAIN
  * (after progressing once). */
 struct uet_op *uet_ep_tx_op_locked(struct uet_ep *ep, int *ret);
+/* Ring the doorbell of the commands posted so far (FI_MORE held it). */
+void uet_ep_ring_locked(struct uet_ep *ep);
 
 /* Atomics (uet_atomic.c): fi_query_atomic of the domain. */
 int uet_query_atomic(struct fid_domain *domain, enum fi_datatype datatype,
@@ -525,6 +537,8 @@ int uet_query_atomic(struct fid_domain *domain, enum fi_datatype datatype,
 
 /* Operation table (uet_ep.c); with ep->lock held. */
 struct uet_op *uet_op_alloc(struct uet_ep *ep, enum uet_op_kind kind);
+/* The largest atomic operand, in bytes, of the domain's device. */
+size_t uet_amo_max_bytes(const struct uet_domain *dom);
 void uet_op_free(struct uet_ep *ep, struct uet_op *op);
 static inline uint32_t uet_op_index(const struct uet_ep *ep,
 				    const struct uet_op *op)
