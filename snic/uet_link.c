@@ -140,8 +140,10 @@ int uet_link_addr_to_str(const struct uet_link_addr *addr, char *buf,
 	return 0;
 }
 
-bool uet_link_addr_eq(const struct uet_link_addr *a,
-		      const struct uet_link_addr *b)
+/* a and b name the same host (IP address, and IPv6 scope), and when
+ * with_port is set the same UDP port. */
+static bool link_addr_cmp(const struct uet_link_addr *a,
+			  const struct uet_link_addr *b, bool with_port)
 {
 	struct sockaddr_in6 a6, b6;
 	struct sockaddr_in a4, b4;
@@ -154,14 +156,14 @@ bool uet_link_addr_eq(const struct uet_link_addr *a,
 			return false;
 		memcpy(&a4, &a->ss, sizeof(a4));
 		memcpy(&b4, &b->ss, sizeof(b4));
-		return a4.sin_port == b4.sin_port &&
+		return (!with_port || a4.sin_port == b4.sin_port) &&
 		       a4.sin_addr.s_addr == b4.sin_addr.s_addr;
 	case AF_INET6:
 		if (a->len < sizeof(a6) || b->len < sizeof(b6))
 			return false;
 		memcpy(&a6, &a->ss, sizeof(a6));
 		memcpy(&b6, &b->ss, sizeof(b6));
-		return a6.sin6_port == b6.sin6_port &&
+		return (!with_port || a6.sin6_port == b6.sin6_port) &&
 		       a6.sin6_scope_id == b6.sin6_scope_id &&
 		       !memcmp(&a6.sin6_addr, &b6.sin6_addr,
 			       sizeof(a6.sin6_addr));
@@ -170,32 +172,16 @@ bool uet_link_addr_eq(const struct uet_link_addr *a,
 	}
 }
 
+bool uet_link_addr_eq(const struct uet_link_addr *a,
+		      const struct uet_link_addr *b)
+{
+	return link_addr_cmp(a, b, true);
+}
+
 bool uet_link_addr_same_host(const struct uet_link_addr *a,
 			      const struct uet_link_addr *b)
 {
-	struct sockaddr_in6 a6, b6;
-	struct sockaddr_in a4, b4;
-
-	if (a->ss.ss_family != b->ss.ss_family)
-		return false;
-	switch (a->ss.ss_family) {
-	case AF_INET:
-		if (a->len < sizeof(a4) || b->len < sizeof(b4))
-			return false;
-		memcpy(&a4, &a->ss, sizeof(a4));
-		memcpy(&b4, &b->ss, sizeof(b4));
-		return a4.sin_addr.s_addr == b4.sin_addr.s_addr;
-	case AF_INET6:
-		if (a->len < sizeof(a6) || b->len < sizeof(b6))
-			return false;
-		memcpy(&a6, &a->ss, sizeof(a6));
-		memcpy(&b6, &b->ss, sizeof(b6));
-		return a6.sin6_scope_id == b6.sin6_scope_id &&
-		       !memcmp(&a6.sin6_addr, &b6.sin6_addr,
-			       sizeof(a6.sin6_addr));
-	default:
-		return false;
-	}
+	return link_addr_cmp(a, b, false);
 }
 
 /* ---- unreachable-destination reports ---- */
