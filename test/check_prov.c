@@ -583,6 +583,80 @@ START_TEST(test_peek_claim_discard)
 }
 END_TEST
 
+/*
+ * Remote CQ data reaches the receive completion on every path: sends and
+ * injects, inline and SGL sizes, receives posted before and after the
+ * message (Open MPI's OFI MTL carries the source rank this way).
+ */
+START_TEST(test_cq_data_paths)
+{
+	static const size_t sizes[] = { 0, 4, 24, 100, 3000, 5000, 70000 };
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct pair p;
+	uint8_t *tx, *rx;
+	unsigned int si, inj, unexp;
+	uint64_t data, tag;
+	int ctx;
+
+	pair_open(&p);
+	tx = malloc(70000);
+	rx = malloc(70000);
+	fill(tx, 70000, 3);
+	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+		for (inj = 0; inj < 2; inj++) {
+			for (unexp = 0; unexp < 2; unexp++) {
+				size_t len = sizes[si];
+
+				if (inj && len > p.info->tx_attr->inject_size)
+					continue;
+				data = 0xda7a0000u + si * 4 + inj * 2 + unexp;
+				tag = 0x700 + si;
+				memset(rx, 0, len);
+				if (!unexp)
+					ck_assert_int_eq(fi_trecv(p.s[1].ep,
+						rx, 70000, NULL, FI_ADDR_UNSPEC,
+						tag, 0, &ctx), 0);
+				if (inj)
+					ck_assert_int_eq(fi_tinjectdata(
+						p.s[0].ep, tx, len, data,
+						p.s[0].peer, tag), 0);
+				else
+					ck_assert_int_eq(fi_tsenddata(
+						p.s[0].ep, tx, len, NULL, data,
+						p.s[0].peer, tag, NULL), 0);
+				if (!inj)
+					ck_assert_int_eq(wait_comp(&p, 0, &e,
+						NULL, &err), 1);
+				if (unexp) {
+					/* let it arrive first */
+					(void)fi_cq_read(p.s[1].cq, &e, 0);
+					usleep(20000);
+					(void)fi_cq_read(p.s[1].cq, &e, 0);
+					ck_assert_int_eq(fi_trecv(p.s[1].ep,
+						rx, 70000, NULL, FI_ADDR_UNSPEC,
+						tag, 0, &ctx), 0);
+				}
+				ck_assert_int_eq(wait_comp(&p, 1, &e, NULL,
+							   &err), 1);
+				ck_assert_msg(e.data == data &&
+					      (e.flags & FI_REMOTE_CQ_DATA),
+					      "len %zu inject %u unexpected %u:"
+					      " data 0x%llx flags 0x%llx",
+					      len, inj, unexp,
+					      (unsigned long long)e.data,
+					      (unsigned long long)e.flags);
+				ck_assert_uint_eq(e.len, len);
+				ck_assert(!memcmp(rx, tx, len));
+			}
+		}
+	}
+	free(tx);
+	free(rx);
+	pair_close(&p);
+}
+END_TEST
+
 START_TEST(test_multi_recv)
 {
 	struct fi_cq_tagged_entry e;
@@ -1239,6 +1313,7 @@ static Suite *prov_suite(void)
 	tcase_add_test(tc, test_cq_overflow_and_formats);
 	tcase_add_test(tc, test_dgram);
 	tcase_add_test(tc, test_sizes_above_4g);
+	tcase_add_test(tc, test_cq_data_paths);
 	tcase_add_test(tc, test_auto_progress_sread);
 	tcase_add_test(tc, test_unreachable_peer);
 	tcase_add_test(tc, test_contexts_are_posted);
