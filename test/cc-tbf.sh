@@ -125,12 +125,14 @@ run() {
 	pp_next_port "$ns_r" || { echo "FAIL: no free port"; exit 1; }
 	pb=$pp_port
 	# shellcheck disable=SC2086 # cc is a list of assignments
-	ip netns exec "$ns_r" env $cc FI_PROVIDER=uet timeout -k 5 "$PP_TIMEOUT" \
+	ip netns exec "$ns_r" env $cc ${pp_preload:+"LD_PRELOAD=$pp_preload"} \
+		FI_PROVIDER=uet timeout -k 5 "$PP_TIMEOUT" \
 		fi_pingpong -p uet -e rdm -S 1048576 -I "$ITERS" -B "$pa" \
 		>"$pp_tmp/ra.txt" 2>&1 &
 	ra=$!
 	# shellcheck disable=SC2086
-	ip netns exec "$ns_r" env $cc FI_PROVIDER=uet timeout -k 5 "$PP_TIMEOUT" \
+	ip netns exec "$ns_r" env $cc ${pp_preload:+"LD_PRELOAD=$pp_preload"} \
+		FI_PROVIDER=uet timeout -k 5 "$PP_TIMEOUT" \
 		fi_pingpong -p uet -e rdm -S 1048576 -I "$ITERS" -B "$pb" \
 		>"$pp_tmp/rb.txt" 2>&1 &
 	rb=$!
@@ -143,12 +145,14 @@ run() {
 	fi
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
-	ip netns exec "$ns_s1" env $cc FI_PROVIDER=uet timeout -k 5 "$PP_TIMEOUT" \
+	ip netns exec "$ns_s1" env $cc ${pp_preload:+"LD_PRELOAD=$pp_preload"} \
+		FI_PROVIDER=uet timeout -k 5 "$PP_TIMEOUT" \
 		fi_pingpong -p uet -e rdm -S 1048576 -I "$ITERS" -P "$pa" \
 		"$addr_r" >"$pp_tmp/sa.txt" 2>&1 &
 	sa=$!
 	# shellcheck disable=SC2086
-	ip netns exec "$ns_s2" env $cc FI_PROVIDER=uet timeout -k 5 "$PP_TIMEOUT" \
+	ip netns exec "$ns_s2" env $cc ${pp_preload:+"LD_PRELOAD=$pp_preload"} \
+		FI_PROVIDER=uet timeout -k 5 "$PP_TIMEOUT" \
 		fi_pingpong -p uet -e rdm -S 1048576 -I "$ITERS" -P "$pb" \
 		"$addr_r" >"$pp_tmp/sb.txt" 2>&1 &
 	sb=$!

@@ -32,7 +32,7 @@ static struct uet_link_sim_port_cfg port_cfg(uint64_t gbps, uint64_t delay,
 static int send_one(struct uet_link *l, uint16_t dport, size_t len,
 		    uint16_t entropy, uint8_t fill)
 {
-	static uint8_t buf[9000];
+	static uint8_t buf[9001];	/* up to one byte above the MTU */
 	struct uet_link_addr dst;
 	struct uet_link_pkt p;
 
