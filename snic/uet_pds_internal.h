@@ -258,6 +258,7 @@ struct uet_pdc {
 	uint32_t ack_pending;		/* received, not yet acked */
 	uint32_t ack_psn;		/* for the delayed ACK */
 	uint64_t ack_due_ns;		/* delayed ACK, UINT64_MAX: none */
+	struct uet_dlist delay_entry;	/* pds->delayed while ack_due_ns set */
 	/* ACK owed at the end of the receive batch (pds->owed) */
 	struct uet_dlist owed_entry;
 	uint32_t owed_psn;		/* the PSN it names */
@@ -325,6 +326,7 @@ struct uet_pds {
 	struct uet_dlist doneq;		/* packets whose tx_done is due */
 	unsigned int batch;		/* batch_begin depth: output waits */
 	struct uet_dlist owed;		/* PDCs owing an ACK at batch end */
+	struct uet_dlist delayed;	/* PDCs with a delayed ACK armed */
 
 	/* RUDI initiator */
 	struct uet_pds_tx_pkt **rudi_ring;	/* [pkt_id & ring_mask] */
@@ -418,6 +420,9 @@ static inline void uet_pdc_touch(struct uet_pds *pds, struct uet_pdc *pdc)
 
 /* ---- uet_pds_rx.c: ACKs owed at the end of a batch ---- */
 void uet_pds_send_owed_acks(struct uet_pds *pds, uint64_t now);
+/* Delayed ACKs to the peers of the data queued in this batch: sent now,
+ * in the same link call as the data. */
+void uet_pds_send_piggyback_acks(struct uet_pds *pds, uint64_t now);
 void uet_pdc_owed_drop(struct uet_pdc *pdc);
 
 /* ---- uet_pds.c ---- */

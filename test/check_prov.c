@@ -1287,6 +1287,95 @@ START_TEST(test_many_posted_receives)
 }
 END_TEST
 
+/* Read one completion of side i, progressing side i only. */
+static int own_comp(struct pair *p, int i, unsigned int ms,
+		    struct fi_cq_tagged_entry *e)
+{
+	struct fi_cq_err_entry err;
+
+	return uet_test_cq_wait(p->s[i].cq, p->s[i].cq, ms, e, NULL, &err);
+}
+
+/* fi_sendmsg of len bytes of buf from side 0 to side 1. */
+static void send_flags(struct pair *p, void *buf, size_t len, void *ctx,
+		       uint64_t flags)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct fi_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.msg_iov = &iov;
+	m.iov_count = 1;
+	m.addr = p->s[0].peer;
+	m.context = ctx;
+	ck_assert_int_eq(fi_sendmsg(p->s[0].ep, &m, flags), 0);
+}
+
+/*
+ * Held sends (fi_uet(7), "Completion levels"): once the peer has
+ * answered, a send of at most inject_size bytes without a completion
+ * level completes while its target has not called libfabric at all (the
+ * NIC holds a copy for retransmission); FI_TRANSMIT_COMPLETE and
+ * FI_DELIVERY_COMPLETE wait for the target's acknowledgement, and so do a
+ * larger send and the first send to a peer.  The target gets every byte
+ * as sent, although the sender reused its buffer at once.
+ */
+START_TEST(test_send_held)
+{
+	static uint8_t tx[8192], rx[5][8192];
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct pair p;
+	size_t i;
+	int k;
+
+	pair_open(&p);
+	for (i = 0; i < sizeof(tx); i++)
+		tx[i] = (uint8_t)(i * 7 + 1);
+	/* The first send to the peer waits for its answer. */
+	send_flags(&p, tx, 64, (void *)0x1, 0);
+	ck_assert_int_eq(own_comp(&p, 0, 100, &e), -FI_EAGAIN);
+	ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), 1);
+	ck_assert_ptr_eq(e.op_context, (void *)0x1);
+
+	/* Held: complete with the target silent. */
+	send_flags(&p, tx, 64, (void *)0x2, 0);
+	ck_assert_int_eq(own_comp(&p, 0, 1000, &e), 1);
+	ck_assert_ptr_eq(e.op_context, (void *)0x2);
+	memset(tx, 0xee, 64);		/* the NIC has its own copy */
+
+	/* Explicit levels and a large send wait for the target. */
+	send_flags(&p, tx + 64, 64, (void *)0x3, FI_TRANSMIT_COMPLETE);
+	ck_assert_int_eq(own_comp(&p, 0, 100, &e), -FI_EAGAIN);
+	ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), 1);
+	ck_assert_ptr_eq(e.op_context, (void *)0x3);
+	send_flags(&p, tx + 128, 64, (void *)0x4, FI_DELIVERY_COMPLETE);
+	ck_assert_int_eq(own_comp(&p, 0, 100, &e), -FI_EAGAIN);
+	ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), 1);
+	ck_assert_ptr_eq(e.op_context, (void *)0x4);
+	ck_assert_uint_gt(sizeof(tx), p.info->tx_attr->inject_size);
+	send_flags(&p, tx, sizeof(tx), (void *)0x5, 0);
+	ck_assert_int_eq(own_comp(&p, 0, 100, &e), -FI_EAGAIN);
+	ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), 1);
+	ck_assert_ptr_eq(e.op_context, (void *)0x5);
+
+	/* The target: five messages in send order, the held one intact. */
+	for (k = 0; k < 5; k++) {
+		ck_assert_int_eq(fi_recv(p.s[1].ep, rx[k], sizeof(rx[k]), NULL,
+					 FI_ADDR_UNSPEC, (void *)(uintptr_t)
+					 (0x10 + k)), 0);
+		ck_assert_int_eq(wait_comp(&p, 1, &e, NULL, &err), 1);
+		ck_assert_ptr_eq(e.op_context, (void *)(uintptr_t)(0x10 + k));
+	}
+	for (i = 0; i < 64; i++)
+		ck_assert_uint_eq(rx[1][i], (uint8_t)(i * 7 + 1));
+	ck_assert_uint_eq(rx[2][0], (uint8_t)(64 * 7 + 1));
+	ck_assert_int_eq(fi_cntr_read(p.s[0].txc), 5);
+	ck_assert_int_eq(fi_cntr_readerr(p.s[0].txc), 0);
+	pair_close(&p);
+}
+END_TEST
+
 static Suite *prov_suite(void)
 {
 	Suite *s = suite_create("prov");
@@ -1320,6 +1409,7 @@ static Suite *prov_suite(void)
 	tcase_add_test(tc, test_dead_peer_fails_fast);
 	tcase_add_test(tc, test_no_route_fails_at_once);
 	tcase_add_test(tc, test_many_posted_receives);
+	tcase_add_test(tc, test_send_held);
 	suite_add_tcase(s, tc);
 	return s;
 }

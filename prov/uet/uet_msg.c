@@ -27,6 +27,12 @@
 			 FI_INJECT_COMPLETE | FI_TRANSMIT_COMPLETE |	\
 			 FI_DELIVERY_COMPLETE | FI_MORE | FI_FENCE |	\
 			 FI_MATCH_COMPLETE)
+/* The completion levels an application can ask for.  Without one, a send
+ * of at most inject_size bytes is copied by the NIC (INJECT) and may
+ * complete once the NIC holds it for retransmission: inject complete,
+ * which libfabric allows when no level is requested (fi_uet(7)). */
+#define UET_TX_LEVELS	(FI_TRANSMIT_COMPLETE | FI_DELIVERY_COMPLETE |	\
+			 FI_MATCH_COMPLETE)
 #define UET_RX_FLAGS	(FI_COMPLETION | FI_MULTI_RECV | FI_PEEK |	\
 			 FI_CLAIM | FI_DISCARD | FI_MORE)
 
@@ -163,6 +169,7 @@ static ssize_t uet_ep_send(struct uet_ep *ep, const struct iovec *iov,
 	struct uet_op *op;
 	uint64_t dest;
 	size_t len, i, off;
+	bool copy;
 	int ret;
 
 	if (count > UET_IOV_LIMIT || (count && !iov) ||
@@ -182,10 +189,13 @@ static ssize_t uet_ep_send(struct uet_ep *ep, const struct iovec *iov,
 	memset(&seg, 0, sizeof(seg));
 	memset(&ext, 0, sizeof(ext));
 	seg.family = tagged ? UET_HSI_FAMILY_TAGGED : UET_HSI_FAMILY_MSG;
-	seg.variant = (flags & FI_INJECT) && len > UET_HSI_CMD_INLINE_MAX ?
+	copy = (flags & FI_INJECT) ||
+	       (!(flags & UET_TX_LEVELS) &&
+		len <= (tagged ? ep->inject_size : ep->msg_inject_size));
+	seg.variant = copy && len > UET_HSI_CMD_INLINE_MAX ?
 		      UET_HSI_VARIANT_INJECT : UET_HSI_VARIANT_SEND;
 	seg.completion = true;	/* counters and op slots need every one */
-	seg.inject = flags & FI_INJECT;
+	seg.inject = copy && !(flags & UET_TX_LEVELS);
 	seg.fence = flags & FI_FENCE;
 	seg.payload_len = len > UINT16_MAX ? 0 : (uint16_t)len;
 	seg.tag = tag;
