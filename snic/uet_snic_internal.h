@@ -57,6 +57,8 @@
 #define UET_SNIC_TIMER_MIN_NS	20000ull
 /* Deferred notifications are retried at least this often. */
 #define UET_SNIC_DEFER_RETRY_NS	1000000ull
+/* Queue close waits this long for its held sends to be acknowledged. */
+#define UET_SNIC_LINGER_NS	2000000000ull
 
 struct uet_snic_dev;
 

@@ -8,7 +8,9 @@
 
 #include <net/if.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -62,6 +64,20 @@ static struct fi_info *get_info(enum fi_ep_type type, uint64_t caps,
 	return info;
 }
 
+/* Side i's endpoint, bound to its CQ, AV and counters, enabled. */
+static void side_ep_open(struct pair *p, int i)
+{
+	struct side *s = &p->s[i];
+
+	ck_assert_int_eq(fi_endpoint(s->dom, p->info, &s->ep, NULL), 0);
+	ck_assert_int_eq(fi_ep_bind(s->ep, &s->cq->fid,
+				    FI_TRANSMIT | FI_RECV), 0);
+	ck_assert_int_eq(fi_ep_bind(s->ep, &s->av->fid, 0), 0);
+	ck_assert_int_eq(fi_ep_bind(s->ep, &s->txc->fid, FI_SEND), 0);
+	ck_assert_int_eq(fi_ep_bind(s->ep, &s->rxc->fid, FI_RECV), 0);
+	ck_assert_int_eq(fi_enable(s->ep), 0);
+}
+
 static void side_open(struct pair *p, int i, enum fi_cq_format fmt,
 		      size_t cq_size)
 {
@@ -77,13 +93,7 @@ static void side_open(struct pair *p, int i, enum fi_cq_format fmt,
 	ck_assert_int_eq(fi_av_open(s->dom, &ava, &s->av, NULL), 0);
 	ck_assert_int_eq(fi_cntr_open(s->dom, &ca, &s->txc, NULL), 0);
 	ck_assert_int_eq(fi_cntr_open(s->dom, &ca, &s->rxc, NULL), 0);
-	ck_assert_int_eq(fi_endpoint(s->dom, p->info, &s->ep, NULL), 0);
-	ck_assert_int_eq(fi_ep_bind(s->ep, &s->cq->fid,
-				    FI_TRANSMIT | FI_RECV), 0);
-	ck_assert_int_eq(fi_ep_bind(s->ep, &s->av->fid, 0), 0);
-	ck_assert_int_eq(fi_ep_bind(s->ep, &s->txc->fid, FI_SEND), 0);
-	ck_assert_int_eq(fi_ep_bind(s->ep, &s->rxc->fid, FI_RECV), 0);
-	ck_assert_int_eq(fi_enable(s->ep), 0);
+	side_ep_open(p, i);
 }
 
 static void pair_open_fmt(struct pair *p, enum fi_ep_type type,
@@ -1376,6 +1386,79 @@ START_TEST(test_send_held)
 }
 END_TEST
 
+struct progress_thread {
+	pthread_t t;
+	struct fid_cq *cq;
+	atomic_bool stop;
+};
+
+/* Progress a CQ (no entries read) until told to stop: a peer process. */
+static void *progress_main(void *arg)
+{
+	struct progress_thread *pt = arg;
+	struct timespec ts = { .tv_nsec = 50000 };
+
+	while (!atomic_load(&pt->stop)) {
+		fi_cq_read(pt->cq, NULL, 0);
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * Closing an endpoint right after its held sends completed still delivers
+ * them: the close waits (bounded) until the peer acknowledged them, as
+ * close() of a TCP socket sends what write() accepted.  Most of the
+ * burst has not left when the close starts (the PDS window, the batching
+ * of a doorbell behind packets in flight).
+ */
+START_TEST(test_close_delivers_held)
+{
+	enum { N = 600 };
+	static uint8_t tx[64], rx[N][64];
+	struct progress_thread pt;
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct pair p;
+	ssize_t ret;
+	int k, got = 0;
+
+	pair_open(&p);
+	memset(tx, 0x5a, sizeof(tx));
+	ck_assert_int_eq(fi_recv(p.s[1].ep, rx[0], sizeof(rx[0]), NULL,
+				 FI_ADDR_UNSPEC, NULL), 0);
+	ck_assert_int_eq(fi_send(p.s[0].ep, tx, sizeof(tx), NULL,
+				 p.s[0].peer, NULL), 0);
+	ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), 1);
+	ck_assert_int_eq(wait_comp(&p, 1, &e, NULL, &err), 1);
+	for (k = 0; k < N; k++)
+		ck_assert_int_eq(fi_recv(p.s[1].ep, rx[k], sizeof(rx[k]),
+					 NULL, FI_ADDR_UNSPEC, NULL), 0);
+
+	pt.cq = p.s[1].cq;
+	atomic_init(&pt.stop, false);
+	ck_assert_int_eq(pthread_create(&pt.t, NULL, progress_main, &pt), 0);
+	for (k = 0; k < N; k++) {
+		do {
+			ret = fi_send(p.s[0].ep, tx, sizeof(tx), NULL,
+				      p.s[0].peer, NULL);
+		} while (ret == -FI_EAGAIN);
+		ck_assert_int_eq(ret, 0);
+	}
+	ck_assert_int_eq(fi_close(&p.s[0].ep->fid), 0);
+	atomic_store(&pt.stop, true);
+	ck_assert_int_eq(pthread_join(pt.t, NULL), 0);
+
+	while (got < N &&
+	       uet_test_cq_wait(p.s[1].cq, p.s[1].cq, 2000, &e, NULL,
+				&err) == 1)
+		got++;
+	ck_assert_int_eq(got, N);
+	side_ep_open(&p, 0);
+	pair_close(&p);
+}
+END_TEST
+
 static Suite *prov_suite(void)
 {
 	Suite *s = suite_create("prov");
@@ -1410,6 +1493,7 @@ static Suite *prov_suite(void)
 	tcase_add_test(tc, test_no_route_fails_at_once);
 	tcase_add_test(tc, test_many_posted_receives);
 	tcase_add_test(tc, test_send_held);
+	tcase_add_test(tc, test_close_delivers_held);
 	suite_add_tcase(s, tc);
 	return s;
 }
