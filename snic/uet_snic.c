@@ -377,19 +377,46 @@ static int snic_ep_open_locked(struct uet_snic_queue *q)
 	return 0;
 }
 
+/* The PDS delivery mode of a queue opened with HSI mode hsi_mode;
+ * -EINVAL for a value the HSI does not define. */
+static int snic_queue_mode(const struct uet_snic_dev *dev, uint8_t hsi_mode,
+			   uint8_t *pds_mode)
+{
+	switch (hsi_mode) {
+	case UET_HSI_QUEUE_MODE_DEFAULT:
+		*pds_mode = dev->cfg.mode;
+		return 0;
+	case UET_HSI_QUEUE_MODE_RUD:
+		*pds_mode = UET_PDS_MODE_RUD;
+		return 0;
+	case UET_HSI_QUEUE_MODE_ROD:
+		*pds_mode = UET_PDS_MODE_ROD;
+		return 0;
+	case UET_HSI_QUEUE_MODE_RUDI:
+		*pds_mode = UET_PDS_MODE_RUDI;
+		return 0;
+	case UET_HSI_QUEUE_MODE_UUD:
+		*pds_mode = UET_PDS_MODE_UUD;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 static int snic_queue_open(struct uet_hsi_dev *d,
 			   const struct uet_hsi_queue_attr *attr,
 			   struct uet_hsi_queue **out)
 {
 	struct uet_snic_dev *dev = uet_snic_dev_of(d);
 	struct uet_snic_queue *q;
+	uint8_t mode;
 	int ret;
 
 	if (!dev || !attr || !out)
 		return -EINVAL;
 	if (attr->pid_on_fep > UET_HSI_DEST_ID_MASK ||
 	    attr->resource_index > UET_HSI_DEST_ID_MASK ||
-	    attr->mode > UET_PDS_MODE_UUD)
+	    snic_queue_mode(dev, attr->mode, &mode))
 		return -EINVAL;
 	q = calloc(1, sizeof(*q));
 	if (!q)
@@ -406,7 +433,7 @@ static int snic_queue_open(struct uet_hsi_dev *d,
 	q->dev = dev;
 	q->pid_on_fep = attr->pid_on_fep;
 	q->ri = attr->resource_index;
-	q->mode = attr->mode ? attr->mode : dev->cfg.mode;
+	q->mode = mode;
 	q->rma_events = attr->rma_events;
 	uet_dlist_init(&q->ops);
 	uet_dlist_init(&q->deferred);

@@ -84,8 +84,9 @@
  *   CANCEL        the posted receive with the same metadata completes
  *                 with FI_ECANCELED; nothing is written if there is none
  *
- * Queues: uet_hsi_queue_attr.mode 0 = the device's delivery mode, else an
- * enum uet_pds_mode value for the queue's sends.  A UUD queue sends only
+ * Queues: uet_hsi_queue_attr.mode UET_HSI_QUEUE_MODE_DEFAULT = the device's
+ * delivery mode (uet_snic_cfg.mode, FI_UET_DELIVERY), else the enum
+ * uet_hsi_queue_mode named (RUD, ROD, RUDI, UUD) for the queue's sends.  A UUD queue sends only
  * single-packet messages (uet_snic_max_single_pkt(), else EMSGSIZE);
  * a lost one is lost, its send completes with status 0.
  *
