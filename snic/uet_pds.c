@@ -1002,3 +1002,46 @@ int uet_pds_get_pdc_stats(const struct uet_pds *pds,
 	*st = pdc->st;
 	return 0;
 }
+
+static void uet_pds_pdc_info_of(const struct uet_pdc *pdc,
+				struct uet_pds_pdc_info *i)
+{
+	memset(i, 0, sizeof(*i));
+	i->initiator = pdc->initiator;
+	i->established = pdc->rpdcid != 0;
+	i->mode = pdc->mode;
+	i->lpdcid = pdc->lpdcid;
+	i->rpdcid = pdc->rpdcid;
+	i->tx_next_psn = pdc->next_psn;
+	i->tx_una_psn = pdc->snd_una;
+	i->tx_outstanding = pdc->nout;
+	i->rx_next_psn = pdc->win.base;
+	i->rx_window = pdc->win.width;
+	i->tx_pkts = pdc->st.tx_pkts;
+	i->rx_pkts = pdc->st.rx_pkts;
+	i->retx = pdc->st.retx;
+	if (pdc->rtt.valid) {
+		i->srtt_ns = pdc->rtt.srtt;
+		i->min_rtt_ns = pdc->rtt.min_rtt;
+	}
+}
+
+int uet_pds_get_peer_pdcs(const struct uet_pds *pds,
+			  const struct uet_link_addr *peer,
+			  struct uet_pds_pdc_info *v, unsigned int max)
+{
+	const struct uet_pdc *pdc;
+	unsigned int n = 0;
+
+	if (!pds || !peer || (max && !v))
+		return -EINVAL;
+	uet_dlist_foreach_entry(&pds->pdcs, pdc, entry) {
+		if (pdc->state == UET_PDC_CLOSED ||
+		    !uet_link_addr_eq(&pdc->peer, peer))
+			continue;
+		if (n < max)
+			uet_pds_pdc_info_of(pdc, &v[n]);
+		n++;
+	}
+	return (int)n;
+}

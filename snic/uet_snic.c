@@ -941,6 +941,24 @@ int uet_snic_get_pdc_stats(struct uet_hsi_dev *d, uint64_t handle,
 	return ret;
 }
 
+int uet_snic_get_peer_pdcs(struct uet_hsi_dev *d, uint64_t handle,
+			   struct uet_pds_pdc_info *v, unsigned int max)
+{
+	struct uet_snic_dev *dev = uet_snic_dev_of(d);
+	struct uet_snic_peer *peer;
+	int ret;
+
+	if (!dev || (max && !v))
+		return -EINVAL;
+	pthread_mutex_lock(&dev->lock);
+	peer = handle > UET_SNIC_PEER_MAX ? NULL :
+	       uet_snic_peer_get_locked(dev, (uint32_t)handle);
+	ret = peer ? uet_pds_get_peer_pdcs(dev->pds, &peer->addr, v, max) :
+	      -ENOENT;
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
+}
+
 /* ---- limits ---- */
 
 size_t uet_snic_max_single_pkt(struct uet_hsi_dev *d)

@@ -199,6 +199,13 @@ struct uet_snic_stats {
 	struct uet_ses_stats ses;
 };
 void uet_snic_get_stats(struct uet_hsi_dev *dev, struct uet_snic_stats *st);
+/*
+ * The PDCs open with the NIC of peer (a peer_insert handle), both
+ * directions, at most max of them into v: the number open (may exceed
+ * max), -ENOENT for an unknown handle, -EINVAL.
+ */
+int uet_snic_get_peer_pdcs(struct uet_hsi_dev *dev, uint64_t peer,
+			   struct uet_pds_pdc_info *v, unsigned int max);
 /* PDS counters of the initiator PDC towards a peer (message mode). */
 int uet_snic_get_pdc_stats(struct uet_hsi_dev *dev, uint64_t peer,
 			   struct uet_pds_stats *st);

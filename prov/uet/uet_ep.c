@@ -183,8 +183,7 @@ static int uet_ep_enable(struct uet_ep *ep)
 	qa.notifq_depth = UET_EP_NOTIFQ_DEPTH;
 	qa.pid_on_fep = ep->pid;
 	qa.resource_index = ep->ri;
-	qa.mode = ep->type == FI_EP_DGRAM ? UET_HSI_QUEUE_MODE_UUD :
-		  UET_HSI_QUEUE_MODE_DEFAULT;
+	qa.mode = uet_ep_queue_mode(ep);
 	/* A notification for every RMA / atomic that lands here when
 	 * something counts them (header_data ones come anyway). */
 	qa.rma_events = ep->type == FI_EP_RDM &&
@@ -567,7 +566,7 @@ static int uet_ep_getopt(fid_t fid, int level, int optname, void *optval,
 		return uet_ep_opt_size_out(ep->inject_size, optval, optlen);
 #endif
 	default:
-		return -FI_ENOPROTOOPT;
+		return uet_ep_ext_getopt(ep, optname, optval, optlen);
 	}
 }
 
@@ -609,7 +608,7 @@ static int uet_ep_setopt(fid_t fid, int level, int optname,
 		return -FI_EINVAL;
 #endif
 	default:
-		return -FI_ENOPROTOOPT;
+		return uet_ep_ext_setopt(ep, optname, optval, optlen);
 	}
 }
 

@@ -108,9 +108,14 @@ struct uet_domain {
 	atomic_int neps;
 };
 
-/* fi_open_ops on a domain: FI_UET_OPS_V1 (uet_ext_ops.c). */
+/* fi_open_ops on a domain: FI_UET_OPS_V1, _V2 (uet_ext_ops.c). */
 int uet_ext_ops_open(struct fid *fid, const char *name, uint64_t flags,
 		     void **ops, void *context);
+/* FI_UET_OPS_V2 get_peer_pdcs (uet_ext_peer.c). */
+struct fi_uet_peer_pdcs;
+int uet_ext_get_peer_pdcs(struct fid_domain *domain, struct fid_av *av,
+			  fi_addr_t addr, struct fi_uet_peer_pdcs *p,
+			  size_t len);
 int uet_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 		    struct fid_domain **domain, void *context);
 /* Drive the device once (receive, timers, notifications). */
@@ -443,6 +448,8 @@ struct uet_ep {
 	 * FI_OPT_INJECT_MSG_SIZE; at most the two above). */
 	size_t msg_max_size, msg_inject_size;
 	bool shm_permitted;		/* FI_OPT_SHARED_MEMORY_PERMITTED */
+	uint32_t delivery;		/* FI_OPT_UET_DELIVERY */
+	uint32_t tclass;		/* FI_OPT_UET_TCLASS */
 
 	pthread_mutex_t lock;		/* ring producer + consumer */
 	struct uet_op **op_chunks;	/* nops / UET_OP_CHUNK of them */
@@ -501,6 +508,15 @@ extern struct fi_ops_msg uet_ep_msg_ops;
 extern struct fi_ops_tagged uet_ep_tagged_ops;
 extern struct fi_ops_rma uet_ep_rma_ops;		/* uet_rma.c */
 extern struct fi_ops_atomic uet_ep_atomic_ops;	/* uet_atomic.c */
+
+/* FI_OPT_UET_* options (uet_ep_opt.c): -FI_ENOPROTOOPT for other names. */
+int uet_ep_ext_setopt(struct uet_ep *ep, int optname, const void *optval,
+		      size_t optlen);
+int uet_ep_ext_getopt(struct uet_ep *ep, int optname, void *optval,
+		      size_t *optlen);
+/* The HSI queue mode (enum uet_hsi_queue_mode) the endpoint opens. */
+uint8_t uet_ep_queue_mode(const struct uet_ep *ep);
+
 /* Every call -FI_ENOSYS (uet_ep.c): DGRAM endpoints, scalable endpoints. */
 extern struct fi_ops_rma uet_ep_no_rma_ops;
 extern struct fi_ops_atomic uet_ep_no_atomic_ops;
