@@ -454,6 +454,21 @@ struct uet_ep {
 	bool held_valid;
 };
 
+static inline struct uet_ep *uet_ep_of(struct fid_ep *fid)
+{
+	return uet_container_of(fid, struct uet_ep, fid);
+}
+
+static inline void uet_ep_lock(struct uet_ep *ep)
+{
+	pthread_mutex_lock(&ep->lock);
+}
+
+static inline void uet_ep_unlock(struct uet_ep *ep)
+{
+	pthread_mutex_unlock(&ep->lock);
+}
+
 /* Default FI_OPT_MIN_MULTI_RECV. */
 #define UET_MIN_MULTI_RECV_DEF	64
 
@@ -505,16 +520,7 @@ extern struct fi_ops_atomic uet_ep_atomic_ops;	/* uet_atomic.c */
 extern struct fi_ops_rma uet_ep_no_rma_ops;
 extern struct fi_ops_atomic uet_ep_no_atomic_ops;
 
-/* Command posting shared by the data paths (uet_msg.c).  Post seg (+ the
- * extension + one SGL entry per iovec when sgl_data, the first in the
- * segment) and ring the doorbell unless FI_MORE (FI_INJECT always rings);
- * extra (nextra entries) are appended after the iovec entries.
- * -FI_EAGAIN when the command ring is full. */
-int uet_ep_post_locked(struct uet_ep *ep, struct uet_hsi_cmd_seg *seg,
-		       const struct uet_hsi_cmd_ext *ext,
-		       const struct iovec *iov, size_t count, bool sgl_data,
-		       const struct iovec *extra, size_t nextra,
-		       uint64_t flags);
+/* The posting path itself: uet_post.h. */
 size_t uet_iov_len(const struct iovec *iov, size_t count);
 /* Every entry has a base when it has a length, and fits 32 bits. */
 bool uet_iov_valid(const struct iovec *iov, size_t count);
@@ -524,12 +530,6 @@ static inline uint32_t uet_sgl_len(size_t len)
 {
 	return len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
 }
-/* Make room for one more transmit operation: an op slot, or -FI_EAGAIN
- * (after progressing once). */
-struct uet_op *uet_ep_tx_op_locked(struct uet_ep *ep, int *ret);
-/* Ring the doorbell of the commands posted so far (FI_MORE held it). */
-void uet_ep_ring_locked(struct uet_ep *ep);
-
 /* Atomics (uet_atomic.c): fi_query_atomic of the domain. */
 int uet_query_atomic(struct fid_domain *domain, enum fi_datatype datatype,
 		     enum fi_op op, struct fi_atomic_attr *attr,
