@@ -303,7 +303,6 @@ static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 	struct iovec iov[UET_IOV_LIMIT], res[UET_IOV_LIMIT];
 	struct iovec cmpv[UET_IOV_LIMIT], cv[2], gv;
 	uint8_t buf[UET_AMO_BUF_MAX];
-	struct uet_post_req req;
 	struct uet_post_cmd cmd;
 	size_t size, n, nres = 0, ncmp = 0, len;
 	uint64_t dir, flags = r->flags;
@@ -409,16 +408,11 @@ static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 	}
 	cmd.ext.nresult = (uint8_t)cmd.nextra;
 
-	memset(&req, 0, sizeof(req));
-	req.dest_addr = r->dest_addr;
-	req.context = r->context;
-	req.op_flags = FI_ATOMIC | dir;
-	req.flags = flags;
-	req.opts = r->opts;
-	req.len = len;
-	req.cmd = &cmd;
-	req.ncmd = 1;
-	return uet_post_tx(ep, &req);
+	return uet_post_tx(ep, &(struct uet_post_req){
+		.dest_addr = r->dest_addr, .context = r->context,
+		.op_flags = FI_ATOMIC | dir, .flags = flags,
+		.opts = r->opts,
+		.len = len, .cmd = &cmd, .ncmd = 1 });
 }
 
 static ssize_t uet_amo_msg(struct fid_ep *fid, enum uet_amo_kind kind,

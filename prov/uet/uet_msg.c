@@ -77,7 +77,6 @@ struct uet_msg_req {
 static ssize_t uet_ep_send(struct uet_ep *ep, const struct uet_msg_req *m)
 {
 	bool tagged = m->kind == FI_TAGGED;
-	struct uet_post_req req;
 	struct uet_post_cmd cmd;
 	uint64_t flags = m->flags;
 	size_t len;
@@ -119,16 +118,11 @@ static ssize_t uet_ep_send(struct uet_ep *ep, const struct uet_msg_req *m)
 	cmd.count = m->count;
 	cmd.flags = flags;
 
-	memset(&req, 0, sizeof(req));
-	req.dest_addr = m->addr;
-	req.context = m->context;
-	req.op_flags = FI_SEND | m->kind;
-	req.flags = flags;
-	req.opts = m->opts;
-	req.len = len;
-	req.cmd = &cmd;
-	req.ncmd = 1;
-	return uet_post_tx(ep, &req);
+	return uet_post_tx(ep, &(struct uet_post_req){
+		.dest_addr = m->addr, .context = m->context,
+		.op_flags = FI_SEND | m->kind, .flags = flags,
+		.opts = m->opts,
+		.len = len, .cmd = &cmd, .ncmd = 1 });
 }
 
 static ssize_t uet_ep_recv(struct uet_ep *ep, const struct uet_msg_req *m)

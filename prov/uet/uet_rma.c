@@ -71,7 +71,7 @@ static int uet_rma_check(const struct uet_ep *ep, const struct uet_rma_req *r,
 		return -FI_EINVAL;
 	if (r->flags & ~(uint64_t)UET_RMA_FLAGS)
 		return -FI_EBADFLAGS;
-	if ((r->dir == FI_READ) && (r->flags & UET_RMA_NOT_READ))
+	if (r->dir == FI_READ && (r->flags & UET_RMA_NOT_READ))
 		return -FI_EINVAL;
 	if (len > ep->max_msg_size || len > UINT32_MAX)
 		return -FI_EMSGSIZE;
@@ -142,7 +142,7 @@ static void uet_rma_seg_cmd(const struct uet_rma_req *r,
 	cmd->iov = sub;
 	cmd->seg.tag = r->rma_iov[i].key;
 	cmd->ext.remote_addr = r->rma_iov[i].addr;
-	if (!(r->dir == FI_READ) && (r->flags & FI_INJECT) &&
+	if (r->dir == FI_WRITE && (r->flags & FI_INJECT) &&
 	    seg_len > UET_HSI_CMD_INLINE_MAX)
 		cmd->seg.variant = UET_HSI_VARIANT_INJECT;
 	if (!last) {
@@ -156,7 +156,7 @@ static void uet_rma_seg_cmd(const struct uet_rma_req *r,
 		/* ... after every earlier segment has landed. */
 		cmd->seg.fence = true;
 	}
-	if (!(r->dir == FI_READ) && seg_len <= UET_HSI_CMD_INLINE_MAX) {
+	if (r->dir == FI_WRITE && seg_len <= UET_HSI_CMD_INLINE_MAX) {
 		cmd->data = UET_POST_DATA_INLINE;
 	} else {
 		cmd->data = UET_POST_DATA_SGL;
@@ -169,7 +169,6 @@ static ssize_t uet_rma_post(struct uet_ep *ep, const struct uet_rma_req *r)
 {
 	struct uet_post_cmd cmd[UET_RMA_IOV_LIMIT];
 	struct iovec sub[UET_RMA_IOV_LIMIT][UET_IOV_LIMIT];
-	struct uet_post_req req;
 	size_t len, i, off, seg_len;
 	int ret;
 
@@ -180,7 +179,7 @@ static ssize_t uet_rma_post(struct uet_ep *ep, const struct uet_rma_req *r)
 
 	memset(&cmd[0], 0, sizeof(cmd[0]));
 	cmd[0].seg.family = UET_HSI_FAMILY_RMA;
-	cmd[0].seg.variant = (r->dir == FI_READ) ? UET_HSI_VARIANT_RECV :
+	cmd[0].seg.variant = r->dir == FI_READ ? UET_HSI_VARIANT_RECV :
 			     UET_HSI_VARIANT_SEND;
 	cmd[0].seg.completion = true;
 	cmd[0].seg.inject = r->flags & FI_INJECT;
@@ -191,7 +190,7 @@ static ssize_t uet_rma_post(struct uet_ep *ep, const struct uet_rma_req *r)
 		cmd[0].ext.ext_flags |= UET_HSI_EXT_HAS_DATA;
 	}
 	/* A read completes when its data is here: DC adds nothing. */
-	if ((r->flags & FI_DELIVERY_COMPLETE) && !(r->dir == FI_READ))
+	if ((r->flags & FI_DELIVERY_COMPLETE) && r->dir == FI_WRITE)
 		cmd[0].ext.ext_flags |= UET_HSI_EXT_DC;
 	cmd[0].opts = UET_POST_EXT;
 	cmd[0].flags = r->flags;
@@ -203,16 +202,11 @@ static ssize_t uet_rma_post(struct uet_ep *ep, const struct uet_rma_req *r)
 		off += seg_len;
 	}
 
-	memset(&req, 0, sizeof(req));
-	req.dest_addr = r->dest_addr;
-	req.context = r->context;
-	req.op_flags = FI_RMA | (r->dir);
-	req.flags = r->flags;
-	req.opts = r->opts;
-	req.len = len;
-	req.cmd = cmd;
-	req.ncmd = r->rma_count;
-	return uet_post_tx(ep, &req);
+	return uet_post_tx(ep, &(struct uet_post_req){
+		.dest_addr = r->dest_addr, .context = r->context,
+		.op_flags = FI_RMA | r->dir, .flags = r->flags,
+		.opts = r->opts,
+		.len = len, .cmd = cmd, .ncmd = r->rma_count });
 }
 
 /* fi_msg_rma: up to UET_RMA_IOV_LIMIT remote segments, filled in order. */
