@@ -362,7 +362,7 @@ void uet_ep_progress_locked(struct uet_ep *ep)
 void uet_ep_progress(struct uet_ep *ep)
 {
 	uet_domain_progress(ep->domain);
-	pthread_mutex_lock(&ep->lock);
+	uet_lock(&ep->lock, UET_LOCK_EP);
 	uet_ep_progress_locked(ep);
-	pthread_mutex_unlock(&ep->lock);
+	uet_unlock(&ep->lock, UET_LOCK_EP);
 }

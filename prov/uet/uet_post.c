@@ -26,7 +26,9 @@ void uet_post_ring_locked(struct uet_ep *ep)
 
 	uet_hsi_cmdq_doorbell(ep->q->cmdq);
 	ep->doorbell_pending = false;
+	uet_lock_check_acquire(UET_LOCK_DEV);	/* its lock, in the backend */
 	ret = ep->domain->ops->doorbell(ep->q);
+	uet_lock_check_release(UET_LOCK_DEV);
 	if (ret < 0)
 		UET_WARN_ONCE(FI_LOG_EP_DATA, "doorbell: %s\n",
 			      fi_strerror(-ret));

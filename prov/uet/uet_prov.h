@@ -8,10 +8,9 @@
  * notifications read from the notification ring.  It never touches a
  * socket.
  *
- * Locking (FI_THREAD_SAFE): each object has its own mutex.  The order is
- * CQ/counter bind lock -> endpoint lock -> CQ lock, and endpoint lock ->
- * domain lock (MR counters, uet_mr_remote_event); the device has its own
- * lock inside the backend.
+ * Locking (FI_THREAD_SAFE, the only model uet offers): each object has
+ * its own mutex, taken with uet_lock() at its level; the order of every
+ * pair is in util/uet_lock.h and is checked in debug builds.
  */
 #ifndef UET_PROV_H
 #define UET_PROV_H
@@ -38,6 +37,7 @@
 #include "uet_hsi_dev.h"
 #include "uet_info.h"
 #include "uet_list.h"
+#include "uet_lock.h"
 #include "uet_log.h"
 
 /* Ring sizes of one endpoint's queue pair. */
@@ -94,7 +94,6 @@ struct uet_domain {
 	 * wiped once the device has its keys. */
 	bool has_secret;
 	uint8_t secret[FI_UET_TSS_SECRET_LEN];
-	enum fi_threading threading;
 	enum fi_progress data_progress;
 	uint64_t mr_mode;
 	bool auto_progress;		/* device thread started */
@@ -424,7 +423,7 @@ struct uet_ep {
 	uint64_t caps;
 	struct uet_hsi_queue *q;
 	uint16_t pid, ri;
-	bool enabled;
+	bool enabled;			/* under lock (uet_ep_enabled) */
 
 	struct uet_av *av;
 	struct uet_sep *sep;		/* context of this scalable ep */
@@ -461,12 +460,24 @@ static inline struct uet_ep *uet_ep_of(struct fid_ep *fid)
 
 static inline void uet_ep_lock(struct uet_ep *ep)
 {
-	pthread_mutex_lock(&ep->lock);
+	uet_lock(&ep->lock, UET_LOCK_EP);
 }
 
 static inline void uet_ep_unlock(struct uet_ep *ep)
 {
-	pthread_mutex_unlock(&ep->lock);
+	uet_unlock(&ep->lock, UET_LOCK_EP);
+}
+
+/* ep->enabled is written and read under ep->lock; this reads it for a
+ * caller that does not hold the lock. */
+static inline bool uet_ep_enabled(struct uet_ep *ep)
+{
+	bool enabled;
+
+	uet_ep_lock(ep);
+	enabled = ep->enabled;
+	uet_ep_unlock(ep);
+	return enabled;
 }
 
 /* Default FI_OPT_MIN_MULTI_RECV. */
