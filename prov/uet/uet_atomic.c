@@ -242,18 +242,16 @@ int uet_query_atomic(struct fid_domain *domain, enum fi_datatype datatype,
 
 /* ---- posting ---- */
 
-/* Elements of an fi_ioc list, as iovecs; false when one has a count but
- * no address (unless may_be_null) or the total overflows. */
+/* Elements of an fi_ioc list, as iovecs; false when there are too many
+ * or the total overflows (NULL addresses: uet_iov_valid). */
 static bool uet_amo_iov(const struct fi_ioc *ioc, size_t n, size_t size,
-			bool may_be_null, struct iovec *iov, size_t *elems)
+			struct iovec *iov, size_t *elems)
 {
 	size_t i, total = 0;
 
 	if (n > UET_IOV_LIMIT || (n && !ioc))
 		return false;
 	for (i = 0; i < n; i++) {
-		if (ioc[i].count && !ioc[i].addr && !may_be_null)
-			return false;
 		if (ioc[i].count > UET_AMO_BUF_MAX)
 			return false;
 		iov[i].iov_base = ioc[i].addr;
@@ -288,16 +286,6 @@ static const struct iovec *uet_amo_first(const struct iovec *iov, size_t n)
 	return &iov[i];
 }
 
-static bool uet_iov_has_null(const struct iovec *iov, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (iov[i].iov_len && !iov[i].iov_base)
-			return true;
-	return false;
-}
-
 static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 {
 	struct iovec iov[UET_IOV_LIMIT], res[UET_IOV_LIMIT];
@@ -322,7 +310,8 @@ static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 		return -FI_EINVAL;
 	is_read = uop == UET_AMO_READ;
 	/* FI_ATOMIC_READ ignores the operand: buf may be NULL. */
-	if (!uet_amo_iov(r->iov, r->count, size, is_read, iov, &n) || !n)
+	if (!uet_amo_iov(r->iov, r->count, size, iov, &n) || !n ||
+	    (!is_read && !uet_iov_valid(iov, r->count)))
 		return -FI_EINVAL;
 	len = n * size;
 	if (len > uet_amo_max(ep->domain))
@@ -330,13 +319,13 @@ static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 	if ((flags & FI_INJECT) && len > ep->inject_size)
 		return -FI_EMSGSIZE;
 	if (r->kind != UET_AMO_KIND_WRITE) {
-		if (!uet_amo_iov(r->res, r->rcount, size, false, res, &nres) ||
-		    nres != n)
+		if (!uet_amo_iov(r->res, r->rcount, size, res, &nres) ||
+		    !uet_iov_valid(res, r->rcount) || nres != n)
 			return -FI_EINVAL;
 	}
 	if (r->kind == UET_AMO_KIND_COMPARE) {
-		if (!uet_amo_iov(r->cmp, r->ccount, size, false, cmpv, &ncmp) ||
-		    n != 1 || ncmp != 1)
+		if (!uet_amo_iov(r->cmp, r->ccount, size, cmpv, &ncmp) ||
+		    !uet_iov_valid(cmpv, r->ccount) || n != 1 || ncmp != 1)
 			return -FI_EINVAL;
 	}
 	if (r->raddr + len - 1 < r->raddr)
@@ -381,7 +370,7 @@ static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 	} else if (r->kind == UET_AMO_KIND_FETCH) {
 		/* FI_ATOMIC_READ without a buffer: any bytes will do, the
 		 * result buffers have the right size. */
-		if (uet_iov_has_null(iov, r->count)) {
+		if (!uet_iov_valid(iov, r->count)) {
 			cmd.iov = res;
 			cmd.count = r->rcount;
 		}
