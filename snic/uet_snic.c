@@ -36,26 +36,6 @@ static const struct uet_ses_upcalls uet_snic_ses_up = {
 
 /* ---- fabric addresses ---- */
 
-void uet_snic_fa_key(const struct uet_link_addr *a,
-		     uint8_t key[UET_SNIC_FA_KEY_LEN])
-{
-	struct sockaddr_in6 sin6;
-	struct sockaddr_in sin;
-
-	memset(key, 0, UET_SNIC_FA_KEY_LEN);
-	uet_put_be16(key, a->ss.ss_family);
-	if (a->ss.ss_family == AF_INET && a->len >= sizeof(sin)) {
-		memcpy(&sin, &a->ss, sizeof(sin));
-		memcpy(key + 2, &sin.sin_port, 2);
-		memcpy(key + 4, &sin.sin_addr, 4);
-	} else if (a->ss.ss_family == AF_INET6 && a->len >= sizeof(sin6)) {
-		memcpy(&sin6, &a->ss, sizeof(sin6));
-		memcpy(key + 2, &sin6.sin6_port, 2);
-		memcpy(key + 4, &sin6.sin6_addr, 16);
-		uet_put_be32(key + 20, sin6.sin6_scope_id);
-	}
-}
-
 /* Raw sockaddr bytes (as getname gives them) to a link address. */
 static int snic_addr_from_raw(struct uet_link_addr *a, const void *raw,
 			      size_t len)
@@ -92,7 +72,7 @@ uint32_t uet_snic_peer_find_locked(struct uet_snic_dev *dev,
 
 	if (a->ss.ss_family != AF_INET && a->ss.ss_family != AF_INET6)
 		return UET_HSI_PEER_UNKNOWN;
-	uet_snic_fa_key(a, key);
+	uet_link_addr_key(a, key);
 	n = uet_hashmap_lookup_bytes(&dev->peer_map, key);
 	if (!n)
 		return UET_HSI_PEER_UNKNOWN;
@@ -148,7 +128,7 @@ static int snic_peer_insert(struct uet_hsi_dev *d, const void *addr,
 	if (!peer)
 		return -ENOMEM;
 	peer->addr = a;
-	uet_snic_fa_key(&a, peer->key);
+	uet_link_addr_key(&a, peer->key);
 
 	pthread_mutex_lock(&dev->lock);
 	n = uet_hashmap_lookup_bytes(&dev->peer_map, peer->key);
