@@ -45,10 +45,7 @@ struct uet_hsi_queue_attr {
 	uint16_t pid_on_fep;		/* 12 bits */
 	uint16_t resource_index;	/* 12 bits */
 	uint8_t mode;			/* delivery mode of the queue's sends:
-					 * 0 the device default, else an enum
-					 * uet_pds_mode value (snic/uet_pds.h:
-					 * RUD 0 is the default anyway, ROD 1,
-					 * RUDI 2, UUD 3) */
+					 * enum uet_hsi_queue_mode */
 	bool rma_events;		/* E-6: a notification for every RMA
 					 * or atomic landing at this queue
 					 * (else only for those with
@@ -59,11 +56,17 @@ struct uet_hsi_queue_attr {
 #define UET_HSI_MR_USER_KEY		0x1
 #define UET_HSI_MR_VIRT_ADDR		0x2
 
-/* Values of uet_hsi_queue_attr.mode (the PDS delivery modes). */
-#define UET_HSI_QUEUE_MODE_DEFAULT	0	/* the device's (RUD) */
-#define UET_HSI_QUEUE_MODE_RUD		0
-#define UET_HSI_QUEUE_MODE_ROD		1
-#define UET_HSI_QUEUE_MODE_UUD		3
+/* Values of uet_hsi_queue_attr.mode: the device's default delivery mode
+ * (FI_UET_DELIVERY for the software NIC), or one named explicitly, which
+ * the default does not override.  HSI values, not the PDS's: a backend
+ * translates them (the software NIC in snic_queue_mode()). */
+enum uet_hsi_queue_mode {
+	UET_HSI_QUEUE_MODE_DEFAULT = 0,
+	UET_HSI_QUEUE_MODE_RUD = 1,
+	UET_HSI_QUEUE_MODE_ROD = 2,
+	UET_HSI_QUEUE_MODE_RUDI = 3,
+	UET_HSI_QUEUE_MODE_UUD = 4,
+};
 
 /* What a device can carry (get_limits). */
 struct uet_hsi_dev_limits {

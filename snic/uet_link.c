@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uet_byteorder.h"
 #include "uet_link.h"
 
 /* Longest host text accepted: an IPv6 literal with brackets and a scope. */
@@ -169,6 +170,39 @@ static bool link_addr_cmp(const struct uet_link_addr *a,
 			       sizeof(a6.sin6_addr));
 	default:
 		return false;
+	}
+}
+
+int uet_link_addr_key(const struct uet_link_addr *a,
+		      uint8_t key[UET_LINK_ADDR_KEY_LEN])
+{
+	struct sockaddr_in6 a6;
+	struct sockaddr_in a4;
+	size_t n;
+
+	memset(key, 0, UET_LINK_ADDR_KEY_LEN);
+	uet_put_be16(key, a->ss.ss_family);
+	switch (a->ss.ss_family) {
+	case AF_INET:
+		if (a->len < sizeof(a4))
+			return -EAFNOSUPPORT;
+		memcpy(&a4, &a->ss, sizeof(a4));
+		memcpy(key + 2, &a4.sin_port, 2);
+		memcpy(key + 4, &a4.sin_addr, 4);
+		return 0;
+	case AF_INET6:
+		if (a->len < sizeof(a6))
+			return -EAFNOSUPPORT;
+		memcpy(&a6, &a->ss, sizeof(a6));
+		memcpy(key + 2, &a6.sin6_port, 2);
+		memcpy(key + 4, &a6.sin6_addr, 16);
+		uet_put_be32(key + 20, a6.sin6_scope_id);
+		return 0;
+	default:
+		n = a->len < UET_LINK_ADDR_KEY_LEN - 2 ?
+		    a->len : UET_LINK_ADDR_KEY_LEN - 2;
+		memcpy(key + 2, &a->ss, n);
+		return -EAFNOSUPPORT;
 	}
 }
 

@@ -138,6 +138,21 @@ int uet_link_addr_from_str(struct uet_link_addr *addr, const char *host,
 			   uint16_t port);
 int uet_link_addr_to_str(const struct uet_link_addr *addr, char *buf,
 			 size_t len);
+/*
+ * The hash-map key of a fabric address, the one layout every map of the
+ * software NIC uses (peers, SES streams, PDCs, CC state, sources):
+ *   bytes 0-1    family (big-endian)
+ *   bytes 2-3    port (network order)
+ *   bytes 4-7    IPv4 address, or 4-19 the IPv6 address
+ *   bytes 20-23  IPv6 scope id (big-endian)
+ * Padding never counts.  0 for a complete IPv4 or IPv6 address;
+ * -EAFNOSUPPORT otherwise, the key then holds the family and, for another
+ * family, its first raw bytes (a short IPv4/IPv6 address: zeros).
+ */
+#define UET_LINK_ADDR_KEY_LEN	24
+int uet_link_addr_key(const struct uet_link_addr *a,
+		      uint8_t key[UET_LINK_ADDR_KEY_LEN]);
+
 bool uet_link_addr_eq(const struct uet_link_addr *a,
 		      const struct uet_link_addr *b);
 /* Same family and IP address (and IPv6 scope), any port: the source of a

@@ -62,6 +62,7 @@
 #include "uet_bufpool.h"
 #include "uet_link_mem.h"
 #include "uet_list.h"
+#include "uet_rand.h"
 
 /* Bytes of datagram buffers a fabric may hold at once. */
 #define UET_LINK_MEM_INFLIGHT_MAX	(8u << 20)
@@ -150,13 +151,7 @@ static void uet_link_mem_unlock(const struct uet_link_mem_fabric *fab)
 
 static uint64_t uet_link_mem_rand(struct uet_link_mem_fabric *fab)
 {
-	uint64_t x = fab->rng;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	fab->rng = x;
-	return x * 0x2545f4914f6cdd1dull;
+	return uet_rand_next(&fab->rng);
 }
 
 /* True with probability ppm / 10^6; draws only for 0 < ppm < 10^6. */

@@ -18,6 +18,7 @@
 
 #include "uet_link_sim.h"
 #include "uet_list.h"
+#include "uet_rand.h"
 
 #define UET_LINK_SIM_NS		1000000000ull
 #define UET_LINK_SIM_PPM	1000000u
@@ -90,13 +91,7 @@ static struct uet_link_sim_host *uet_link_sim_host_of(struct uet_link *l)
 
 static uint64_t uet_link_sim_rand(struct uet_link_sim *sim)
 {
-	uint64_t x = sim->rng;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	sim->rng = x;
-	return x * 0x2545f4914f6cdd1dull;
+	return uet_rand_next(&sim->rng);
 }
 
 static uint64_t uet_link_sim_mix(uint64_t x)

@@ -61,6 +61,7 @@
 #include "uet_link_udp.h"
 #include "uet_list.h"
 #include "uet_wire_consts.h"
+#include "uet_rand.h"
 
 #define UET_LINK_UDP_HDR_V4		(20 + 8)	/* IPv4 + UDP */
 #define UET_LINK_UDP_HDR_V6		(40 + 8)	/* IPv6 + UDP */
@@ -457,13 +458,7 @@ static void uet_link_udp_rx_prepare(struct uet_link_udp *lu)
 /* The loss knob: true when this received datagram is to be dropped. */
 static bool uet_link_udp_lose(struct uet_link_udp *lu)
 {
-	uint64_t x = lu->loss_rng;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	lu->loss_rng = x;
-	return (x * 0x2545f4914f6cdd1dull) >> 32 < lu->loss_thresh;
+	return uet_rand_next(&lu->loss_rng) >> 32 < lu->loss_thresh;
 }
 
 /* The datagram size of a UDP_GRO buffer, 0 when it holds one. */

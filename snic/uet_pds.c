@@ -30,6 +30,7 @@
 
 #include "uet_byteorder.h"
 #include "uet_pds_internal.h"
+#include "uet_rand.h"
 
 /* ---- configuration ---- */
 
@@ -75,13 +76,7 @@ static int uet_pds_cfg_check(const struct uet_pds_cfg *cfg)
 
 uint64_t uet_pds_rand(struct uet_pds *pds)
 {
-	uint64_t x = pds->rng;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	pds->rng = x;
-	return x * 0x2545f4914f6cdd1dull;
+	return uet_rand_next(&pds->rng);
 }
 
 static uint64_t uet_pds_seed(const struct uet_pds_cfg *cfg,
@@ -97,36 +92,6 @@ static uint64_t uet_pds_seed(const struct uet_pds_cfg *cfg,
 }
 
 /* ---- helpers ---- */
-
-int uet_pds_addr_key(const struct uet_link_addr *addr,
-		     uint8_t key[UET_PDS_ADDR_KEY_LEN])
-{
-	struct sockaddr_in6 sin6;
-	struct sockaddr_in sin;
-
-	memset(key, 0, UET_PDS_ADDR_KEY_LEN);
-	switch (addr->ss.ss_family) {
-	case AF_INET:
-		if (addr->len < sizeof(sin))
-			return -EAFNOSUPPORT;
-		memcpy(&sin, &addr->ss, sizeof(sin));
-		key[0] = 4;
-		memcpy(key + 1, &sin.sin_port, 2);
-		memcpy(key + 3, &sin.sin_addr, 4);
-		return 0;
-	case AF_INET6:
-		if (addr->len < sizeof(sin6))
-			return -EAFNOSUPPORT;
-		memcpy(&sin6, &addr->ss, sizeof(sin6));
-		key[0] = 6;
-		memcpy(key + 1, &sin6.sin6_port, 2);
-		memcpy(key + 3, &sin6.sin6_addr, 16);
-		uet_put_be32(key + 19, sin6.sin6_scope_id);
-		return 0;
-	default:
-		return -EAFNOSUPPORT;
-	}
-}
 
 void uet_pds_default_rsp(struct uet_pds_rsp *rsp)
 {
@@ -978,7 +943,7 @@ int uet_pds_get_cc_info(const struct uet_pds *pds,
 	if (!pds || !peer || !info)
 		return -EINVAL;
 	memset(info, 0, sizeof(*info));
-	if (uet_pds_addr_key(peer, key))
+	if (uet_link_addr_key(peer, key))
 		return -EINVAL;
 	n = uet_hashmap_lookup_bytes(&pds->cc.map, key);
 	if (!n)
@@ -1019,4 +984,47 @@ int uet_pds_get_pdc_stats(const struct uet_pds *pds,
 		return -ENOENT;
 	*st = pdc->st;
 	return 0;
+}
+
+static void uet_pds_pdc_info_of(const struct uet_pdc *pdc,
+				struct uet_pds_pdc_info *i)
+{
+	memset(i, 0, sizeof(*i));
+	i->initiator = pdc->initiator;
+	i->established = pdc->rpdcid != 0;
+	i->mode = pdc->mode;
+	i->lpdcid = pdc->lpdcid;
+	i->rpdcid = pdc->rpdcid;
+	i->tx_next_psn = pdc->next_psn;
+	i->tx_una_psn = pdc->snd_una;
+	i->tx_outstanding = pdc->nout;
+	i->rx_next_psn = pdc->win.base;
+	i->rx_window = pdc->win.width;
+	i->tx_pkts = pdc->st.tx_pkts;
+	i->rx_pkts = pdc->st.rx_pkts;
+	i->retx = pdc->st.retx;
+	if (pdc->rtt.valid) {
+		i->srtt_ns = pdc->rtt.srtt;
+		i->min_rtt_ns = pdc->rtt.min_rtt;
+	}
+}
+
+int uet_pds_get_peer_pdcs(const struct uet_pds *pds,
+			  const struct uet_link_addr *peer,
+			  struct uet_pds_pdc_info *v, unsigned int max)
+{
+	const struct uet_pdc *pdc;
+	unsigned int n = 0;
+
+	if (!pds || !peer || (max && !v))
+		return -EINVAL;
+	uet_dlist_foreach_entry(&pds->pdcs, pdc, entry) {
+		if (pdc->state == UET_PDC_CLOSED ||
+		    !uet_link_addr_eq(&pdc->peer, peer))
+			continue;
+		if (n < max)
+			uet_pds_pdc_info_of(pdc, &v[n]);
+		n++;
+	}
+	return (int)n;
 }

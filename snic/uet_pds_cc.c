@@ -42,6 +42,7 @@
 
 #include "uet_byteorder.h"
 #include "uet_pds_internal.h"
+#include "uet_rand.h"
 
 #define UET_PDS_CC_ALPHA_ONE	1024u
 #define UET_PDS_CC_EPOCH_RTTS	8u
@@ -54,13 +55,7 @@ _Static_assert(sizeof(((struct uet_pds_ccd *)0)->key) == UET_PDS_ADDR_KEY_LEN,
 
 static uint64_t uet_pds_cc_rand(struct uet_pds_cc *cc)
 {
-	uint64_t x = cc->rng;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	cc->rng = x;
-	return x * 0x2545f4914f6cdd1dull;
+	return uet_rand_next(&cc->rng);
 }
 
 static uint64_t uet_pds_cc_mss(const struct uet_pds *pds)
@@ -172,7 +167,7 @@ void uet_pds_cc_attach(struct uet_pds *pds, struct uet_pdc *pdc)
 	uint64_t bdp;
 
 	pdc->ccd = NULL;
-	if (!pds->cfg.cc || uet_pds_addr_key(&pdc->peer, key))
+	if (!pds->cfg.cc || uet_link_addr_key(&pdc->peer, key))
 		return;
 	n = uet_hashmap_lookup_bytes(&pds->cc.map, key);
 	if (n) {

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "uet_hashmap.h"
+#include "uet_link.h"
 
 struct uet_pds;
 struct uet_pdc;
@@ -59,7 +60,7 @@ struct uet_pds_cc_stats {
  * fabric address key. */
 struct uet_pds_ccd {
 	struct uet_hnode node;
-	uint8_t key[23];		/* UET_PDS_ADDR_KEY_LEN */
+	uint8_t key[UET_LINK_ADDR_KEY_LEN];
 	uint32_t refs;			/* PDCs using it */
 	/* NSCC */
 	uint64_t cwnd;			/* bytes */

@@ -103,17 +103,17 @@ enum uet_pds_drop {
 	UET_PDS_DROP_N,
 };
 
-/* Canonical fabric-address key: family, port, 16 address bytes, scope. */
-#define UET_PDS_ADDR_KEY_LEN		23
-/* Initiator PDC key: job_id (3), address (23), tc (1), mode (1). */
+/* The fabric-address key (uet_link_addr_key). */
+#define UET_PDS_ADDR_KEY_LEN		UET_LINK_ADDR_KEY_LEN
+/* Initiator PDC key: job_id (3), address (24), tc (1), mode (1). */
 #define UET_PDS_INI_KEY_LEN		(3 + UET_PDS_ADDR_KEY_LEN + 1 + 1)
-/* Target PDC key: source address (23), source PDCID (2). */
+/* Target PDC key: source address (24), source PDCID (2). */
 #define UET_PDS_TGT_KEY_LEN		(UET_PDS_ADDR_KEY_LEN + 2)
-/* RUDI cache key: source address (23), pkt_id (4). */
+/* RUDI cache key: source address (24), pkt_id (4). */
 #define UET_PDS_RUDI_KEY_LEN		(UET_PDS_ADDR_KEY_LEN + 4)
 
-_Static_assert(UET_PDS_INI_KEY_LEN == 28, "initiator key layout");
-_Static_assert(UET_PDS_TGT_KEY_LEN == 25, "target key layout");
+_Static_assert(UET_PDS_INI_KEY_LEN == 29, "initiator key layout");
+_Static_assert(UET_PDS_TGT_KEY_LEN == 26, "target key layout");
 
 /* PDC states. */
 enum uet_pdc_state {
@@ -449,8 +449,6 @@ void uet_pds_rtt_sample(struct uet_pds *pds, struct uet_pds_rtt *rtt,
 uint64_t uet_pds_rto_backoff(const struct uet_pds *pds,
 			     const struct uet_pds_rtt *rtt, unsigned int shift);
 /* Build the canonical key of a fabric address; -EAFNOSUPPORT. */
-int uet_pds_addr_key(const struct uet_link_addr *addr,
-		     uint8_t key[UET_PDS_ADDR_KEY_LEN]);
 /* Encode the PDS Default SES Response (RC_OK) into rsp. */
 void uet_pds_default_rsp(struct uet_pds_rsp *rsp);
 

@@ -41,7 +41,7 @@ int uet_pds_ini_key(const struct uet_pds_key *key,
 	if (key->job_id > UET_JOB_ID_MAX)
 		return -EINVAL;
 	uet_put_be24(out, key->job_id);
-	ret = uet_pds_addr_key(&key->dst, out + 3);
+	ret = uet_link_addr_key(&key->dst, out + 3);
 	if (ret)
 		return ret;
 	out[3 + UET_PDS_ADDR_KEY_LEN] = key->tc;

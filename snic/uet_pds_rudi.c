@@ -87,7 +87,7 @@ static struct uet_pds_hbuf *uet_pds_hbuf_get(struct uet_pds *pds,
 	uint8_t akey[UET_PDS_ADDR_KEY_LEN];
 	struct uet_pds_hbuf *hb;
 
-	if (uet_pds_addr_key(&key->dst, akey))
+	if (uet_link_addr_key(&key->dst, akey))
 		return NULL;
 	hb = uet_bufpool_get(&pds->hbuf_pool);
 	if (!hb)
@@ -105,7 +105,7 @@ int uet_pds_rudi_send(struct uet_pds *pds, const struct uet_pds_key *key,
 	uint8_t akey[UET_PDS_ADDR_KEY_LEN];
 	uint32_t id = pds->rudi_next_id;
 
-	if (uet_pds_addr_key(&key->dst, akey))
+	if (uet_link_addr_key(&key->dst, akey))
 		return -EINVAL;
 	if (!uet_pds_rudi_space(pds) || pds->rudi_ring[id & pds->ring_mask])
 		return -EAGAIN;
@@ -130,7 +130,7 @@ int uet_pds_uud_send(struct uet_pds *pds, const struct uet_pds_key *key,
 {
 	uint8_t akey[UET_PDS_ADDR_KEY_LEN];
 
-	if (uet_pds_addr_key(&key->dst, akey))
+	if (uet_link_addr_key(&key->dst, akey))
 		return -EINVAL;
 	if (!uet_pds_uud_space(pds))
 		return -EAGAIN;
@@ -379,7 +379,7 @@ void uet_pds_rudi_req_rx(struct uet_pds *pds, const uint8_t *buf, size_t len,
 
 	hl = uet_pds_rudi_decode(&h, buf, len);
 	if (hl < 0 || h.next_hdr == UET_HDR_NONE ||
-	    uet_pds_addr_key(src, key)) {
+	    uet_link_addr_key(src, key)) {
 		pds->st.malformed++;
 		return;
 	}

@@ -680,7 +680,7 @@ static void uet_pds_req_rx(struct uet_pds *pds, const uint8_t *buf,
 		hl = uet_pds_rud_rod_req_decode(&h, buf, len);
 	}
 	if (hl < 0 || h.next_hdr == UET_HDR_NONE ||
-	    uet_pds_addr_key(src, tkey)) {
+	    uet_link_addr_key(src, tkey)) {
 		pds->st.malformed++;
 		return;
 	}

@@ -210,46 +210,13 @@ struct uet_ses_msgid *uet_ses_msgid_find(struct uet_ses *ses, uint16_t id,
 
 /* ---- helpers ---- */
 
-void uet_ses_fa_key(const struct uet_link_addr *fa,
-		    uint8_t key[UET_SES_FA_KEY_LEN])
-{
-	struct sockaddr_in6 a6;
-	struct sockaddr_in a4;
-	size_t n;
-
-	memset(key, 0, UET_SES_FA_KEY_LEN);
-	uet_put_be16(key, fa->ss.ss_family);
-	switch (fa->ss.ss_family) {
-	case AF_INET:
-		if (fa->len < sizeof(a4))
-			break;
-		memcpy(&a4, &fa->ss, sizeof(a4));
-		memcpy(key + 2, &a4.sin_port, 2);
-		memcpy(key + 4, &a4.sin_addr, 4);
-		break;
-	case AF_INET6:
-		if (fa->len < sizeof(a6))
-			break;
-		memcpy(&a6, &fa->ss, sizeof(a6));
-		memcpy(key + 2, &a6.sin6_port, 2);
-		memcpy(key + 4, &a6.sin6_addr, 16);
-		uet_put_be32(key + 20, a6.sin6_scope_id);
-		break;
-	default:
-		n = fa->len < UET_SES_FA_KEY_LEN - 2 ?
-		    fa->len : UET_SES_FA_KEY_LEN - 2;
-		memcpy(key + 2, &fa->ss, n);
-		break;
-	}
-}
-
 void uet_ses_stream_key(uint8_t key[UET_SES_STREAM_KEY_LEN],
 			const struct uet_link_addr *fa, uint32_t initiator,
 			uint32_t job_id, uint16_t pid_on_fep, uint16_t ri)
 {
 	uint8_t *p = key + UET_SES_FA_KEY_LEN;
 
-	uet_ses_fa_key(fa, key);
+	uet_link_addr_key(fa, key);
 	p = uet_put_be32(p, initiator);
 	p = uet_put_be24(p, job_id & UET_JOB_ID_MAX);
 	uet_put_be24(p, uet_ses_initiator_id(pid_on_fep, ri));

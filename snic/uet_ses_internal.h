@@ -79,7 +79,7 @@ enum uet_ses_drop {
 /* iovecs kept inside an operation; more are copied to the heap. */
 #define UET_SES_IOV_INLINE	4
 /* Canonical fabric address: family 2, port 2, address 16, scope id 4. */
-#define UET_SES_FA_KEY_LEN	24
+#define UET_SES_FA_KEY_LEN	UET_LINK_ADDR_KEY_LEN
 /* Key of a stream: the peer's fabric address, the sending endpoint's
  * initiator field (4 bytes), the destination {job (3), pid << 12 | ri
  * (3)}. */
@@ -573,8 +573,6 @@ void uet_ses_msgid_free(struct uet_ses *ses, struct uet_ses_msgid *mid);
 struct uet_ses_msgid *uet_ses_msgid_find(struct uet_ses *ses, uint16_t id,
 					 uint8_t kind);
 
-void uet_ses_fa_key(const struct uet_link_addr *fa,
-		    uint8_t key[UET_SES_FA_KEY_LEN]);
 /* The key of the stream between the endpoint `initiator` behind (or at)
  * fa and the endpoint {job_id, pid_on_fep, ri}. */
 void uet_ses_stream_key(uint8_t key[UET_SES_STREAM_KEY_LEN],

@@ -355,7 +355,7 @@ int uet_ses_recv(struct uet_ses *ses, const struct uet_ses_recv_req *req,
 	r->ignore = req->tagged ? req->ignore : 0;
 	r->directed = req->directed;
 	if (req->directed) {
-		uet_ses_fa_key(&req->src.fa, r->src_fa);
+		uet_link_addr_key(&req->src.fa, r->src_fa);
 		r->src_initiator = uet_ses_initiator_id(req->src.pid_on_fep,
 							req->src.ri);
 	}
@@ -469,7 +469,7 @@ int uet_ses_peek(struct uet_ses *ses, const struct uet_ses_peek_req *req,
 	t.ignore = req->tagged ? req->ignore : 0;
 	t.directed = req->directed;
 	if (req->directed) {
-		uet_ses_fa_key(&req->src.fa, t.src_fa);
+		uet_link_addr_key(&req->src.fa, t.src_fa);
 		t.src_initiator = uet_ses_initiator_id(req->src.pid_on_fep,
 						       req->src.ri);
 	}

@@ -26,6 +26,7 @@
 
 #include "uet_log.h"
 #include "uet_ses_internal.h"
+#include "uet_rand.h"
 
 /* Slots allocated at first use. */
 #define UET_SES_MR_SLOTS_INIT	64u
@@ -81,13 +82,7 @@ static uint32_t ses_mkey_tag(uint64_t key)
 /* xorshift64* over a seed from getrandom (uet_ses_create). */
 static uint64_t ses_mr_rand(struct uet_ses *ses)
 {
-	uint64_t x = ses->mr_rng;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	ses->mr_rng = x;
-	return x * 0x2545f4914f6cdd1dull;
+	return uet_rand_next(&ses->mr_rng);
 }
 
 /* A free slot index (oldest freed first, else a new one), off the free

@@ -239,7 +239,7 @@ int uet_ses_rx_read_data(struct uet_ses *ses,
 	if (!mid)
 		return 0;	/* a READ we gave up on */
 	rd = uet_container_of(mid, struct uet_ses_read, mid);
-	uet_ses_fa_key(info->src, fa);
+	uet_link_addr_key(info->src, fa);
 	if (memcmp(fa, rd->peer_fa, sizeof(fa)) || h.job_id != rd->job_id)
 		return -EPROTO;
 	if (uet_ses_rc_is_error(h.ctl.return_code)) {
@@ -313,7 +313,7 @@ int uet_ses_rx_read_req(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 		return -EPROTO;
 	rc = UET_RC_BAD_MKEY;
 	op = uet_container_of(node, struct uet_ses_send_op, mkey_node);
-	uet_ses_fa_key(info->src, fa);
+	uet_link_addr_key(info->src, fa);
 	if (op->ep != ep || memcmp(fa, op->dst_fa, sizeof(fa)))
 		goto err_rsp;
 	rc = UET_RC_CANCELLED;
@@ -515,7 +515,7 @@ int uet_ses_rx_notice(struct uet_ses *ses, const struct uet_pds_rx_info *info)
 	if (!node)
 		return 0;	/* the send already ended */
 	op = uet_container_of(node, struct uet_ses_send_op, mkey_node);
-	uet_ses_fa_key(info->src, fa);
+	uet_link_addr_key(info->src, fa);
 	if (!op->rdzv || memcmp(fa, op->dst_fa, sizeof(fa)) ||
 	    h.job_id != op->job_id || h.message_id != op->msg_id)
 		return -EPROTO;

@@ -472,7 +472,7 @@ int uet_ses_rma(struct uet_ses *ses, const struct uet_ses_rma_req *req,
 	op->key.dst = req->dst.fa;
 	op->key.tc = ses->cfg.tc;
 	op->key.mode = req->ep->mode;
-	uet_ses_fa_key(&req->dst.fa, op->dst_fa);
+	uet_link_addr_key(&req->dst.fa, op->dst_fa);
 	op->job_id = req->dst.job_id;
 	op->pid_on_fep = req->dst.pid_on_fep;
 	op->ri = req->dst.ri;

@@ -278,7 +278,7 @@ static struct uet_ses_route *ses_route_get(struct uet_ses *ses,
 	if (key) {
 		k[0] = 'K';
 		uet_put_be24(k + 1, key->job_id & UET_JOB_ID_MAX);
-		uet_ses_fa_key(&key->dst, k + 4);
+		uet_link_addr_key(&key->dst, k + 4);
 		k[4 + UET_SES_FA_KEY_LEN] = key->tc;
 		k[5 + UET_SES_FA_KEY_LEN] = key->mode;
 	} else {
@@ -862,7 +862,7 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 	op->key.dst = req->dst.fa;
 	op->key.tc = ses->cfg.tc;
 	op->key.mode = req->ep->mode;
-	uet_ses_fa_key(&req->dst.fa, op->dst_fa);
+	uet_link_addr_key(&req->dst.fa, op->dst_fa);
 	op->job_id = req->dst.job_id;
 	op->pid_on_fep = req->dst.pid_on_fep;
 	op->ri = req->dst.ri;

@@ -37,26 +37,6 @@ static const struct uet_ses_upcalls uet_snic_ses_up = {
 
 /* ---- fabric addresses ---- */
 
-void uet_snic_fa_key(const struct uet_link_addr *a,
-		     uint8_t key[UET_SNIC_FA_KEY_LEN])
-{
-	struct sockaddr_in6 sin6;
-	struct sockaddr_in sin;
-
-	memset(key, 0, UET_SNIC_FA_KEY_LEN);
-	uet_put_be16(key, a->ss.ss_family);
-	if (a->ss.ss_family == AF_INET && a->len >= sizeof(sin)) {
-		memcpy(&sin, &a->ss, sizeof(sin));
-		memcpy(key + 2, &sin.sin_port, 2);
-		memcpy(key + 4, &sin.sin_addr, 4);
-	} else if (a->ss.ss_family == AF_INET6 && a->len >= sizeof(sin6)) {
-		memcpy(&sin6, &a->ss, sizeof(sin6));
-		memcpy(key + 2, &sin6.sin6_port, 2);
-		memcpy(key + 4, &sin6.sin6_addr, 16);
-		uet_put_be32(key + 20, sin6.sin6_scope_id);
-	}
-}
-
 /* Raw sockaddr bytes (as getname gives them) to a link address. */
 static int snic_addr_from_raw(struct uet_link_addr *a, const void *raw,
 			      size_t len)
@@ -93,7 +73,7 @@ uint32_t uet_snic_peer_find_locked(struct uet_snic_dev *dev,
 
 	if (a->ss.ss_family != AF_INET && a->ss.ss_family != AF_INET6)
 		return UET_HSI_PEER_UNKNOWN;
-	uet_snic_fa_key(a, key);
+	uet_link_addr_key(a, key);
 	n = uet_hashmap_lookup_bytes(&dev->peer_map, key);
 	if (!n)
 		return UET_HSI_PEER_UNKNOWN;
@@ -149,7 +129,7 @@ static int snic_peer_insert(struct uet_hsi_dev *d, const void *addr,
 	if (!peer)
 		return -ENOMEM;
 	peer->addr = a;
-	uet_snic_fa_key(&a, peer->key);
+	uet_link_addr_key(&a, peer->key);
 
 	pthread_mutex_lock(&dev->lock);
 	n = uet_hashmap_lookup_bytes(&dev->peer_map, peer->key);
@@ -378,19 +358,46 @@ static int snic_ep_open_locked(struct uet_snic_queue *q)
 	return 0;
 }
 
+/* The PDS delivery mode of a queue opened with HSI mode hsi_mode;
+ * -EINVAL for a value the HSI does not define. */
+static int snic_queue_mode(const struct uet_snic_dev *dev, uint8_t hsi_mode,
+			   uint8_t *pds_mode)
+{
+	switch (hsi_mode) {
+	case UET_HSI_QUEUE_MODE_DEFAULT:
+		*pds_mode = dev->cfg.mode;
+		return 0;
+	case UET_HSI_QUEUE_MODE_RUD:
+		*pds_mode = UET_PDS_MODE_RUD;
+		return 0;
+	case UET_HSI_QUEUE_MODE_ROD:
+		*pds_mode = UET_PDS_MODE_ROD;
+		return 0;
+	case UET_HSI_QUEUE_MODE_RUDI:
+		*pds_mode = UET_PDS_MODE_RUDI;
+		return 0;
+	case UET_HSI_QUEUE_MODE_UUD:
+		*pds_mode = UET_PDS_MODE_UUD;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 static int snic_queue_open(struct uet_hsi_dev *d,
 			   const struct uet_hsi_queue_attr *attr,
 			   struct uet_hsi_queue **out)
 {
 	struct uet_snic_dev *dev = uet_snic_dev_of(d);
 	struct uet_snic_queue *q;
+	uint8_t mode;
 	int ret;
 
 	if (!dev || !attr || !out)
 		return -EINVAL;
 	if (attr->pid_on_fep > UET_HSI_DEST_ID_MASK ||
 	    attr->resource_index > UET_HSI_DEST_ID_MASK ||
-	    attr->mode > UET_PDS_MODE_UUD)
+	    snic_queue_mode(dev, attr->mode, &mode))
 		return -EINVAL;
 	q = calloc(1, sizeof(*q));
 	if (!q)
@@ -407,7 +414,7 @@ static int snic_queue_open(struct uet_hsi_dev *d,
 	q->dev = dev;
 	q->pid_on_fep = attr->pid_on_fep;
 	q->ri = attr->resource_index;
-	q->mode = attr->mode ? attr->mode : dev->cfg.mode;
+	q->mode = mode;
 	q->rma_events = attr->rma_events;
 	uet_dlist_init(&q->ops);
 	uet_dlist_init(&q->deferred);
@@ -954,6 +961,24 @@ int uet_snic_get_pdc_stats(struct uet_hsi_dev *d, uint64_t handle,
 		key.mode = dev->cfg.mode;
 		ret = uet_pds_get_pdc_stats(dev->pds, &key, st);
 	}
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
+}
+
+int uet_snic_get_peer_pdcs(struct uet_hsi_dev *d, uint64_t handle,
+			   struct uet_pds_pdc_info *v, unsigned int max)
+{
+	struct uet_snic_dev *dev = uet_snic_dev_of(d);
+	struct uet_snic_peer *peer;
+	int ret;
+
+	if (!dev || (max && !v))
+		return -EINVAL;
+	pthread_mutex_lock(&dev->lock);
+	peer = handle > UET_SNIC_PEER_MAX ? NULL :
+	       uet_snic_peer_get_locked(dev, (uint32_t)handle);
+	ret = peer ? uet_pds_get_peer_pdcs(dev->pds, &peer->addr, v, max) :
+	      -ENOENT;
 	pthread_mutex_unlock(&dev->lock);
 	return ret;
 }

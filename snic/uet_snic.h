@@ -84,8 +84,9 @@
  *   CANCEL        the posted receive with the same metadata completes
  *                 with FI_ECANCELED; nothing is written if there is none
  *
- * Queues: uet_hsi_queue_attr.mode 0 = the device's delivery mode, else an
- * enum uet_pds_mode value for the queue's sends.  A UUD queue sends only
+ * Queues: uet_hsi_queue_attr.mode UET_HSI_QUEUE_MODE_DEFAULT = the device's
+ * delivery mode (uet_snic_cfg.mode, FI_UET_DELIVERY), else the enum
+ * uet_hsi_queue_mode named (RUD, ROD, RUDI, UUD) for the queue's sends.  A UUD queue sends only
  * single-packet messages (uet_snic_max_single_pkt(), else EMSGSIZE);
  * a lost one is lost, its send completes with status 0.
  *
@@ -198,6 +199,13 @@ struct uet_snic_stats {
 	struct uet_ses_stats ses;
 };
 void uet_snic_get_stats(struct uet_hsi_dev *dev, struct uet_snic_stats *st);
+/*
+ * The PDCs open with the NIC of peer (a peer_insert handle), both
+ * directions, at most max of them into v: the number open (may exceed
+ * max), -ENOENT for an unknown handle, -EINVAL.
+ */
+int uet_snic_get_peer_pdcs(struct uet_hsi_dev *dev, uint64_t peer,
+			   struct uet_pds_pdc_info *v, unsigned int max);
 /* PDS counters of the initiator PDC towards a peer (message mode). */
 int uet_snic_get_pdc_stats(struct uet_hsi_dev *dev, uint64_t peer,
 			   struct uet_pds_stats *st);

@@ -119,6 +119,59 @@ void uet_snic_iov_add(struct iovec *iov, unsigned int *n, void *p,
 	(*n)++;
 }
 
+int uet_snic_data_len(const struct uet_snic_dev *dev,
+		      const struct uet_snic_cmd *c, enum uet_snic_copy mode,
+		      uint64_t *total, uint64_t *copy)
+{
+	const struct uet_hsi_sgl_entry *e;
+	unsigned int i;
+
+	*total = *copy = 0;
+	if (c->seg.data_src == UET_HSI_DATA_INLINE) {
+		*total = *copy = c->seg.payload_len;
+		return 0;
+	}
+	for (i = 0; i < c->nsgl; i++) {
+		e = &dev->sgl[i];
+		if (!e->is_inline && e->length && !e->address)
+			return -EFAULT;
+		if (e->is_inline || mode == UET_SNIC_COPY_ALL)
+			*copy += e->length;
+		*total += e->length;
+	}
+	return 0;
+}
+
+unsigned int uet_snic_data_iov(struct uet_snic_dev *dev,
+			       const struct uet_snic_cmd *c,
+			       enum uet_snic_copy mode, uint8_t *buf)
+{
+	const struct uet_hsi_sgl_entry *e;
+	unsigned int i, niov = 0;
+
+	if (c->seg.data_src == UET_HSI_DATA_INLINE) {
+		memcpy(buf, c->seg.inline_data, c->seg.payload_len);
+		uet_snic_iov_add(dev->iov, &niov, buf, c->seg.payload_len);
+		return niov;
+	}
+	for (i = 0; i < c->nsgl; i++) {
+		e = &dev->sgl[i];
+		if (!e->length)
+			continue;
+		if (!e->is_inline && mode != UET_SNIC_COPY_ALL) {
+			uet_snic_iov_add(dev->iov, &niov,
+					 (void *)(uintptr_t)e->address,
+					 e->length);
+			continue;
+		}
+		memcpy(buf, e->is_inline ? (const void *)e->inline_data :
+			    (const void *)(uintptr_t)e->address, e->length);
+		uet_snic_iov_add(dev->iov, &niov, buf, e->length);
+		buf += e->length;
+	}
+	return niov;
+}
+
 int uet_snic_submit_locked(struct uet_snic_queue *q, struct uet_snic_op *op,
 			   const struct uet_ses_send_req *sreq,
 			   const struct uet_ses_recv_req *rreq,
@@ -160,8 +213,7 @@ static int snic_exec_send_locked(struct uet_snic_queue *q, struct uet_snic_cmd *
 	struct uet_ses_send_req req;
 	uint64_t total = 0, copy = 0;
 	struct uet_snic_op *op;
-	unsigned int i, niov = 0;
-	size_t off = 0;
+	unsigned int niov;
 	bool inject, gather, has_data;
 	int ret;
 
@@ -183,22 +235,15 @@ static int snic_exec_send_locked(struct uet_snic_queue *q, struct uet_snic_cmd *
 	if (ret)
 		return ret;
 
-	if (seg->data_src == UET_HSI_DATA_INLINE) {
-		total = copy = seg->payload_len;
-	} else {
+	if (seg->data_src != UET_HSI_DATA_INLINE) {
 		ret = uet_snic_sgl_locked(q, c);
 		if (ret)
 			return ret;
-		for (i = 0; i < c->nsgl; i++) {
-			const struct uet_hsi_sgl_entry *e = &dev->sgl[i];
-
-			if (!e->is_inline && e->length && !e->address)
-				return -EFAULT;
-			if (e->is_inline || gather)
-				copy += e->length;
-			total += e->length;
-		}
 	}
+	ret = uet_snic_data_len(dev, c, gather ? UET_SNIC_COPY_ALL :
+				UET_SNIC_COPY_INLINE, &total, &copy);
+	if (ret)
+		return ret;
 	if (total > UINT32_MAX || copy > UET_SNIC_BUF_LARGE)
 		return -EMSGSIZE;
 
@@ -210,33 +255,8 @@ static int snic_exec_send_locked(struct uet_snic_queue *q, struct uet_snic_cmd *
 	 * still written when asked for (counters). */
 	op->completion = seg->completion;
 
-	if (seg->data_src == UET_HSI_DATA_INLINE) {
-		if (total) {
-			memcpy(op->buf, seg->inline_data, (size_t)total);
-			uet_snic_iov_add(dev->iov, &niov, op->buf, (size_t)total);
-		}
-	} else {
-		for (i = 0; i < c->nsgl; i++) {
-			const struct uet_hsi_sgl_entry *e = &dev->sgl[i];
-			uint8_t *dst = (uint8_t *)op->buf + off;
-
-			if (!e->length)
-				continue;
-			if (e->is_inline) {
-				memcpy(dst, e->inline_data, e->length);
-			} else if (gather) {
-				memcpy(dst, (const void *)(uintptr_t)e->address,
-				       e->length);
-			} else {
-				uet_snic_iov_add(dev->iov, &niov,
-					     (void *)(uintptr_t)e->address,
-					     e->length);
-				continue;
-			}
-			uet_snic_iov_add(dev->iov, &niov, dst, e->length);
-			off += e->length;
-		}
-	}
+	niov = uet_snic_data_iov(dev, c, gather ? UET_SNIC_COPY_ALL :
+				 UET_SNIC_COPY_INLINE, op->buf);
 
 	req.ep = q->ep;
 	req.tagged = seg->family == UET_HSI_FAMILY_TAGGED;

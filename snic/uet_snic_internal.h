@@ -52,7 +52,7 @@
 /* SGL entries of one command: the embedded one + 255 extra. */
 #define UET_SNIC_MAX_SGL	(1u + UET_HSI_CMD_SGL_COUNT_MAX)
 /* Canonical fabric address: family 2, port 2, address 16, scope id 4. */
-#define UET_SNIC_FA_KEY_LEN	24
+#define UET_SNIC_FA_KEY_LEN	UET_LINK_ADDR_KEY_LEN
 /* The timerfd is never armed closer than this to "now" (no spinning). */
 #define UET_SNIC_TIMER_MIN_NS	20000ull
 /* Deferred notifications are retried at least this often. */
@@ -220,8 +220,6 @@ uint32_t uet_snic_env_loss_ppm(void);
 bool uet_snic_env_gso(void);
 
 /* ---- uet_snic.c ---- */
-void uet_snic_fa_key(const struct uet_link_addr *a,
-		     uint8_t key[UET_SNIC_FA_KEY_LEN]);
 /* The peer of a handle, or NULL. */
 struct uet_snic_peer *uet_snic_peer_get_locked(struct uet_snic_dev *dev,
 					       uint32_t handle);
@@ -277,6 +275,22 @@ int uet_snic_submit_locked(struct uet_snic_queue *q, struct uet_snic_op *op,
 /* Append [p, p + len) to iov[] (merging contiguous pieces). */
 void uet_snic_iov_add(struct iovec *iov, unsigned int *n, void *p,
 		      size_t len);
+/* Which bytes of a transmit command's data the NIC copies into its own
+ * buffer (the rest is sent from the host's memory in place). */
+enum uet_snic_copy {
+	UET_SNIC_COPY_INLINE,	/* inline data and inline entries */
+	UET_SNIC_COPY_ALL,	/* every byte (INJECT, gathered UUD) */
+};
+/* The data's total bytes and the bytes copied (dev->sgl decoded for SGL
+ * data); -EFAULT for an indirect entry with a length and no address. */
+int uet_snic_data_len(const struct uet_snic_dev *dev,
+		      const struct uet_snic_cmd *c, enum uet_snic_copy mode,
+		      uint64_t *total, uint64_t *copy);
+/* The data as dev->iov entries, copied bytes gathered into buf (room for
+ * uet_snic_data_len's copy); returns the entry count. */
+unsigned int uet_snic_data_iov(struct uet_snic_dev *dev,
+			       const struct uet_snic_cmd *c,
+			       enum uet_snic_copy mode, uint8_t *buf);
 
 /* ---- uet_snic_rma.c ---- */
 /* Execute an RMA or ATOMIC command (E-6): 0 (submitted, or failed with

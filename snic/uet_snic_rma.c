@@ -96,56 +96,25 @@ static int snic_rma_write(struct uet_snic_queue *q, const struct uet_snic_cmd *c
 			  bool inject, struct uet_ses_rma_req *req,
 			  struct uet_snic_op **opp)
 {
+	enum uet_snic_copy mode = inject ? UET_SNIC_COPY_ALL :
+				  UET_SNIC_COPY_INLINE;
 	struct uet_snic_dev *dev = q->dev;
-	const struct uet_hsi_cmd_seg *seg = &c->seg;
 	uint64_t total = 0, copy = 0;
 	struct uet_snic_op *op;
-	unsigned int i, niov = 0;
-	size_t off = 0;
 	int ret;
 
-	if (seg->data_src == UET_HSI_DATA_INLINE) {
-		total = copy = seg->payload_len;
-	} else {
-		ret = snic_sgl_check(dev, 0, c->nsgl, true, &total);
-		if (ret)
-			return ret;
-		for (i = 0; i < c->nsgl; i++)
-			if (inject || dev->sgl[i].is_inline)
-				copy += dev->sgl[i].length;
-	}
+	ret = uet_snic_data_len(dev, c, mode, &total, &copy);
+	if (ret)
+		return ret;
 	if (total > UINT32_MAX || copy > UET_SNIC_BUF_LARGE ||
 	    (inject && total > UET_SNIC_INJECT_MAX))
 		return -EMSGSIZE;
 	op = uet_snic_op_get_locked(q, UET_SNIC_OP_RMA, copy);
 	if (!op)
 		return -EAGAIN;
-	if (seg->data_src == UET_HSI_DATA_INLINE) {
-		snic_gather(dev, c, 0, op->buf);
-		uet_snic_iov_add(dev->iov, &niov, op->buf, (size_t)total);
-	} else {
-		for (i = 0; i < c->nsgl; i++) {
-			const struct uet_hsi_sgl_entry *e = &dev->sgl[i];
-			uint8_t *dst = (uint8_t *)op->buf + off;
-
-			if (!e->length)
-				continue;
-			if (!inject && !e->is_inline) {
-				uet_snic_iov_add(dev->iov, &niov,
-					(void *)(uintptr_t)e->address,
-					e->length);
-				continue;
-			}
-			memcpy(dst, e->is_inline ? (const void *)e->inline_data :
-				    (const void *)(uintptr_t)e->address,
-			       e->length);
-			uet_snic_iov_add(dev->iov, &niov, dst, e->length);
-			off += e->length;
-		}
-	}
 	req->kind = UET_SES_RMA_WRITE;
 	req->iov = dev->iov;
-	req->iovcnt = niov;
+	req->iovcnt = uet_snic_data_iov(dev, c, mode, op->buf);
 	*opp = op;
 	return 0;
 }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uet_byteorder.h"
 #include "uet_link.h"
 #include "uet_link_mem.h"
 #include "uet_test.h"
@@ -31,23 +32,12 @@
 #define NSTAT		10000u
 #define SEED		0x5eed1234abcdull
 
-static uint8_t pattern(uint32_t id, size_t i)
+/* The pattern of id, with id in its first 4 bytes (big-endian). */
+static void fill_id(uint8_t *buf, size_t len, uint32_t id)
 {
-	return (uint8_t)(id * 131u + i * 7u + (i >> 8));
-}
-
-static void fill(uint8_t *buf, size_t len, uint32_t id)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		buf[i] = pattern(id, i);
-	if (len >= 4) {
-		buf[0] = (uint8_t)(id >> 24);
-		buf[1] = (uint8_t)(id >> 16);
-		buf[2] = (uint8_t)(id >> 8);
-		buf[3] = (uint8_t)id;
-	}
+	uet_test_fill(buf, len, id);
+	if (len >= 4)
+		uet_put_be32(buf, id);
 }
 
 static uint32_t id_of(const struct uet_link_rx *rx)
@@ -67,7 +57,7 @@ static unsigned int diff_bits(const struct uet_link_rx *rx, uint32_t id,
 
 	ck_assert_uint_le(len, sizeof(want));
 	ck_assert_uint_eq(rx->len, len);
-	fill(want, len, id);
+	fill_id(want, len, id);
 	for (i = 0; i < len; i++)
 		bits += (unsigned int)__builtin_popcount(rx->buf[i] ^ want[i]);
 	return bits;
@@ -81,7 +71,7 @@ static void check_bytes(const struct uet_link_rx *rx, uint32_t id,
 	ck_assert_uint_eq(rx->len, len);
 	if (len >= 4)
 		ck_assert_uint_eq(id_of(rx), id);
-	fill(want, len, id);
+	fill_id(want, len, id);
 	ck_assert(memcmp(rx->buf, want, len) == 0);
 }
 
@@ -103,7 +93,7 @@ static int send_id(struct uet_link *from, const struct uet_link_addr *dst,
 	unsigned int i;
 
 	ck_assert_uint_le(len, sizeof(buf));
-	fill(buf, len, id);
+	fill_id(buf, len, id);
 	memset(&pkt, 0, sizeof(pkt));
 	pkt.dst = dst;
 	pkt.entropy = (uint16_t)id;
@@ -960,6 +950,68 @@ START_TEST(test_threads)
 	env_close(&e);
 }
 END_TEST
+/* Fabric-address keys (uet_link_addr_key, the one layout of every map in
+ * the software NIC): every field counts, IPv4 and IPv6, padding does not;
+ * anything but a whole IPv4/IPv6 address is refused. */
+START_TEST(test_addr_key)
+{
+	uint8_t k1[UET_LINK_ADDR_KEY_LEN], k2[UET_LINK_ADDR_KEY_LEN];
+	struct sockaddr_in6 s6;
+	struct sockaddr_in s4;
+	struct uet_link_addr a, b;
+
+	memset(&s6, 0, sizeof(s6));
+	s6.sin6_family = AF_INET6;
+	s6.sin6_port = htons(4793);
+	s6.sin6_addr.s6_addr[15] = 1;
+	memset(&a, 0, sizeof(a));
+	memcpy(&a.ss, &s6, sizeof(s6));
+	a.len = sizeof(s6);
+	b = a;
+	ck_assert_int_eq(uet_link_addr_key(&a, k1), 0);
+	ck_assert_int_eq(uet_link_addr_key(&b, k2), 0);
+	ck_assert(!memcmp(k1, k2, sizeof(k1)));
+	ck_assert_uint_eq(uet_get_be16(k1), AF_INET6);
+	ck_assert_uint_eq(uet_get_be16(k1 + 2), 4793);
+	ck_assert_uint_eq(k1[19], 1);
+	s6.sin6_scope_id = 2;
+	memcpy(&b.ss, &s6, sizeof(s6));
+	uet_link_addr_key(&b, k2);
+	ck_assert(memcmp(k1, k2, sizeof(k1)));
+	ck_assert_uint_eq(uet_get_be32(k2 + 20), 2);
+	s6.sin6_scope_id = 0;
+	s6.sin6_port = htons(4794);
+	memcpy(&b.ss, &s6, sizeof(s6));
+	uet_link_addr_key(&b, k2);
+	ck_assert(memcmp(k1, k2, sizeof(k1)));
+	/* Padding does not count, a short length does. */
+	((uint8_t *)&b.ss)[sizeof(s6)] = 0xff;
+	b.len = sizeof(s6) - 1;
+	ck_assert_int_eq(uet_link_addr_key(&b, k2), -EAFNOSUPPORT);
+	ck_assert_uint_eq(uet_get_be16(k2), AF_INET6);
+	ck_assert(uet_bytes_are_zero(k2 + 2, sizeof(k2) - 2));
+
+	memset(&s4, 0, sizeof(s4));
+	s4.sin_family = AF_INET;
+	s4.sin_port = htons(4793);
+	s4.sin_addr.s_addr = htonl(0x7f000001);
+	memset(&a, 0xee, sizeof(a));	/* padding */
+	memcpy(&a.ss, &s4, sizeof(s4));
+	a.len = sizeof(s4);
+	ck_assert_int_eq(uet_link_addr_key(&a, k1), 0);
+	ck_assert_uint_eq(uet_get_be16(k1), AF_INET);
+	ck_assert_uint_eq(uet_get_be16(k1 + 2), 4793);
+	ck_assert_uint_eq(uet_get_be32(k1 + 4), 0x7f000001);
+	ck_assert(uet_bytes_are_zero(k1 + 8, sizeof(k1) - 8));
+
+	memset(&b, 0, sizeof(b));
+	b.ss.ss_family = AF_UNIX;
+	b.len = 2;
+	ck_assert_int_eq(uet_link_addr_key(&b, k2), -EAFNOSUPPORT);
+	ck_assert_uint_eq(uet_get_be16(k2), AF_UNIX);
+}
+END_TEST
+
 
 static Suite *make_suite(void)
 {
@@ -984,6 +1036,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_test(tc, test_random_model);
 	tcase_add_test(tc, test_threads);
+	tcase_add_test(tc, test_addr_key);
 	suite_add_tcase(s, tc);
 	return s;
 }

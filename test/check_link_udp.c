@@ -30,25 +30,12 @@
 
 /* ---- helpers ---- */
 
-static uint8_t pattern(uint32_t id, size_t i)
-{
-	return (uint8_t)(id * 29u + i * 11u + (i >> 9));
-}
-
-static void fill(uint8_t *buf, size_t len, uint32_t id)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		buf[i] = pattern(id, i);
-}
-
 static bool same_bytes(const uint8_t *buf, size_t len, uint32_t id)
 {
 	size_t i;
 
 	for (i = 0; i < len; i++)
-		if (buf[i] != pattern(id, i))
+		if (buf[i] != uet_test_pattern(id, i))
 			return false;
 	return true;
 }
@@ -282,7 +269,7 @@ static void exchange(const char *host)
 			struct uet_link *to = round ? a : b;
 			uint32_t id = (uint32_t)(i * 2 + round);
 
-			fill(buf, sizes[i], id);
+			uet_test_fill(buf, sizes[i], id);
 			make_pkt(&pkt, round ? &aa : &ab, buf, sizes[i],
 				 sizes[i] == 1 ? 3 : 2 + (unsigned int)i);
 			ck_assert_int_eq(from->ops->send(from, &pkt, 1), 1);
@@ -448,7 +435,7 @@ static void send_batch(struct uet_link *from, const struct uet_link_addr *to,
 
 	ck_assert_uint_le(n, 256);
 	for (i = 0; i < n; i++) {
-		fill(bufs[i], len, i);
+		uet_test_fill(bufs[i], len, i);
 		make_pkt(&pkts[i], to, bufs[i], len, 1 + i % UET_LINK_MAX_IOV);
 	}
 	while (done < n) {
@@ -611,7 +598,7 @@ START_TEST(test_mtu)
 	 * mtu bounds what a link sends, a peer's may be larger (jumbo
 	 * frames, loopback). */
 	make_pkt(&pkts[0], &ab, buf, 2000, 1);
-	fill(buf, 2000, 77);
+	uet_test_fill(buf, 2000, 77);
 	make_pkt(&pkts[1], &ab, buf, 500, 1);
 	ck_assert_int_eq(a->ops->send(a, pkts, 2), 2);
 	{
@@ -665,7 +652,7 @@ static void wildcard(const char *any, const char *loop, size_t cap)
 	ck_assert(uet_link_addr_eq(&aw, &want));
 	ck_assert_uint_gt(w->ops->mtu(w), 0);
 	ck_assert_uint_le(w->ops->mtu(w), cap);
-	fill(buf, sizeof(buf), 5);
+	uet_test_fill(buf, sizeof(buf), 5);
 	make_pkt(&pkt, &aw, buf, sizeof(buf), 2);
 	ck_assert_int_eq(a->ops->send(a, &pkt, 1), 1);
 	recv_one(w, &rx);
@@ -714,7 +701,7 @@ START_TEST(test_empty_and_poll)
 	ck_assert_int_eq(b->ops->recv(b, rx, 0), 0);
 	ck_assert(!wait_readable(fd, 0));
 
-	fill(buf, sizeof(buf), 9);
+	uet_test_fill(buf, sizeof(buf), 9);
 	make_pkt(&pkt, &ab, buf, sizeof(buf), 1);
 	ck_assert_int_eq(a->ops->send(a, &pkt, 1), 1);
 	ck_assert(wait_readable(fd, WAIT_MS));
@@ -948,7 +935,7 @@ static void gso_roundtrip(bool no_gso)
 	for (k = 0; k < NRUN + 2; k++) {
 		/* NRUN of LEN, one shorter (ends the run), one of LEN again */
 		lens[k] = k == NRUN ? 777 : LEN;
-		fill(bufs[k], lens[k], 1000 + k);
+		uet_test_fill(bufs[k], lens[k], 1000 + k);
 		make_pkt(&pkts[k], &ab, bufs[k], lens[k], 1 + k % 3);
 	}
 	ck_assert_int_eq(a->ops->send(a, pkts, NRUN + 2), NRUN + 2);
@@ -1013,7 +1000,7 @@ START_TEST(test_gso_many_iov)
 	ck_assert_int_eq(uet_link_udp_open(&cfg, &b), 0);
 	ab = addr_of(b);
 	for (k = 0; k < N; k++) {
-		fill(bufs[k], LEN, 5000 + k);
+		uet_test_fill(bufs[k], LEN, 5000 + k);
 		make_pkt(&pkts[k], &ab, bufs[k], LEN, UET_LINK_MAX_IOV);
 	}
 	for (tries = 0; sent < N && tries < 100; tries++) {

@@ -34,6 +34,7 @@
 #include "uet_pds_wire.h"
 #include "uet_test.h"
 #include "uet_wire_consts.h"
+#include "uet_rand.h"
 
 #define US		1000ull
 #define MS		1000000ull
@@ -92,13 +93,7 @@ static struct blink *blink_of(struct uet_link *l)
 
 static uint64_t bnet_rand(struct bnet *n)
 {
-	uint64_t x = n->rng;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	n->rng = x;
-	return x * 0x2545f4914f6cdd1dull;
+	return uet_rand_next(&n->rng);
 }
 
 static bool dg_is_req(const uint8_t *buf, size_t len)

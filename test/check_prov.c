@@ -43,27 +43,6 @@ struct pair {
 	struct side s[2];
 };
 
-static struct fi_info *get_info(enum fi_ep_type type, uint64_t caps,
-				enum fi_progress progress)
-{
-	struct fi_info *hints, *info = NULL;
-	int ret;
-
-	uet_prov_init();
-	setenv("FI_UET_IFACE", "lo", 1);
-	hints = fi_allocinfo();
-	ck_assert_ptr_nonnull(hints);
-	hints->ep_attr->type = type;
-	hints->caps = caps;
-	hints->domain_attr->data_progress = progress;
-	hints->addr_format = FI_SOCKADDR_IN;
-	ret = uet_getinfo(API, "127.0.0.1", NULL, FI_SOURCE, hints, &info);
-	fi_freeinfo(hints);
-	ck_assert_int_eq(ret, 0);
-	ck_assert_ptr_nonnull(info);
-	return info;
-}
-
 /* Side i's endpoint, bound to its CQ, AV and counters, enabled. */
 static void side_ep_open(struct pair *p, int i)
 {
@@ -100,24 +79,20 @@ static void pair_open_fmt(struct pair *p, enum fi_ep_type type,
 			  enum fi_progress progress, enum fi_cq_format fmt,
 			  size_t cq_size)
 {
-	uint8_t name[2][64];
-	size_t len;
 	int i;
 
 	memset(p, 0, sizeof(*p));
-	p->info = get_info(type, FI_MSG | FI_TAGGED | FI_DIRECTED_RECV |
-			   FI_SOURCE | FI_MULTI_RECV, progress);
+	p->info = uet_test_info(API, &(struct uet_test_hints){
+		.type = type, .progress = progress,
+		.caps = FI_MSG | FI_TAGGED | FI_DIRECTED_RECV | FI_SOURCE |
+			FI_MULTI_RECV });
 	ck_assert_int_eq(uet_fabric(p->info->fabric_attr, &p->fab, NULL), 0);
 	for (i = 0; i < 2; i++)
 		side_open(p, i, fmt, cq_size);
-	for (i = 0; i < 2; i++) {
-		len = sizeof(name[i]);
-		ck_assert_int_eq(fi_getname(&p->s[i].ep->fid, name[i], &len),
-				 0);
-	}
-	for (i = 0; i < 2; i++)
-		ck_assert_int_eq(fi_av_insert(p->s[i].av, name[1 - i], 1,
-					      &p->s[i].peer, 0, NULL), 1);
+	uet_test_pair_connect((struct fid_ep *[2]){ p->s[0].ep, p->s[1].ep },
+			      (struct fid_av *[2]){ p->s[0].av, p->s[1].av },
+			      (fi_addr_t *[2]){ &p->s[0].peer,
+						&p->s[1].peer });
 }
 
 static void pair_open(struct pair *p)
@@ -154,14 +129,6 @@ static int wait_comp(struct pair *p, int i, struct fi_cq_tagged_entry *e,
 {
 	return uet_test_cq_wait(p->s[i].cq, p->s[1 - i].cq, WAIT_MS, e, src,
 				err);
-}
-
-static void fill(uint8_t *b, size_t n, unsigned int seed)
-{
-	size_t k;
-
-	for (k = 0; k < n; k++)
-		b[k] = (uint8_t)(k * 31 + seed);
 }
 
 /* ---- tests ---- */
@@ -271,7 +238,7 @@ START_TEST(test_send_recv_sizes)
 	tx = malloc(1 << 20);
 	rx = malloc(1 << 20);
 	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
-		fill(tx, sizes[k], (unsigned int)k);
+		uet_test_fill(tx, sizes[k], (unsigned int)k);
 		memset(rx, 0xee, sizes[k] + 1 > (1 << 20) ? 1 << 20 :
 		       sizes[k] + 1);
 		ck_assert_int_eq(fi_recv(p.s[1].ep, rx, 1 << 20, NULL,
@@ -314,7 +281,7 @@ static void pingpong_both_ways(const size_t *sizes, size_t nsizes)
 		for (it = 0; it < 6; it++) {
 			from = it % 2;
 			to = 1 - from;
-			fill(tx, sizes[k], (unsigned int)(k + it));
+			uet_test_fill(tx, sizes[k], (unsigned int)(k + it));
 			ck_assert_int_eq(fi_recv(p.s[to].ep, rx, 1 << 20, NULL,
 						 FI_ADDR_UNSPEC, NULL), 0);
 			ck_assert_int_eq(fi_send(p.s[from].ep, tx, sizes[k],
@@ -369,7 +336,7 @@ static void unexpected_large(void)
 		for (it = 0; it < 4; it++) {
 			from = it % 2;
 			to = 1 - from;
-			fill(tx, sizes[k], (unsigned int)(k + it));
+			uet_test_fill(tx, sizes[k], (unsigned int)(k + it));
 			ck_assert_int_eq(fi_send(p.s[from].ep, tx, sizes[k],
 						 NULL, p.s[from].peer, NULL),
 					 0);
@@ -414,7 +381,7 @@ START_TEST(test_tagged_ignore_directed_data)
 	fi_addr_t src;
 
 	pair_open(&p);
-	fill(tx, sizeof(tx), 7);
+	uet_test_fill(tx, sizeof(tx), 7);
 	/* Receive 1 wants tag 0x1234 exactly, receive 2 0x5600..0x56ff. */
 	ck_assert_int_eq(fi_trecv(p.s[1].ep, rx[0], sizeof(rx[0]), NULL,
 				  p.s[1].peer, 0x1234, 0, (void *)1), 0);
@@ -460,7 +427,7 @@ START_TEST(test_truncation)
 	char buf[128];
 
 	pair_open(&p);
-	fill(tx, sizeof(tx), 3);
+	uet_test_fill(tx, sizeof(tx), 3);
 	ck_assert_int_eq(fi_recv(p.s[1].ep, rx, sizeof(rx), NULL,
 				 FI_ADDR_UNSPEC, (void *)9), 0);
 	ck_assert_int_eq(fi_send(p.s[0].ep, tx, sizeof(tx), NULL,
@@ -509,7 +476,7 @@ START_TEST(test_peek_claim_discard)
 	uint8_t tx[64], rx[64];
 
 	pair_open(&p);
-	fill(tx, sizeof(tx), 9);
+	uet_test_fill(tx, sizeof(tx), 9);
 	memset(&m, 0, sizeof(m));
 	m.tag = 42;
 	m.addr = FI_ADDR_UNSPEC;
@@ -612,7 +579,7 @@ START_TEST(test_cq_data_paths)
 	pair_open(&p);
 	tx = malloc(70000);
 	rx = malloc(70000);
-	fill(tx, 70000, 3);
+	uet_test_fill(tx, 70000, 3);
 	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
 		for (inj = 0; inj < 2; inj++) {
 			for (unexp = 0; unexp < 2; unexp++) {
@@ -692,7 +659,7 @@ START_TEST(test_multi_recv)
 	m.context = (void *)0x77;
 	ck_assert_int_eq(fi_recvmsg(p.s[1].ep, &m, FI_MULTI_RECV), 0);
 	for (k = 0; k < n; k++) {
-		fill(tx, sizeof(tx), (unsigned int)k);
+		uet_test_fill(tx, sizeof(tx), (unsigned int)k);
 		ck_assert_int_eq(fi_send(p.s[0].ep, tx, sizeof(tx), NULL,
 					 p.s[0].peer, NULL), 0);
 		ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), 1);
@@ -727,7 +694,7 @@ START_TEST(test_inject_selective_counters)
 	int k;
 
 	pair_open(&p);
-	fill(tx, sizeof(tx), 1);
+	uet_test_fill(tx, sizeof(tx), 1);
 	for (k = 0; k < 3; k++) {
 		ck_assert_int_eq(fi_recv(p.s[1].ep, rx, sizeof(rx), NULL,
 					 FI_ADDR_UNSPEC, NULL), 0);
@@ -829,7 +796,7 @@ START_TEST(test_dgram)
 
 	pair_open_fmt(&p, FI_EP_DGRAM, FI_PROGRESS_MANUAL,
 		      FI_CQ_FORMAT_TAGGED, 0);
-	fill(tx, sizeof(tx), 4);
+	uet_test_fill(tx, sizeof(tx), 4);
 	ck_assert_int_eq(fi_recv(p.s[1].ep, rx, sizeof(rx), NULL,
 				 FI_ADDR_UNSPEC, (void *)1), 0);
 	ck_assert_int_eq(fi_send(p.s[0].ep, tx, sizeof(tx), NULL, p.s[0].peer,
@@ -860,7 +827,7 @@ START_TEST(test_sizes_above_4g)
 
 	pair_open(&p);
 	ck_assert_uint_eq(p.info->ep_attr->max_msg_size, 0xffffffffull);
-	fill(tx, sizeof(tx), 9);
+	uet_test_fill(tx, sizeof(tx), 9);
 	ck_assert_int_eq(fi_send(p.s[0].ep, tx, big, NULL, p.s[0].peer,
 				 NULL), -FI_EMSGSIZE);
 	ck_assert_int_eq(fi_tsend(p.s[0].ep, tx, (size_t)1 << 32, NULL,
@@ -1083,7 +1050,7 @@ START_TEST(test_contexts_are_posted)
 
 	setenv("FI_UET_UNREACH_MS", "100", 1);
 	pair_open(&p);
-	fill(tx, sizeof(tx), 3);
+	uet_test_fill(tx, sizeof(tx), 3);
 	/* Receives, matched and unexpected, tagged and not. */
 	ck_assert_int_eq(fi_recv(p.s[1].ep, rx[0], sizeof(rx[0]), NULL,
 				 FI_ADDR_UNSPEC, ctx_post(&cs, 0x101)), 0);

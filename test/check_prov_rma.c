@@ -49,27 +49,6 @@ struct pair {
 	bool virt;			/* FI_MR_VIRT_ADDR */
 };
 
-static struct fi_info *get_info(uint64_t caps, int mr_mode)
-{
-	struct fi_info *hints, *info = NULL;
-	int ret;
-
-	uet_prov_init();
-	setenv("FI_UET_IFACE", "lo", 1);
-	hints = fi_allocinfo();
-	ck_assert_ptr_nonnull(hints);
-	hints->ep_attr->type = FI_EP_RDM;
-	hints->caps = caps;
-	hints->domain_attr->mr_mode = mr_mode;
-	hints->domain_attr->data_progress = FI_PROGRESS_MANUAL;
-	hints->addr_format = FI_SOCKADDR_IN;
-	ret = uet_getinfo(API, "127.0.0.1", NULL, FI_SOURCE, hints, &info);
-	fi_freeinfo(hints);
-	ck_assert_int_eq(ret, 0);
-	ck_assert_ptr_nonnull(info);
-	return info;
-}
-
 static void cntr_open(struct fid_domain *dom, struct fid_cntr **c)
 {
 	struct fi_cntr_attr ca = { .events = FI_CNTR_EVENTS_COMP,
@@ -107,12 +86,11 @@ static void side_open(struct pair *p, int i)
 
 static void pair_open_caps(struct pair *p, uint64_t caps, int mr_mode)
 {
-	uint8_t name[2][64];
-	size_t len;
 	int i;
 
 	memset(p, 0, sizeof(*p));
-	p->info = get_info(caps, mr_mode);
+	p->info = uet_test_info(API, &(struct uet_test_hints){
+		.caps = caps, .mr_mode = mr_mode });
 	/* uet requires no mr_mode bit: fi_getinfo clears those offered
 	 * (the v1.0 FI_MR_BASIC comes back as asked) */
 	ck_assert_int_eq(p->info->domain_attr->mr_mode,
@@ -124,14 +102,10 @@ static void pair_open_caps(struct pair *p, uint64_t caps, int mr_mode)
 	ck_assert_int_eq(uet_fabric(p->info->fabric_attr, &p->fab, NULL), 0);
 	for (i = 0; i < 2; i++)
 		side_open(p, i);
-	for (i = 0; i < 2; i++) {
-		len = sizeof(name[i]);
-		ck_assert_int_eq(fi_getname(&p->s[i].ep->fid, name[i], &len),
-				 0);
-	}
-	for (i = 0; i < 2; i++)
-		ck_assert_int_eq(fi_av_insert(p->s[i].av, name[1 - i], 1,
-					      &p->s[i].peer, 0, NULL), 1);
+	uet_test_pair_connect((struct fid_ep *[2]){ p->s[0].ep, p->s[1].ep },
+			      (struct fid_av *[2]){ p->s[0].av, p->s[1].av },
+			      (fi_addr_t *[2]){ &p->s[0].peer,
+						&p->s[1].peer });
 }
 
 static void pair_open(struct pair *p, int mr_mode)
@@ -233,14 +207,6 @@ static uint64_t raddr(const struct pair *p, const void *base, const void *at)
 {
 	return p->virt ? (uint64_t)(uintptr_t)at :
 	       (uint64_t)((const uint8_t *)at - (const uint8_t *)base);
-}
-
-static void fill(uint8_t *b, size_t n, unsigned int seed)
-{
-	size_t k;
-
-	for (k = 0; k < n; k++)
-		b[k] = (uint8_t)(k * 131 + seed * 7 + (k >> 8));
 }
 
 /* ---- what uet's atomics support (written from the contract, not from
@@ -616,7 +582,7 @@ START_TEST(test_mr_cntr_alone)
 	ck_assert_int_eq(fi_cntr_open(p.s[1].dom, &ca, &c, NULL), 0);
 	mr = reg(&p, 1, dst, sizeof(dst), FI_REMOTE_WRITE, 5);
 	ck_assert_int_eq(fi_mr_bind(mr, &c->fid, FI_REMOTE_WRITE), 0);
-	fill(src, sizeof(src), 5);
+	uet_test_fill(src, sizeof(src), 5);
 	ck_assert_int_eq(fi_write(p.s[0].ep, src, sizeof(src), NULL,
 				  p.s[0].peer, raddr(&p, dst, dst), 5, src), 0);
 	/* only the target's counter is read or waited on */
@@ -831,7 +797,7 @@ START_TEST(test_rma_sizes)
 	mr = reg(&p, 1, dst, region, FI_REMOTE_WRITE | FI_REMOTE_READ, 77);
 	key = fi_mr_key(mr);
 	for (k = 0; k < n; k++) {
-		fill(src, sizes[k], (unsigned int)k);
+		uet_test_fill(src, sizes[k], (unsigned int)k);
 		ck_assert_int_eq(fi_write(p.s[0].ep, src, sizes[k], NULL,
 					  p.s[0].peer,
 					  raddr(&p, dst, dst + off), key,
@@ -880,7 +846,7 @@ START_TEST(test_rma_vec_inject_more)
 		 5);
 	key = fi_mr_key(mr);
 	for (i = 0; i < 3; i++) {
-		fill(src[i], sizeof(src[i]), (unsigned int)i + 1);
+		uet_test_fill(src[i], sizeof(src[i]), (unsigned int)i + 1);
 		iov[i].iov_base = src[i];
 		iov[i].iov_len = (size_t)(i + 1) * 100;
 		biov[i].iov_base = back[i];
@@ -902,7 +868,7 @@ START_TEST(test_rma_vec_inject_more)
 	ck_assert(!memcmp(back[2], dst + 508, 100));
 
 	/* inject: the buffer is free at once; no CQ entry, the counter */
-	fill(src[0], 300, 9);
+	uet_test_fill(src[0], 300, 9);
 	memcpy(back[0], src[0], 300);
 	ck_assert_int_eq(fi_inject_write(p.s[0].ep, src[0], 300, p.s[0].peer,
 					 1000, key), 0);
@@ -915,7 +881,7 @@ START_TEST(test_rma_vec_inject_more)
 	ck_assert_int_eq(fi_cq_read(p.s[0].cq, &e, 1), -FI_EAGAIN);
 
 	/* FI_MORE batches: nothing is lost when the last one rings */
-	fill(src[0], 300, 21);
+	uet_test_fill(src[0], 300, 21);
 	memset(&msg, 0, sizeof(msg));
 	msg.msg_iov = iov;
 	msg.iov_count = 1;
@@ -937,7 +903,7 @@ START_TEST(test_rma_vec_inject_more)
 		ck_assert(!memcmp(dst + 3000 + i * 100, src[0], 100));
 
 	/* FI_FENCE: a read after a write sees it */
-	fill(src[1], 200, 33);
+	uet_test_fill(src[1], 200, 33);
 	msg.msg_iov = &iov[1];
 	riov.addr = 3500;
 	riov.len = 200;
@@ -983,8 +949,8 @@ START_TEST(test_rma_multi_segment)
 	key2 = fi_mr_key(mr2);
 	ck_assert_ptr_nonnull(p.info->tx_attr);
 	ck_assert_uint_eq(p.info->tx_attr->rma_iov_limit, 4);
-	fill(src[0], sizeof(src[0]), 3);
-	fill(src[1], sizeof(src[1]), 4);
+	uet_test_fill(src[0], sizeof(src[0]), 3);
+	uet_test_fill(src[1], sizeof(src[1]), 4);
 	iov[0].iov_base = src[0];
 	iov[0].iov_len = 1000;
 	iov[1].iov_base = src[1];
@@ -1078,7 +1044,7 @@ START_TEST(test_rma_writedata)
 	key = fi_mr_key(mr);
 	ck_assert_int_eq(fi_recv(p.s[1].ep, rbuf, sizeof(rbuf), NULL,
 				 FI_ADDR_UNSPEC, (void *)0x77), 0);
-	fill(src, sizeof(src), 4);
+	uet_test_fill(src, sizeof(src), 4);
 	ck_assert_int_eq(fi_writedata(p.s[0].ep, src, 200, NULL,
 				      0x1122334455667788ull, p.s[0].peer,
 				      (uint64_t)(uintptr_t)(dst + 16), key,
@@ -1295,7 +1261,7 @@ static int child_adder(const uint8_t *name, size_t namelen, uint64_t key,
 	struct fid_cq *cq;
 	struct fid_av *av;
 	struct fid_ep *ep;
-	struct fi_info *info = get_info(FI_ATOMIC, 0);
+	struct fi_info *info = uet_test_lo_info(API, FI_ATOMIC);
 	fi_addr_t peer;
 	uint64_t one = 1, end;
 	int i;
@@ -1409,7 +1375,7 @@ START_TEST(test_rma_errors)
 	pair_open(&p, mr_modes[_i]);
 	dst = aligned_alloc(64, 8192);
 	memset(dst, 0x3c, 8192);
-	fill(src, sizeof(src), 1);
+	uet_test_fill(src, sizeof(src), 1);
 	mr = reg(&p, 1, dst, 1024, FI_REMOTE_WRITE | FI_REMOTE_READ, 0x100);
 	ro = reg(&p, 1, dst + 2048, 1024, FI_REMOTE_READ, 0x200);
 	wo = reg(&p, 1, dst + 4096, 1024, FI_REMOTE_WRITE, 0x300);

@@ -55,22 +55,7 @@ size_t __sanitizer_get_current_allocated_bytes(void);
 
 static struct fi_info *get_info(void)
 {
-	struct fi_info *hints, *info = NULL;
-	int ret;
-
-	uet_prov_init();
-	setenv("FI_UET_IFACE", "lo", 1);
-	hints = fi_allocinfo();
-	ck_assert_ptr_nonnull(hints);
-	hints->ep_attr->type = FI_EP_RDM;
-	hints->caps = FI_MSG | FI_SOURCE;
-	hints->domain_attr->data_progress = FI_PROGRESS_MANUAL;
-	hints->addr_format = FI_SOCKADDR_IN;
-	ret = uet_getinfo(API, "127.0.0.1", NULL, FI_SOURCE, hints, &info);
-	fi_freeinfo(hints);
-	ck_assert_int_eq(ret, 0);
-	ck_assert_ptr_nonnull(info);
-	return info;
+	return uet_test_lo_info(API, FI_MSG | FI_SOURCE);
 }
 
 /* The software NIC behind a domain (the test reads its counts). */

@@ -21,6 +21,7 @@
 #include "uet_clock.h"
 #include "uet_prov.h"
 #include "uet_test.h"
+#include "prov_test.h"
 
 #define API		FI_VERSION(1, 17)
 #define WAIT_MS		5000
@@ -41,24 +42,6 @@ struct pair {
 	struct side s[2];
 	bool wait_set;
 };
-
-static struct fi_info *get_info(enum fi_ep_type type)
-{
-	struct fi_info *hints, *info = NULL;
-
-	uet_prov_init();
-	setenv("FI_UET_IFACE", "lo", 1);
-	hints = fi_allocinfo();
-	ck_assert_ptr_nonnull(hints);
-	hints->ep_attr->type = type;
-	hints->caps = FI_MSG;
-	hints->domain_attr->data_progress = FI_PROGRESS_MANUAL;
-	hints->addr_format = FI_SOCKADDR_IN;
-	ck_assert_int_eq(uet_getinfo(API, "127.0.0.1", NULL, FI_SOURCE,
-				     hints, &info), 0);
-	fi_freeinfo(hints);
-	return info;
-}
 
 static void side_open(struct pair *p, int i)
 {
@@ -92,24 +75,19 @@ static void side_open(struct pair *p, int i)
 
 static void pair_open(struct pair *p, enum fi_ep_type type, bool wait_set)
 {
-	uint8_t name[2][64];
-	size_t len;
 	int i;
 
 	memset(p, 0, sizeof(*p));
 	p->wait_set = wait_set;
-	p->info = get_info(type);
+	p->info = uet_test_info(API, &(struct uet_test_hints){
+		.type = type, .caps = FI_MSG });
 	ck_assert_int_eq(uet_fabric(p->info->fabric_attr, &p->fab, NULL), 0);
 	for (i = 0; i < 2; i++)
 		side_open(p, i);
-	for (i = 0; i < 2; i++) {
-		len = sizeof(name[i]);
-		ck_assert_int_eq(fi_getname(&p->s[i].ep->fid, name[i], &len),
-				 0);
-	}
-	for (i = 0; i < 2; i++)
-		ck_assert_int_eq(fi_av_insert(p->s[i].av, name[1 - i], 1,
-					      &p->s[i].peer, 0, NULL), 1);
+	uet_test_pair_connect((struct fid_ep *[2]){ p->s[0].ep, p->s[1].ep },
+			      (struct fid_av *[2]){ p->s[0].av, p->s[1].av },
+			      (fi_addr_t *[2]){ &p->s[0].peer,
+						&p->s[1].peer });
 }
 
 static void pair_close(struct pair *p)
@@ -142,7 +120,7 @@ static uint64_t ms_since(uint64_t t0)
 
 START_TEST(test_wait_set_objects)
 {
-	struct fi_info *info = get_info(FI_EP_RDM);
+	struct fi_info *info = uet_test_lo_info(API, FI_MSG);
 	struct fi_wait_attr wa = { .wait_obj = FI_WAIT_FD };
 	struct fi_cq_attr cqa = { .wait_obj = FI_WAIT_SET };
 	struct fi_cntr_attr ca = { .events = FI_CNTR_EVENTS_COMP,

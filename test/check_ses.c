@@ -191,17 +191,6 @@ static void fx_run_steps(struct fx *fx, unsigned int steps)
 	fx_progress(fx);
 }
 
-static void fill(uint8_t *buf, size_t len, uint64_t seed)
-{
-	uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		x = x * 6364136223846793005ull + 1442695040888963407ull;
-		buf[i] = (uint8_t)(x >> 56);
-	}
-}
-
 /* Split buf into pieces iovecs (uneven; some of length 0 when there are
  * more pieces than bytes). */
 static unsigned int split(struct iovec *iov, unsigned int max, void *buf,
@@ -344,7 +333,7 @@ static void one_message(struct fx *fx, size_t len, bool tagged, bool hd,
 	src = malloc(len + 1);
 	dst = malloc(len + 64);
 	ck_assert(src && dst);
-	fill(src, len, len ^ tag);
+	uet_test_fill(src, len, len ^ tag);
 	memset(dst, 0xa5, len + 64);
 	if (expected)
 		ck_assert_int_eq(fx_recv(fx, 1, tagged, tag, 0, NULL, dst, len,
@@ -461,7 +450,7 @@ START_TEST(test_unexpected_batch)
 	for (i = 0; i < 6; i++) {
 		src[i] = malloc(len[i] + 1);
 		dst[i] = malloc(len[i] + 1);
-		fill(src[i], len[i], i);
+		uet_test_fill(src[i], len[i], i);
 		ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, i, false,
 					 0, src[i], len[i], 2, &sctx[i]), 0);
 		eager += len[i] > cfg.rdzv_threshold ? PAY_RDZV : len[i];
@@ -563,8 +552,8 @@ START_TEST(test_directed)
 
 	test_cfg(&cfg);
 	fx = fx_new(&cfg, FAKE_FIFO, 64, 3);
-	fill(sa, sizeof(sa), 1);
-	fill(sc, sizeof(sc), 2);
+	uet_test_fill(sa, sizeof(sa), 1);
+	uet_test_fill(sc, sizeof(sc), 2);
 	/* Expected: B waits for C only, then for anyone. */
 	ck_assert_int_eq(fx_recv(fx, 1, true, 7, 0, &fx->n[2].addr, r1, 100, 1,
 				 &c1), 0);
@@ -660,7 +649,7 @@ static void trunc_case(struct fx *fx, size_t len, size_t rlen, bool expected)
 	void *sctx = new_ctx(fx), *rctx = new_ctx(fx);
 	size_t i;
 
-	fill(src, len, len);
+	uet_test_fill(src, len, len);
 	memset(dst, 0x5c, rlen + 32);
 	if (expected)
 		ck_assert_int_eq(fx_recv(fx, 1, true, len, 0, NULL, dst, rlen,
@@ -724,7 +713,7 @@ START_TEST(test_unexp_bound)
 	cfg.unexp_max_msgs = 3;
 	fx = fx_new(&cfg, FAKE_FIFO, 64, 2);
 	for (i = 0; i < N; i++) {
-		fill(src[i], LEN, i + 100);
+		uet_test_fill(src[i], LEN, i + 100);
 		ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, i, false,
 					 0, src[i], LEN, 1, &sctx[i]), 0);
 	}
@@ -800,7 +789,7 @@ START_TEST(test_rdzv_unexpected_memory)
 	fx = fx_new(&cfg, FAKE_SHUFFLE, 64, 2);
 	src = malloc(len);
 	dst = malloc(len);
-	fill(src, len, 99);
+	uet_test_fill(src, len, 99);
 	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, 42, true, 1, src,
 				 len, 3, &sctx), 0);
 	fx_run(fx);
@@ -997,7 +986,7 @@ START_TEST(test_malformed)
 	/* Random bytes: never a crash; every error is counted. */
 	for (i = 0; i < 20000; i++) {
 		len = uet_test_rand64() % 200;
-		fill(buf, len, uet_test_rand64());
+		uet_test_fill(buf, len, uet_test_rand64());
 		if (len >= 2 && (i & 1)) {
 			/* Plausible first bytes: request, version 0. */
 			buf[0] &= 0x0f;
@@ -1462,7 +1451,7 @@ START_TEST(test_window)
 	src = malloc(len);
 	d1 = malloc(len);
 	d2 = malloc(len);
-	fill(src, len, 3);
+	uet_test_fill(src, len, 3);
 	ck_assert_int_eq(fx_recv(fx, 1, false, 0, 0, NULL, d1, len, 1, &r1), 0);
 	ck_assert_int_eq(fx_recv(fx, 2, false, 0, 0, NULL, d2, len, 1, &r2), 0);
 	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, false, 0, false, 0, src,
@@ -1656,7 +1645,7 @@ START_TEST(test_pull_many_reads)
 	rctx = new_ctx(fx);
 	src = malloc(len);
 	dst = calloc(1, len);
-	fill(src, len, 5);
+	uet_test_fill(src, len, 5);
 	start_pull(fx, src, dst, len, sctx, rctx);
 	fx_run(fx);
 	rc = find_recv(&fx->n[1], rctx);
@@ -1926,47 +1915,9 @@ START_TEST(test_unsupported)
 }
 END_TEST
 
-/* Fabric-address keys: every field counts, IPv6 included. */
-START_TEST(test_fa_key)
+/* Initiator ids: 12 bits of PIDonFEP, 12 of resource index. */
+START_TEST(test_initiator_id)
 {
-	uint8_t k1[UET_SES_FA_KEY_LEN], k2[UET_SES_FA_KEY_LEN];
-	struct sockaddr_in6 s6;
-	struct uet_link_addr a, b;
-
-	memset(&s6, 0, sizeof(s6));
-	s6.sin6_family = AF_INET6;
-	s6.sin6_port = htons(4793);
-	s6.sin6_addr.s6_addr[15] = 1;
-	memset(&a, 0, sizeof(a));
-	memcpy(&a.ss, &s6, sizeof(s6));
-	a.len = sizeof(s6);
-	b = a;
-	uet_ses_fa_key(&a, k1);
-	uet_ses_fa_key(&b, k2);
-	ck_assert(!memcmp(k1, k2, sizeof(k1)));
-	ck_assert_uint_eq(uet_get_be16(k1), AF_INET6);
-	ck_assert_uint_eq(k1[19], 1);
-	s6.sin6_scope_id = 2;
-	memcpy(&b.ss, &s6, sizeof(s6));
-	uet_ses_fa_key(&b, k2);
-	ck_assert(memcmp(k1, k2, sizeof(k1)));
-	ck_assert_uint_eq(uet_get_be32(k2 + 20), 2);
-	s6.sin6_scope_id = 0;
-	s6.sin6_port = htons(4794);
-	memcpy(&b.ss, &s6, sizeof(s6));
-	uet_ses_fa_key(&b, k2);
-	ck_assert(memcmp(k1, k2, sizeof(k1)));
-	/* Padding does not count, a short length does. */
-	((uint8_t *)&b.ss)[sizeof(s6)] = 0xff;
-	b.len = sizeof(s6) - 1;
-	uet_ses_fa_key(&b, k2);
-	ck_assert_uint_eq(uet_get_be16(k2), AF_INET6);
-	ck_assert(uet_bytes_are_zero(k2 + 2, sizeof(k2) - 2));
-	memset(&b, 0, sizeof(b));
-	b.ss.ss_family = AF_UNIX;
-	b.len = 2;
-	uet_ses_fa_key(&b, k2);
-	ck_assert_uint_eq(uet_get_be16(k2), AF_UNIX);
 	ck_assert_uint_eq(uet_ses_initiator_id(0xabc, 0x123), 0xabc123);
 	ck_assert_uint_eq(uet_ses_initiator_id(0xfabc, 0xf123), 0xabc123);
 }
@@ -2147,7 +2098,7 @@ static void order_run(uint8_t mode, uint8_t order, bool expected,
 	otap_init(&res->tap, a, b);
 	fake_net_set_tap(fx->net, otap_fn, &res->tap);
 	for (k = 0; k < ORD_N; k++) {
-		fill(src[k], ord_len(k), k + 1000);
+		uet_test_fill(src[k], ord_len(k), k + 1000);
 		memset(dst[k], 0, ORD_MAX);
 		if (expected)
 			ck_assert_int_eq(fx_recv(fx, 1, true, ORD_TAG, 0, NULL,
@@ -2260,7 +2211,7 @@ START_TEST(test_order_ids)
 	fake_net_set_tap(fx->net, otap_fn, &tb);
 	for (k = 0; k < N; k++) {
 		/* B and C send A rendezvous messages: A's READs to them. */
-		fill(buf[k], sizeof(buf[k]), k);
+		uet_test_fill(buf[k], sizeof(buf[k]), k);
 		ck_assert_int_eq(fx_recv(fx, 0, true, 1000 + k, 0, NULL,
 					 rbuf[k], sizeof(rbuf[k]), 1,
 					 &ctx[2 * N + k]), 0);
@@ -2353,7 +2304,7 @@ START_TEST(test_order_two_sources)
 		for (s = 0; s < 2; s++) {
 			size_t len = k & 1 ? 30000 - k : 20000 + k;
 
-			fill(src[s][k], len, s * 100 + k);
+			uet_test_fill(src[s][k], len, s * 100 + k);
 			memset(&req, 0, sizeof(req));
 			req.ep = s ? ep2 : a->ep;
 			req.dst = b->addr;
@@ -2414,7 +2365,7 @@ static void hole_setup(struct fx *fx, uint8_t (*src)[100], uint8_t (*dst)[100],
 		ck_assert_int_eq(fx_recv(fx, 1, true, 3, 0, NULL, dst[k], 100,
 					 1, &rctx[k]), 0);
 	for (k = 0; k < 4; k++)
-		fill(src[k], 100, k);
+		uet_test_fill(src[k], 100, k);
 	ck_assert_int_eq(fx_send(fx, 0, &b->addr, true, 3, true, 1, src[0],
 				 100, 1, &sctx[0]), 0);
 	fx_run(fx);
@@ -2452,7 +2403,7 @@ START_TEST(test_order_restart)
 	fx = fx_new(&cfg, FAKE_LIFO, 16, 2);
 	hole_setup(fx, src, dst, sctx, rctx, 5);
 	for (k = 4; k < 6; k++) {
-		fill(src[k], 100, k);
+		uet_test_fill(src[k], 100, k);
 		ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, 3, true,
 					 k + 1, src[k], 100, 1, &sctx[k]), 0);
 	}
@@ -2546,7 +2497,7 @@ START_TEST(test_order_first_lost)
 	fx = fx_new(&cfg, FAKE_FIFO, 16, 2);
 	a = &fx->n[0];
 	b = &fx->n[1];
-	fill(src, sizeof(src), 5);
+	uet_test_fill(src, sizeof(src), 5);
 	for (k = 0; k < 3; k++)
 		ck_assert_int_eq(fx_send(fx, 0, &b->addr, false, 0, false, 0,
 					 src, 100, 1, &s[k]), 0);
@@ -2609,7 +2560,7 @@ START_TEST(test_random_traffic)
 		m[i].src = malloc(m[i].len + 1);
 		/* Untagged receives take any untagged message: make room. */
 		m[i].dst = malloc(m[i].tagged ? m[i].len + 1 : 300000);
-		fill(m[i].src, m[i].len, i);
+		uet_test_fill(m[i].src, m[i].len, i);
 		total += m[i].len;
 	}
 	for (i = 0; i < N; i++) {
@@ -2825,7 +2776,7 @@ static void rma_roundtrip(struct fx *fx, size_t len, bool virt,
 	mem = malloc(len + 2 * pad);
 	back = malloc(len + 1);
 	ck_assert(src && mem && back);
-	fill(src, len, len + 7);
+	uet_test_fill(src, len, len + 7);
 	memset(mem, 0x5a, len + 2 * pad);
 	memset(back, 0xa5, len + 1);
 	key = mr_reg(b, mem, len + 2 * pad, ACC_RW, virt);
@@ -2950,7 +2901,7 @@ START_TEST(test_rma_event)
 	b = &fx->n[1];
 	uet_ses_ep_set_user(b->ep, &ctx[2]);
 	memset(mem, 0, sizeof(mem));
-	fill(src, sizeof(src), 3);
+	uet_test_fill(src, sizeof(src), 3);
 	key = mr_reg_user(b, mem, sizeof(mem), ACC_RW, false, 0x1122334455ull);
 	ck_assert_int_eq(fx_rma(fx, 0, 1, UET_SES_RMA_WRITE, key, 16, true,
 				0xfeedfacecafebeefull, src, sizeof(src), 1,
@@ -3126,7 +3077,7 @@ static void rma_refused(struct fx *fx, uint8_t kind, uint64_t key,
 	size_t nev = fx->n[1].nev;
 
 	ck_assert(src && snap);
-	fill(src, len, 99);
+	uet_test_fill(src, len, 99);
 	memcpy(snap, mem, mlen);
 	ck_assert_int_eq(fx_rma(fx, 0, 1, kind, key, raddr, true, 1, src, len,
 				3, ctx), 0);
@@ -3151,7 +3102,7 @@ static void amo_refused(struct fx *fx, bool fetch, uint64_t key,
 	void *ctx = new_ctx(fx);
 
 	ck_assert_uint_le(mlen, sizeof(snap));
-	fill(operand, sizeof(operand), 5);
+	uet_test_fill(operand, sizeof(operand), 5);
 	memset(cmp, 0, sizeof(cmp));
 	memset(res, 0xee, sizeof(res));
 	memcpy(snap, mem, mlen);
@@ -3180,7 +3131,7 @@ START_TEST(test_rma_errors)
 	test_cfg(&cfg);
 	fx = fx_new(&cfg, FAKE_FIFO, 16, 2);
 	b = &fx->n[1];
-	fill(mem, sizeof(mem), 1);
+	uet_test_fill(mem, sizeof(mem), 1);
 	st0 = stats(b);
 
 	/* Keys never registered: a user key, a provider key. */
@@ -3208,7 +3159,7 @@ START_TEST(test_rma_errors)
 	ck_assert_int_eq(fx_rma(fx, 0, 1, UET_SES_RMA_WRITE, k2, 0, false, 0,
 				buf, 8, 1, &ctx), 0);
 	ck_assert_int_eq(wait_send(fx, 0, &ctx).status, 0);
-	fill(mem, sizeof(mem), 1);
+	uet_test_fill(mem, sizeof(mem), 1);
 
 	/* Access rights. */
 	kro = mr_reg(b, mem, sizeof(mem), UET_SES_ACC_REMOTE_READ, false);
@@ -3253,7 +3204,7 @@ START_TEST(test_rma_errors)
 		    UET_RC_AT_OUT_OF_RANGE, -EINVAL);
 	/* A write of many packets beyond the registration: no packet lands,
 	 * whatever order they arrive in. */
-	fill(big, sizeof(big), 2);
+	uet_test_fill(big, sizeof(big), 2);
 	ck_assert_int_eq(uet_ses_mr_dereg(b->ses, kbig), 0);
 	kbig = mr_reg(b, big, sizeof(big) - 1, ACC_RW, false);
 	fake_net_set_order(fx->net, FAKE_LIFO);
@@ -3280,7 +3231,7 @@ START_TEST(test_rma_errors)
 					 UET_AMO_FLOAT_COMPLEX, c, 8, NULL,
 					 NULL), 0);
 	}
-	fill(mem, sizeof(mem), 1);
+	uet_test_fill(mem, sizeof(mem), 1);
 
 	/* An endpoint B does not have. */
 	gone = b->addr;
@@ -3329,7 +3280,7 @@ START_TEST(test_rma_amo_unknown)
 	test_cfg(&cfg);
 	fx = fx_new(&cfg, FAKE_FIFO, 16, 2);
 	b = &fx->n[1];
-	fill(mem, sizeof(mem), 4);
+	uet_test_fill(mem, sizeof(mem), 4);
 	memcpy(snap, mem, sizeof(mem));
 	mr_reg_user(b, mem, sizeof(mem), ACC_RW, false, 0x77);
 
@@ -3596,7 +3547,7 @@ START_TEST(test_rma_cancel)
 	back = malloc(len);
 	snap = malloc(len);
 	ck_assert(src && mem && back && snap);
-	fill(src, len, 1);
+	uet_test_fill(src, len, 1);
 	memset(mem, 0, len);
 
 	test_cfg(&cfg);
@@ -3699,7 +3650,7 @@ static Suite *ses_suite(void)
 	tcase_add_test(tc, test_hard_errors);
 	tcase_add_test(tc, test_destroy_during_pull);
 	tcase_add_test(tc, test_unsupported);
-	tcase_add_test(tc, test_fa_key);
+	tcase_add_test(tc, test_initiator_id);
 	tcase_add_test(tc, test_random_traffic);
 	tcase_add_test(tc, test_order_expected);
 	tcase_add_test(tc, test_order_unexpected);

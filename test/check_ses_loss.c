@@ -211,17 +211,6 @@ static void *new_ctx(struct lw *w)
 	return (void *)++w->seq;
 }
 
-static void fill(uint8_t *buf, size_t len, uint64_t seed)
-{
-	uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		x = x * 6364136223846793005ull + 1442695040888963407ull;
-		buf[i] = (uint8_t)(x >> 56);
-	}
-}
-
 static uint64_t mr_reg(struct lw *w, void *addr, size_t len, uint32_t access,
 		       bool virt)
 {
@@ -314,7 +303,7 @@ static void roundtrip(struct lw *w, size_t len, bool virt, unsigned int pieces)
 	mem = calloc(1, len + 128);
 	back = calloc(1, len + 1);
 	ck_assert(src && mem && back);
-	fill(src, len, len);
+	uet_test_fill(src, len, len);
 	key = mr_reg(w, mem, len + 128, ACC_RW, virt);
 	ck_assert_int_eq(lw_rma(w, UET_SES_RMA_WRITE, key,
 				virt ? (uintptr_t)mem + 64 : 64, true, ~len,
@@ -441,8 +430,8 @@ START_TEST(test_loss_errors)
 		int status;
 	} cases[6];
 
-	fill(mem, sizeof(mem), 3);
-	fill(src, sizeof(src), 4);
+	uet_test_fill(mem, sizeof(mem), 3);
+	uet_test_fill(src, sizeof(src), 4);
 	memcpy(snap, mem, sizeof(mem));
 	krw = mr_reg(w, mem, sizeof(mem), ACC_RW, false);
 	kro = mr_reg(w, mem, sizeof(mem), UET_SES_ACC_REMOTE_READ, false);

@@ -459,6 +459,7 @@ struct psn_tap {
 	uint64_t reqs;
 	uint32_t first_psn;
 	bool saw_high, saw_zero, saw_low;
+	uint64_t rud_reqs, rod_reqs;	/* requests sent, by type */
 };
 
 static struct psn_tap *psn_tap_of(struct uet_link *l)
@@ -486,9 +487,12 @@ static int psn_tap_send(struct uet_link *l, const struct uet_link_pkt *pkts,
 			memcpy(hdr + got, pkts[i].iov[k].iov_base, c);
 			got += c;
 		}
-		if (uet_pds_rud_rod_req_decode(&h, hdr, got) < 0 ||
-		    h.type != UET_PDS_TYPE_RUD_REQ)
+		if (uet_pds_rud_rod_req_decode(&h, hdr, got) < 0)
 			continue;
+		t->rod_reqs += h.type == UET_PDS_TYPE_ROD_REQ;
+		if (h.type != UET_PDS_TYPE_RUD_REQ)
+			continue;
+		t->rud_reqs++;
 		if (!t->reqs++)
 			t->first_psn = h.psn;
 		t->saw_high |= h.psn >= 0xffffff00u;
@@ -587,6 +591,60 @@ START_TEST(test_psn_wrap)
 			  TAPS[i].saw_low);
 	}
 	snh_traffic_fini(&t);
+	world_down();
+}
+END_TEST
+
+/*
+ * A queue that names its delivery mode gets it whatever the device's
+ * default (FI_UET_DELIVERY): RUD asked on a device whose default is ROD
+ * sends RUD requests; the default (and ROD asked) sends ROD ones.
+ */
+static void queue_mode_run(uint8_t dev_mode, uint8_t qmode, bool want_rod)
+{
+	static uint8_t sb[3000], rb[3000];
+	struct snh_world_cfg wc;
+
+	snh_world_cfg_default(&wc);
+	wc.wrap = psn_tap_wrap;
+	wc.snic[0].mode = wc.snic[1].mode = dev_mode;
+	wc.qmode[0] = wc.qmode[1] = qmode;
+	world_up(&wc);
+	snh_fill(sb, sizeof(sb), 13);
+	post_recv(1, false, 0, rb, sizeof(rb), 1);
+	post_send(0, dest_of(0, 1), false, 0, sb, sizeof(sb), 2, false, 0);
+	ck_assert(wait_for(0, 1, 1, 0, 5 * SNH_SEC));
+	ck_assert_mem_eq(rb, sb, sizeof(sb));
+	ck_assert_uint_gt(TAPS[0].rud_reqs + TAPS[0].rod_reqs, 0);
+	if (want_rod)
+		ck_assert_uint_eq(TAPS[0].rud_reqs, 0);
+	else
+		ck_assert_uint_eq(TAPS[0].rod_reqs, 0);
+	check_decoders();
+	world_down();
+}
+
+START_TEST(test_queue_mode_explicit)
+{
+	struct uet_hsi_queue_attr qa;
+	struct uet_hsi_queue *q = NULL;
+	struct snh_world_cfg wc;
+
+	queue_mode_run(UET_PDS_MODE_ROD, UET_HSI_QUEUE_MODE_RUD, false);
+	queue_mode_run(UET_PDS_MODE_ROD, UET_HSI_QUEUE_MODE_DEFAULT, true);
+	queue_mode_run(UET_PDS_MODE_RUD, UET_HSI_QUEUE_MODE_ROD, true);
+	queue_mode_run(UET_PDS_MODE_RUD, UET_HSI_QUEUE_MODE_DEFAULT, false);
+	/* a mode the HSI does not define is refused */
+	snh_world_cfg_default(&wc);
+	world_up(&wc);
+	memset(&qa, 0, sizeof(qa));
+	qa.cmdq_depth = 64;
+	qa.notifq_depth = 64;
+	qa.pid_on_fep = 0x77;
+	qa.mode = UET_HSI_QUEUE_MODE_UUD + 1;
+	ck_assert_int_eq(W.nic[0].dev->ops->queue_open(W.nic[0].dev, &qa, &q),
+			 -EINVAL);
+	ck_assert_ptr_null(q);
 	world_down();
 }
 END_TEST
@@ -2034,7 +2092,7 @@ START_TEST(test_uud)
 	int round;
 
 	snh_world_cfg_default(&c);
-	c.qmode[0] = c.qmode[1] = UET_PDS_MODE_UUD;
+	c.qmode[0] = c.qmode[1] = UET_HSI_QUEUE_MODE_UUD;
 	world_up(&c);
 	max = uet_snic_max_single_pkt(W.nic[0].dev);
 	ck_assert_uint_eq(max, 2048 - 12 - 32);
@@ -2115,7 +2173,7 @@ START_TEST(test_rud_uud_queues)
 
 	snh_world_cfg_default(&c);
 	world_up(&c);
-	extra_up(0, 0x33, UET_PDS_MODE_UUD);
+	extra_up(0, 0x33, UET_HSI_QUEUE_MODE_UUD);
 	snh_fill(big, sizeof(big), 71);
 	snh_fill(sm, sizeof(sm), 72);
 	snh_fill(back, sizeof(back), 73);
@@ -2207,6 +2265,7 @@ static Suite *snic_suite(void)
 	tc = tcase_create("protocol");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_establish_race);
+	tcase_add_test(tc, test_queue_mode_explicit);
 	tcase_add_test(tc, test_psn_wrap);
 	tcase_add_test(tc, test_rod_order);
 	tcase_add_test(tc, test_rud_order);

@@ -429,14 +429,6 @@ static void expect_empty(struct world *w, int i)
 	ck_assert_uint_eq(w->s[i].nread, w->s[i].ngot);
 }
 
-static void fill(uint8_t *p, size_t n, unsigned int seed)
-{
-	size_t k;
-
-	for (k = 0; k < n; k++)
-		p[k] = (uint8_t)(seed * 131 + k * 7 + (k >> 8));
-}
-
 /* ================================================================== */
 /* Sends and receives of every kind                                    */
 /* ================================================================== */
@@ -562,8 +554,8 @@ START_TEST(test_sgl_many)
 		int k;
 
 		for (i = 0; i < 30; i++) {
-			fill(src[i], 50, (unsigned int)i);
-			fill(inl[i], 7, 100 + (unsigned int)i);
+			uet_test_fill(src[i], 50, (unsigned int)i);
+			uet_test_fill(inl[i], 7, 100 + (unsigned int)i);
 			memcpy(want + off, src[i], 50);
 			memcpy(want + off + 50, inl[i], 7);
 			off += 57;
@@ -614,9 +606,9 @@ START_TEST(test_sgl3_send)
 	struct cmd c;
 
 	world_init(&w, NULL);
-	fill(s1, sizeof(s1), 1);
-	fill(s2, sizeof(s2), 2);
-	fill(s3, sizeof(s3), 3);
+	uet_test_fill(s1, sizeof(s1), 1);
+	uet_test_fill(s2, sizeof(s2), 2);
+	uet_test_fill(s3, sizeof(s3), 3);
 	memcpy(all, s1, 3000);
 	memcpy(all + 3000, s2, 20);
 	memcpy(all + 3020, s3, 5000);
@@ -664,7 +656,7 @@ START_TEST(test_inject)
 	struct cmd c;
 
 	world_init(&w, NULL);
-	fill(src, sizeof(src), 9);
+	uet_test_fill(src, sizeof(src), 9);
 	memcpy(want, src, sizeof(src));
 	recv_buf(&w, UET_HSI_FAMILY_MSG, dst, sizeof(dst), 0, 1);
 	recv_buf(&w, UET_HSI_FAMILY_MSG, small, sizeof(small), 0, 2);
@@ -806,7 +798,7 @@ START_TEST(test_truncation)
 	struct cmd c;
 
 	world_init(&w, NULL);
-	fill(src, sizeof(src), 4);
+	uet_test_fill(src, sizeof(src), 4);
 	memset(dst, 0, sizeof(dst));
 	recv_buf(&w, UET_HSI_FAMILY_MSG, dst, 40, 0, 3);
 	cmd_init(&c, UET_HSI_FAMILY_MSG, UET_HSI_VARIANT_SEND,
@@ -1822,7 +1814,7 @@ START_TEST(test_auto_progress_udp)
 	ck_assert_int_eq(uet_snic_auto_progress_start(b), 0);
 
 	for (round = 0; round < 3; round++) {
-		fill(src, sizeof(src), (unsigned int)round);
+		uet_test_fill(src, sizeof(src), (unsigned int)round);
 		memset(dst, 0, sizeof(dst));
 		cmd_init(&c, UET_HSI_FAMILY_MSG, UET_HSI_VARIANT_RECV,
 			 UET_HSI_DATA_SGL);

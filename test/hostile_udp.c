@@ -28,15 +28,13 @@
 #include "uet_pds_wire.h"
 #include "uet_ses_wire.h"
 #include "uet_wire_consts.h"
+#include "uet_rand.h"
 
 static uint64_t rng;
 
 static uint64_t rnd(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 0x2545f4914f6cdd1dull;
+	return uet_rand_next(&rng);
 }
 
 /* A PDS request (random type among RUD/ROD syn, UUD, RUDI) + SES. */

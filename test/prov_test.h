@@ -42,11 +42,21 @@ static inline int uet_test_cq_wait(struct fid_cq *cq, struct fid_cq *other,
 	return -FI_EAGAIN;
 }
 
+/* What a suite asks fi_getinfo for (zeros: RDM, manual progress, no
+ * mr_mode bit). */
+struct uet_test_hints {
+	enum fi_ep_type type;		/* 0: FI_EP_RDM */
+	uint64_t caps;
+	enum fi_progress progress;	/* 0: FI_PROGRESS_MANUAL */
+	int mr_mode;
+};
+
 /*
- * The RDM info on 127.0.0.1 (lo only) with caps and manual progress, for
- * API version api; the caller includes uet_prov.h.
+ * The info on 127.0.0.1 (lo only, FI_SOCKADDR_IN) for API version api;
+ * the caller includes uet_prov.h.
  */
-static inline struct fi_info *uet_test_lo_info(uint32_t api, uint64_t caps)
+static inline struct fi_info *uet_test_info(uint32_t api,
+					    const struct uet_test_hints *h)
 {
 	struct fi_info *hints, *info = NULL;
 
@@ -54,15 +64,42 @@ static inline struct fi_info *uet_test_lo_info(uint32_t api, uint64_t caps)
 	setenv("FI_UET_IFACE", "lo", 1);
 	hints = fi_allocinfo();
 	ck_assert_ptr_nonnull(hints);
-	hints->ep_attr->type = FI_EP_RDM;
-	hints->caps = caps;
-	hints->domain_attr->data_progress = FI_PROGRESS_MANUAL;
+	hints->ep_attr->type = h->type ? h->type : FI_EP_RDM;
+	hints->caps = h->caps;
+	hints->domain_attr->mr_mode = h->mr_mode;
+	hints->domain_attr->data_progress = h->progress ? h->progress :
+					    FI_PROGRESS_MANUAL;
 	hints->addr_format = FI_SOCKADDR_IN;
 	ck_assert_int_eq(uet_getinfo(api, "127.0.0.1", NULL, FI_SOURCE,
 				     hints, &info), 0);
 	fi_freeinfo(hints);
 	ck_assert_ptr_nonnull(info);
 	return info;
+}
+
+/* The RDM info with caps and manual progress. */
+static inline struct fi_info *uet_test_lo_info(uint32_t api, uint64_t caps)
+{
+	return uet_test_info(api, &(struct uet_test_hints){ .caps = caps });
+}
+
+/* Two enabled endpoints learn each other: the name of each goes into
+ * the other's AV, its fi_addr_t into peer[other]. */
+static inline void uet_test_pair_connect(struct fid_ep *ep[2],
+					 struct fid_av *av[2],
+					 fi_addr_t *peer[2])
+{
+	uint8_t name[2][64];
+	size_t len;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		len = sizeof(name[i]);
+		ck_assert_int_eq(fi_getname(&ep[i]->fid, name[i], &len), 0);
+	}
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(fi_av_insert(av[i], name[1 - i], 1, peer[i],
+					      0, NULL), 1);
 }
 
 #endif /* UET_PROV_TEST_H */

@@ -13,6 +13,7 @@
 #include "ses_fake_pds.h"
 #include "uet_pds_wire.h"
 #include "uet_wire_consts.h"
+#include "uet_rand.h"
 
 /* One direction between two addresses. */
 struct fake_pdc {
@@ -61,13 +62,7 @@ struct fake_net {
 
 static uint64_t fake_rand(struct fake_net *net)
 {
-	uint64_t x = net->rng;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	net->rng = x;
-	return x * 0x2545f4914f6cdd1dull;
+	return uet_rand_next(&net->rng);
 }
 
 static bool fake_addr_eq(const struct uet_link_addr *a,

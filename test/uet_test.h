@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "uet_rand.h"
+
 static uint64_t uet_test_rng_state;
 
 static inline uint64_t uet_test_seed(void)
@@ -42,16 +44,31 @@ static inline uint64_t uet_test_seed(void)
 
 static inline uint64_t uet_test_rand64(void)
 {
-	uint64_t x;
-
 	if (!uet_test_rng_state)
 		uet_test_seed();
-	x = uet_test_rng_state;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	uet_test_rng_state = x;
-	return x * 0x2545f4914f6cdd1dull;
+	return uet_rand_next(&uet_test_rng_state);
+}
+
+/* Byte i of the test pattern of seed: any byte can be checked alone,
+ * and patterns of different seeds differ. */
+static inline uint8_t uet_test_pattern(uint64_t seed, size_t i)
+{
+	uint64_t x = (seed + 1) * 0x9e3779b97f4a7c15ull +
+		     (uint64_t)(i / 8) * 0xbf58476d1ce4e5b9ull;
+
+	x ^= x >> 31;
+	x *= 0x94d049bb133111ebull;
+	x ^= x >> 29;
+	return (uint8_t)(x >> (8 * (i % 8)));
+}
+
+/* buf = the first len bytes of the pattern of seed. */
+static inline void uet_test_fill(uint8_t *buf, size_t len, uint64_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = uet_test_pattern(seed, i);
 }
 
 /* Uniform value in [0, 2^bits). */

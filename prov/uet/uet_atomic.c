@@ -27,6 +27,7 @@
 
 #include <string.h>
 
+#include "uet_post.h"
 #include "uet_prov.h"
 #include "uet_wire_consts.h"
 
@@ -60,7 +61,7 @@ struct uet_amo_req {
 	void *context;
 	uint64_t flags;
 	uint64_t data;
-	bool nocq;
+	unsigned int opts;		/* UET_POST_SILENT: fi_inject_atomic */
 };
 
 /* ---- what is supported ---- */
@@ -241,23 +242,16 @@ int uet_query_atomic(struct fid_domain *domain, enum fi_datatype datatype,
 
 /* ---- posting ---- */
 
-static struct uet_ep *uet_ep_of(struct fid_ep *fid)
-{
-	return uet_container_of(fid, struct uet_ep, fid);
-}
-
-/* Elements of an fi_ioc list, as iovecs; false when one has a count but
- * no address (unless may_be_null) or the total overflows. */
+/* Elements of an fi_ioc list, as iovecs; false when there are too many
+ * or the total overflows (NULL addresses: uet_iov_valid). */
 static bool uet_amo_iov(const struct fi_ioc *ioc, size_t n, size_t size,
-			bool may_be_null, struct iovec *iov, size_t *elems)
+			struct iovec *iov, size_t *elems)
 {
 	size_t i, total = 0;
 
 	if (n > UET_IOV_LIMIT || (n && !ioc))
 		return false;
 	for (i = 0; i < n; i++) {
-		if (ioc[i].count && !ioc[i].addr && !may_be_null)
-			return false;
 		if (ioc[i].count > UET_AMO_BUF_MAX)
 			return false;
 		iov[i].iov_base = ioc[i].addr;
@@ -292,31 +286,16 @@ static const struct iovec *uet_amo_first(const struct iovec *iov, size_t n)
 	return &iov[i];
 }
 
-static bool uet_iov_has_null(const struct iovec *iov, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (iov[i].iov_len && !iov[i].iov_base)
-			return true;
-	return false;
-}
-
 static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 {
 	struct iovec iov[UET_IOV_LIMIT], res[UET_IOV_LIMIT];
 	struct iovec cmpv[UET_IOV_LIMIT], cv[2], gv;
 	uint8_t buf[UET_AMO_BUF_MAX];
-	struct uet_hsi_cmd_seg seg;
-	struct uet_hsi_cmd_ext ext;
-	const struct iovec *data_iov = iov;
-	size_t data_cnt = r->count;
-	size_t size, n, nres = 0, ncmp = 0, len, nextra = 0;
+	struct uet_post_cmd cmd;
+	size_t size, n, nres = 0, ncmp = 0, len;
 	uint64_t dir, flags = r->flags;
-	bool is_read, sgl = false;
-	struct uet_op *op;
 	uint8_t uop, udt;
-	uint64_t dest;
+	bool is_read;
 	int ret;
 
 	dir = r->kind == UET_AMO_KIND_WRITE ? FI_WRITE : FI_READ;
@@ -331,7 +310,8 @@ static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 		return -FI_EINVAL;
 	is_read = uop == UET_AMO_READ;
 	/* FI_ATOMIC_READ ignores the operand: buf may be NULL. */
-	if (!uet_amo_iov(r->iov, r->count, size, is_read, iov, &n) || !n)
+	if (!uet_amo_iov(r->iov, r->count, size, iov, &n) || !n ||
+	    (!is_read && !uet_iov_valid(iov, r->count)))
 		return -FI_EINVAL;
 	len = n * size;
 	if (len > uet_amo_max(ep->domain))
@@ -339,37 +319,36 @@ static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 	if ((flags & FI_INJECT) && len > ep->inject_size)
 		return -FI_EMSGSIZE;
 	if (r->kind != UET_AMO_KIND_WRITE) {
-		if (!uet_amo_iov(r->res, r->rcount, size, false, res, &nres) ||
-		    nres != n)
+		if (!uet_amo_iov(r->res, r->rcount, size, res, &nres) ||
+		    !uet_iov_valid(res, r->rcount) || nres != n)
 			return -FI_EINVAL;
 	}
 	if (r->kind == UET_AMO_KIND_COMPARE) {
-		if (!uet_amo_iov(r->cmp, r->ccount, size, false, cmpv, &ncmp) ||
-		    n != 1 || ncmp != 1)
+		if (!uet_amo_iov(r->cmp, r->ccount, size, cmpv, &ncmp) ||
+		    !uet_iov_valid(cmpv, r->ccount) || n != 1 || ncmp != 1)
 			return -FI_EINVAL;
 	}
 	if (r->raddr + len - 1 < r->raddr)
 		return -FI_EINVAL;
-	if (!ep->enabled)
-		return -FI_EOPBADSTATE;
 
-	memset(&seg, 0, sizeof(seg));
-	memset(&ext, 0, sizeof(ext));
-	seg.family = UET_HSI_FAMILY_ATOMIC;
-	seg.completion = true;
-	seg.fence = flags & FI_FENCE;
-	seg.tag = r->key;
-	ext.remote_addr = r->raddr;
-	ext.amo_op = uop;
-	ext.amo_dtype = udt;
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.seg.family = UET_HSI_FAMILY_ATOMIC;
+	cmd.seg.completion = true;
+	cmd.seg.fence = flags & FI_FENCE;
+	cmd.seg.tag = r->key;
+	cmd.ext.remote_addr = r->raddr;
+	cmd.ext.amo_op = uop;
+	cmd.ext.amo_dtype = udt;
 	if (flags & FI_REMOTE_CQ_DATA) {
-		seg.remote_cq = true;
-		ext.header_data = r->data;
-		ext.ext_flags |= UET_HSI_EXT_HAS_DATA;
+		cmd.seg.remote_cq = true;
+		cmd.ext.header_data = r->data;
+		cmd.ext.ext_flags |= UET_HSI_EXT_HAS_DATA;
 	}
 	/* Fetching ones complete when the results are here. */
 	if ((flags & FI_DELIVERY_COMPLETE) && r->kind == UET_AMO_KIND_WRITE)
-		ext.ext_flags |= UET_HSI_EXT_DC;
+		cmd.ext.ext_flags |= UET_HSI_EXT_DC;
+	cmd.opts = UET_POST_EXT;
+	cmd.flags = flags;
 
 	/*
 	 * The operand.  A segment with inline data takes no entry but the
@@ -379,78 +358,50 @@ static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 	 * into one buffer with FI_INJECT (the device copies it at the
 	 * doorbell), else from the iocs.
 	 */
+	cmd.data = UET_POST_DATA_SGL;
+	cmd.iov = iov;
+	cmd.count = r->count;
 	if (r->kind == UET_AMO_KIND_COMPARE) {
 		cv[0] = *uet_amo_first(iov, r->count);
 		cv[1] = *uet_amo_first(cmpv, r->ccount);
-		data_iov = cv;
-		data_cnt = 2;
+		cmd.iov = cv;
+		cmd.count = 2;
 		len = 2 * size;
-		sgl = true;
 	} else if (r->kind == UET_AMO_KIND_FETCH) {
 		/* FI_ATOMIC_READ without a buffer: any bytes will do, the
 		 * result buffers have the right size. */
-		if (uet_iov_has_null(iov, r->count)) {
-			data_iov = res;
-			data_cnt = r->rcount;
+		if (!uet_iov_valid(iov, r->count)) {
+			cmd.iov = res;
+			cmd.count = r->rcount;
 		}
-		sgl = true;
 	} else if (len <= UET_HSI_CMD_INLINE_MAX) {
-		uet_amo_gather(buf, iov, r->count);
+		cmd.data = UET_POST_DATA_INLINE;
 	} else if (flags & FI_INJECT) {
 		uet_amo_gather(buf, iov, r->count);
 		gv.iov_base = buf;
 		gv.iov_len = len;
-		data_iov = &gv;
-		data_cnt = 1;
-		sgl = true;
-	} else {
-		sgl = true;
+		cmd.iov = &gv;
+		cmd.count = 1;
 	}
 	if (r->kind == UET_AMO_KIND_WRITE)
-		seg.variant = (flags & FI_INJECT) && sgl ?
-			      UET_HSI_VARIANT_INJECT : UET_HSI_VARIANT_SEND;
+		cmd.seg.variant = (flags & FI_INJECT) &&
+				  cmd.data == UET_POST_DATA_SGL ?
+				  UET_HSI_VARIANT_INJECT : UET_HSI_VARIANT_SEND;
 	else
-		seg.variant = UET_HSI_VARIANT_RECV;
-	seg.inject = flags & FI_INJECT;
-	if (r->kind != UET_AMO_KIND_WRITE)
-		nextra = r->rcount;
-	ext.nresult = (uint8_t)nextra;
+		cmd.seg.variant = UET_HSI_VARIANT_RECV;
+	cmd.seg.inject = flags & FI_INJECT;
+	cmd.seg.payload_len = (uint16_t)len;
+	if (r->kind != UET_AMO_KIND_WRITE) {
+		cmd.extra = res;
+		cmd.nextra = r->rcount;
+	}
+	cmd.ext.nresult = (uint8_t)cmd.nextra;
 
-	pthread_mutex_lock(&ep->lock);
-	if (uet_av_dest(ep->av, r->dest_addr, &dest)) {
-		pthread_mutex_unlock(&ep->lock);
-		return -FI_EINVAL;
-	}
-	seg.dest = dest;
-	op = uet_ep_tx_op_locked(ep, &ret);
-	if (!op) {
-		pthread_mutex_unlock(&ep->lock);
-		return ret;
-	}
-	op->context = r->context;
-	op->flags = FI_ATOMIC | dir;
-	op->silent = r->nocq;
-	op->report = !r->nocq &&
-		     (!ep->tx_selective || (flags & FI_COMPLETION));
-	op->len = len;
-	seg.metadata = uet_op_index(ep, op);
-	if (!sgl) {
-		seg.data_src = UET_HSI_DATA_INLINE;
-		seg.payload_len = (uint16_t)len;
-		memcpy(seg.inline_data, buf, len);
-		ret = uet_ep_post_locked(ep, &seg, &ext, NULL, 0, false,
-					 res, nextra, flags);
-	} else {
-		seg.payload_len = (uint16_t)len;
-		ret = uet_ep_post_locked(ep, &seg, &ext, data_iov, data_cnt,
-					 true, res, nextra, flags);
-	}
-	if (ret)
-		uet_op_free(ep, op);
-	else
-		ep->tx_inflight++;
-	pthread_mutex_unlock(&ep->lock);
-	return ret;
+	return uet_post_tx(ep, &(struct uet_post_req){
+		.dest_addr = r->dest_addr, .context = r->context,
+		.op_flags = FI_ATOMIC | dir, .flags = flags,
+		.opts = r->opts,
+		.len = len, .cmd = &cmd, .ncmd = 1 });
 }
 
 static ssize_t uet_amo_msg(struct fid_ep *fid, enum uet_amo_kind kind,
@@ -559,7 +510,7 @@ static ssize_t uet_amo_inject(struct fid_ep *fid, const void *buf,
 	struct uet_amo_req r = {
 		.kind = UET_AMO_KIND_WRITE, .iov = &ioc, .count = 1,
 		.dest_addr = dest_addr, .raddr = addr, .key = key, .dt = dt,
-		.op = op, .flags = FI_INJECT, .nocq = true,
+		.op = op, .flags = FI_INJECT, .opts = UET_POST_SILENT,
 	};
 
 	return uet_amo_post(uet_ep_of(fid), &r);

@@ -77,7 +77,7 @@ static int uet_av_insert_one(struct uet_av *av, const struct uet_addr *a,
 	ret = dom->ops->peer_insert(dom->dev, &a->u, a->len, &peer);
 	if (ret)
 		return ret;
-	pthread_mutex_lock(&av->lock);
+	uet_lock(&av->lock, UET_LOCK_AV);
 	if (want == SIZE_MAX) {
 		for (i = av->hint; i < av->cap && av->tbl[i].used; i++)
 			;
@@ -92,7 +92,7 @@ static int uet_av_insert_one(struct uet_av *av, const struct uet_addr *a,
 	if (!ret && av->shm && !av->read_only && i >= uet_av_shm_cap(av->shm))
 		ret = -FI_ENOSPC;	/* the shared table is full */
 	if (ret) {
-		pthread_mutex_unlock(&av->lock);
+		uet_unlock(&av->lock, UET_LOCK_AV);
 		dom->ops->peer_remove(dom->dev, peer);
 		return ret;
 	}
@@ -112,7 +112,7 @@ static int uet_av_insert_one(struct uet_av *av, const struct uet_addr *a,
 		av->hint = i + 1;
 	if (av->shm && !av->read_only)
 		uet_av_shm_publish(av->shm, i, a);
-	pthread_mutex_unlock(&av->lock);
+	uet_unlock(&av->lock, UET_LOCK_AV);
 	*out = (fi_addr_t)i;
 	return 0;
 }
@@ -129,11 +129,11 @@ static bool uet_av_shm_import(struct uet_av *av)
 	if (!av->shm || !av->read_only)
 		return false;
 	n = uet_av_shm_count(av->shm);
-	pthread_mutex_lock(&av->lock);
+	uet_lock(&av->lock, UET_LOCK_AV);
 	from = av->shm_synced;
 	if (n > from)
 		av->shm_synced = n;
-	pthread_mutex_unlock(&av->lock);
+	uet_unlock(&av->lock, UET_LOCK_AV);
 	for (i = from; i < n; i++) {
 		if (uet_av_shm_entry(av->shm, i, &a))
 			continue;
@@ -320,9 +320,9 @@ static int uet_av_remove(struct fid_av *fid, fi_addr_t *fi_addr,
 	if (av->read_only)
 		return -FI_EPERM;
 	for (i = 0; i < count; i++) {
-		pthread_mutex_lock(&av->lock);
+		uet_lock(&av->lock, UET_LOCK_AV);
 		if (fi_addr[i] >= av->cap || !av->tbl[fi_addr[i]].used) {
-			pthread_mutex_unlock(&av->lock);
+			uet_unlock(&av->lock, UET_LOCK_AV);
 			ret = -FI_EINVAL;
 			continue;
 		}
@@ -336,7 +336,7 @@ static int uet_av_remove(struct fid_av *fid, fi_addr_t *fi_addr,
 		av->count--;
 		if (fi_addr[i] < av->hint)
 			av->hint = fi_addr[i];
-		pthread_mutex_unlock(&av->lock);
+		uet_unlock(&av->lock, UET_LOCK_AV);
 		av->domain->ops->peer_remove(av->domain->dev, peer);
 	}
 	return ret;
@@ -353,13 +353,13 @@ static int uet_av_lookup(struct fid_av *fid, fi_addr_t fi_addr, void *addr,
 		return -FI_EINVAL;
 	if (av->read_only)
 		uet_av_shm_import(av);
-	pthread_mutex_lock(&av->lock);
+	uet_lock(&av->lock, UET_LOCK_AV);
 	if (fi_addr >= av->cap || !av->tbl[fi_addr].used) {
-		pthread_mutex_unlock(&av->lock);
+		uet_unlock(&av->lock, UET_LOCK_AV);
 		return -FI_EINVAL;
 	}
 	a = av->tbl[fi_addr].addr;
-	pthread_mutex_unlock(&av->lock);
+	uet_unlock(&av->lock, UET_LOCK_AV);
 	need = uet_addr_to_raw(&a, addr, addr ? *addrlen : 0);
 	*addrlen = need;
 	return 0;
@@ -397,7 +397,7 @@ int uet_av_dest(struct uet_av *av, fi_addr_t fi_addr, uint64_t *dest)
 	}
 retry:
 	ret = 0;
-	pthread_mutex_lock(&av->lock);
+	uet_lock(&av->lock, UET_LOCK_AV);
 	if (fi_addr >= av->cap || !av->tbl[fi_addr].used) {
 		ret = -FI_EINVAL;
 	} else {
@@ -408,7 +408,7 @@ retry:
 			*dest = UET_HSI_DEST(e->peer, e->addr.pid,
 					     e->addr.ri + rx);
 	}
-	pthread_mutex_unlock(&av->lock);
+	uet_unlock(&av->lock, UET_LOCK_AV);
 	/* A reader may not have imported the slot yet. */
 	if (ret && again) {
 		again = false;
@@ -426,14 +426,14 @@ fi_addr_t uet_av_reverse(struct uet_av *av, uint32_t peer,
 
 	if (!av || peer == UET_HSI_PEER_UNKNOWN)
 		return FI_ADDR_NOTAVAIL;
-	pthread_mutex_lock(&av->lock);
+	uet_lock(&av->lock, UET_LOCK_AV);
 	n = uet_hashmap_lookup_u64(&av->rev,
 				   uet_av_rev_key(peer, (uint16_t)(initiator >> 12),
 						  (uint16_t)initiator));
 	if (n)
 		a = (fi_addr_t)(uet_container_of(n, struct uet_av_entry,
 						 node) - av->tbl);
-	pthread_mutex_unlock(&av->lock);
+	uet_unlock(&av->lock, UET_LOCK_AV);
 	return a;
 }
 

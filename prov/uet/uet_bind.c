@@ -26,7 +26,7 @@ int uet_bind_set_add(struct uet_bind_set *set, struct uet_ep *ep,
 	struct uet_cq_bind *b;
 	int ret = 0;
 
-	pthread_mutex_lock(&set->lock);
+	uet_lock(&set->lock, UET_LOCK_BIND);
 	uet_dlist_foreach_entry(&set->eps, b, entry) {
 		if (b->ep == ep)
 			goto out;
@@ -40,7 +40,7 @@ int uet_bind_set_add(struct uet_bind_set *set, struct uet_ep *ep,
 	uet_dlist_insert_tail(&set->eps, &b->entry);
 	atomic_fetch_add(ref, 1);
 out:
-	pthread_mutex_unlock(&set->lock);
+	uet_unlock(&set->lock, UET_LOCK_BIND);
 	return ret;
 }
 
@@ -49,7 +49,7 @@ void uet_bind_set_del(struct uet_bind_set *set, struct uet_ep *ep,
 {
 	struct uet_cq_bind *b;
 
-	pthread_mutex_lock(&set->lock);
+	uet_lock(&set->lock, UET_LOCK_BIND);
 	uet_dlist_foreach_entry_safe(&set->eps, b, entry) {
 		if (b->ep == ep) {
 			uet_dlist_remove(&b->entry);
@@ -58,7 +58,7 @@ void uet_bind_set_del(struct uet_bind_set *set, struct uet_ep *ep,
 			break;
 		}
 	}
-	pthread_mutex_unlock(&set->lock);
+	uet_unlock(&set->lock, UET_LOCK_BIND);
 }
 
 void uet_bind_set_progress(struct uet_bind_set *set, struct uet_domain *dom)
@@ -66,12 +66,12 @@ void uet_bind_set_progress(struct uet_bind_set *set, struct uet_domain *dom)
 	struct uet_cq_bind *b;
 	bool any = false;
 
-	pthread_mutex_lock(&set->lock);
+	uet_lock(&set->lock, UET_LOCK_BIND);
 	uet_dlist_foreach_entry(&set->eps, b, entry) {
 		uet_ep_progress(b->ep);
 		any = true;
 	}
-	pthread_mutex_unlock(&set->lock);
+	uet_unlock(&set->lock, UET_LOCK_BIND);
 	if (!any)
 		uet_domain_progress_eps(dom);
 }

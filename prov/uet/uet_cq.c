@@ -76,7 +76,7 @@ void uet_cq_write(struct uet_cq *cq, const struct fi_cq_tagged_entry *e,
 	struct uet_cq_ovf *o;
 	struct uet_cq_entry *ce;
 
-	pthread_mutex_lock(&cq->lock);
+	uet_lock(&cq->lock, UET_LOCK_CQ);
 	if (cq->count < cq->size && !cq->noverflow) {
 		ce = &cq->ring[(cq->head + cq->count) % cq->size];
 		ce->e = *e;
@@ -85,7 +85,7 @@ void uet_cq_write(struct uet_cq *cq, const struct fi_cq_tagged_entry *e,
 	} else {
 		o = malloc(sizeof(*o));
 		if (!o) {
-			pthread_mutex_unlock(&cq->lock);
+			uet_unlock(&cq->lock, UET_LOCK_CQ);
 			UET_WARN(FI_LOG_CQ, "completion lost: out of memory "
 				 "with the CQ full\n");
 			return;
@@ -97,7 +97,7 @@ void uet_cq_write(struct uet_cq *cq, const struct fi_cq_tagged_entry *e,
 			UET_INFO(FI_LOG_CQ, "CQ of %zu entries is full; "
 				 "completions overflow to a list\n", cq->size);
 	}
-	pthread_mutex_unlock(&cq->lock);
+	uet_unlock(&cq->lock, UET_LOCK_CQ);
 }
 
 void uet_cq_write_err(struct uet_cq *cq, const struct fi_cq_err_entry *err,
@@ -111,9 +111,9 @@ void uet_cq_write_err(struct uet_cq *cq, const struct fi_cq_err_entry *err,
 	}
 	e->e = *err;
 	e->src = src;
-	pthread_mutex_lock(&cq->lock);
+	uet_lock(&cq->lock, UET_LOCK_CQ);
 	uet_dlist_insert_tail(&cq->errors, &e->entry);
-	pthread_mutex_unlock(&cq->lock);
+	uet_unlock(&cq->lock, UET_LOCK_CQ);
 }
 
 /* Refill the ring from the overflow list, with cq->lock held. */
@@ -142,9 +142,9 @@ bool uet_cq_ready(struct uet_cq *cq)
 	bool ready;
 
 	uet_cq_progress(cq);
-	pthread_mutex_lock(&cq->lock);
+	uet_lock(&cq->lock, UET_LOCK_CQ);
 	ready = cq->count || !uet_dlist_empty(&cq->errors);
-	pthread_mutex_unlock(&cq->lock);
+	uet_unlock(&cq->lock, UET_LOCK_CQ);
 	return ready;
 }
 
@@ -170,9 +170,9 @@ static ssize_t uet_cq_readfrom(struct fid_cq *fid, void *buf, size_t count,
 	if (count && !buf)
 		return -FI_EINVAL;
 	uet_cq_progress(cq);
-	pthread_mutex_lock(&cq->lock);
+	uet_lock(&cq->lock, UET_LOCK_CQ);
 	if (!uet_dlist_empty(&cq->errors)) {
-		pthread_mutex_unlock(&cq->lock);
+		uet_unlock(&cq->lock, UET_LOCK_CQ);
 		return -FI_EAVAIL;
 	}
 	for (i = 0; i < count && cq->count; i++) {
@@ -184,7 +184,7 @@ static ssize_t uet_cq_readfrom(struct fid_cq *fid, void *buf, size_t count,
 		cq->count--;
 	}
 	uet_cq_refill_locked(cq);
-	pthread_mutex_unlock(&cq->lock);
+	uet_unlock(&cq->lock, UET_LOCK_CQ);
 	return i ? (ssize_t)i : -FI_EAGAIN;
 }
 
@@ -203,9 +203,9 @@ static ssize_t uet_cq_readerr(struct fid_cq *fid, struct fi_cq_err_entry *buf,
 
 	if (!buf || flags)
 		return -FI_EINVAL;
-	pthread_mutex_lock(&cq->lock);
+	uet_lock(&cq->lock, UET_LOCK_CQ);
 	l = uet_dlist_pop_head(&cq->errors);
-	pthread_mutex_unlock(&cq->lock);
+	uet_unlock(&cq->lock, UET_LOCK_CQ);
 	if (!l)
 		return -FI_EAGAIN;
 	e = uet_container_of(l, struct uet_cq_err, entry);

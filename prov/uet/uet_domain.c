@@ -21,7 +21,9 @@ void uet_domain_progress(struct uet_domain *dom)
 {
 	int ret;
 
+	uet_lock_check_acquire(UET_LOCK_DEV);	/* its lock, in the backend */
 	ret = dom->ops->progress(dom->dev);
+	uet_lock_check_release(UET_LOCK_DEV);
 	if (ret < 0)
 		UET_WARN_ONCE(FI_LOG_DOMAIN, "device progress: %s\n",
 			      fi_strerror(-ret));
@@ -32,12 +34,12 @@ void uet_domain_progress_eps(struct uet_domain *dom)
 	struct uet_cq_bind *b;
 	bool any = false;
 
-	pthread_mutex_lock(&dom->eps->lock);
+	uet_lock(&dom->eps->lock, UET_LOCK_BIND);
 	uet_dlist_foreach_entry(&dom->eps->eps, b, entry) {
 		uet_ep_progress(b->ep);
 		any = true;
 	}
-	pthread_mutex_unlock(&dom->eps->lock);
+	uet_unlock(&dom->eps->lock, UET_LOCK_BIND);
 	if (!any)
 		uet_domain_progress(dom);
 }
@@ -292,8 +294,6 @@ int uet_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 	}
 	dom->fabric = fab;
 	atomic_init(&dom->ref, 0);
-	dom->threading = info->domain_attr ? info->domain_attr->threading :
-			 FI_THREAD_SAFE;
 	dom->data_progress = info->domain_attr &&
 			     info->domain_attr->data_progress ==
 			     FI_PROGRESS_AUTO ? FI_PROGRESS_AUTO :

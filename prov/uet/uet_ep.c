@@ -105,7 +105,7 @@ int uet_pid_take(struct uet_domain *d, int want, uint16_t *pid)
 	int ret = 0;
 	unsigned int p;
 
-	pthread_mutex_lock(&d->lock);
+	uet_lock(&d->lock, UET_LOCK_DOMAIN);
 	if (want >= 0) {
 		if (uet_pid_test(d, (uint16_t)want))
 			ret = -FI_EADDRINUSE;
@@ -121,15 +121,15 @@ int uet_pid_take(struct uet_domain *d, int want, uint16_t *pid)
 		d->pid_used[p / 8] |= (uint8_t)(1u << (p % 8));
 		*pid = (uint16_t)p;
 	}
-	pthread_mutex_unlock(&d->lock);
+	uet_unlock(&d->lock, UET_LOCK_DOMAIN);
 	return ret;
 }
 
 void uet_pid_put(struct uet_domain *d, uint16_t pid)
 {
-	pthread_mutex_lock(&d->lock);
+	uet_lock(&d->lock, UET_LOCK_DOMAIN);
 	d->pid_used[pid / 8] &= (uint8_t)~(1u << (pid % 8));
-	pthread_mutex_unlock(&d->lock);
+	uet_unlock(&d->lock, UET_LOCK_DOMAIN);
 }
 
 /* Does a (source) address name this domain's device?  Port 0 and the
@@ -162,7 +162,7 @@ static int uet_ep_enable(struct uet_ep *ep)
 	struct uet_hsi_dev_limits lim;
 	int ret;
 
-	if (ep->enabled)
+	if (uet_ep_enabled(ep))
 		return 0;
 	/* A context of a scalable endpoint uses the endpoint's AV. */
 	if (!ep->av && ep->sep && ep->sep->av) {
@@ -183,8 +183,7 @@ static int uet_ep_enable(struct uet_ep *ep)
 	qa.notifq_depth = UET_EP_NOTIFQ_DEPTH;
 	qa.pid_on_fep = ep->pid;
 	qa.resource_index = ep->ri;
-	qa.mode = ep->type == FI_EP_DGRAM ? UET_HSI_QUEUE_MODE_UUD :
-		  UET_HSI_QUEUE_MODE_DEFAULT;
+	qa.mode = uet_ep_queue_mode(ep);
 	/* A notification for every RMA / atomic that lands here when
 	 * something counts them (header_data ones come anyway). */
 	qa.rma_events = ep->type == FI_EP_RDM &&
@@ -211,7 +210,9 @@ static int uet_ep_enable(struct uet_ep *ep)
 		ep->q = NULL;
 		return ret;
 	}
+	uet_ep_lock(ep);
 	ep->enabled = true;
+	uet_ep_unlock(ep);
 	return 0;
 }
 
@@ -223,12 +224,12 @@ static void uet_ep_drain(struct uet_ep *ep)
 
 	for (;;) {
 		uet_ep_progress(ep);
-		pthread_mutex_lock(&ep->lock);
+		uet_lock(&ep->lock, UET_LOCK_EP);
 		if (!ep->tx_inflight) {
-			pthread_mutex_unlock(&ep->lock);
+			uet_unlock(&ep->lock, UET_LOCK_EP);
 			return;
 		}
-		pthread_mutex_unlock(&ep->lock);
+		uet_unlock(&ep->lock, UET_LOCK_EP);
 		if (uet_clock_now_ns() >= end)
 			break;
 		uet_domain_wait(ep->domain, -1, 1);
@@ -243,7 +244,7 @@ static int uet_ep_close(struct fid *fid)
 {
 	struct uet_ep *ep = uet_container_of(fid, struct uet_ep, fid.fid);
 
-	if (ep->enabled) {
+	if (uet_ep_enabled(ep)) {
 		uet_bind_set_del(ep->domain->eps, ep, &ep->domain->neps);
 		uet_ep_drain(ep);
 		ep->domain->ops->queue_close(ep->q);
@@ -378,7 +379,7 @@ static int uet_ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 
 	if (!bfid)
 		return -FI_EINVAL;
-	if (ep->enabled)
+	if (uet_ep_enabled(ep))
 		return -FI_EOPBADSTATE;
 	switch (bfid->fclass) {
 	case FI_CLASS_AV:
@@ -464,9 +465,11 @@ static ssize_t uet_ep_cancel(fid_t fid, void *context)
 	uint32_t i;
 	ssize_t ret;
 
-	if (!ep->enabled)
+	uet_lock(&ep->lock, UET_LOCK_EP);
+	if (!ep->enabled) {
+		uet_unlock(&ep->lock, UET_LOCK_EP);
 		return -FI_EOPBADSTATE;
-	pthread_mutex_lock(&ep->lock);
+	}
 	for (i = 0; i < ep->nops; i++) {
 		struct uet_op *o = uet_op_at(ep, i);
 
@@ -477,13 +480,13 @@ static ssize_t uet_ep_cancel(fid_t fid, void *context)
 		}
 	}
 	if (!op) {
-		pthread_mutex_unlock(&ep->lock);
+		uet_unlock(&ep->lock, UET_LOCK_EP);
 		return -FI_ENOENT;
 	}
 	ret = uet_ep_post_cancel_locked(ep, op);
 	if (!ret)
 		op->cancelled = true;
-	pthread_mutex_unlock(&ep->lock);
+	uet_unlock(&ep->lock, UET_LOCK_EP);
 	return ret;
 }
 
@@ -567,7 +570,7 @@ static int uet_ep_getopt(fid_t fid, int level, int optname, void *optval,
 		return uet_ep_opt_size_out(ep->inject_size, optval, optlen);
 #endif
 	default:
-		return -FI_ENOPROTOOPT;
+		return uet_ep_ext_getopt(ep, optname, optval, optlen);
 	}
 }
 
@@ -609,7 +612,7 @@ static int uet_ep_setopt(fid_t fid, int level, int optname,
 		return -FI_EINVAL;
 #endif
 	default:
-		return -FI_ENOPROTOOPT;
+		return uet_ep_ext_setopt(ep, optname, optval, optlen);
 	}
 }
 
@@ -617,20 +620,28 @@ static ssize_t uet_ep_rx_size_left(struct fid_ep *fid)
 {
 	struct uet_ep *ep = uet_container_of(fid, struct uet_ep, fid);
 
-	if (!ep->enabled)
-		return -FI_EOPBADSTATE;
+	ssize_t left;
+
+	uet_ep_lock(ep);
 	/* Posting goes on beyond rx_attr->size (uet_msg.c). */
-	return ep->rx_inflight < ep->rx_max ?
+	left = !ep->enabled ? -FI_EOPBADSTATE :
+	       ep->rx_inflight < ep->rx_max ?
 	       (ssize_t)(ep->rx_max - ep->rx_inflight) : 0;
+	uet_ep_unlock(ep);
+	return left;
 }
 
 static ssize_t uet_ep_tx_size_left(struct fid_ep *fid)
 {
 	struct uet_ep *ep = uet_container_of(fid, struct uet_ep, fid);
 
-	if (!ep->enabled)
-		return -FI_EOPBADSTATE;
-	return (ssize_t)(ep->tx_max - ep->tx_inflight);
+	ssize_t left;
+
+	uet_ep_lock(ep);
+	left = !ep->enabled ? -FI_EOPBADSTATE :
+	       (ssize_t)(ep->tx_max - ep->tx_inflight);
+	uet_ep_unlock(ep);
+	return left;
 }
 
 static struct fi_ops_ep uet_ep_ops = {
@@ -661,7 +672,7 @@ static int uet_ep_setname(fid_t fid, void *addr, size_t addrlen)
 	uint16_t pid;
 	int ret;
 
-	if (ep->enabled)
+	if (uet_ep_enabled(ep))
 		return -FI_EOPBADSTATE;
 	ret = uet_addr_from_raw(&a, addr, addrlen);
 	if (ret)

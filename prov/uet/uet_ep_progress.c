@@ -18,6 +18,7 @@
 
 #include <string.h>
 
+#include "uet_post.h"
 #include "uet_prov.h"
 #include "uet_wire_consts.h"
 
@@ -41,31 +42,43 @@ static struct uet_op *uet_ep_op_at(struct uet_ep *ep, uint64_t idx,
 	return op;
 }
 
-static void uet_ep_err(struct uet_cq *cq, struct uet_op *op, uint64_t flags,
-		       int err, int prov_errno, size_t len, size_t olen,
-		       uint64_t tag, uint64_t data, void *buf, fi_addr_t src)
+/* What an error completion says besides the operation's context. */
+struct uet_ep_err_info {
+	uint64_t flags;
+	int err;			/* FI_E* */
+	int prov_errno;			/* UET return code, 0: none */
+	size_t len, olen;
+	uint64_t tag, data;
+	void *buf;
+	fi_addr_t src;
+};
+
+static void uet_ep_err(struct uet_cq *cq, const struct uet_op *op,
+		       const struct uet_ep_err_info *i)
 {
 	struct fi_cq_err_entry e;
 
-	if (err != FI_ENOMSG)
+	if (i->err != FI_ENOMSG)
 		UET_INFO(FI_LOG_EP_DATA, "error completion: %s (%d), prov_errno %d, "
-			 "flags %#llx, len %zu, olen %zu\n", fi_strerror(err),
-			 err, prov_errno, (unsigned long long)flags, len, olen);
+			 "flags %#llx, len %zu, olen %zu\n", fi_strerror(i->err),
+			 i->err, i->prov_errno, (unsigned long long)i->flags,
+			 i->len, i->olen);
 	if (!cq)
 		return;
 	memset(&e, 0, sizeof(e));
 	e.op_context = op->context;
-	e.flags = flags;
-	e.len = len;
-	e.buf = buf;
-	e.data = data;
-	e.tag = tag;
-	e.olen = olen;
-	e.err = err;
+	e.flags = i->flags;
+	e.len = i->len;
+	e.buf = i->buf;
+	e.data = i->data;
+	e.tag = i->tag;
+	e.olen = i->olen;
+	e.err = i->err;
 	/* Without a UET return code from the target, say what the local
 	 * side saw (uet_prov_strerror() names both kinds). */
-	e.prov_errno = prov_errno ? prov_errno : UET_PROV_ERRNO_BASE + err;
-	uet_cq_write_err(cq, &e, src);
+	e.prov_errno = i->prov_errno ? i->prov_errno :
+		       UET_PROV_ERRNO_BASE + i->err;
+	uet_cq_write_err(cq, &e, i->src);
 }
 
 /* The counter of a transmit operation with these flags. */
@@ -125,8 +138,9 @@ static void uet_ep_send_done(struct uet_ep *ep, const uint8_t *ent)
 			      c.status);
 	} else {
 		uet_cntr_inc_err(cntr);
-		uet_ep_err(ep->tx_cq, op, op->flags, c.status, c.flags, 0, 0,
-			   0, 0, NULL, FI_ADDR_NOTAVAIL);
+		uet_ep_err(ep->tx_cq, op, &(struct uet_ep_err_info){
+			.flags = op->flags, .err = c.status,
+			.prov_errno = c.flags, .src = FI_ADDR_NOTAVAIL });
 	}
 	uet_op_free(ep, op);
 	ep->tx_inflight--;
@@ -247,14 +261,17 @@ static void uet_ep_recv_done(struct uet_ep *ep, const uint8_t *ent,
 		break;
 	case FI_ENOMSG:
 	case FI_ECANCELED:
-		uet_ep_err(ep->rx_cq, op, flags, n.status, 0, 0, 0, n.tag, 0,
-			   NULL, src);
+		uet_ep_err(ep->rx_cq, op, &(struct uet_ep_err_info){
+			.flags = flags, .err = n.status, .tag = n.tag,
+			.src = src });
 		break;
 	default:
 		if (op->kind == UET_OP_RX)
 			uet_cntr_inc_err(ep->recv_cntr);
-		uet_ep_err(ep->rx_cq, op, flags, n.status, 0, n.total_length,
-			   cont.olen, n.tag, cont.header_data, buf, src);
+		uet_ep_err(ep->rx_cq, op, &(struct uet_ep_err_info){
+			.flags = flags, .err = n.status,
+			.len = n.total_length, .olen = cont.olen, .tag = n.tag,
+			.data = cont.header_data, .buf = buf, .src = src });
 		break;
 	}
 	if (!done)
@@ -297,11 +314,8 @@ void uet_ep_progress_locked(struct uet_ep *ep)
 
 	if (!ep->enabled)
 		return;
-	if (ep->doorbell_pending) {
-		uet_hsi_cmdq_doorbell(ep->q->cmdq);
-		ep->doorbell_pending = false;
-		ep->domain->ops->doorbell(ep->q);
-	}
+	if (ep->doorbell_pending)
+		uet_post_ring_locked(ep);
 	for (;;) {
 		n = uet_hsi_notifq_poll_batch(ep->q->notifq, batch,
 					      UET_EP_POLL_BATCH);
@@ -348,7 +362,7 @@ void uet_ep_progress_locked(struct uet_ep *ep)
 void uet_ep_progress(struct uet_ep *ep)
 {
 	uet_domain_progress(ep->domain);
-	pthread_mutex_lock(&ep->lock);
+	uet_lock(&ep->lock, UET_LOCK_EP);
 	uet_ep_progress_locked(ep);
-	pthread_mutex_unlock(&ep->lock);
+	uet_unlock(&ep->lock, UET_LOCK_EP);
 }

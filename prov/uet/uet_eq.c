@@ -57,16 +57,16 @@ int uet_eq_post(struct uet_eq *eq, uint32_t event, const void *buf,
 		memcpy(ev->buf, buf, len);
 	}
 	ev->len = len;
-	pthread_mutex_lock(&eq->lock);
+	uet_lock(&eq->lock, UET_LOCK_EQ);
 	if (eq->count >= eq->size && !err) {
-		pthread_mutex_unlock(&eq->lock);
+		uet_unlock(&eq->lock, UET_LOCK_EQ);
 		free(ev);
 		return -FI_EAGAIN;
 	}
 	uet_dlist_insert_tail(&eq->events, &ev->entry);
 	eq->count++;
 	uet_eq_fd_update_locked(eq);
-	pthread_mutex_unlock(&eq->lock);
+	uet_unlock(&eq->lock, UET_LOCK_EQ);
 	return 0;
 }
 
@@ -79,7 +79,7 @@ static ssize_t uet_eq_read(struct fid_eq *fid, uint32_t *event, void *buf,
 
 	if (flags & ~(uint64_t)FI_PEEK)
 		return -FI_EINVAL;
-	pthread_mutex_lock(&eq->lock);
+	uet_lock(&eq->lock, UET_LOCK_EQ);
 	if (uet_dlist_empty(&eq->events)) {
 		ret = -FI_EAGAIN;
 		goto out;
@@ -105,7 +105,7 @@ static ssize_t uet_eq_read(struct fid_eq *fid, uint32_t *event, void *buf,
 		free(ev);
 	}
 out:
-	pthread_mutex_unlock(&eq->lock);
+	uet_unlock(&eq->lock, UET_LOCK_EQ);
 	return ret;
 }
 
@@ -118,7 +118,7 @@ static ssize_t uet_eq_readerr(struct fid_eq *fid, struct fi_eq_err_entry *buf,
 
 	if (!buf || (flags & ~(uint64_t)FI_PEEK))
 		return -FI_EINVAL;
-	pthread_mutex_lock(&eq->lock);
+	uet_lock(&eq->lock, UET_LOCK_EQ);
 	ev = uet_dlist_empty(&eq->events) ? NULL :
 	     uet_dlist_first_entry(&eq->events, struct uet_eq_event, entry);
 	if (!ev || !ev->is_err) {
@@ -140,7 +140,7 @@ static ssize_t uet_eq_readerr(struct fid_eq *fid, struct fi_eq_err_entry *buf,
 		free(ev);
 	}
 out:
-	pthread_mutex_unlock(&eq->lock);
+	uet_unlock(&eq->lock, UET_LOCK_EQ);
 	return ret;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The provider's extension operations (include/rdma/fi_uet_ext.h):
- * fi_open_ops on a domain with FI_UET_OPS_V1 gives the counters of its
+ * fi_open_ops on a domain with FI_UET_OPS_V2 (or V1, without the per-peer
+ * PDC state of uet_ext_peer.c) gives the counters of its
  * software NIC: PDS packets, retransmissions, drops by cause, PDCs open,
  * TSS authentication failures by cause, replays.
  */
@@ -85,14 +86,23 @@ static struct fi_uet_ops_v1 uet_ext_ops_v1 = {
 	.get_counters = uet_ext_get_counters,
 };
 
+static struct fi_uet_ops_v2 uet_ext_ops_v2 = {
+	.size = sizeof(struct fi_uet_ops_v2),
+	.get_counters = uet_ext_get_counters,
+	.get_peer_pdcs = uet_ext_get_peer_pdcs,		/* uet_ext_peer.c */
+};
+
 int uet_ext_ops_open(struct fid *fid, const char *name, uint64_t flags,
 		     void **ops, void *context)
 {
 	(void)context;
 	if (!fid || !name || !ops || flags)
 		return -FI_EINVAL;
-	if (strcmp(name, FI_UET_OPS_V1))
+	if (!strcmp(name, FI_UET_OPS_V2))
+		*ops = &uet_ext_ops_v2;
+	else if (!strcmp(name, FI_UET_OPS_V1))
+		*ops = &uet_ext_ops_v1;
+	else
 		return -FI_ENOSYS;
-	*ops = &uet_ext_ops_v1;
 	return 0;
 }

@@ -102,12 +102,12 @@ int uet_fabric_trywait(struct fid_fabric *fabric, struct fid **fids,
 			break;
 		case FI_CLASS_EQ:
 			eq = uet_container_of(fids[i], struct uet_eq, fid.fid);
-			pthread_mutex_lock(&eq->lock);
+			uet_lock(&eq->lock, UET_LOCK_EQ);
 			if (eq->count) {
-				pthread_mutex_unlock(&eq->lock);
+				uet_unlock(&eq->lock, UET_LOCK_EQ);
 				return -FI_EAGAIN;
 			}
-			pthread_mutex_unlock(&eq->lock);
+			uet_unlock(&eq->lock, UET_LOCK_EQ);
 			break;
 		case FI_CLASS_WAIT:
 			if (uet_wait_trywait(fids[i]))

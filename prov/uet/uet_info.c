@@ -447,8 +447,11 @@ static int uet_info_apply_domain(uint32_t version, struct fi_info *info,
 		return uet_info_refuse("another domain (interface) name");
 	if (!uet_info_threading_ok(h->threading))
 		return uet_info_refuse("an unknown threading model");
-	if (h->threading != FI_THREAD_UNSPEC)
-		d->threading = h->threading;
+	/* Every object locks for itself (FI_THREAD_SAFE), which meets any
+	 * model asked for; no other is offered, as none would let uet skip
+	 * a lock (the device thread of FI_PROGRESS_AUTO and the endpoint
+	 * sets of CQs and counters still run beside the application's
+	 * threads). */
 	ret = uet_info_apply_progress(h->control_progress,
 				      &d->control_progress);
 	if (!ret)

@@ -59,12 +59,12 @@ static void uet_mr_unbind(struct uet_mr *mr)
 
 	if (!mr->cntr)
 		return;
-	pthread_mutex_lock(&dom->lock);
+	uet_lock(&dom->lock, UET_LOCK_DOMAIN);
 	uet_hashmap_remove(&dom->mr_map, &mr->node);
 	atomic_fetch_sub(&dom->mr_cntrs, 1);
 	atomic_fetch_sub(&mr->cntr->ref, 1);
 	mr->cntr = NULL;
-	pthread_mutex_unlock(&dom->lock);
+	uet_unlock(&dom->lock, UET_LOCK_DOMAIN);
 }
 
 void uet_mr_remote_event(struct uet_domain *dom, uint64_t key,
@@ -75,14 +75,14 @@ void uet_mr_remote_event(struct uet_domain *dom, uint64_t key,
 
 	if (!atomic_load_explicit(&dom->mr_cntrs, memory_order_acquire))
 		return;
-	pthread_mutex_lock(&dom->lock);
+	uet_lock(&dom->lock, UET_LOCK_DOMAIN);
 	n = uet_hashmap_lookup_u64(&dom->mr_map, key);
 	if (n) {
 		mr = uet_container_of(n, struct uet_mr, node);
 		if (mr->cntr_flags & access)
 			uet_cntr_inc(mr->cntr);
 	}
-	pthread_mutex_unlock(&dom->lock);
+	uet_unlock(&dom->lock, UET_LOCK_DOMAIN);
 }
 
 static int uet_mr_close(struct fid *fid)
@@ -132,7 +132,7 @@ static int uet_mr_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 	if (cntr->domain != dom)
 		return -FI_EINVAL;
 	uet_mr_unbind(mr);
-	pthread_mutex_lock(&dom->lock);
+	uet_lock(&dom->lock, UET_LOCK_DOMAIN);
 	ret = uet_hashmap_insert_u64(&dom->mr_map, &mr->node, mr->fid.key);
 	if (!ret) {
 		mr->cntr = cntr;
@@ -141,7 +141,7 @@ static int uet_mr_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 		atomic_fetch_add_explicit(&dom->mr_cntrs, 1,
 					  memory_order_release);
 	}
-	pthread_mutex_unlock(&dom->lock);
+	uet_unlock(&dom->lock, UET_LOCK_DOMAIN);
 	return ret ? -FI_EINVAL : 0;
 }
 

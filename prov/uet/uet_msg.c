@@ -21,6 +21,7 @@
 
 #include <string.h>
 
+#include "uet_post.h"
 #include "uet_prov.h"
 
 #define UET_TX_FLAGS	(FI_COMPLETION | FI_INJECT | FI_REMOTE_CQ_DATA | \
@@ -35,79 +36,6 @@
 			 FI_MATCH_COMPLETE)
 #define UET_RX_FLAGS	(FI_COMPLETION | FI_MULTI_RECV | FI_PEEK |	\
 			 FI_CLAIM | FI_DISCARD | FI_MORE)
-
-static struct uet_ep *uet_ep_of(struct fid_ep *fid)
-{
-	return uet_container_of(fid, struct uet_ep, fid);
-}
-
-void uet_ep_ring_locked(struct uet_ep *ep)
-{
-	int ret;
-
-	uet_hsi_cmdq_doorbell(ep->q->cmdq);
-	ep->doorbell_pending = false;
-	ret = ep->domain->ops->doorbell(ep->q);
-	if (ret < 0)
-		UET_WARN_ONCE(FI_LOG_EP_DATA, "doorbell: %s\n",
-			      fi_strerror(-ret));
-}
-
-int uet_ep_post_locked(struct uet_ep *ep, struct uet_hsi_cmd_seg *seg,
-		       const struct uet_hsi_cmd_ext *ext,
-		       const struct iovec *iov, size_t count, bool sgl_data,
-		       const struct iovec *extra, size_t nextra,
-		       uint64_t flags)
-{
-	struct uet_hsi_sgl_entry sgl[2 * UET_IOV_LIMIT + 1];
-	unsigned int n = 0;
-	size_t i;
-	int ret;
-
-	if (count > UET_IOV_LIMIT || nextra > UET_IOV_LIMIT)
-		return -FI_EINVAL;
-	if (ext) {
-		uet_hsi_cmd_ext_to_sgl(&sgl[n++], ext);
-		seg->ext = true;
-	}
-	if (sgl_data) {
-		seg->data_src = UET_HSI_DATA_SGL;
-		seg->sgl.is_inline = false;
-		seg->sgl.address = count ? (uint64_t)(uintptr_t)iov[0].iov_base
-				   : 0;
-		seg->sgl.length = count ? uet_sgl_len(iov[0].iov_len) : 0;
-		for (i = 1; i < count; i++) {
-			memset(&sgl[n], 0, sizeof(sgl[n]));
-			sgl[n].address = (uint64_t)(uintptr_t)iov[i].iov_base;
-			sgl[n].length = uet_sgl_len(iov[i].iov_len);
-			n++;
-		}
-	}
-	for (i = 0; i < nextra; i++) {
-		memset(&sgl[n], 0, sizeof(sgl[n]));
-		sgl[n].address = (uint64_t)(uintptr_t)extra[i].iov_base;
-		sgl[n].length = uet_sgl_len(extra[i].iov_len);
-		n++;
-	}
-	seg->sgl_count = (uint8_t)n;
-	ret = uet_hsi_cmdq_post(ep->q->cmdq, seg, sgl, n);
-	if (ret == -EAGAIN) {
-		if (ep->doorbell_pending)
-			uet_ep_ring_locked(ep);
-		uet_ep_progress_locked(ep);
-		return -FI_EAGAIN;
-	}
-	if (ret) {
-		UET_WARN(FI_LOG_EP_DATA, "posting a command: %s\n",
-			 fi_strerror(-ret));
-		return ret;
-	}
-	if ((flags & FI_MORE) && !(flags & FI_INJECT))
-		ep->doorbell_pending = true;
-	else
-		uet_ep_ring_locked(ep);
-	return 0;
-}
 
 /* The bytes of iov, SIZE_MAX when the sum does not fit. */
 size_t uet_iov_len(const struct iovec *iov, size_t count)
@@ -137,134 +65,87 @@ bool uet_iov_valid(const struct iovec *iov, size_t count)
 	return true;
 }
 
-struct uet_op *uet_ep_tx_op_locked(struct uet_ep *ep, int *ret)
+/* One fi_send/fi_tsend/fi_recv/fi_trecv variant's arguments. */
+struct uet_msg_req {
+	uint64_t kind;			/* FI_MSG or FI_TAGGED */
+	const struct iovec *iov;
+	size_t count;
+	fi_addr_t addr;			/* destination or source */
+	void *context;
+	uint64_t flags;
+	uint64_t tag, ignore, data;
+	unsigned int opts;		/* UET_POST_SILENT: fi_inject /
+					 * fi_injectdata, which never write a
+					 * CQ entry (fi_sendmsg with FI_INJECT
+					 * does, when asked) */
+};
+
+static ssize_t uet_ep_send(struct uet_ep *ep, const struct uet_msg_req *m)
 {
-	struct uet_op *op;
-
-	if (ep->tx_inflight >= ep->tx_max) {
-		uet_ep_progress_locked(ep);
-		if (ep->tx_inflight >= ep->tx_max) {
-			*ret = -FI_EAGAIN;
-			return NULL;
-		}
-	}
-	op = uet_op_alloc(ep, UET_OP_TX);
-	if (!op)
-		*ret = -FI_EAGAIN;
-	return op;
-}
-
-/* UET_SEND_NOCQ: fi_inject / fi_injectdata, which never write a CQ entry
- * (fi_sendmsg with FI_INJECT does, when asked). */
-#define UET_SEND_NOCQ	true
-
-static ssize_t uet_ep_send(struct uet_ep *ep, const struct iovec *iov,
-			   size_t count, fi_addr_t dest_addr, void *context,
-			   uint64_t flags, bool tagged, uint64_t tag,
-			   uint64_t data, bool nocq)
-{
-	struct uet_hsi_cmd_seg seg;
-	struct uet_hsi_cmd_ext ext;
-	bool use_ext = false;
-	struct uet_op *op;
-	uint64_t dest;
-	size_t len, i, off;
+	bool tagged = m->kind == FI_TAGGED;
+	struct uet_post_cmd cmd;
+	uint64_t flags = m->flags;
+	size_t len;
 	bool copy;
-	int ret;
 
-	if (count > UET_IOV_LIMIT || (count && !iov) ||
-	    !uet_iov_valid(iov, count))
+	if (m->count > UET_IOV_LIMIT || (m->count && !m->iov) ||
+	    !uet_iov_valid(m->iov, m->count))
 		return -FI_EINVAL;
 	if (flags & ~(uint64_t)UET_TX_FLAGS)
 		return -FI_EBADFLAGS;
-	len = uet_iov_len(iov, count);
+	len = uet_iov_len(m->iov, m->count);
 	if (len > (tagged ? ep->max_msg_size : ep->msg_max_size))
 		return -FI_EMSGSIZE;
 	if ((flags & FI_INJECT) &&
 	    len > (tagged ? ep->inject_size : ep->msg_inject_size))
 		return -FI_EMSGSIZE;
-	if (!ep->enabled)
-		return -FI_EOPBADSTATE;
 
-	memset(&seg, 0, sizeof(seg));
-	memset(&ext, 0, sizeof(ext));
-	seg.family = tagged ? UET_HSI_FAMILY_TAGGED : UET_HSI_FAMILY_MSG;
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.seg.family = tagged ? UET_HSI_FAMILY_TAGGED : UET_HSI_FAMILY_MSG;
 	copy = (flags & FI_INJECT) ||
 	       (!(flags & UET_TX_LEVELS) &&
 		len <= (tagged ? ep->inject_size : ep->msg_inject_size));
-	seg.variant = copy && len > UET_HSI_CMD_INLINE_MAX ?
-		      UET_HSI_VARIANT_INJECT : UET_HSI_VARIANT_SEND;
-	seg.completion = true;	/* counters and op slots need every one */
-	seg.inject = copy && !(flags & UET_TX_LEVELS);
-	seg.fence = flags & FI_FENCE;
-	seg.payload_len = len > UINT16_MAX ? 0 : (uint16_t)len;
-	seg.tag = tag;
+	cmd.seg.variant = copy && len > UET_HSI_CMD_INLINE_MAX ?
+			  UET_HSI_VARIANT_INJECT : UET_HSI_VARIANT_SEND;
+	cmd.seg.completion = true;	/* counters and op slots need every one */
+	cmd.seg.inject = copy && !(flags & UET_TX_LEVELS);
+	cmd.seg.fence = flags & FI_FENCE;
+	cmd.seg.payload_len = len > UINT16_MAX ? 0 : (uint16_t)len;
+	cmd.seg.tag = m->tag;
 	if (flags & FI_REMOTE_CQ_DATA) {
-		seg.remote_cq = true;
-		ext.header_data = data;
-		ext.ext_flags |= UET_HSI_EXT_HAS_DATA;
-		use_ext = true;
+		cmd.seg.remote_cq = true;
+		cmd.ext.header_data = m->data;
+		cmd.ext.ext_flags |= UET_HSI_EXT_HAS_DATA;
+		cmd.opts |= UET_POST_EXT;
 	}
 	if (flags & FI_DELIVERY_COMPLETE) {
-		ext.ext_flags |= UET_HSI_EXT_DC;
-		use_ext = true;
+		cmd.ext.ext_flags |= UET_HSI_EXT_DC;
+		cmd.opts |= UET_POST_EXT;
 	}
+	cmd.data = len <= UET_HSI_CMD_INLINE_MAX ? UET_POST_DATA_INLINE :
+		   UET_POST_DATA_SGL;
+	cmd.iov = m->iov;
+	cmd.count = m->count;
+	cmd.flags = flags;
 
-	pthread_mutex_lock(&ep->lock);
-	ret = uet_av_dest(ep->av, dest_addr, &dest);
-	if (ret) {
-		pthread_mutex_unlock(&ep->lock);
-		return -FI_EINVAL;
-	}
-	seg.dest = dest;
-	op = uet_ep_tx_op_locked(ep, &ret);
-	if (!op) {
-		pthread_mutex_unlock(&ep->lock);
-		return ret;
-	}
-	op->context = context;
-	op->flags = FI_SEND | (tagged ? FI_TAGGED : FI_MSG);
-	op->report = !nocq && (!ep->tx_selective || (flags & FI_COMPLETION));
-	op->silent = nocq;
-	op->len = len;
-	seg.metadata = uet_op_index(ep, op);
-	if (len <= UET_HSI_CMD_INLINE_MAX) {
-		seg.data_src = UET_HSI_DATA_INLINE;
-		seg.payload_len = (uint16_t)len;
-		for (i = 0, off = 0; i < count; i++) {
-			if (iov[i].iov_len)
-				memcpy(seg.inline_data + off,
-				       iov[i].iov_base, iov[i].iov_len);
-			off += iov[i].iov_len;
-		}
-		ret = uet_ep_post_locked(ep, &seg, use_ext ? &ext : NULL,
-					 NULL, 0, false, NULL, 0, flags);
-	} else {
-		ret = uet_ep_post_locked(ep, &seg, use_ext ? &ext : NULL,
-					 iov, count, true, NULL, 0, flags);
-	}
-	if (ret)
-		uet_op_free(ep, op);
-	else
-		ep->tx_inflight++;
-	pthread_mutex_unlock(&ep->lock);
-	return ret;
+	return uet_post_tx(ep, &(struct uet_post_req){
+		.dest_addr = m->addr, .context = m->context,
+		.op_flags = FI_SEND | m->kind, .flags = flags,
+		.opts = m->opts,
+		.len = len, .cmd = &cmd, .ncmd = 1 });
 }
 
-static ssize_t uet_ep_recv(struct uet_ep *ep, const struct iovec *iov,
-			   size_t count, fi_addr_t src_addr, void *context,
-			   uint64_t flags, bool tagged, uint64_t tag,
-			   uint64_t ignore)
+static ssize_t uet_ep_recv(struct uet_ep *ep, const struct uet_msg_req *m)
 {
-	struct uet_hsi_cmd_seg seg;
-	struct uet_hsi_cmd_ext ext;
-	bool use_ext = false;
+	bool tagged = m->kind == FI_TAGGED;
+	uint64_t flags = m->flags;
+	struct uet_post_cmd cmd;
 	struct uet_op *op;
 	uint64_t dest = 0;
 	int ret;
 
-	if (count > UET_IOV_LIMIT || (count && !iov) ||
-	    !uet_iov_valid(iov, count))
+	if (m->count > UET_IOV_LIMIT || (m->count && !m->iov) ||
+	    !uet_iov_valid(m->iov, m->count))
 		return -FI_EINVAL;
 	if (flags & ~(uint64_t)UET_RX_FLAGS)
 		return -FI_EBADFLAGS;
@@ -273,99 +154,98 @@ static ssize_t uet_ep_recv(struct uet_ep *ep, const struct iovec *iov,
 	if ((flags & FI_DISCARD) && !(flags & (FI_PEEK | FI_CLAIM)))
 		return -FI_EINVAL;
 	if ((flags & FI_MULTI_RECV) &&
-	    (tagged || !(ep->caps & FI_MULTI_RECV) || count != 1))
+	    (tagged || !(ep->caps & FI_MULTI_RECV) || m->count != 1))
 		return -FI_EINVAL;
-	if (!ep->enabled)
-		return -FI_EOPBADSTATE;
 
-	memset(&seg, 0, sizeof(seg));
-	memset(&ext, 0, sizeof(ext));
-	seg.family = tagged ? UET_HSI_FAMILY_TAGGED : UET_HSI_FAMILY_MSG;
-	seg.variant = UET_HSI_VARIANT_RECV;
-	seg.completion = true;
-	seg.tag = tag;
-	if (tagged && ignore) {
-		ext.ignore = ignore;
-		use_ext = true;
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.seg.family = tagged ? UET_HSI_FAMILY_TAGGED : UET_HSI_FAMILY_MSG;
+	cmd.seg.variant = UET_HSI_VARIANT_RECV;
+	cmd.seg.completion = true;
+	cmd.seg.tag = m->tag;
+	if (tagged && m->ignore) {
+		cmd.ext.ignore = m->ignore;
+		cmd.opts |= UET_POST_EXT;
 	}
 	if (flags & FI_PEEK) {
-		ext.ext_flags |= UET_HSI_EXT_PEEK;
-		use_ext = true;
+		cmd.ext.ext_flags |= UET_HSI_EXT_PEEK;
+		cmd.opts |= UET_POST_EXT;
 	}
 	if (flags & FI_CLAIM) {
-		ext.ext_flags |= UET_HSI_EXT_CLAIM;
-		ext.header_data = (uint64_t)(uintptr_t)context;
-		use_ext = true;
+		cmd.ext.ext_flags |= UET_HSI_EXT_CLAIM;
+		cmd.ext.header_data = (uint64_t)(uintptr_t)m->context;
+		cmd.opts |= UET_POST_EXT;
 	}
 	if (flags & FI_DISCARD)
-		ext.ext_flags |= UET_HSI_EXT_DISCARD;
+		cmd.ext.ext_flags |= UET_HSI_EXT_DISCARD;
 	if (flags & FI_MULTI_RECV) {
-		ext.ext_flags |= UET_HSI_EXT_MULTI_RECV;
-		ext.ignore = ep->min_multi_recv;
-		use_ext = true;
+		cmd.ext.ext_flags |= UET_HSI_EXT_MULTI_RECV;
+		cmd.ext.ignore = ep->min_multi_recv;
+		cmd.opts |= UET_POST_EXT;
 	}
+	if (flags & FI_PEEK) {
+		/* Peeks place no data. */
+		cmd.data = UET_POST_DATA_NONE;
+	} else {
+		cmd.data = UET_POST_DATA_SGL;
+		cmd.iov = m->iov;
+		cmd.count = m->count;
+	}
+	cmd.flags = flags;
 
-	pthread_mutex_lock(&ep->lock);
-	if ((ep->caps & FI_DIRECTED_RECV) && src_addr != FI_ADDR_UNSPEC &&
-	    !(flags & FI_CLAIM)) {
-		ret = uet_av_dest(ep->av, src_addr, &dest);
-		if (ret) {
-			pthread_mutex_unlock(&ep->lock);
-			return -FI_EINVAL;
-		}
-		ext.ext_flags |= UET_HSI_EXT_DIRECTED;
-		use_ext = true;
+	uet_ep_lock(ep);
+	if (!ep->enabled) {
+		ret = -FI_EOPBADSTATE;
+		goto unlock;
 	}
-	seg.dest = dest;
+	if ((ep->caps & FI_DIRECTED_RECV) && m->addr != FI_ADDR_UNSPEC &&
+	    !(flags & FI_CLAIM)) {
+		if (uet_av_dest(ep->av, m->addr, &dest)) {
+			ret = -FI_EINVAL;
+			goto unlock;
+		}
+		cmd.ext.ext_flags |= UET_HSI_EXT_DIRECTED;
+		cmd.opts |= UET_POST_EXT;
+	}
+	cmd.seg.dest = dest;
 	/* No -FI_EAGAIN at rx_attr->size: a posted receive waits for its
 	 * message, and an application may post any number before the
 	 * sender starts (MPI: MPICH's rma/test5 posts 2,000 through osc
 	 * pt2pt).  The table grows up to UET_OP_MAX. */
 	op = uet_op_alloc(ep, (flags & FI_PEEK) ? UET_OP_PEEK : UET_OP_RX);
 	if (!op) {
-		pthread_mutex_unlock(&ep->lock);
-		return -FI_EAGAIN;
+		ret = -FI_EAGAIN;
+		goto unlock;
 	}
-	op->context = context;
-	op->flags = FI_RECV | (tagged ? FI_TAGGED : FI_MSG) |
-		    (flags & FI_MULTI_RECV);
+	op->context = m->context;
+	op->flags = FI_RECV | m->kind | (flags & FI_MULTI_RECV);
 	op->report = (flags & FI_PEEK) || !ep->rx_selective ||
 		     (flags & FI_COMPLETION);
-	op->buf = count ? iov[0].iov_base : NULL;
-	op->len = uet_sgl_len(uet_iov_len(iov, count));
-	seg.metadata = uet_op_index(ep, op);
-	if (flags & FI_PEEK) {
-		/* Peeks place no data: the inline source with no bytes. */
-		seg.data_src = UET_HSI_DATA_INLINE;
-		ret = uet_ep_post_locked(ep, &seg, &ext, NULL, 0, false,
-					 NULL, 0, flags);
-	} else {
-		ret = uet_ep_post_locked(ep, &seg, use_ext ? &ext : NULL, iov,
-					 count, true, NULL, 0, flags);
-	}
+	op->buf = m->count ? m->iov[0].iov_base : NULL;
+	op->len = uet_sgl_len(uet_iov_len(m->iov, m->count));
+	cmd.seg.metadata = uet_op_index(ep, op);
+	ret = uet_post_cmd_locked(ep, &cmd);
 	if (ret)
 		uet_op_free(ep, op);
 	else if (op->kind == UET_OP_RX)
 		ep->rx_inflight++;
-	pthread_mutex_unlock(&ep->lock);
+unlock:
+	uet_ep_unlock(ep);
 	return ret;
 }
 
 int uet_ep_post_cancel_locked(struct uet_ep *ep, struct uet_op *op)
 {
-	struct uet_hsi_cmd_seg seg;
-	struct uet_hsi_cmd_ext ext;
+	struct uet_post_cmd cmd;
 
-	memset(&seg, 0, sizeof(seg));
-	memset(&ext, 0, sizeof(ext));
-	seg.family = (op->flags & FI_TAGGED) ? UET_HSI_FAMILY_TAGGED :
-		     UET_HSI_FAMILY_MSG;
-	seg.variant = UET_HSI_VARIANT_RECV;
-	seg.data_src = UET_HSI_DATA_INLINE;
-	seg.metadata = uet_op_index(ep, op);
-	ext.ext_flags = UET_HSI_EXT_CANCEL;
-	return uet_ep_post_locked(ep, &seg, &ext, NULL, 0, false, NULL, 0,
-				  0);
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.seg.family = (op->flags & FI_TAGGED) ? UET_HSI_FAMILY_TAGGED :
+			 UET_HSI_FAMILY_MSG;
+	cmd.seg.variant = UET_HSI_VARIANT_RECV;
+	cmd.seg.metadata = uet_op_index(ep, op);
+	cmd.ext.ext_flags = UET_HSI_EXT_CANCEL;
+	cmd.opts = UET_POST_EXT;
+	cmd.data = UET_POST_DATA_NONE;
+	return uet_post_cmd_locked(ep, &cmd);
 }
 
 /* ---- fi_ops_msg ---- */
@@ -377,8 +257,9 @@ static ssize_t uet_msg_send(struct fid_ep *fid, const void *buf, size_t len,
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 
 	(void)desc;
-	return uet_ep_send(ep, &iov, 1, dest_addr, context, ep->tx_op_flags,
-			   false, 0, 0, false);
+	return uet_ep_send(ep, &(struct uet_msg_req){
+		.kind = FI_MSG, .iov = &iov, .count = 1, .addr = dest_addr,
+		.context = context, .flags = ep->tx_op_flags });
 }
 
 static ssize_t uet_msg_sendv(struct fid_ep *fid, const struct iovec *iov,
@@ -388,8 +269,9 @@ static ssize_t uet_msg_sendv(struct fid_ep *fid, const struct iovec *iov,
 	struct uet_ep *ep = uet_ep_of(fid);
 
 	(void)desc;
-	return uet_ep_send(ep, iov, count, dest_addr, context,
-			   ep->tx_op_flags, false, 0, 0, false);
+	return uet_ep_send(ep, &(struct uet_msg_req){
+		.kind = FI_MSG, .iov = iov, .count = count, .addr = dest_addr,
+		.context = context, .flags = ep->tx_op_flags });
 }
 
 static ssize_t uet_msg_sendmsg(struct fid_ep *fid, const struct fi_msg *msg,
@@ -397,9 +279,10 @@ static ssize_t uet_msg_sendmsg(struct fid_ep *fid, const struct fi_msg *msg,
 {
 	if (!msg)
 		return -FI_EINVAL;
-	return uet_ep_send(uet_ep_of(fid), msg->msg_iov, msg->iov_count,
-			   msg->addr, msg->context, flags, false, 0,
-			   msg->data, false);
+	return uet_ep_send(uet_ep_of(fid), &(struct uet_msg_req){
+		.kind = FI_MSG, .iov = msg->msg_iov, .count = msg->iov_count,
+		.addr = msg->addr, .context = msg->context, .flags = flags,
+		.data = msg->data });
 }
 
 static ssize_t uet_msg_inject(struct fid_ep *fid, const void *buf,
@@ -407,8 +290,9 @@ static ssize_t uet_msg_inject(struct fid_ep *fid, const void *buf,
 {
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 
-	return uet_ep_send(uet_ep_of(fid), &iov, 1, dest_addr, NULL,
-			   FI_INJECT, false, 0, 0, UET_SEND_NOCQ);
+	return uet_ep_send(uet_ep_of(fid), &(struct uet_msg_req){
+		.kind = FI_MSG, .iov = &iov, .count = 1, .addr = dest_addr,
+		.flags = FI_INJECT, .opts = UET_POST_SILENT });
 }
 
 static ssize_t uet_msg_senddata(struct fid_ep *fid, const void *buf,
@@ -419,9 +303,10 @@ static ssize_t uet_msg_senddata(struct fid_ep *fid, const void *buf,
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 
 	(void)desc;
-	return uet_ep_send(ep, &iov, 1, dest_addr, context,
-			   ep->tx_op_flags | FI_REMOTE_CQ_DATA, false, 0,
-			   data, false);
+	return uet_ep_send(ep, &(struct uet_msg_req){
+		.kind = FI_MSG, .iov = &iov, .count = 1, .addr = dest_addr,
+		.context = context,
+		.flags = ep->tx_op_flags | FI_REMOTE_CQ_DATA, .data = data });
 }
 
 static ssize_t uet_msg_injectdata(struct fid_ep *fid, const void *buf,
@@ -430,9 +315,10 @@ static ssize_t uet_msg_injectdata(struct fid_ep *fid, const void *buf,
 {
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 
-	return uet_ep_send(uet_ep_of(fid), &iov, 1, dest_addr, NULL,
-			   FI_INJECT | FI_REMOTE_CQ_DATA, false, 0, data,
-			   UET_SEND_NOCQ);
+	return uet_ep_send(uet_ep_of(fid), &(struct uet_msg_req){
+		.kind = FI_MSG, .iov = &iov, .count = 1, .addr = dest_addr,
+		.flags = FI_INJECT | FI_REMOTE_CQ_DATA, .data = data,
+		.opts = UET_POST_SILENT });
 }
 
 static ssize_t uet_msg_recv(struct fid_ep *fid, void *buf, size_t len,
@@ -442,8 +328,9 @@ static ssize_t uet_msg_recv(struct fid_ep *fid, void *buf, size_t len,
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
 
 	(void)desc;
-	return uet_ep_recv(ep, &iov, 1, src_addr, context, ep->rx_op_flags,
-			   false, 0, 0);
+	return uet_ep_recv(ep, &(struct uet_msg_req){
+		.kind = FI_MSG, .iov = &iov, .count = 1, .addr = src_addr,
+		.context = context, .flags = ep->rx_op_flags });
 }
 
 static ssize_t uet_msg_recvv(struct fid_ep *fid, const struct iovec *iov,
@@ -453,8 +340,9 @@ static ssize_t uet_msg_recvv(struct fid_ep *fid, const struct iovec *iov,
 	struct uet_ep *ep = uet_ep_of(fid);
 
 	(void)desc;
-	return uet_ep_recv(ep, iov, count, src_addr, context,
-			   ep->rx_op_flags, false, 0, 0);
+	return uet_ep_recv(ep, &(struct uet_msg_req){
+		.kind = FI_MSG, .iov = iov, .count = count, .addr = src_addr,
+		.context = context, .flags = ep->rx_op_flags });
 }
 
 static ssize_t uet_msg_recvmsg(struct fid_ep *fid, const struct fi_msg *msg,
@@ -462,8 +350,9 @@ static ssize_t uet_msg_recvmsg(struct fid_ep *fid, const struct fi_msg *msg,
 {
 	if (!msg)
 		return -FI_EINVAL;
-	return uet_ep_recv(uet_ep_of(fid), msg->msg_iov, msg->iov_count,
-			   msg->addr, msg->context, flags, false, 0, 0);
+	return uet_ep_recv(uet_ep_of(fid), &(struct uet_msg_req){
+		.kind = FI_MSG, .iov = msg->msg_iov, .count = msg->iov_count,
+		.addr = msg->addr, .context = msg->context, .flags = flags });
 }
 
 struct fi_ops_msg uet_ep_msg_ops = {
@@ -489,8 +378,9 @@ static ssize_t uet_tag_send(struct fid_ep *fid, const void *buf, size_t len,
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 
 	(void)desc;
-	return uet_ep_send(ep, &iov, 1, dest_addr, context, ep->tx_op_flags,
-			   true, tag, 0, false);
+	return uet_ep_send(ep, &(struct uet_msg_req){
+		.kind = FI_TAGGED, .iov = &iov, .count = 1, .addr = dest_addr,
+		.context = context, .flags = ep->tx_op_flags, .tag = tag });
 }
 
 static ssize_t uet_tag_sendv(struct fid_ep *fid, const struct iovec *iov,
@@ -500,8 +390,10 @@ static ssize_t uet_tag_sendv(struct fid_ep *fid, const struct iovec *iov,
 	struct uet_ep *ep = uet_ep_of(fid);
 
 	(void)desc;
-	return uet_ep_send(ep, iov, count, dest_addr, context,
-			   ep->tx_op_flags, true, tag, 0, false);
+	return uet_ep_send(ep, &(struct uet_msg_req){
+		.kind = FI_TAGGED, .iov = iov, .count = count,
+		.addr = dest_addr, .context = context,
+		.flags = ep->tx_op_flags, .tag = tag });
 }
 
 static ssize_t uet_tag_sendmsg(struct fid_ep *fid,
@@ -509,9 +401,11 @@ static ssize_t uet_tag_sendmsg(struct fid_ep *fid,
 {
 	if (!msg)
 		return -FI_EINVAL;
-	return uet_ep_send(uet_ep_of(fid), msg->msg_iov, msg->iov_count,
-			   msg->addr, msg->context, flags, true, msg->tag,
-			   msg->data, false);
+	return uet_ep_send(uet_ep_of(fid), &(struct uet_msg_req){
+		.kind = FI_TAGGED, .iov = msg->msg_iov,
+		.count = msg->iov_count, .addr = msg->addr,
+		.context = msg->context, .flags = flags, .tag = msg->tag,
+		.data = msg->data });
 }
 
 static ssize_t uet_tag_inject(struct fid_ep *fid, const void *buf,
@@ -519,8 +413,9 @@ static ssize_t uet_tag_inject(struct fid_ep *fid, const void *buf,
 {
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 
-	return uet_ep_send(uet_ep_of(fid), &iov, 1, dest_addr, NULL,
-			   FI_INJECT, true, tag, 0, UET_SEND_NOCQ);
+	return uet_ep_send(uet_ep_of(fid), &(struct uet_msg_req){
+		.kind = FI_TAGGED, .iov = &iov, .count = 1, .addr = dest_addr,
+		.flags = FI_INJECT, .tag = tag, .opts = UET_POST_SILENT });
 }
 
 static ssize_t uet_tag_senddata(struct fid_ep *fid, const void *buf,
@@ -532,9 +427,11 @@ static ssize_t uet_tag_senddata(struct fid_ep *fid, const void *buf,
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 
 	(void)desc;
-	return uet_ep_send(ep, &iov, 1, dest_addr, context,
-			   ep->tx_op_flags | FI_REMOTE_CQ_DATA, true, tag,
-			   data, false);
+	return uet_ep_send(ep, &(struct uet_msg_req){
+		.kind = FI_TAGGED, .iov = &iov, .count = 1, .addr = dest_addr,
+		.context = context,
+		.flags = ep->tx_op_flags | FI_REMOTE_CQ_DATA, .tag = tag,
+		.data = data });
 }
 
 static ssize_t uet_tag_injectdata(struct fid_ep *fid, const void *buf,
@@ -543,9 +440,10 @@ static ssize_t uet_tag_injectdata(struct fid_ep *fid, const void *buf,
 {
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 
-	return uet_ep_send(uet_ep_of(fid), &iov, 1, dest_addr, NULL,
-			   FI_INJECT | FI_REMOTE_CQ_DATA, true, tag, data,
-			   UET_SEND_NOCQ);
+	return uet_ep_send(uet_ep_of(fid), &(struct uet_msg_req){
+		.kind = FI_TAGGED, .iov = &iov, .count = 1, .addr = dest_addr,
+		.flags = FI_INJECT | FI_REMOTE_CQ_DATA, .tag = tag,
+		.data = data, .opts = UET_POST_SILENT });
 }
 
 static ssize_t uet_tag_recv(struct fid_ep *fid, void *buf, size_t len,
@@ -556,8 +454,10 @@ static ssize_t uet_tag_recv(struct fid_ep *fid, void *buf, size_t len,
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
 
 	(void)desc;
-	return uet_ep_recv(ep, &iov, 1, src_addr, context, ep->rx_op_flags,
-			   true, tag, ignore);
+	return uet_ep_recv(ep, &(struct uet_msg_req){
+		.kind = FI_TAGGED, .iov = &iov, .count = 1, .addr = src_addr,
+		.context = context, .flags = ep->rx_op_flags, .tag = tag,
+		.ignore = ignore });
 }
 
 static ssize_t uet_tag_recvv(struct fid_ep *fid, const struct iovec *iov,
@@ -567,8 +467,10 @@ static ssize_t uet_tag_recvv(struct fid_ep *fid, const struct iovec *iov,
 	struct uet_ep *ep = uet_ep_of(fid);
 
 	(void)desc;
-	return uet_ep_recv(ep, iov, count, src_addr, context,
-			   ep->rx_op_flags, true, tag, ignore);
+	return uet_ep_recv(ep, &(struct uet_msg_req){
+		.kind = FI_TAGGED, .iov = iov, .count = count,
+		.addr = src_addr, .context = context,
+		.flags = ep->rx_op_flags, .tag = tag, .ignore = ignore });
 }
 
 static ssize_t uet_tag_recvmsg(struct fid_ep *fid,
@@ -576,9 +478,11 @@ static ssize_t uet_tag_recvmsg(struct fid_ep *fid,
 {
 	if (!msg)
 		return -FI_EINVAL;
-	return uet_ep_recv(uet_ep_of(fid), msg->msg_iov, msg->iov_count,
-			   msg->addr, msg->context, flags, true, msg->tag,
-			   msg->ignore);
+	return uet_ep_recv(uet_ep_of(fid), &(struct uet_msg_req){
+		.kind = FI_TAGGED, .iov = msg->msg_iov,
+		.count = msg->iov_count, .addr = msg->addr,
+		.context = msg->context, .flags = flags, .tag = msg->tag,
+		.ignore = msg->ignore });
 }
 
 struct fi_ops_tagged uet_ep_tagged_ops = {

@@ -89,16 +89,16 @@ static int uet_poll_add(struct fid_poll *fid, struct fid *event_fid,
 		return -FI_ENOMEM;
 	m->fid = event_fid;
 	m->ref = ref;
-	pthread_mutex_lock(&ps->lock);
+	uet_lock(&ps->lock, UET_LOCK_WAITSET);
 	if (uet_poll_find_locked(ps, event_fid)) {
-		pthread_mutex_unlock(&ps->lock);
+		uet_unlock(&ps->lock, UET_LOCK_WAITSET);
 		free(m);
 		return -FI_EALREADY;
 	}
 	uet_dlist_insert_tail(&ps->members, &m->entry);
 	ps->nmembers++;
 	atomic_fetch_add(ref, 1);
-	pthread_mutex_unlock(&ps->lock);
+	uet_unlock(&ps->lock, UET_LOCK_WAITSET);
 	return 0;
 }
 
@@ -110,13 +110,13 @@ static int uet_poll_del(struct fid_poll *fid, struct fid *event_fid,
 
 	if (!event_fid || flags)
 		return -FI_EINVAL;
-	pthread_mutex_lock(&ps->lock);
+	uet_lock(&ps->lock, UET_LOCK_WAITSET);
 	m = uet_poll_find_locked(ps, event_fid);
 	if (m) {
 		uet_dlist_remove(&m->entry);
 		ps->nmembers--;
 	}
-	pthread_mutex_unlock(&ps->lock);
+	uet_unlock(&ps->lock, UET_LOCK_WAITSET);
 	if (!m)
 		return -FI_EINVAL;
 	atomic_fetch_sub(m->ref, 1);
@@ -132,14 +132,14 @@ static int uet_poll_poll(struct fid_poll *fid, void **context, int count)
 
 	if (count < 0 || (count && !context))
 		return -FI_EINVAL;
-	pthread_mutex_lock(&ps->lock);
+	uet_lock(&ps->lock, UET_LOCK_WAITSET);
 	uet_dlist_foreach_entry(&ps->members, m, entry) {
 		if (n == count)
 			break;
 		if (uet_wait_fid_ready(m->fid, &m->seen))
 			context[n++] = m->fid->context;
 	}
-	pthread_mutex_unlock(&ps->lock);
+	uet_unlock(&ps->lock, UET_LOCK_WAITSET);
 	return n;
 }
 

@@ -8,10 +8,9 @@
  * notifications read from the notification ring.  It never touches a
  * socket.
  *
- * Locking (FI_THREAD_SAFE): each object has its own mutex.  The order is
- * CQ/counter bind lock -> endpoint lock -> CQ lock, and endpoint lock ->
- * domain lock (MR counters, uet_mr_remote_event); the device has its own
- * lock inside the backend.
+ * Locking (FI_THREAD_SAFE, the only model uet offers): each object has
+ * its own mutex, taken with uet_lock() at its level; the order of every
+ * pair is in util/uet_lock.h and is checked in debug builds.
  */
 #ifndef UET_PROV_H
 #define UET_PROV_H
@@ -38,6 +37,7 @@
 #include "uet_hsi_dev.h"
 #include "uet_info.h"
 #include "uet_list.h"
+#include "uet_lock.h"
 #include "uet_log.h"
 
 /* Ring sizes of one endpoint's queue pair. */
@@ -94,7 +94,6 @@ struct uet_domain {
 	 * wiped once the device has its keys. */
 	bool has_secret;
 	uint8_t secret[FI_UET_TSS_SECRET_LEN];
-	enum fi_threading threading;
 	enum fi_progress data_progress;
 	uint64_t mr_mode;
 	bool auto_progress;		/* device thread started */
@@ -108,9 +107,14 @@ struct uet_domain {
 	atomic_int neps;
 };
 
-/* fi_open_ops on a domain: FI_UET_OPS_V1 (uet_ext_ops.c). */
+/* fi_open_ops on a domain: FI_UET_OPS_V1, _V2 (uet_ext_ops.c). */
 int uet_ext_ops_open(struct fid *fid, const char *name, uint64_t flags,
 		     void **ops, void *context);
+/* FI_UET_OPS_V2 get_peer_pdcs (uet_ext_peer.c). */
+struct fi_uet_peer_pdcs;
+int uet_ext_get_peer_pdcs(struct fid_domain *domain, struct fid_av *av,
+			  fi_addr_t addr, struct fi_uet_peer_pdcs *p,
+			  size_t len);
 int uet_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 		    struct fid_domain **domain, void *context);
 /* Drive the device once (receive, timers, notifications). */
@@ -424,7 +428,7 @@ struct uet_ep {
 	uint64_t caps;
 	struct uet_hsi_queue *q;
 	uint16_t pid, ri;
-	bool enabled;
+	bool enabled;			/* under lock (uet_ep_enabled) */
 
 	struct uet_av *av;
 	struct uet_sep *sep;		/* context of this scalable ep */
@@ -443,6 +447,8 @@ struct uet_ep {
 	 * FI_OPT_INJECT_MSG_SIZE; at most the two above). */
 	size_t msg_max_size, msg_inject_size;
 	bool shm_permitted;		/* FI_OPT_SHARED_MEMORY_PERMITTED */
+	uint32_t delivery;		/* FI_OPT_UET_DELIVERY */
+	uint32_t tclass;		/* FI_OPT_UET_TCLASS */
 
 	pthread_mutex_t lock;		/* ring producer + consumer */
 	struct uet_op **op_chunks;	/* nops / UET_OP_CHUNK of them */
@@ -453,6 +459,33 @@ struct uet_ep {
 					 * has not been read yet */
 	bool held_valid;
 };
+
+static inline struct uet_ep *uet_ep_of(struct fid_ep *fid)
+{
+	return uet_container_of(fid, struct uet_ep, fid);
+}
+
+static inline void uet_ep_lock(struct uet_ep *ep)
+{
+	uet_lock(&ep->lock, UET_LOCK_EP);
+}
+
+static inline void uet_ep_unlock(struct uet_ep *ep)
+{
+	uet_unlock(&ep->lock, UET_LOCK_EP);
+}
+
+/* ep->enabled is written and read under ep->lock; this reads it for a
+ * caller that does not hold the lock. */
+static inline bool uet_ep_enabled(struct uet_ep *ep)
+{
+	bool enabled;
+
+	uet_ep_lock(ep);
+	enabled = ep->enabled;
+	uet_ep_unlock(ep);
+	return enabled;
+}
 
 /* Default FI_OPT_MIN_MULTI_RECV. */
 #define UET_MIN_MULTI_RECV_DEF	64
@@ -501,20 +534,20 @@ extern struct fi_ops_msg uet_ep_msg_ops;
 extern struct fi_ops_tagged uet_ep_tagged_ops;
 extern struct fi_ops_rma uet_ep_rma_ops;		/* uet_rma.c */
 extern struct fi_ops_atomic uet_ep_atomic_ops;	/* uet_atomic.c */
+
+/* FI_OPT_UET_* options (uet_ep_opt.c): -FI_ENOPROTOOPT for other names. */
+int uet_ep_ext_setopt(struct uet_ep *ep, int optname, const void *optval,
+		      size_t optlen);
+int uet_ep_ext_getopt(struct uet_ep *ep, int optname, void *optval,
+		      size_t *optlen);
+/* The HSI queue mode (enum uet_hsi_queue_mode) the endpoint opens. */
+uint8_t uet_ep_queue_mode(const struct uet_ep *ep);
+
 /* Every call -FI_ENOSYS (uet_ep.c): DGRAM endpoints, scalable endpoints. */
 extern struct fi_ops_rma uet_ep_no_rma_ops;
 extern struct fi_ops_atomic uet_ep_no_atomic_ops;
 
-/* Command posting shared by the data paths (uet_msg.c).  Post seg (+ the
- * extension + one SGL entry per iovec when sgl_data, the first in the
- * segment) and ring the doorbell unless FI_MORE (FI_INJECT always rings);
- * extra (nextra entries) are appended after the iovec entries.
- * -FI_EAGAIN when the command ring is full. */
-int uet_ep_post_locked(struct uet_ep *ep, struct uet_hsi_cmd_seg *seg,
-		       const struct uet_hsi_cmd_ext *ext,
-		       const struct iovec *iov, size_t count, bool sgl_data,
-		       const struct iovec *extra, size_t nextra,
-		       uint64_t flags);
+/* The posting path itself: uet_post.h. */
 size_t uet_iov_len(const struct iovec *iov, size_t count);
 /* Every entry has a base when it has a length, and fits 32 bits. */
 bool uet_iov_valid(const struct iovec *iov, size_t count);
@@ -524,12 +557,6 @@ static inline uint32_t uet_sgl_len(size_t len)
 {
 	return len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
 }
-/* Make room for one more transmit operation: an op slot, or -FI_EAGAIN
- * (after progressing once). */
-struct uet_op *uet_ep_tx_op_locked(struct uet_ep *ep, int *ret);
-/* Ring the doorbell of the commands posted so far (FI_MORE held it). */
-void uet_ep_ring_locked(struct uet_ep *ep);
-
 /* Atomics (uet_atomic.c): fi_query_atomic of the domain. */
 int uet_query_atomic(struct fid_domain *domain, enum fi_datatype datatype,
 		     enum fi_op op, struct fi_atomic_attr *attr,

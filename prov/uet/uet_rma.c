@@ -31,6 +31,7 @@
 
 #include <string.h>
 
+#include "uet_post.h"
 #include "uet_prov.h"
 
 #define UET_RMA_FLAGS	(FI_COMPLETION | FI_INJECT | FI_REMOTE_CQ_DATA | \
@@ -39,11 +40,8 @@
 /* What a read cannot be asked for. */
 #define UET_RMA_NOT_READ (FI_INJECT | FI_REMOTE_CQ_DATA)
 
-/* fi_inject_write / fi_inject_writedata: no CQ entry ever. */
-#define UET_RMA_NOCQ	true
-
 struct uet_rma_req {
-	bool read;
+	uint64_t dir;				/* FI_READ or FI_WRITE */
 	const struct iovec *iov;
 	size_t count;
 	fi_addr_t dest_addr;
@@ -52,20 +50,16 @@ struct uet_rma_req {
 	void *context;
 	uint64_t flags;
 	uint64_t data;
-	bool nocq;
+	unsigned int opts;			/* UET_POST_SILENT:
+						 * fi_inject_write[data] */
 };
-
-static struct uet_ep *uet_ep_of(struct fid_ep *fid)
-{
-	return uet_container_of(fid, struct uet_ep, fid);
-}
 
 /* The checks that need no lock; 0 or -FI_E*.  The local buffer fills the
  * remote segments in order and may be shorter than they are. */
 static int uet_rma_check(const struct uet_ep *ep, const struct uet_rma_req *r,
 			 size_t len)
 {
-	uint64_t dir = r->read ? FI_READ : FI_WRITE;
+	uint64_t dir = r->dir;
 	size_t i, rlen = 0;
 
 	if (!(ep->caps & FI_RMA) || !(ep->caps & dir))
@@ -77,7 +71,7 @@ static int uet_rma_check(const struct uet_ep *ep, const struct uet_rma_req *r,
 		return -FI_EINVAL;
 	if (r->flags & ~(uint64_t)UET_RMA_FLAGS)
 		return -FI_EBADFLAGS;
-	if (r->read && (r->flags & UET_RMA_NOT_READ))
+	if (r->dir == FI_READ && (r->flags & UET_RMA_NOT_READ))
 		return -FI_EINVAL;
 	if (len > ep->max_msg_size || len > UINT32_MAX)
 		return -FI_EMSGSIZE;
@@ -96,8 +90,6 @@ static int uet_rma_check(const struct uet_ep *ep, const struct uet_rma_req *r,
 	}
 	if (r->rma_count > 1 && len > rlen)
 		return -FI_EINVAL;
-	if (!ep->enabled)
-		return -FI_EOPBADSTATE;
 	return 0;
 }
 
@@ -138,73 +130,45 @@ static size_t uet_rma_seg_len(const struct uet_rma_req *r, size_t i,
 	return r->rma_iov[i].len < left ? r->rma_iov[i].len : left;
 }
 
-/* Command slots the operation takes in the ring (ext entry + SGL). */
-static uint32_t uet_rma_slots(const struct uet_rma_req *r, size_t len)
+/* The command of remote segment i, holding bytes [off, off+seg_len) of
+ * the local buffer (sub: room for UET_IOV_LIMIT entries). */
+static void uet_rma_seg_cmd(const struct uet_rma_req *r,
+			    struct uet_post_cmd *cmd, struct iovec *sub,
+			    size_t i, size_t off, size_t seg_len)
 {
-	struct iovec sub[UET_IOV_LIMIT];
-	size_t i, off = 0, seg_len, n;
-	uint32_t slots = 0;
+	bool last = i + 1 == r->rma_count;
 
-	for (i = 0; i < r->rma_count; i++) {
-		seg_len = uet_rma_seg_len(r, i, len, off);
-		n = uet_rma_iov_slice(r->iov, r->count, off, seg_len, sub);
-		slots += uet_hsi_cmd_nslots((unsigned int)(1 + n));
-		off += seg_len;
-	}
-	return slots;
-}
-
-/* Post the command of remote segment i, holding bytes [off, off+seg_len)
- * of the local buffer.  last: the operation's final command. */
-static int uet_rma_post_seg_locked(struct uet_ep *ep,
-				   const struct uet_rma_req *r,
-				   struct uet_hsi_cmd_seg seg,
-				   struct uet_hsi_cmd_ext ext, size_t i,
-				   size_t off, size_t seg_len, bool last)
-{
-	struct iovec sub[UET_IOV_LIMIT];
-	uint64_t flags = r->flags;
-	size_t n, k, pos;
-
-	n = uet_rma_iov_slice(r->iov, r->count, off, seg_len, sub);
-	seg.tag = r->rma_iov[i].key;
-	ext.remote_addr = r->rma_iov[i].addr;
-	if (!r->read && (r->flags & FI_INJECT) &&
+	cmd->count = uet_rma_iov_slice(r->iov, r->count, off, seg_len, sub);
+	cmd->iov = sub;
+	cmd->seg.tag = r->rma_iov[i].key;
+	cmd->ext.remote_addr = r->rma_iov[i].addr;
+	if (r->dir == FI_WRITE && (r->flags & FI_INJECT) &&
 	    seg_len > UET_HSI_CMD_INLINE_MAX)
-		seg.variant = UET_HSI_VARIANT_INJECT;
+		cmd->seg.variant = UET_HSI_VARIANT_INJECT;
 	if (!last) {
 		/* The target reports the operation once, when its last
 		 * segment lands; the doorbell waits for that one too. */
-		seg.remote_cq = false;
-		ext.header_data = 0;
-		ext.ext_flags &= (uint8_t)~UET_HSI_EXT_HAS_DATA;
-		flags |= FI_MORE;
-	} else if (r->rma_count > 1 && seg.remote_cq) {
+		cmd->seg.remote_cq = false;
+		cmd->ext.header_data = 0;
+		cmd->ext.ext_flags &= (uint8_t)~UET_HSI_EXT_HAS_DATA;
+		cmd->flags |= FI_MORE;
+	} else if (r->rma_count > 1 && cmd->seg.remote_cq) {
 		/* ... after every earlier segment has landed. */
-		seg.fence = true;
+		cmd->seg.fence = true;
 	}
-	if (!r->read && seg_len <= UET_HSI_CMD_INLINE_MAX) {
-		seg.data_src = UET_HSI_DATA_INLINE;
-		seg.payload_len = (uint16_t)seg_len;
-		for (k = 0, pos = 0; k < n; k++) {
-			memcpy(seg.inline_data + pos, sub[k].iov_base,
-			       sub[k].iov_len);
-			pos += sub[k].iov_len;
-		}
-		return uet_ep_post_locked(ep, &seg, &ext, NULL, 0, false,
-					  NULL, 0, flags);
+	if (r->dir == FI_WRITE && seg_len <= UET_HSI_CMD_INLINE_MAX) {
+		cmd->data = UET_POST_DATA_INLINE;
+	} else {
+		cmd->data = UET_POST_DATA_SGL;
+		cmd->seg.payload_len = seg_len > UINT16_MAX ? 0 :
+				       (uint16_t)seg_len;
 	}
-	seg.payload_len = seg_len > UINT16_MAX ? 0 : (uint16_t)seg_len;
-	return uet_ep_post_locked(ep, &seg, &ext, sub, n, true, NULL, 0,
-				  flags);
 }
 
 static ssize_t uet_rma_post(struct uet_ep *ep, const struct uet_rma_req *r)
 {
-	struct uet_hsi_cmd_seg seg;
-	struct uet_hsi_cmd_ext ext;
-	struct uet_op *op;
-	uint64_t dest;
+	struct uet_post_cmd cmd[UET_RMA_IOV_LIMIT];
+	struct iovec sub[UET_RMA_IOV_LIMIT][UET_IOV_LIMIT];
 	size_t len, i, off, seg_len;
 	int ret;
 
@@ -213,82 +177,41 @@ static ssize_t uet_rma_post(struct uet_ep *ep, const struct uet_rma_req *r)
 	if (ret)
 		return ret;
 
-	memset(&seg, 0, sizeof(seg));
-	memset(&ext, 0, sizeof(ext));
-	seg.family = UET_HSI_FAMILY_RMA;
-	seg.variant = r->read ? UET_HSI_VARIANT_RECV : UET_HSI_VARIANT_SEND;
-	seg.completion = true;
-	seg.inject = r->flags & FI_INJECT;
-	seg.fence = r->flags & FI_FENCE;
+	memset(&cmd[0], 0, sizeof(cmd[0]));
+	cmd[0].seg.family = UET_HSI_FAMILY_RMA;
+	cmd[0].seg.variant = r->dir == FI_READ ? UET_HSI_VARIANT_RECV :
+			     UET_HSI_VARIANT_SEND;
+	cmd[0].seg.completion = true;
+	cmd[0].seg.inject = r->flags & FI_INJECT;
+	cmd[0].seg.fence = r->flags & FI_FENCE;
 	if (r->flags & FI_REMOTE_CQ_DATA) {
-		seg.remote_cq = true;
-		ext.header_data = r->data;
-		ext.ext_flags |= UET_HSI_EXT_HAS_DATA;
+		cmd[0].seg.remote_cq = true;
+		cmd[0].ext.header_data = r->data;
+		cmd[0].ext.ext_flags |= UET_HSI_EXT_HAS_DATA;
 	}
 	/* A read completes when its data is here: DC adds nothing. */
-	if ((r->flags & FI_DELIVERY_COMPLETE) && !r->read)
-		ext.ext_flags |= UET_HSI_EXT_DC;
-
-	pthread_mutex_lock(&ep->lock);
-	if (uet_av_dest(ep->av, r->dest_addr, &dest)) {
-		pthread_mutex_unlock(&ep->lock);
-		return -FI_EINVAL;
-	}
-	seg.dest = dest;
-	/* Every segment's command or none: room for all of them first. */
-	if (r->rma_count > 1 &&
-	    uet_hsi_cmdq_free_slots(ep->q->cmdq) < uet_rma_slots(r, len)) {
-		if (ep->doorbell_pending)
-			uet_ep_ring_locked(ep);
-		uet_ep_progress_locked(ep);
-		pthread_mutex_unlock(&ep->lock);
-		return -FI_EAGAIN;
-	}
-	op = uet_ep_tx_op_locked(ep, &ret);
-	if (!op) {
-		pthread_mutex_unlock(&ep->lock);
-		return ret;
-	}
-	op->context = r->context;
-	op->flags = FI_RMA | (r->read ? FI_READ : FI_WRITE);
-	op->silent = r->nocq;
-	op->report = !r->nocq &&
-		     (!ep->tx_selective || (r->flags & FI_COMPLETION));
-	op->len = len;
-	seg.metadata = uet_op_index(ep, op);
+	if ((r->flags & FI_DELIVERY_COMPLETE) && r->dir == FI_WRITE)
+		cmd[0].ext.ext_flags |= UET_HSI_EXT_DC;
+	cmd[0].opts = UET_POST_EXT;
+	cmd[0].flags = r->flags;
+	for (i = 1; i < r->rma_count; i++)
+		cmd[i] = cmd[0];
 	for (i = 0, off = 0; i < r->rma_count; i++) {
 		seg_len = uet_rma_seg_len(r, i, len, off);
-		ret = uet_rma_post_seg_locked(ep, r, seg, ext, i, off, seg_len,
-					      i + 1 == r->rma_count);
-		if (ret)
-			break;
+		uet_rma_seg_cmd(r, &cmd[i], sub[i], i, off, seg_len);
 		off += seg_len;
 	}
-	if (ret && i == 0) {
-		uet_op_free(ep, op);
-	} else {
-		if (ret) {
-			/* Segments already posted will complete: the
-			 * operation fails with them (the room was checked,
-			 * so this is a device failure). */
-			UET_WARN(FI_LOG_EP_DATA, "RMA segment %zu of %zu not "
-				 "posted: %s\n", i + 1, r->rma_count,
-				 fi_strerror(-ret));
-			op->part_status = FI_EIO;
-			if (ep->doorbell_pending)
-				uet_ep_ring_locked(ep);
-			ret = 0;
-		}
-		op->parts_left = (uint16_t)(i - 1);	/* i posted */
-		ep->tx_inflight++;
-	}
-	pthread_mutex_unlock(&ep->lock);
-	return ret;
+
+	return uet_post_tx(ep, &(struct uet_post_req){
+		.dest_addr = r->dest_addr, .context = r->context,
+		.op_flags = FI_RMA | r->dir, .flags = r->flags,
+		.opts = r->opts,
+		.len = len, .cmd = cmd, .ncmd = r->rma_count });
 }
 
 /* fi_msg_rma: up to UET_RMA_IOV_LIMIT remote segments, filled in order. */
 static ssize_t uet_rma_msg(struct fid_ep *fid, const struct fi_msg_rma *msg,
-			   uint64_t flags, bool read)
+			   uint64_t flags, uint64_t dir)
 {
 	struct uet_rma_req r;
 
@@ -301,7 +224,7 @@ static ssize_t uet_rma_msg(struct fid_ep *fid, const struct fi_msg_rma *msg,
 	    uet_iov_len(msg->msg_iov, msg->iov_count) > msg->rma_iov[0].len)
 		return -FI_EINVAL;
 	memset(&r, 0, sizeof(r));
-	r.read = read;
+	r.dir = dir;
 	r.iov = msg->msg_iov;
 	r.count = msg->iov_count;
 	r.dest_addr = msg->addr;
@@ -313,23 +236,23 @@ static ssize_t uet_rma_msg(struct fid_ep *fid, const struct fi_msg_rma *msg,
 	return uet_rma_post(uet_ep_of(fid), &r);
 }
 
-static ssize_t uet_rma_one(struct fid_ep *fid, bool read, void *buf,
+static ssize_t uet_rma_one(struct fid_ep *fid, uint64_t dir, void *buf,
 			   size_t len, fi_addr_t addr, uint64_t raddr,
 			   uint64_t key, void *context, uint64_t flags,
-			   uint64_t data, bool nocq)
+			   uint64_t data, unsigned int opts)
 {
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
 	struct fi_rma_iov rma = { .addr = raddr, .len = len, .key = key };
 	struct uet_rma_req r = {
-		.read = read, .iov = &iov, .count = 1, .dest_addr = addr,
+		.dir = dir, .iov = &iov, .count = 1, .dest_addr = addr,
 		.rma_iov = &rma, .rma_count = 1, .context = context,
-		.flags = flags, .data = data, .nocq = nocq,
+		.flags = flags, .data = data, .opts = opts,
 	};
 
 	return uet_rma_post(uet_ep_of(fid), &r);
 }
 
-static ssize_t uet_rma_vec(struct fid_ep *fid, bool read,
+static ssize_t uet_rma_vec(struct fid_ep *fid, uint64_t dir,
 			   const struct iovec *iov, size_t count,
 			   fi_addr_t addr, uint64_t raddr, uint64_t key,
 			   void *context)
@@ -340,9 +263,9 @@ static ssize_t uet_rma_vec(struct fid_ep *fid, bool read,
 		.key = key,
 	};
 	struct uet_rma_req r = {
-		.read = read, .iov = iov, .count = count, .dest_addr = addr,
+		.dir = dir, .iov = iov, .count = count, .dest_addr = addr,
 		.rma_iov = &rma, .rma_count = 1, .context = context,
-		.flags = ep->tx_op_flags & ~(uint64_t)(read ? UET_RMA_NOT_READ
+		.flags = ep->tx_op_flags & ~(uint64_t)(dir == FI_READ ? UET_RMA_NOT_READ
 							    : 0),
 	};
 
@@ -356,9 +279,9 @@ static ssize_t uet_rma_read(struct fid_ep *fid, void *buf, size_t len,
 			    uint64_t key, void *context)
 {
 	(void)desc;
-	return uet_rma_one(fid, true, buf, len, src_addr, addr, key, context,
+	return uet_rma_one(fid, FI_READ, buf, len, src_addr, addr, key, context,
 			   uet_ep_of(fid)->tx_op_flags &
-			   ~(uint64_t)UET_RMA_NOT_READ, 0, false);
+			   ~(uint64_t)UET_RMA_NOT_READ, 0, 0);
 }
 
 static ssize_t uet_rma_readv(struct fid_ep *fid, const struct iovec *iov,
@@ -366,14 +289,14 @@ static ssize_t uet_rma_readv(struct fid_ep *fid, const struct iovec *iov,
 			     uint64_t addr, uint64_t key, void *context)
 {
 	(void)desc;
-	return uet_rma_vec(fid, true, iov, count, src_addr, addr, key,
+	return uet_rma_vec(fid, FI_READ, iov, count, src_addr, addr, key,
 			   context);
 }
 
 static ssize_t uet_rma_readmsg(struct fid_ep *fid,
 			       const struct fi_msg_rma *msg, uint64_t flags)
 {
-	return uet_rma_msg(fid, msg, flags, true);
+	return uet_rma_msg(fid, msg, flags, FI_READ);
 }
 
 static ssize_t uet_rma_write(struct fid_ep *fid, const void *buf, size_t len,
@@ -381,8 +304,8 @@ static ssize_t uet_rma_write(struct fid_ep *fid, const void *buf, size_t len,
 			     uint64_t key, void *context)
 {
 	(void)desc;
-	return uet_rma_one(fid, false, (void *)buf, len, dest_addr, addr, key,
-			   context, uet_ep_of(fid)->tx_op_flags, 0, false);
+	return uet_rma_one(fid, FI_WRITE, (void *)buf, len, dest_addr, addr, key,
+			   context, uet_ep_of(fid)->tx_op_flags, 0, 0);
 }
 
 static ssize_t uet_rma_writev(struct fid_ep *fid, const struct iovec *iov,
@@ -390,22 +313,22 @@ static ssize_t uet_rma_writev(struct fid_ep *fid, const struct iovec *iov,
 			      uint64_t addr, uint64_t key, void *context)
 {
 	(void)desc;
-	return uet_rma_vec(fid, false, iov, count, dest_addr, addr, key,
+	return uet_rma_vec(fid, FI_WRITE, iov, count, dest_addr, addr, key,
 			   context);
 }
 
 static ssize_t uet_rma_writemsg(struct fid_ep *fid,
 				const struct fi_msg_rma *msg, uint64_t flags)
 {
-	return uet_rma_msg(fid, msg, flags, false);
+	return uet_rma_msg(fid, msg, flags, FI_WRITE);
 }
 
 static ssize_t uet_rma_inject(struct fid_ep *fid, const void *buf,
 			      size_t len, fi_addr_t dest_addr, uint64_t addr,
 			      uint64_t key)
 {
-	return uet_rma_one(fid, false, (void *)buf, len, dest_addr, addr, key,
-			   NULL, FI_INJECT, 0, UET_RMA_NOCQ);
+	return uet_rma_one(fid, FI_WRITE, (void *)buf, len, dest_addr, addr, key,
+			   NULL, FI_INJECT, 0, UET_POST_SILENT);
 }
 
 static ssize_t uet_rma_writedata(struct fid_ep *fid, const void *buf,
@@ -414,9 +337,9 @@ static ssize_t uet_rma_writedata(struct fid_ep *fid, const void *buf,
 				 uint64_t key, void *context)
 {
 	(void)desc;
-	return uet_rma_one(fid, false, (void *)buf, len, dest_addr, addr, key,
+	return uet_rma_one(fid, FI_WRITE, (void *)buf, len, dest_addr, addr, key,
 			   context, uet_ep_of(fid)->tx_op_flags |
-			   FI_REMOTE_CQ_DATA, data, false);
+			   FI_REMOTE_CQ_DATA, data, 0);
 }
 
 static ssize_t uet_rma_injectdata(struct fid_ep *fid, const void *buf,
@@ -424,9 +347,9 @@ static ssize_t uet_rma_injectdata(struct fid_ep *fid, const void *buf,
 				  fi_addr_t dest_addr, uint64_t addr,
 				  uint64_t key)
 {
-	return uet_rma_one(fid, false, (void *)buf, len, dest_addr, addr, key,
+	return uet_rma_one(fid, FI_WRITE, (void *)buf, len, dest_addr, addr, key,
 			   NULL, FI_INJECT | FI_REMOTE_CQ_DATA, data,
-			   UET_RMA_NOCQ);
+			   UET_POST_SILENT);
 }
 
 struct fi_ops_rma uet_ep_rma_ops = {

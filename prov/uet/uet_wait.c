@@ -59,12 +59,12 @@ static bool uet_wait_any_ready(struct uet_wait *ws)
 	struct uet_wait_member *m;
 	bool ready = false;
 
-	pthread_mutex_lock(&ws->lock);
+	uet_lock(&ws->lock, UET_LOCK_WAITSET);
 	uet_dlist_foreach_entry(&ws->members, m, entry) {
 		if (uet_wait_fid_ready(m->fid, &m->seen))
 			ready = true;
 	}
-	pthread_mutex_unlock(&ws->lock);
+	uet_unlock(&ws->lock, UET_LOCK_WAITSET);
 	return ready;
 }
 
@@ -153,9 +153,9 @@ int uet_wait_join(struct uet_wait *ws, struct fid *member,
 			goto err_del_dev;
 		m->signal_fd = signal_fd;
 	}
-	pthread_mutex_lock(&ws->lock);
+	uet_lock(&ws->lock, UET_LOCK_WAITSET);
 	uet_dlist_insert_tail(&ws->members, &m->entry);
-	pthread_mutex_unlock(&ws->lock);
+	uet_unlock(&ws->lock, UET_LOCK_WAITSET);
 	atomic_fetch_add(&ws->ref, 1);
 	return 0;
 
@@ -173,7 +173,7 @@ void uet_wait_leave(struct uet_wait *ws, struct fid *member)
 {
 	struct uet_wait_member *m, *found = NULL;
 
-	pthread_mutex_lock(&ws->lock);
+	uet_lock(&ws->lock, UET_LOCK_WAITSET);
 	uet_dlist_foreach_entry(&ws->members, m, entry) {
 		if (m->fid == member) {
 			found = m;
@@ -182,7 +182,7 @@ void uet_wait_leave(struct uet_wait *ws, struct fid *member)
 	}
 	if (found)
 		uet_dlist_remove(&found->entry);
-	pthread_mutex_unlock(&ws->lock);
+	uet_unlock(&ws->lock, UET_LOCK_WAITSET);
 	if (!found)
 		return;
 	uet_wait_epoll_del(ws, found->signal_fd);
