@@ -726,7 +726,7 @@ unsigned int uet_pds_tx_space(struct uet_pds *pds,
 	}
 	if (uet_pds_ini_key(key, ikey))
 		return 0;
-	pdc = uet_pdc_by_ini_key(pds, ikey);
+	pdc = uet_pdc_by_ini_key_last(pds, ikey);
 	if (!pdc)
 		return pds->npdcs < pds->cfg.max_pdcs ? pds->cfg.window : 0;
 	return uet_pdc_tx_space(pds, pdc);
@@ -741,7 +741,7 @@ bool uet_pds_peer_alive(struct uet_pds *pds, const struct uet_pds_key *key)
 	    (key->mode != UET_PDS_MODE_RUD && key->mode != UET_PDS_MODE_ROD) ||
 	    uet_pds_ini_key(key, ikey))
 		return false;
-	pdc = uet_pdc_by_ini_key(pds, ikey);
+	pdc = uet_pdc_by_ini_key_last(pds, ikey);
 	/* A PDC retransmitting on timeouts may be losing its peer: its
 	 * sends keep their errors (no backoff once an RTT sample came). */
 	return pdc && pdc->state == UET_PDC_ESTABLISHED && !pdc->backoff;
@@ -780,7 +780,7 @@ int uet_pds_send(struct uet_pds *pds, const struct uet_pds_key *key,
 	}
 	if (uet_pds_ini_key(key, ikey))
 		return -EINVAL;		/* job_id too wide, unknown family */
-	pdc = uet_pdc_by_ini_key(pds, ikey);
+	pdc = uet_pdc_by_ini_key_last(pds, ikey);
 	if (!pdc) {
 		ret = uet_pdc_create_ini(pds, key, ikey, now, &pdc);
 		if (ret)

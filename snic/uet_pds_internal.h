@@ -300,6 +300,7 @@ struct uet_pds {
 	uint32_t ring_mask;
 
 	struct uet_hashmap ini_map;	/* initiator key -> pdc */
+	struct uet_pdc *ini_last;	/* the latest found there, or NULL */
 	struct uet_hashmap tgt_map;	/* {src FA, spdcid} -> pdc */
 	struct uet_hashmap id_map;	/* lpdcid -> pdc */
 	struct uet_dlist pdcs;
@@ -458,6 +459,10 @@ int uet_pds_ini_key(const struct uet_pds_key *key,
 struct uet_pdc *uet_pdc_by_id(const struct uet_pds *pds, uint16_t lpdcid);
 struct uet_pdc *uet_pdc_by_ini_key(const struct uet_pds *pds,
 				   const uint8_t key[UET_PDS_INI_KEY_LEN]);
+/* The same, remembering the PDC: the sends of a burst (and the window and
+ * liveness checks before each) ask for one key in a row. */
+struct uet_pdc *uet_pdc_by_ini_key_last(struct uet_pds *pds,
+					const uint8_t key[UET_PDS_INI_KEY_LEN]);
 struct uet_pdc *uet_pdc_by_tgt_key(const struct uet_pds *pds,
 				   const uint8_t key[UET_PDS_TGT_KEY_LEN]);
 /* A new initiator PDC in SYN_SENT (no packet yet). */
