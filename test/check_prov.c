@@ -1426,6 +1426,54 @@ START_TEST(test_close_delivers_held)
 }
 END_TEST
 
+/*
+ * Under manual progress a posted receive waits for the endpoint's next
+ * call to ring the doorbell (a reply posted right after it shares the
+ * doorbell); the next progress rings it, and the message lands in it.
+ * Under auto progress it rings at once.
+ */
+START_TEST(test_recv_rides_next_doorbell)
+{
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	uint8_t tx[64], rx[64];
+	struct uet_ep *ep1;
+	struct pair p;
+
+	pair_open(&p);
+	ep1 = uet_container_of(p.s[1].ep, struct uet_ep, fid);
+	memset(tx, 0x3c, sizeof(tx));
+	memset(rx, 0, sizeof(rx));
+	ck_assert_int_eq(fi_recv(p.s[1].ep, rx, sizeof(rx), NULL,
+				 FI_ADDR_UNSPEC, (void *)0x1), 0);
+	ck_assert(ep1->doorbell_pending);
+	fi_cq_read(p.s[1].cq, NULL, 0);		/* progress rings it */
+	ck_assert(!ep1->doorbell_pending);
+	ck_assert_int_eq(fi_recv(p.s[1].ep, rx, sizeof(rx), NULL,
+				 FI_ADDR_UNSPEC, (void *)0x2), 0);
+	ck_assert(ep1->doorbell_pending);
+	ck_assert_int_eq(fi_send(p.s[1].ep, tx, sizeof(tx), NULL,
+				 p.s[1].peer, (void *)0x3), 0);
+	ck_assert(!ep1->doorbell_pending);	/* the send rang both */
+	ck_assert_int_eq(fi_send(p.s[0].ep, tx, sizeof(tx), NULL,
+				 p.s[0].peer, (void *)0x4), 0);
+	do	/* side 1's own send (0x3) may complete first */
+		ck_assert_int_eq(wait_comp(&p, 1, &e, NULL, &err), 1);
+	while (e.op_context == (void *)0x3);
+	ck_assert_ptr_eq(e.op_context, (void *)0x1);
+	ck_assert_uint_eq(rx[0], 0x3c);
+	pair_close(&p);
+
+	pair_open_fmt(&p, FI_EP_RDM, FI_PROGRESS_AUTO, FI_CQ_FORMAT_TAGGED,
+		      0);
+	ep1 = uet_container_of(p.s[1].ep, struct uet_ep, fid);
+	ck_assert_int_eq(fi_recv(p.s[1].ep, rx, sizeof(rx), NULL,
+				 FI_ADDR_UNSPEC, (void *)0x1), 0);
+	ck_assert(!ep1->doorbell_pending);
+	pair_close(&p);
+}
+END_TEST
+
 static Suite *prov_suite(void)
 {
 	Suite *s = suite_create("prov");
@@ -1461,6 +1509,7 @@ static Suite *prov_suite(void)
 	tcase_add_test(tc, test_many_posted_receives);
 	tcase_add_test(tc, test_send_held);
 	tcase_add_test(tc, test_close_delivers_held);
+	tcase_add_test(tc, test_recv_rides_next_doorbell);
 	suite_add_tcase(s, tc);
 	return s;
 }
