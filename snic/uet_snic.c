@@ -13,8 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <rdma/fabric.h>
-
 #include "uet_byteorder.h"
 #include "uet_clock.h"
 #include "uet_link_udp.h"
@@ -22,9 +20,8 @@
 #include "uet_snic_internal.h"
 #include "uet_tss_internal.h"
 
-/* Access bits a registration may carry (libfabric's). */
-#define UET_SNIC_MR_ACCESS	(FI_READ | FI_WRITE | FI_RECV | FI_SEND | \
-				 FI_REMOTE_READ | FI_REMOTE_WRITE)
+/* Access bits a registration may carry. */
+#define UET_SNIC_MR_ACCESS	UET_HSI_ACCESS_ALL
 /* Largest peer handle; UET_HSI_PEER_UNKNOWN is never one. */
 #define UET_SNIC_PEER_MAX	(UET_HSI_PEER_UNKNOWN - 1u)
 
@@ -236,14 +233,14 @@ static struct uet_snic_mr *snic_mr_find_locked(struct uet_snic_dev *dev,
 	return n ? uet_container_of(n, struct uet_snic_mr, node) : NULL;
 }
 
-/* libfabric access bits -> the SES RI table's remote rights. */
+/* HSI access bits -> the SES RI table's remote rights. */
 static uint32_t snic_ses_access(uint64_t access)
 {
 	uint32_t a = 0;
 
-	if (access & FI_REMOTE_READ)
+	if (access & UET_HSI_ACCESS_REMOTE_READ)
 		a |= UET_SES_ACC_REMOTE_READ;
-	if (access & FI_REMOTE_WRITE)
+	if (access & UET_HSI_ACCESS_REMOTE_WRITE)
 		a |= UET_SES_ACC_REMOTE_WRITE;
 	return a;
 }
@@ -974,4 +971,7 @@ const struct uet_hsi_dev_ops uet_snic_dev_ops = {
 	.mr_reg = snic_mr_reg,
 	.mr_dereg = snic_mr_dereg,
 	.get_limits = snic_get_limits,
+	.query_counters = uet_snic_query_counters,
+	.dgram_overhead = uet_snic_dgram_overhead,
+	.env_vars = uet_snic_env_list,
 };

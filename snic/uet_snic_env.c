@@ -287,3 +287,15 @@ int uet_snic_tss_cfg(const uint8_t *secret, uint32_t job_id,
 	}
 	return ret;
 }
+
+void uet_snic_env_list(const struct uet_env_var *const **vars, size_t *n)
+{
+	*vars = uet_snic_env_vars;
+	*n = uet_snic_env_nvars;
+}
+
+size_t uet_snic_dgram_overhead(void)
+{
+	return uet_env_get_enum(&snic_env_tss) != UET_TSS_OFF ?
+	       UET_TSS_OVERHEAD : 0;
+}

@@ -61,6 +61,8 @@ struct uet_eq;
 struct uet_sep;
 
 struct fi_provider *uet_prov_init(void);
+/* Register the HSI backends built into the provider (once; uet_prov.c). */
+void uet_prov_backends_init(void);
 
 int uet_getinfo(uint32_t version, const char *node, const char *service,
 		uint64_t flags, const struct fi_info *hints,
