@@ -146,16 +146,16 @@ int uet_hsi_dev_select(const struct uet_hsi_dev_ops **ops)
 	kind = uet_env_get_enum(&uet_hsi_env_device);
 	npmr = uet_hsi_dev_probe_pmr(pmr_names, sizeof(pmr_names));
 	if (npmr > 0 && !tbl[UET_HSI_DEV_PMR])
-		UET_INFO(FI_LOG_CORE, "PMR device(s) %s present, but this "
+		UET_INFO(UET_LOG_CORE, "PMR device(s) %s present, but this "
 			 "build has no PMR backend\n", pmr_names);
 
 	ret = uet_hsi_dev_choose(tbl, UET_HSI_NKINDS, kind, ops);
 	if (ret) {
-		UET_WARN(FI_LOG_CORE, "FI_UET_DEVICE=%s: no such device "
+		UET_WARN(UET_LOG_CORE, "FI_UET_DEVICE=%s: no such device "
 			 "backend available\n", device_names[kind].name);
 		return ret;
 	}
-	UET_INFO(FI_LOG_CORE, "HSI device backend: %s (FI_UET_DEVICE=%s)\n",
+	UET_INFO(UET_LOG_CORE, "HSI device backend: %s (FI_UET_DEVICE=%s)\n",
 		 (*ops)->name, device_names[kind].name);
 	return 0;
 }

@@ -341,7 +341,7 @@ static int uet_pdc_deliver(struct uet_pds *pds, struct uet_pdc *pdc,
 	if (rsp->next_hdr != UET_HDR_NONE &&
 	    (rsp->next_hdr > UET_HDR_MAX || rsp->len == 0 ||
 	     rsp->len > UET_PDS_RSP_MAX)) {
-		UET_WARN_ONCE(FI_LOG_EP_DATA,
+		UET_WARN_ONCE(UET_LOG_EP_DATA,
 			      "SES response of invalid size dropped\n");
 		UET_PDS_INC(pds, pdc, malformed);
 		rsp->next_hdr = UET_HDR_NONE;

@@ -819,7 +819,7 @@ static int ses_rx_amo(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	rc = ses_rx_amo_check(op, dtype, len, ptr);
 	if (rc != UET_RC_OK) {
 		ses->stats.amo_unsupported++;
-		UET_DBG(FI_LOG_EP_DATA,
+		UET_DBG(UET_LOG_EP_DATA,
 			"SES: atomic refused (rc %u): op %u dtype %u len %llu\n",
 			rc, op, dtype, (unsigned long long)len);
 		goto err_refuse;

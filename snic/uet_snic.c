@@ -632,7 +632,7 @@ static int snic_open(const struct uet_hsi_dev_attr *attr,
 	uet_snic_cfg_from_env(&cfg);
 	ret = uet_snic_tss_cfg(attr->tss_secret, attr->job_id, &tcfg);
 	if (ret) {
-		UET_WARN(FI_LOG_CORE, "software NIC: transport security "
+		UET_WARN(UET_LOG_CORE, "software NIC: transport security "
 			 "(FI_UET_TSS, FI_UET_TSS_KEY_FILE): %s\n",
 			 strerror(-ret));
 		return ret;
@@ -656,14 +656,14 @@ static int snic_open(const struct uet_hsi_dev_attr *attr,
 				     2 * cfg.pds.cc_entropies;
 	ret = uet_link_udp_open(&lcfg, &link);
 	if (ret) {
-		UET_WARN(FI_LOG_CORE, "software NIC: UDP link on %s port %u: "
+		UET_WARN(UET_LOG_CORE, "software NIC: UDP link on %s port %u: "
 			 "%d\n", lcfg.host, lcfg.port, ret);
 		goto out_wipe;
 	}
 	if (tcfg.mode != UET_TSS_OFF) {
 		ret = uet_tss_link_open(&tcfg, link, true, &tss);
 		if (ret) {
-			UET_WARN(FI_LOG_CORE, "software NIC: TSS: %d\n", ret);
+			UET_WARN(UET_LOG_CORE, "software NIC: TSS: %d\n", ret);
 			link->ops->close(link);
 			goto out_wipe;
 		}
@@ -671,11 +671,11 @@ static int snic_open(const struct uet_hsi_dev_attr *attr,
 	}
 	ret = uet_snic_open_link(&cfg, attr->job_id, link, true, out);
 	if (ret) {
-		UET_WARN(FI_LOG_CORE, "software NIC: open: %d\n", ret);
+		UET_WARN(UET_LOG_CORE, "software NIC: open: %d\n", ret);
 		link->ops->close(link);
 		goto out_wipe;
 	}
-	UET_INFO(FI_LOG_CORE, "software NIC: transport security %s\n",
+	UET_INFO(UET_LOG_CORE, "software NIC: transport security %s\n",
 		 tcfg.mode == UET_TSS_REQUIRED ? "required" :
 		 tcfg.mode == UET_TSS_ON ? "on" : "off");
 out_wipe:
@@ -718,7 +718,7 @@ static void snic_log_drops(struct uet_hsi_dev *d)
 		n += (size_t)k;
 	}
 	if (n)
-		UET_WARN(FI_LOG_EP_DATA,
+		UET_WARN(UET_LOG_EP_DATA,
 			 "software NIC: drops from the network since open:%s\n",
 			 line);
 }

@@ -64,7 +64,7 @@ struct uet_snic_notif *uet_snic_notify_locked(struct uet_snic_queue *q,
 	rec = uet_bufpool_get(&dev->notif_pool);
 	if (!rec) {
 		dev->st.notif_dropped += n;
-		UET_WARN_ONCE(FI_LOG_EP_DATA, "software NIC: out of memory, "
+		UET_WARN_ONCE(UET_LOG_EP_DATA, "software NIC: out of memory, "
 			      "notification dropped\n");
 		return NULL;
 	}
@@ -331,7 +331,7 @@ void uet_snic_bad_cmd_locked(struct uet_snic_queue *q, uint32_t idx,
 	snic_event_encode(e[0], q, UET_HSI_EVENT_INVALID_DESCRIPTOR,
 			  UET_HSI_SEV_ERROR, err, idx, now);
 	uet_snic_notify_locked(q, (const uint8_t (*)[64])e, 1);
-	UET_WARN_ONCE(FI_LOG_EP_DATA, "software NIC: invalid command "
+	UET_WARN_ONCE(UET_LOG_EP_DATA, "software NIC: invalid command "
 		      "descriptor (%d), see the INVALID_DESCRIPTOR events\n",
 		      err);
 	if (!seg)

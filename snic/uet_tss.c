@@ -131,7 +131,7 @@ static void tss_drop(struct tss_link *tl, unsigned int cause,
 		return;
 	if (uet_link_addr_to_str(src, a, sizeof(a)))
 		strcpy(a, "?");
-	UET_WARN(FI_LOG_EP_DATA, "TSS: dropped %llu datagram(s) (%s), "
+	UET_WARN(UET_LOG_EP_DATA, "TSS: dropped %llu datagram(s) (%s), "
 		 "last from %s\n", (unsigned long long)n,
 		 tss_drop_names[cause], a);
 }
@@ -192,7 +192,7 @@ static int tss_rekey(struct tss_link *tl)
 		return ret;
 	tl->tx_seq = 1;
 	tl->st.rekeys++;
-	UET_INFO(FI_LOG_EP_DATA, "TSS: rekeyed, security context %#x\n",
+	UET_INFO(UET_LOG_EP_DATA, "TSS: rekeyed, security context %#x\n",
 		 sci);
 	return 0;
 }

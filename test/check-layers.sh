@@ -9,6 +9,9 @@
 #   snic      util, wire, hsi          (an HSI backend)
 #   prov/uet  util, wire, hsi          (the provider; never snic/)
 #
+# and only the provider includes libfabric (<rdma/...>): util, wire, hsi
+# and snic build and link without it.
+#
 # Usage: check-layers.sh [TREE]   (default: $srcdir).  Exits 1 naming
 # every offending include.  The script first checks itself on a small
 # tree with one bad include, which it must refuse.
@@ -45,6 +48,11 @@ check_tree() {	# check_tree TREE -> prints offences, returns 1 if any
 		ok=$(allowed "$l")
 		for f in "$tree/$l"/*.c "$tree/$l"/*.h; do
 			[ -f "$f" ] || continue
+			if [ "$l" != prov/uet ] &&
+			   grep -q '^[[:space:]]*#[[:space:]]*include[[:space:]]*<rdma/' "$f"; then
+				echo "layer violation: ${f#$tree/} ($l) includes libfabric"
+				bad=1
+			fi
 			for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
 				o=$(owner "$tree" "$h")
 				[ -n "$o" ] || continue
@@ -76,6 +84,12 @@ fi
 printf '#include "uet_snic.h"\n' > "$tmp/prov/uet/bad.c"
 if check_tree "$tmp" >/dev/null; then
 	echo "FAIL: the self-check accepted prov/uet including uet_snic.h"
+	exit 99
+fi
+rm "$tmp/prov/uet/bad.c"
+printf '#include <rdma/fabric.h>\n' > "$tmp/snic/bad.c"
+if check_tree "$tmp" >/dev/null; then
+	echo "FAIL: the self-check accepted snic/ including <rdma/fabric.h>"
 	exit 99
 fi
 

@@ -24,6 +24,7 @@
 #include "uet_info.h"
 #include "uet_log.h"
 #include "uet_nic.h"
+#include "uet_prov.h"
 #include "uet_test.h"
 #include "uet_xlate.h"
 

@@ -84,6 +84,7 @@ struct fi_provider *uet_prov_init(void)
 	struct uet_core_prov_ctx ctx;
 	int kind, ret;
 
+	uet_prov_hooks_install();
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.disable_layering = true;
 	memcpy(&uet_prov.context, &ctx, sizeof(ctx));
