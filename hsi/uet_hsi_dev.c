@@ -137,10 +137,9 @@ int uet_hsi_dev_probe_pmr(char *buf, size_t len)
 
 int uet_hsi_dev_select(const struct uet_hsi_dev_ops **ops)
 {
+	const struct uet_hsi_dev_ops *tbl[UET_HSI_NKINDS];
 	char pmr_names[128];
 	int kind, npmr, ret;
-
-	const struct uet_hsi_dev_ops *tbl[UET_HSI_NKINDS];
 
 	uet_hsi_dev_table(tbl);
 	kind = uet_env_get_enum(&uet_hsi_env_device);

@@ -412,8 +412,7 @@ static ssize_t tss_open_one(struct tss_link *tl, const struct uet_link_rx *in,
 
 static bool tss_is_protected(const struct uet_link_rx *in)
 {
-	return in->len >= UET_PDS_PROLOGUE_LEN &&
-	       (in->buf[0] >> 3) == UET_PDS_TYPE_TSS;
+	return uet_pds_peek_type(in->buf, in->len) == UET_PDS_TYPE_TSS;
 }
 
 static int tss_recv(struct uet_link *link, struct uet_link_rx *rx,
