@@ -730,10 +730,8 @@ static ssize_t ses_rx_amo_ext(const uint8_t *buf, size_t len, uint8_t *op,
 	struct uet_ses_atomic_ext ax;
 	ssize_t x;
 
-	if (len < 2)
+	if (uet_ses_amo_ext_peek(buf, len, op, dtype))
 		return UET_WIRE_ETRUNC;
-	*op = buf[0];
-	*dtype = buf[1];
 	if (ses_amo_is_cas(*op)) {
 		x = uet_ses_cas_ext_decode(cx, buf, len);
 		if (x == UET_WIRE_ERANGE) {
