@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,7 +13,6 @@
 
 #include "uet_hsi_dev.h"
 #include "uet_log.h"
-#include "uet_snic.h"
 
 static const struct uet_env_enum device_names[] = {
 	{ "auto", UET_HSI_DEV_AUTO },
@@ -27,14 +27,47 @@ const struct uet_env_var uet_hsi_env_device =
 			 "else the software NIC), snic, or pmr");
 
 /*
- * Backends built into this library, indexed by enum uet_hsi_dev_kind.
- * No PMR driver exists yet, so there is no PMR backend.
+ * Registered backends, indexed by enum uet_hsi_dev_kind (AUTO stays
+ * NULL).  No PMR driver exists yet, so nothing registers PMR.
  */
-static const struct uet_hsi_dev_ops *const backends[] = {
-	[UET_HSI_DEV_AUTO] = NULL,
-	[UET_HSI_DEV_SNIC] = &uet_snic_dev_ops,
-	[UET_HSI_DEV_PMR] = NULL,
-};
+#define UET_HSI_NKINDS	(UET_HSI_DEV_PMR + 1)
+static const struct uet_hsi_dev_ops *_Atomic backends[UET_HSI_NKINDS];
+
+int uet_hsi_dev_register(int kind, const struct uet_hsi_dev_ops *ops)
+{
+	const struct uet_hsi_dev_ops *cur = NULL;
+
+	if (!ops || (kind != UET_HSI_DEV_SNIC && kind != UET_HSI_DEV_PMR))
+		return -EINVAL;
+	if (atomic_compare_exchange_strong(&backends[kind], &cur, ops) ||
+	    cur == ops)
+		return 0;
+	return -EEXIST;
+}
+
+const struct uet_hsi_dev_ops *uet_hsi_dev_backend(int kind)
+{
+	if (kind < 0 || kind >= UET_HSI_NKINDS)
+		return NULL;
+	return atomic_load(&backends[kind]);
+}
+
+void uet_hsi_dev_unregister_all(void)
+{
+	int k;
+
+	for (k = 0; k < UET_HSI_NKINDS; k++)
+		atomic_store(&backends[k], NULL);
+}
+
+/* A snapshot of the registered table for uet_hsi_dev_choose(). */
+static void uet_hsi_dev_table(const struct uet_hsi_dev_ops **tbl)
+{
+	int k;
+
+	for (k = 0; k < UET_HSI_NKINDS; k++)
+		tbl[k] = atomic_load(&backends[k]);
+}
 
 int uet_hsi_dev_choose(const struct uet_hsi_dev_ops *const *tbl, size_t n,
 		       int kind, const struct uet_hsi_dev_ops **ops)
@@ -104,24 +137,33 @@ int uet_hsi_dev_probe_pmr(char *buf, size_t len)
 
 int uet_hsi_dev_select(const struct uet_hsi_dev_ops **ops)
 {
+	const struct uet_hsi_dev_ops *tbl[UET_HSI_NKINDS];
 	char pmr_names[128];
 	int kind, npmr, ret;
 
+	uet_hsi_dev_table(tbl);
 	kind = uet_env_get_enum(&uet_hsi_env_device);
 	npmr = uet_hsi_dev_probe_pmr(pmr_names, sizeof(pmr_names));
-	if (npmr > 0 && !backends[UET_HSI_DEV_PMR])
-		UET_INFO(FI_LOG_CORE, "PMR device(s) %s present, but this "
+	if (npmr > 0 && !tbl[UET_HSI_DEV_PMR])
+		UET_INFO(UET_LOG_CORE, "PMR device(s) %s present, but this "
 			 "build has no PMR backend\n", pmr_names);
 
-	ret = uet_hsi_dev_choose(backends,
-				 sizeof(backends) / sizeof(backends[0]),
-				 kind, ops);
+	ret = uet_hsi_dev_choose(tbl, UET_HSI_NKINDS, kind, ops);
 	if (ret) {
-		UET_WARN(FI_LOG_CORE, "FI_UET_DEVICE=%s: no such device "
+		UET_WARN(UET_LOG_CORE, "FI_UET_DEVICE=%s: no such device "
 			 "backend available\n", device_names[kind].name);
 		return ret;
 	}
-	UET_INFO(FI_LOG_CORE, "HSI device backend: %s (FI_UET_DEVICE=%s)\n",
+	UET_INFO(UET_LOG_CORE, "HSI device backend: %s (FI_UET_DEVICE=%s)\n",
 		 (*ops)->name, device_names[kind].name);
 	return 0;
+}
+
+int uet_hsi_dev_selected(const struct uet_hsi_dev_ops **ops)
+{
+	const struct uet_hsi_dev_ops *tbl[UET_HSI_NKINDS];
+
+	uet_hsi_dev_table(tbl);
+	return uet_hsi_dev_choose(tbl, UET_HSI_NKINDS,
+				  uet_env_get_enum(&uet_hsi_env_device), ops);
 }

@@ -6,9 +6,11 @@
  * the device on a local address, opens command/notification queue pairs
  * (one per endpoint), writes command segments into the command ring and
  * rings the doorbell, calls progress, and reads notifications.  The
- * software NIC is one backend; a PMR hardware backend would be another,
- * added to the backend table in uet_hsi_dev.c without touching the
- * provider.
+ * software NIC is one backend; a PMR hardware backend would be another.
+ * Backends register their ops table with uet_hsi_dev_register() (the
+ * software NIC: uet_snic_backend_register(), snic/uet_snic_backend.c);
+ * the HSI knows none of them by name.  What every command and
+ * notification field means is in uet_hsi.h.
  *
  * Memory keys are 64 bits wide (hsi-formats.md section 4.1); a backend
  * built on verbs keeps the mapping from its 32-bit lkeys/rkeys to these
@@ -56,6 +58,16 @@ struct uet_hsi_queue_attr {
 #define UET_HSI_MR_USER_KEY		0x1
 #define UET_HSI_MR_VIRT_ADDR		0x2
 
+/* mr_reg access rights (HSI values; the provider translates libfabric's
+ * FI_READ ... FI_REMOTE_WRITE). */
+#define UET_HSI_ACCESS_READ		0x01
+#define UET_HSI_ACCESS_WRITE		0x02
+#define UET_HSI_ACCESS_SEND		0x04
+#define UET_HSI_ACCESS_RECV		0x08
+#define UET_HSI_ACCESS_REMOTE_READ	0x10
+#define UET_HSI_ACCESS_REMOTE_WRITE	0x20
+#define UET_HSI_ACCESS_ALL		0x3f
+
 /* Values of uet_hsi_queue_attr.mode: the device's default delivery mode
  * (FI_UET_DELIVERY for the software NIC), or one named explicitly, which
  * the default does not override.  HSI values, not the PDS's: a backend
@@ -77,6 +89,73 @@ struct uet_hsi_dev_limits {
 	size_t inject_max;		/* largest INJECT payload */
 	size_t max_msg;			/* largest message (RUD / ROD) */
 	size_t amo_max;			/* largest atomic operand, bytes */
+};
+
+/* Datagrams and requests from the network a device dropped, by cause
+ * (uet_hsi_counters.drops[]); the order is that of fi_uet_drop in
+ * include/rdma/fi_uet_ext.h. */
+enum uet_hsi_drop {
+	UET_HSI_DROP_MALFORMED,		/* PDS: undecodable datagrams */
+	UET_HSI_DROP_UNKNOWN_PDC,	/* PDS: no such PDC */
+	UET_HSI_DROP_WRONG_MODE,	/* PDS: request of another mode */
+	UET_HSI_DROP_SYN_REFUSED,	/* PDS: PDC released, SES refused */
+	UET_HSI_DROP_SRC_LIMIT,		/* PDS: per-source PDC limit */
+	UET_HSI_DROP_REPLAY,		/* PDS: replay of a closed PDC */
+	UET_HSI_DROP_SYN_CONFLICT,	/* PDS: syn would reset a busy PDC */
+	UET_HSI_DROP_HOLD_LIMIT,	/* PDS: ROD hold bound per PDC */
+	UET_HSI_DROP_HOLD_EXPIRED,	/* PDS: PDCs with stale held packets */
+	UET_HSI_DROP_SES_MALFORMED,	/* SES: malformed headers */
+	UET_HSI_DROP_ADDR,		/* SES: no such endpoint */
+	UET_HSI_DROP_MODE,		/* SES: RMA/send in the wrong mode */
+	UET_HSI_DROP_OVERLAP,		/* SES: bytes already received */
+	UET_HSI_DROP_AHEAD,		/* SES: unexpected data too far ahead */
+	UET_HSI_DROP_UNEXP_FULL,	/* SES: unexpected bound (retried) */
+	UET_HSI_DROP_MSG_EXPIRED,	/* SES: incomplete messages timed out */
+	UET_HSI_DROP_RMA_FULL,		/* SES: write record bound (retried) */
+	UET_HSI_DROP_RMA_EXPIRED,	/* SES: incomplete writes timed out */
+	UET_HSI_DROP_RMA_KEY,		/* SES: bad or stale memory key */
+	UET_HSI_DROP_RMA_ACCESS,	/* SES: permission or range */
+	UET_HSI_DROP_N,
+};
+
+/* Transport security mode in effect (uet_hsi_counters.tss_mode). */
+enum uet_hsi_tss_mode {
+	UET_HSI_TSS_OFF,
+	UET_HSI_TSS_ON,
+	UET_HSI_TSS_REQUIRED,
+};
+
+/* What a device counted since it opened (query_counters). */
+struct uet_hsi_counters {
+	uint64_t pkts_tx, pkts_rx;	/* datagrams */
+	uint64_t bytes_tx, bytes_rx;
+	uint64_t retransmissions;
+	uint64_t malformed;
+	uint64_t pdcs_open;		/* PDCs open now */
+	uint64_t drops[UET_HSI_DROP_N];
+	uint8_t tss_mode;		/* enum uet_hsi_tss_mode */
+	uint64_t tss_tx, tss_rx;	/* datagrams protected / verified */
+	uint64_t tss_fail_malformed;	/* short or bad TSS header */
+	uint64_t tss_fail_auth;		/* tag did not verify */
+	uint64_t tss_fail_unprotected;	/* required, packet had none */
+	uint64_t tss_replays;		/* sequence number seen */
+	uint64_t tss_too_old;		/* older than the window */
+	uint64_t tss_rekeys;
+};
+
+/* One PDC between the device and a peer's NIC (query_peer_pdcs). */
+struct uet_hsi_pdc_info {
+	bool initiator;			/* this device opened it */
+	bool established;		/* the peer's PDCID is known */
+	uint8_t mode;			/* UET_HSI_QUEUE_MODE_RUD or _ROD */
+	uint16_t lpdcid, rpdcid;
+	uint32_t tx_next_psn;		/* next PSN to assign */
+	uint32_t tx_una_psn;		/* first PSN not known acked */
+	uint32_t tx_outstanding;	/* packets sent, not done */
+	uint32_t rx_next_psn;		/* cumulative ACK PSN + 1 */
+	uint32_t rx_window;		/* PSNs the receive window tracks */
+	uint64_t tx_pkts, rx_pkts, retx;
+	uint64_t srtt_ns, min_rtt_ns;	/* 0: no RTT sample yet */
 };
 
 /* A command/notification queue pair; the rings are shared memory between
@@ -117,8 +196,7 @@ struct uet_hsi_dev_ops {
 	int (*peer_insert)(struct uet_hsi_dev *dev, const void *addr,
 			   size_t len, uint64_t *peer);
 	int (*peer_remove)(struct uet_hsi_dev *dev, uint64_t peer);
-	/* Register memory for local/remote access (libfabric FI_READ,
-	 * FI_WRITE, FI_SEND, FI_RECV, FI_REMOTE_READ, FI_REMOTE_WRITE
+	/* Register memory for local/remote access (UET_HSI_ACCESS_*
 	 * bits); returns a 64-bit key, or with UET_HSI_MR_USER_KEY uses
 	 * *key as the key (-EEXIST when in use).  UET_HSI_MR_VIRT_ADDR:
 	 * remote requests address the memory by virtual address, else by
@@ -129,6 +207,23 @@ struct uet_hsi_dev_ops {
 	/* The device's size limits (NULL in a backend without them). */
 	int (*get_limits)(struct uet_hsi_dev *dev,
 			  struct uet_hsi_dev_limits *lim);
+	/* Fill c (zeroed by the caller) with the device's counters; NULL
+	 * or -EOPNOTSUPP in a backend that keeps none. */
+	int (*query_counters)(struct uet_hsi_dev *dev,
+			      struct uet_hsi_counters *c);
+	/* The PDCs open with the NIC of peer (a peer_insert handle), both
+	 * directions, at most max of them into v: how many are open (may
+	 * exceed max), -ENOENT for an unknown handle; NULL or -EOPNOTSUPP
+	 * in a backend that keeps no such state. */
+	int (*query_peer_pdcs)(struct uet_hsi_dev *dev, uint64_t peer,
+			       struct uet_hsi_pdc_info *v, unsigned int max);
+	/* Bytes the backend's link protection (transport security) takes
+	 * from every datagram under the current configuration, before any
+	 * device is open (NULL: none). */
+	size_t (*dgram_overhead)(void);
+	/* The backend's own FI_UET_* variables, for the provider to
+	 * register with libfabric (NULL: none). */
+	void (*env_vars)(const struct uet_env_var *const **vars, size_t *n);
 };
 
 /* Every device starts with its ops table. */
@@ -146,6 +241,17 @@ enum uet_hsi_dev_kind {
 extern const struct uet_env_var uet_hsi_env_device;
 
 /*
+ * Register a backend for a kind (SNIC or PMR; one per kind).  0, also
+ * when the same ops are registered again; -EINVAL for a bad kind or a
+ * NULL table, -EEXIST when another table holds the kind.  Thread-safe.
+ */
+int uet_hsi_dev_register(int kind, const struct uet_hsi_dev_ops *ops);
+/* The registered backend of a kind, or NULL. */
+const struct uet_hsi_dev_ops *uet_hsi_dev_backend(int kind);
+/* Forget every registration (tests). */
+void uet_hsi_dev_unregister_all(void);
+
+/*
  * Choose a backend from tbl (n entries, indexed by enum uet_hsi_dev_kind;
  * NULL where this build has none) for the requested kind: AUTO takes PMR
  * when its backend reports a present device, else the software NIC; an
@@ -158,9 +264,13 @@ int uet_hsi_dev_choose(const struct uet_hsi_dev_ops *const *tbl, size_t n,
 /*
  * The backend for this process: reads FI_UET_DEVICE, probes PMR hardware
  * (enumerating verbs devices when built with rdma-core headers), logs the
- * choice at FI_INFO.  -ENODEV when the requested backend is unavailable.
+ * choice at FI_INFO, among the registered backends.  -ENODEV when the requested backend is unavailable.
  */
 int uet_hsi_dev_select(const struct uet_hsi_dev_ops **ops);
+/* The backend uet_hsi_dev_select() would choose among the registered
+ * ones, without probing or logging (for attributes computed before a
+ * device opens).  -ENODEV when there is none. */
+int uet_hsi_dev_selected(const struct uet_hsi_dev_ops **ops);
 
 /*
  * Names of verbs devices that look like PMR NICs (name prefix "pmr"),

@@ -410,6 +410,29 @@ int uet_hsi_cmd_seg_peek_sgl_count(const uint8_t *buf, size_t len)
 	return buf[SEG_OFF_SGL_COUNT];
 }
 
+int uet_hsi_cmd_seg_peek_opcode(const uint8_t *buf, size_t len)
+{
+	if (len < UET_HSI_CMD_SEG_LEN)
+		return UET_WIRE_ETRUNC;
+	return buf[SEG_OFF_OPCODE];
+}
+
+int uet_hsi_cmd_seg_peek_flags(const uint8_t *buf, size_t len)
+{
+	if (len < UET_HSI_CMD_SEG_LEN)
+		return UET_WIRE_ETRUNC;
+	return buf[SEG_OFF_FLAGS];
+}
+
+int uet_hsi_cmd_seg_peek_metadata(const uint8_t *buf, size_t len,
+				  uint64_t *metadata)
+{
+	if (len < UET_HSI_CMD_SEG_LEN)
+		return UET_WIRE_ETRUNC;
+	*metadata = uet_get_le64(buf + SEG_OFF_METADATA);
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Notifications: common helpers                                       */
 /* ------------------------------------------------------------------ */
@@ -434,6 +457,20 @@ int uet_hsi_notif_peek_type(const uint8_t *buf, size_t len)
 	if (len < UET_HSI_NOTIF_LEN)
 		return UET_WIRE_ETRUNC;
 	return buf[NOTIF_OFF_TYPE];
+}
+
+int uet_hsi_notif_peek_flags(const uint8_t *buf, size_t len)
+{
+	if (len < UET_HSI_NOTIF_LEN)
+		return UET_WIRE_ETRUNC;
+	return buf[NOTIF_OFF_FLAGS];
+}
+
+bool uet_hsi_notif_has_continuation(const uint8_t *buf, size_t len)
+{
+	return uet_hsi_notif_peek_type(buf, len) == UET_HSI_NOTIF_RECV &&
+	       (uet_hsi_notif_peek_flags(buf, len) &
+		UET_HSI_RECV_FLAG_CONTINUATION);
 }
 
 int uet_hsi_notif_get_marker(const uint8_t *buf, size_t len)

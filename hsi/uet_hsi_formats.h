@@ -412,6 +412,14 @@ int uet_hsi_cmd_ext_from_sgl(struct uet_hsi_cmd_ext *h,
 
 /* Byte 4 of an encoded segment (no other check), or UET_WIRE_ETRUNC. */
 int uet_hsi_cmd_seg_peek_sgl_count(const uint8_t *buf, size_t len);
+/* The raw opcode (byte 0) and flags (byte 1) of a segment that may not
+ * decode, or UET_WIRE_ETRUNC. */
+int uet_hsi_cmd_seg_peek_opcode(const uint8_t *buf, size_t len);
+int uet_hsi_cmd_seg_peek_flags(const uint8_t *buf, size_t len);
+/* The metadata (bytes 24-31) of a segment that may not decode: 0 or
+ * UET_WIRE_ETRUNC (then *metadata is untouched). */
+int uet_hsi_cmd_seg_peek_metadata(const uint8_t *buf, size_t len,
+				  uint64_t *metadata);
 
 ssize_t uet_hsi_recv_notif_encode(uint8_t *buf, size_t len,
 				  const struct uet_hsi_recv_notif *h);
@@ -450,6 +458,11 @@ ssize_t uet_hsi_notif_entry_decode(struct uet_hsi_notif_entry *h,
  * shorter than a whole entry.  For dispatch before a typed decode.
  */
 int uet_hsi_notif_peek_type(const uint8_t *buf, size_t len);
+/* Raw flags byte (byte 1, not validated) or UET_WIRE_ETRUNC. */
+int uet_hsi_notif_peek_flags(const uint8_t *buf, size_t len);
+/* A receive notification that a continuation entry follows (type RECV
+ * with flags.CONTINUATION); false for anything else or a short buffer. */
+bool uet_hsi_notif_has_continuation(const uint8_t *buf, size_t len);
 /* Raw byte 63 (not validated) or UET_WIRE_ETRUNC.  Plain load: ring
  * consumers use uet_hsi_notifq, which loads it with acquire semantics. */
 int uet_hsi_notif_get_marker(const uint8_t *buf, size_t len);

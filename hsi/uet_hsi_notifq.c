@@ -104,6 +104,13 @@ int uet_hsi_notifq_reserve(struct uet_hsi_notifq *q, uint8_t **entry)
 	return 0;
 }
 
+uint32_t uet_hsi_notifq_room(struct uet_hsi_notifq *q)
+{
+	uint32_t ci = atomic_load_explicit(&q->ci, memory_order_acquire);
+
+	return q->depth - (q->prod.count - ci);
+}
+
 int uet_hsi_notifq_commit(struct uet_hsi_notifq *q)
 {
 	if (!q->prod.reserved)

@@ -101,6 +101,10 @@ void uet_hsi_notifq_fini(struct uet_hsi_notifq *q);
  */
 int uet_hsi_notifq_reserve(struct uet_hsi_notifq *q, uint8_t **entry);
 
+/* Entries the producer may still write before the ring is full (reads
+ * the consumer index with acquire semantics; producer thread only). */
+uint32_t uet_hsi_notifq_room(struct uet_hsi_notifq *q);
+
 /* Store the lap's marker in the reserved slot (release) and advance.
  * -EINVAL when no slot is reserved. */
 int uet_hsi_notifq_commit(struct uet_hsi_notifq *q);

@@ -175,7 +175,7 @@ void uet_pds_cc_attach(struct uet_pds *pds, struct uet_pdc *pdc)
 	} else {
 		d = calloc(1, sizeof(*d));
 		if (!d) {
-			UET_WARN_ONCE(FI_LOG_EP_DATA,
+			UET_WARN_ONCE(UET_LOG_EP_DATA,
 				      "no memory for a congestion context\n");
 			return;
 		}

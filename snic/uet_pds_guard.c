@@ -185,7 +185,7 @@ void uet_pds_drop_warn(struct uet_pds *pds, enum uet_pds_drop cause)
 	if (cause >= UET_PDS_DROP_N ||
 	    !uet_log_rl(&pds->drop_rl[cause], pds->now, &n))
 		return;
-	UET_WARN(FI_LOG_EP_DATA,
+	UET_WARN(UET_LOG_EP_DATA,
 		 "software NIC: dropped %llu %s (counters in uet_snic_get_drops)\n",
 		 (unsigned long long)n, uet_pds_drop_name[cause]);
 }

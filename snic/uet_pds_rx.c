@@ -351,7 +351,7 @@ static int uet_pdc_deliver(struct uet_pds *pds, struct uet_pdc *pdc,
 	if (rsp->next_hdr != UET_HDR_NONE &&
 	    (rsp->next_hdr > UET_HDR_MAX || rsp->len == 0 ||
 	     rsp->len > UET_PDS_RSP_MAX)) {
-		UET_WARN_ONCE(FI_LOG_EP_DATA,
+		UET_WARN_ONCE(UET_LOG_EP_DATA,
 			      "SES response of invalid size dropped\n");
 		UET_PDS_INC(pds, pdc, malformed);
 		rsp->next_hdr = UET_HDR_NONE;
@@ -666,7 +666,7 @@ static void uet_pds_req_rx(struct uet_pds *pds, const uint8_t *buf,
 	uint8_t tkey[UET_PDS_TGT_KEY_LEN];
 	struct uet_pds_rud_rod_cc_req cc;
 	struct uet_pds_rud_rod_req h;
-	unsigned int type = buf[0] >> 3;
+	unsigned int type = (unsigned int)uet_pds_peek_type(buf, len);
 	struct uet_pdc *pdc;
 	uint32_t start;
 	uint8_t mode;
@@ -777,7 +777,7 @@ static void uet_pds_ack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 	struct uet_pds_ack_cc cc;
 	struct uet_pds_cc_fb fb;
 	struct uet_pds_ack ack;
-	unsigned int type = buf[0] >> 3;
+	unsigned int type = (unsigned int)uet_pds_peek_type(buf, len);
 	int16_t sack_off = 0;
 	uint64_t bitmap = 0;
 	const uint8_t *rsp;
@@ -848,7 +848,7 @@ static void uet_pds_nack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 	struct uet_pdc *pdc;
 	ssize_t hl;
 
-	if ((buf[0] >> 3) == UET_PDS_TYPE_NACK) {
+	if (uet_pds_peek_type(buf, len) == UET_PDS_TYPE_NACK) {
 		hl = uet_pds_nack_decode(&n, buf, len);
 	} else {
 		hl = uet_pds_nack_ccx_decode(&ccx, buf, len);
@@ -1069,7 +1069,7 @@ void uet_pds_rx_tos(struct uet_pds *pds, const uint8_t *buf, size_t len,
 	malformed = pds->st.malformed;
 	unknown = pds->st.unknown_pdc;
 	pds->rx_tos = tos;
-	type = buf[0] >> 3;
+	type = (unsigned int)uet_pds_peek_type(buf, len);
 	if (UET_LINK_TOS_DSCP(tos) == UET_LINK_DSCP_TRIMMED &&
 	    (type == UET_PDS_TYPE_RUD_REQ || type == UET_PDS_TYPE_ROD_REQ ||
 	     type == UET_PDS_TYPE_RUD_CC_REQ ||

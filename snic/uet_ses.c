@@ -764,7 +764,7 @@ void uet_ses_drop_warn(struct uet_ses *ses, enum uet_ses_drop cause)
 	if (cause >= UET_SES_DROP_N ||
 	    !uet_log_rl(&ses->drop_rl[cause], ses->now, &n))
 		return;
-	UET_WARN(FI_LOG_EP_DATA,
+	UET_WARN(UET_LOG_EP_DATA,
 		 "software NIC: dropped %llu %s (hostile or misconfigured peer; counters in uet_snic_get_drops)\n",
 		 (unsigned long long)n, ses_drop_name[cause]);
 }

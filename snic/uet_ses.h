@@ -36,6 +36,7 @@
 #ifndef UET_SES_H
 #define UET_SES_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -84,10 +85,14 @@ struct uet_ses_send_cmpl {
 	uint64_t len;			/* bytes sent */
 };
 
+/* Receive status of a message longer than the buffers (olen > 0). */
+#define UET_SES_ETRUNC		(-EOVERFLOW)
+
 /* Completion of a receive. */
 struct uet_ses_recv_cmpl {
 	void *op_ctx;
-	int status;			/* 0, -ETRUNC-like: see olen; -ECANCELED */
+	int status;			/* 0, UET_SES_ETRUNC (see olen),
+					 * -ECANCELED */
 	uint64_t len;			/* bytes placed */
 	uint64_t olen;			/* bytes that did not fit (truncation) */
 	uint64_t tag;

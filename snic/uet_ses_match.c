@@ -19,8 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rdma/fi_errno.h>
-
 #include "uet_ses_internal.h"
 
 static bool ses_recv_match(const struct uet_ses_recv_op *r, bool tagged,
@@ -192,7 +190,7 @@ void uet_ses_recv_deliver(struct uet_ses *ses, struct uet_ses_recv_op *r,
 	if (r->cmpl.olen)
 		ses->stats.truncated++;
 	ses->stats.msgs_rx++;
-	uet_ses_recv_complete(ses, r, r->cmpl.olen ? -FI_ETRUNC : 0);
+	uet_ses_recv_complete(ses, r, r->cmpl.olen ? UET_SES_ETRUNC : 0);
 }
 
 void uet_ses_rx_check(struct uet_ses *ses, struct uet_ses_rx_msg *m)

@@ -278,7 +278,7 @@ static void ses_mr_refuse(struct uet_ses *ses, uint8_t rc, uint64_t key,
 		ses->stats.rma_range++;
 		break;
 	}
-	UET_DBG(FI_LOG_EP_DATA,
+	UET_DBG(UET_LOG_EP_DATA,
 		"SES: remote access refused (rc %u): key %#llx addr %#llx len %llu\n",
 		rc, (unsigned long long)key, (unsigned long long)addr,
 		(unsigned long long)len);

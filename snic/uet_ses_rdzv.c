@@ -540,7 +540,7 @@ void uet_ses_notice_send(struct uet_ses *ses, const struct uet_ses_rx_msg *m,
 		return;
 	n = uet_ses_obj_alloc(ses, UET_SES_OBJ_NOTICE);
 	if (!n) {
-		UET_WARN_ONCE(FI_LOG_EP_DATA,
+		UET_WARN_ONCE(UET_LOG_EP_DATA,
 			      "SES: no memory for a rendezvous notice\n");
 		return;
 	}

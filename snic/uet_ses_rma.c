@@ -730,10 +730,8 @@ static ssize_t ses_rx_amo_ext(const uint8_t *buf, size_t len, uint8_t *op,
 	struct uet_ses_atomic_ext ax;
 	ssize_t x;
 
-	if (len < 2)
+	if (uet_ses_amo_ext_peek(buf, len, op, dtype))
 		return UET_WIRE_ETRUNC;
-	*op = buf[0];
-	*dtype = buf[1];
 	if (ses_amo_is_cas(*op)) {
 		x = uet_ses_cas_ext_decode(cx, buf, len);
 		if (x == UET_WIRE_ERANGE) {
@@ -819,7 +817,7 @@ static int ses_rx_amo(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	rc = ses_rx_amo_check(op, dtype, len, ptr);
 	if (rc != UET_RC_OK) {
 		ses->stats.amo_unsupported++;
-		UET_DBG(FI_LOG_EP_DATA,
+		UET_DBG(UET_LOG_EP_DATA,
 			"SES: atomic refused (rc %u): op %u dtype %u len %llu\n",
 			rc, op, dtype, (unsigned long long)len);
 		goto err_refuse;

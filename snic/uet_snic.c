@@ -14,8 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <rdma/fabric.h>
-
 #include "uet_byteorder.h"
 #include "uet_clock.h"
 #include "uet_link_udp.h"
@@ -23,9 +21,8 @@
 #include "uet_snic_internal.h"
 #include "uet_tss_internal.h"
 
-/* Access bits a registration may carry (libfabric's). */
-#define UET_SNIC_MR_ACCESS	(FI_READ | FI_WRITE | FI_RECV | FI_SEND | \
-				 FI_REMOTE_READ | FI_REMOTE_WRITE)
+/* Access bits a registration may carry. */
+#define UET_SNIC_MR_ACCESS	UET_HSI_ACCESS_ALL
 /* Largest peer handle; UET_HSI_PEER_UNKNOWN is never one. */
 #define UET_SNIC_PEER_MAX	(UET_HSI_PEER_UNKNOWN - 1u)
 
@@ -217,14 +214,14 @@ static struct uet_snic_mr *snic_mr_find_locked(struct uet_snic_dev *dev,
 	return n ? uet_container_of(n, struct uet_snic_mr, node) : NULL;
 }
 
-/* libfabric access bits -> the SES RI table's remote rights. */
+/* HSI access bits -> the SES RI table's remote rights. */
 static uint32_t snic_ses_access(uint64_t access)
 {
 	uint32_t a = 0;
 
-	if (access & FI_REMOTE_READ)
+	if (access & UET_HSI_ACCESS_REMOTE_READ)
 		a |= UET_SES_ACC_REMOTE_READ;
-	if (access & FI_REMOTE_WRITE)
+	if (access & UET_HSI_ACCESS_REMOTE_WRITE)
 		a |= UET_SES_ACC_REMOTE_WRITE;
 	return a;
 }
@@ -686,7 +683,7 @@ static int snic_open(const struct uet_hsi_dev_attr *attr,
 	uet_snic_cfg_from_env(&cfg);
 	ret = uet_snic_tss_cfg(attr->tss_secret, attr->job_id, &tcfg);
 	if (ret) {
-		UET_WARN(FI_LOG_CORE, "software NIC: transport security "
+		UET_WARN(UET_LOG_CORE, "software NIC: transport security "
 			 "(FI_UET_TSS, FI_UET_TSS_KEY_FILE): %s\n",
 			 strerror(-ret));
 		return ret;
@@ -710,14 +707,14 @@ static int snic_open(const struct uet_hsi_dev_attr *attr,
 				     2 * cfg.pds.cc_entropies;
 	ret = uet_link_udp_open(&lcfg, &link);
 	if (ret) {
-		UET_WARN(FI_LOG_CORE, "software NIC: UDP link on %s port %u: "
+		UET_WARN(UET_LOG_CORE, "software NIC: UDP link on %s port %u: "
 			 "%d\n", lcfg.host, lcfg.port, ret);
 		goto out_wipe;
 	}
 	if (tcfg.mode != UET_TSS_OFF) {
 		ret = uet_tss_link_open(&tcfg, link, true, &tss);
 		if (ret) {
-			UET_WARN(FI_LOG_CORE, "software NIC: TSS: %d\n", ret);
+			UET_WARN(UET_LOG_CORE, "software NIC: TSS: %d\n", ret);
 			link->ops->close(link);
 			goto out_wipe;
 		}
@@ -725,11 +722,11 @@ static int snic_open(const struct uet_hsi_dev_attr *attr,
 	}
 	ret = uet_snic_open_link(&cfg, attr->job_id, link, true, out);
 	if (ret) {
-		UET_WARN(FI_LOG_CORE, "software NIC: open: %d\n", ret);
+		UET_WARN(UET_LOG_CORE, "software NIC: open: %d\n", ret);
 		link->ops->close(link);
 		goto out_wipe;
 	}
-	UET_INFO(FI_LOG_CORE, "software NIC: transport security %s\n",
+	UET_INFO(UET_LOG_CORE, "software NIC: transport security %s\n",
 		 tcfg.mode == UET_TSS_REQUIRED ? "required" :
 		 tcfg.mode == UET_TSS_ON ? "on" : "off");
 out_wipe:
@@ -772,7 +769,7 @@ static void snic_log_drops(struct uet_hsi_dev *d)
 		n += (size_t)k;
 	}
 	if (n)
-		UET_WARN(FI_LOG_EP_DATA,
+		UET_WARN(UET_LOG_EP_DATA,
 			 "software NIC: drops from the network since open:%s\n",
 			 line);
 }
@@ -1043,4 +1040,8 @@ const struct uet_hsi_dev_ops uet_snic_dev_ops = {
 	.mr_reg = snic_mr_reg,
 	.mr_dereg = snic_mr_dereg,
 	.get_limits = snic_get_limits,
+	.query_counters = uet_snic_query_counters,
+	.query_peer_pdcs = uet_snic_query_peer_pdcs,
+	.dgram_overhead = uet_snic_dgram_overhead,
+	.env_vars = uet_snic_env_list,
 };

@@ -4,121 +4,14 @@
  * segments from the command ring, runs SES + PDS over a link, and writes
  * notifications with prime markers into the notification ring.
  *
- * HSI conventions for messaging commands (docs/conformance.md E-3..E-5):
- *
- * Command segment (hsi/uet_hsi_formats.h):
- *   opcode   family MSG or TAGGED; variant SEND, RECV or INJECT; data
- *            source INLINE (payload_len <= 32 bytes in bytes 32-63) or SGL
- *            (the embedded SGL entry, then sgl_count more entries)
- *   flags    COMPLETION: write a completion on success (errors are always
- *            reported); INJECT: data (up to UET_SNIC_INJECT_MAX, 8192
- *            bytes) is copied at doorbell time, the success completion
- *            is written only with COMPLETION; REMOTE_CQ: header_data present
- *            (in the extension); FENCE: the command (and the queue behind
- *            it) waits until every earlier send, RMA and atomic of the
- *            queue has completed; EXT (bit 3): the first additional
- *            32-byte entry is the command extension, not an SGL entry
- *   tag      match bits (tagged send, tagged receive)
- *   dest     send: UET_HSI_DEST(peer, pid_on_fep, resource_index);
- *            receive with UET_HSI_EXT_DIRECTED: the source to match, in
- *            the same encoding; otherwise ignored
- *   metadata op_context: echoed in the send completion; for receives the
- *            low 32 bits come back as buffer_id_0 (bits 15:0) and
- *            buffer_id_1 (bits 31:16) of the receive notification
- *
- * Command extension entry (32 bytes, little-endian, when flags.EXT):
- *   0-7 header_data (receives: the claim id of CLAIM), 8-15 ignore bits
- *   (tagged receive; MULTI_RECV: the minimum free space; RMA/ATOMIC: the
- *   remote address), 16-23 reserved, 24 ext_flags (UET_HSI_EXT_*), 25
- *   amo_op, 26 amo_dtype, 27 nresult (0 in messaging), 28-31 reserved.
- *
- * RMA and ATOMIC commands (docs/conformance.md E-6; uet_snic_rma.c):
- *   family   RMA: SEND = write (INLINE <= 32 bytes or SGL), INJECT =
- *            write copied at doorbell (<= UET_SNIC_INJECT_MAX), RECV =
- *            read (SGL, indirect entries = the local destination).
- *            ATOMIC: SEND = atomic, INJECT = the same, RECV = fetching
- *            atomic; the operand (INLINE or SGL) is always copied at
- *            doorbell, at most UET_SES_AMO_MAX (512) bytes.
- *   EXT      required: remote_addr (bytes 8-15) = virtual address
- *            (VIRT_ADDR registration) or offset; HAS_DATA / DC only;
- *            amo_op, amo_dtype (enum uet_amo_op / uet_amo_dtype);
- *            nresult: the trailing SGL entries of a fetching atomic that
- *            receive the prior values (exactly the operand's bytes)
- *   tag      the remote memory key; dest as for sends; metadata =
- *            op_context of the send completion
- *   operand  elements of the datatype; CAS family (CSWAP..CSWAP_GT) and
- *            MSWAP: two elements, the swap value then the compare value
- *            (MSWAP: the mask); a fetching atomic READ may have none
- *   errors   malformed: INVALID_DESCRIPTOR + send completion FI_EINVAL
- *            (always, as for messaging); op/datatype not supported:
- *            send completion FI_EOPNOTSUPP, flags 0; UUD queue: send
- *            completion FI_EMSGSIZE; target errors: FI_EACCES (key,
- *            generation, rights), FI_EINVAL (range, alignment),
- *            FI_EOPNOTSUPP, with the target's return code in flags
- *   target   on a queue opened with uet_hsi_queue_attr.rma_events, or
- *            for an access with header_data: a receive notification
- *            with flag RMA, status 0, src_id = the initiator's peer
- *            handle, tag = key, total_length = bytes, buffer_id_0 = SES
- *            opcode (UET_WRITE, UET_READ, UET_ATOMIC,
- *            UET_FETCHING_ATOMIC), + the continuation entry with
- *            header_data; no receive is consumed
- *   mr_reg   every registration goes into the SES RI table (provider
- *            keys, or UET_HSI_MR_USER_KEY: *key, bit 63 clear, -EEXIST
- *            when in use; UET_HSI_MR_VIRT_ADDR); FI_REMOTE_READ/WRITE
- *            are the remote rights
- *
- * Receive features (ext_flags of a RECV; docs/software-nic.md):
- *   PEEK          match unexpected messages only, take nothing; one
- *                 receive notification: status 0 (tag, total_length =
- *                 the whole message, src_id, continuation) or FI_ENOMSG
- *   PEEK|CLAIM    as PEEK, and reserve the message under header_data
- *   CLAIM         receive the message reserved under header_data
- *                 (FI_ENOMSG if none)
- *   CLAIM|DISCARD drop the reserved message: status 0, total_length 0
- *   PEEK|DISCARD  as PEEK, and drop the message found
- *   MULTI_RECV    MSG only, one SGL entry: the buffer takes successive
- *                 messages at increasing offsets until less than ignore
- *                 bytes are left; every completion has the continuation
- *                 with the offset, the last one of the buffer the
- *                 released flag
- *   CANCEL        the posted receive with the same metadata completes
- *                 with FI_ECANCELED; nothing is written if there is none
- *
- * Queues: uet_hsi_queue_attr.mode UET_HSI_QUEUE_MODE_DEFAULT = the device's
- * delivery mode (uet_snic_cfg.mode, FI_UET_DELIVERY), else the enum
- * uet_hsi_queue_mode named (RUD, ROD, RUDI, UUD) for the queue's sends.  A UUD queue sends only
- * single-packet messages (uet_snic_max_single_pkt(), else EMSGSIZE);
- * a lost one is lost, its send completes with status 0.
- *
- * Notifications:
- *   send completion  status 0 or a positive FI_E* code (e.g. FI_ETIMEDOUT
- *                    when the peer stopped answering), flags = the SES
- *                    return code from the target, op_context, bytes_sent
- *   receive          status 0, FI_ETRUNC, FI_ECANCELED or FI_ENOMSG;
- *                    src_id = the sender's peer handle
- *                    (UET_HSI_PEER_UNKNOWN when the source address was
- *                    never inserted); tag; total_length = bytes placed;
- *                    buffer ids from metadata; flags.CONTINUATION when
- *                    a continuation entry follows;
- *                    flags.INLINE with a copy of the message in
- *                    inline_data when it is 1..35 bytes and lies in the
- *                    first receive buffer
- *   continuation     the next entry, type 0 with flags CONTINUATION only:
- *                    tag = header_data, total_length = bytes that did not
- *                    fit (truncation), src_id = the SES initiator field
- *                    (pid_on_fep << 12 | resource_index of the sender),
- *                    status bit 0 = header_data valid, multi-receive
- *                    offset and flags in bytes 28-36 (struct
- *                    uet_hsi_recv_cont).  Written when the message
- *                    carried header_data, was truncated, has a non-zero
- *                    initiator field, or comes from a multi-receive
- *                    buffer.
- *   event            RXPOOL_EXHAUSTED (warning) when an unexpected message
- *                    had to be refused (event_data = refusals so far);
- *                    INVALID_DESCRIPTOR (error) for a malformed command
- *                    (event_data = its command-ring index).
- *   When the notification ring is full, notifications wait in the NIC
- *   (bounded by the commands in flight) and are written by later progress.
+ * What every command and notification field means (the HSI contract,
+ * docs/conformance.md E-3..E-6) is in hsi/uet_hsi.h; this header holds
+ * what is particular to the software NIC: its configuration, test hooks
+ * (explicit clocks, in-memory links) and counters.  The software NIC
+ * registers itself with the HSI through uet_snic_backend_register().
+ * Its inject limit is UET_SNIC_INJECT_MAX (8192 bytes), its atomic
+ * operand limit UET_SES_AMO_MAX (512); mr_reg puts every registration
+ * in the SES RI table.
  */
 #ifndef UET_SNIC_H
 #define UET_SNIC_H
@@ -126,13 +19,28 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "uet_hsi_dev.h"
+#include "uet_hsi.h"
 #include "uet_link.h"
 #include "uet_pds.h"
 #include "uet_ses.h"
 #include "uet_tss.h"
 
 extern const struct uet_hsi_dev_ops uet_snic_dev_ops;
+
+/* Register uet_snic_dev_ops as the HSI's SNIC backend (idempotent):
+ * uet_hsi_dev_register()'s return value. */
+int uet_snic_backend_register(void);
+/* The query_counters op (snic/uet_snic_backend.c). */
+int uet_snic_query_counters(struct uet_hsi_dev *dev,
+			    struct uet_hsi_counters *c);
+/* query_peer_pdcs (HSI op): uet_snic_get_peer_pdcs in HSI terms, at most
+ * UET_SNIC_PEER_PDCS_MAX entries filled. */
+#define UET_SNIC_PEER_PDCS_MAX	64
+int uet_snic_query_peer_pdcs(struct uet_hsi_dev *dev, uint64_t peer,
+			     struct uet_hsi_pdc_info *v, unsigned int max);
+/* The env_vars and dgram_overhead ops (snic/uet_snic_env.c). */
+void uet_snic_env_list(const struct uet_env_var *const **vars, size_t *n);
+size_t uet_snic_dgram_overhead(void);
 
 /*
  * The constants and codecs of these conventions live in the HSI layer,

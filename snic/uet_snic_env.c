@@ -262,7 +262,7 @@ int uet_snic_tss_cfg(const uint8_t *secret, uint32_t job_id,
 	tc->mode = (uint8_t)uet_env_get_enum(&snic_env_tss);
 	if (tc->mode == UET_TSS_OFF) {
 		if (secret)
-			UET_WARN_ONCE(FI_LOG_CORE, "the auth_key carries a TSS "
+			UET_WARN_ONCE(UET_LOG_CORE, "the auth_key carries a TSS "
 				      "secret but FI_UET_TSS is off: packets "
 				      "are not protected\n");
 		return 0;
@@ -279,11 +279,23 @@ int uet_snic_tss_cfg(const uint8_t *secret, uint32_t job_id,
 	}
 	ret = uet_tss_key_file_load(path, tc->secret);
 	if (ret) {
-		UET_WARN(FI_LOG_CORE, "FI_UET_TSS_KEY_FILE %s refused: %s%s\n",
+		UET_WARN(UET_LOG_CORE, "FI_UET_TSS_KEY_FILE %s refused: %s%s\n",
 			 path, strerror(-ret), ret == -EPERM ?
 			 " (it must be a regular file of this user with mode "
 			 "0600)" : "");
 		tc->mode = UET_TSS_OFF;
 	}
 	return ret;
+}
+
+void uet_snic_env_list(const struct uet_env_var *const **vars, size_t *n)
+{
+	*vars = uet_snic_env_vars;
+	*n = uet_snic_env_nvars;
+}
+
+size_t uet_snic_dgram_overhead(void)
+{
+	return uet_env_get_enum(&snic_env_tss) != UET_TSS_OFF ?
+	       UET_TSS_OVERHEAD : 0;
 }

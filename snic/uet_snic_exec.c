@@ -21,8 +21,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include <rdma/fi_errno.h>
-
 #include "uet_byteorder.h"
 #include "uet_clock.h"
 #include "uet_log.h"
@@ -282,7 +280,7 @@ static int snic_exec_send_locked(struct uet_snic_queue *q, struct uet_snic_cmd *
 }
 
 /* CANCEL: the posted (unmatched) receive with the same metadata
- * completes with FI_ECANCELED; nothing is written if there is none. */
+ * completes with status CANCELED; nothing is written if there is none. */
 static void snic_cancel_locked(struct uet_snic_queue *q, uint64_t metadata)
 {
 	struct uet_snic_op *op;
@@ -326,7 +324,7 @@ static int snic_peek_locked(struct uet_snic_queue *q, struct uet_snic_cmd *c,
 	if (ret && ret != -ENOMSG)
 		return ret;
 	if (ret)
-		uet_snic_cmd_error_locked(q, true, c->seg.metadata, -FI_ENOMSG);
+		uet_snic_cmd_error_locked(q, true, c->seg.metadata, -ENOMSG);
 	else
 		uet_snic_recv_notify_locked(q, c->seg.metadata, &pc, 0, NULL,
 					    0);
@@ -538,7 +536,8 @@ void uet_snic_queue_run_locked(struct uet_snic_queue *q, uint64_t now)
 		/* FENCE (raw flag: even a malformed command waits): start
 		 * only when every earlier send, RMA and atomic completed;
 		 * the completion that makes ntx 0 sets q->stalled. */
-		if (!ret && (cmd.seg[1] & UET_HSI_CMD_FLAG_FENCE) && q->ntx) {
+		if (!ret && (uet_hsi_cmd_seg_peek_flags(cmd.seg,
+		    UET_HSI_CMD_SEG_LEN) & UET_HSI_CMD_FLAG_FENCE) && q->ntx) {
 			q->fence_wait = true;
 			if (!was_waiting)
 				dev->st.fence_waits++;

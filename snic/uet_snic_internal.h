@@ -76,7 +76,7 @@ struct uet_snic_mr {
 	struct uet_hnode node;		/* dev->mr_map, keyed by the key */
 	uintptr_t addr;
 	size_t len;
-	uint64_t access;		/* libfabric FI_* bits */
+	uint64_t access;		/* UET_HSI_ACCESS_* bits */
 };
 
 enum uet_snic_op_kind {

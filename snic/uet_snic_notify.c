@@ -18,8 +18,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include <rdma/fi_errno.h>
-
 #include "uet_log.h"
 #include "uet_snic_internal.h"
 #include "uet_wire_consts.h"
@@ -29,9 +27,7 @@
  * its continuation needs two at once). */
 static uint32_t snic_notifq_room(struct uet_hsi_notifq *nq)
 {
-	uint32_t ci = atomic_load_explicit(&nq->ci, memory_order_acquire);
-
-	return nq->depth - (nq->prod.count - ci);
+	return uet_hsi_notifq_room(nq);
 }
 
 static void snic_post_locked(struct uet_snic_queue *q,
@@ -68,7 +64,7 @@ struct uet_snic_notif *uet_snic_notify_locked(struct uet_snic_queue *q,
 	rec = uet_bufpool_get(&dev->notif_pool);
 	if (!rec) {
 		dev->st.notif_dropped += n;
-		UET_WARN_ONCE(FI_LOG_EP_DATA, "software NIC: out of memory, "
+		UET_WARN_ONCE(UET_LOG_EP_DATA, "software NIC: out of memory, "
 			      "notification dropped\n");
 		return NULL;
 	}
@@ -122,15 +118,10 @@ void uet_snic_drop_deferred_locked(struct uet_snic_queue *q)
 	q->rxpool = NULL;
 }
 
-/* A negative errno (or -FI_E*) as a notification status (positive FI_E*
- * code; libfabric's codes below 256 are the errno values). */
+/* A negative errno as a notification status (enum uet_hsi_status). */
 static uint16_t snic_status(int err)
 {
-	if (err >= 0)
-		return 0;
-	if (-err > UINT16_MAX)
-		return FI_EOTHER;
-	return (uint16_t)-err;
+	return uet_hsi_status_from_errno(err);
 }
 
 /* ---- SES upcalls ---- */
@@ -352,6 +343,7 @@ void uet_snic_bad_cmd_locked(struct uet_snic_queue *q, uint32_t idx,
 	struct uet_snic_dev *dev = q->dev;
 	uint8_t e[1][UET_HSI_NOTIF_LEN];
 	unsigned int family, variant;
+	uint64_t metadata = 0;
 	uint8_t opcode, flags;
 	bool msg, rma;
 
@@ -360,14 +352,15 @@ void uet_snic_bad_cmd_locked(struct uet_snic_queue *q, uint32_t idx,
 	snic_event_encode(e[0], q, UET_HSI_EVENT_INVALID_DESCRIPTOR,
 			  UET_HSI_SEV_ERROR, err, idx, now);
 	uet_snic_notify_locked(q, (const uint8_t (*)[64])e, 1);
-	UET_WARN_ONCE(FI_LOG_EP_DATA, "software NIC: invalid command "
+	UET_WARN_ONCE(UET_LOG_EP_DATA, "software NIC: invalid command "
 		      "descriptor (%d), see the INVALID_DESCRIPTOR events\n",
 		      err);
 	if (!seg)
 		return;
-	/* The raw bytes: the segment may not decode. */
-	opcode = seg[0];
-	flags = seg[1];
+	/* The raw fields: the segment may not decode. */
+	opcode = (uint8_t)uet_hsi_cmd_seg_peek_opcode(seg, UET_HSI_CMD_SEG_LEN);
+	flags = (uint8_t)uet_hsi_cmd_seg_peek_flags(seg, UET_HSI_CMD_SEG_LEN);
+	uet_hsi_cmd_seg_peek_metadata(seg, UET_HSI_CMD_SEG_LEN, &metadata);
 	family = (opcode & UET_HSI_OP_FAMILY_MASK) >> UET_HSI_OP_FAMILY_SHIFT;
 	variant = (opcode & UET_HSI_OP_VARIANT_MASK) >>
 		  UET_HSI_OP_VARIANT_SHIFT;
@@ -381,7 +374,7 @@ void uet_snic_bad_cmd_locked(struct uet_snic_queue *q, uint32_t idx,
 	if (!msg && !rma && !(flags & UET_HSI_CMD_FLAG_COMPLETION))
 		return;
 	uet_snic_cmd_error_locked(q, msg && variant == UET_HSI_VARIANT_RECV,
-				  uet_get_le64(seg + 24), -FI_EINVAL);
+				  metadata, -EINVAL);
 }
 
 void uet_snic_rxpool_check_locked(struct uet_snic_dev *dev, uint64_t now)

@@ -154,7 +154,7 @@ void uet_snic_rearm_locked(struct uet_snic_dev *dev, uint64_t now)
 	memset(&its, 0, sizeof(its));
 	its.it_value = uet_ns_to_timespec(when);
 	if (timerfd_settime(dev->timer_fd, TFD_TIMER_ABSTIME, &its, NULL))
-		UET_WARN_ONCE(FI_LOG_EP_CTRL, "software NIC: timerfd_settime: "
+		UET_WARN_ONCE(UET_LOG_EP_CTRL, "software NIC: timerfd_settime: "
 			      "%d\n", errno);
 	dev->armed_ns = when;
 }
@@ -215,7 +215,7 @@ static void *snic_ap_main(void *arg)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			UET_WARN(FI_LOG_EP_CTRL, "software NIC: auto-progress "
+			UET_WARN(UET_LOG_EP_CTRL, "software NIC: auto-progress "
 				 "epoll_wait: %d\n", errno);
 			break;
 		}

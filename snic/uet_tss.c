@@ -131,7 +131,7 @@ static void tss_drop(struct tss_link *tl, unsigned int cause,
 		return;
 	if (uet_link_addr_to_str(src, a, sizeof(a)))
 		strcpy(a, "?");
-	UET_WARN(FI_LOG_EP_DATA, "TSS: dropped %llu datagram(s) (%s), "
+	UET_WARN(UET_LOG_EP_DATA, "TSS: dropped %llu datagram(s) (%s), "
 		 "last from %s\n", (unsigned long long)n,
 		 tss_drop_names[cause], a);
 }
@@ -192,7 +192,7 @@ static int tss_rekey(struct tss_link *tl)
 		return ret;
 	tl->tx_seq = 1;
 	tl->st.rekeys++;
-	UET_INFO(FI_LOG_EP_DATA, "TSS: rekeyed, security context %#x\n",
+	UET_INFO(UET_LOG_EP_DATA, "TSS: rekeyed, security context %#x\n",
 		 sci);
 	return 0;
 }
@@ -355,6 +355,7 @@ static ssize_t tss_open_one(struct tss_link *tl, const struct uet_link_rx *in,
 			    uint8_t *out)
 {
 	uint8_t key[TSS_CTX_KEY_LEN], nonce[UET_TSS_NONCE_LEN];
+	struct uet_pds_prologue pro;
 	struct uet_hnode *n;
 	struct uet_tss_hdr h;
 	struct tss_ctx *c;
@@ -362,10 +363,11 @@ static ssize_t tss_open_one(struct tss_link *tl, const struct uet_link_rx *in,
 	int ret;
 
 	if (in->len < UET_TSS_OVERHEAD ||
+	    uet_pds_prologue_decode(&pro, in->buf, in->len) < 0 ||
+	    pro.next_hdr || pro.flags ||
 	    uet_tss_hdr_decode(&h, in->buf + UET_PDS_PROLOGUE_LEN,
 			       in->len - UET_PDS_PROLOGUE_LEN) < 0 ||
-	    h.tss_type != UET_TSS_TYPE_AES256_GCM || h.tss_flags ||
-	    (uet_get_be16(in->buf) & 0x7ff) != 0)
+	    h.tss_type != UET_TSS_TYPE_AES256_GCM || h.tss_flags)
 		return -(1 + UET_TSS_DROP_MALFORMED);
 	if (uet_tss_addr_bytes(&in->src, key))
 		return -(1 + UET_TSS_DROP_MALFORMED);
@@ -412,8 +414,7 @@ static ssize_t tss_open_one(struct tss_link *tl, const struct uet_link_rx *in,
 
 static bool tss_is_protected(const struct uet_link_rx *in)
 {
-	return in->len >= UET_PDS_PROLOGUE_LEN &&
-	       (in->buf[0] >> 3) == UET_PDS_TYPE_TSS;
+	return uet_pds_peek_type(in->buf, in->len) == UET_PDS_TYPE_TSS;
 }
 
 static int tss_recv(struct uet_link *link, struct uet_link_rx *rx,

@@ -1463,6 +1463,47 @@ START_TEST(test_marker_access)
 }
 END_TEST
 
+/* Raw fields of entries that may not decode (no byte offsets outside
+ * hsi/). */
+START_TEST(test_peek_fields)
+{
+	uint8_t seg[UET_HSI_CMD_SEG_LEN], n[UET_HSI_NOTIF_LEN];
+	uint64_t md = 7;
+
+	memset(seg, 0, sizeof(seg));
+	seg[0] = 0xa5;
+	seg[1] = UET_HSI_CMD_FLAG_FENCE;
+	uet_put_le64(seg + 24, 0x1122334455667788ull);
+	ck_assert_int_eq(uet_hsi_cmd_seg_peek_opcode(seg, sizeof(seg)), 0xa5);
+	ck_assert_int_eq(uet_hsi_cmd_seg_peek_flags(seg, sizeof(seg)),
+			 UET_HSI_CMD_FLAG_FENCE);
+	ck_assert_int_eq(uet_hsi_cmd_seg_peek_metadata(seg, sizeof(seg), &md),
+			 0);
+	ck_assert_uint_eq(md, 0x1122334455667788ull);
+	ck_assert_int_eq(uet_hsi_cmd_seg_peek_opcode(seg, 63), UET_WIRE_ETRUNC);
+	ck_assert_int_eq(uet_hsi_cmd_seg_peek_flags(seg, 63), UET_WIRE_ETRUNC);
+	md = 7;
+	ck_assert_int_eq(uet_hsi_cmd_seg_peek_metadata(seg, 63, &md),
+			 UET_WIRE_ETRUNC);
+	ck_assert_uint_eq(md, 7);
+
+	memset(n, 0, sizeof(n));
+	n[0] = UET_HSI_NOTIF_RECV;
+	n[1] = UET_HSI_RECV_FLAG_CONTINUATION;
+	ck_assert_int_eq(uet_hsi_notif_peek_flags(n, sizeof(n)),
+			 UET_HSI_RECV_FLAG_CONTINUATION);
+	ck_assert(uet_hsi_notif_has_continuation(n, sizeof(n)));
+	ck_assert(!uet_hsi_notif_has_continuation(n, 63));
+	ck_assert_int_eq(uet_hsi_notif_peek_flags(n, 63), UET_WIRE_ETRUNC);
+	n[1] = 0;
+	ck_assert(!uet_hsi_notif_has_continuation(n, sizeof(n)));
+	/* the same flag bit in another notification type means nothing */
+	n[0] = UET_HSI_NOTIF_SEND;
+	n[1] = UET_HSI_RECV_FLAG_CONTINUATION;
+	ck_assert(!uet_hsi_notif_has_continuation(n, sizeof(n)));
+}
+END_TEST
+
 START_TEST(test_nslots)
 {
 	/* 1 segment slot + ceil(n / 2) SGL slots */
@@ -1653,6 +1694,7 @@ static Suite *hsi_formats_suite(void)
 	tcase_add_test(tc, test_generic_encode_range);
 	tcase_add_test(tc, test_marker_access);
 	tcase_add_test(tc, test_nslots);
+	tcase_add_test(tc, test_peek_fields);
 	tcase_add_test(tc, test_names);
 	suite_add_tcase(s, tc);
 	return s;

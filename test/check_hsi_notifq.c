@@ -188,9 +188,11 @@ START_TEST(test_full_empty)
 
 	ck_assert_int_eq(uet_hsi_notifq_init(&q, 5), 0);
 	ck_assert_int_eq(uet_hsi_notifq_poll(&q, out), 0);
+	ck_assert_uint_eq(uet_hsi_notifq_room(&q), 5);
 	for (seq = 0; seq < 5; seq++) {
 		make_entry(e, seq);
 		ck_assert_int_eq(uet_hsi_notifq_post(&q, e), 0);
+		ck_assert_uint_eq(uet_hsi_notifq_room(&q), 4 - seq);
 	}
 	memcpy(snap, q.ring, sizeof(snap));
 	make_entry(e, 99);
@@ -203,6 +205,7 @@ START_TEST(test_full_empty)
 
 	ck_assert_int_eq(uet_hsi_notifq_poll(&q, out), 1);
 	ck_assert(entry_ok(out, 0));
+	ck_assert_uint_eq(uet_hsi_notifq_room(&q), 1);
 	make_entry(e, 5);
 	ck_assert_int_eq(uet_hsi_notifq_post(&q, e), 0);
 	ck_assert_int_eq(q.ring[63], 6);		/* entry 5 */

@@ -1625,6 +1625,30 @@ START_TEST(test_dsr_invalid)
 }
 END_TEST
 
+/* The prologue's type for dispatch (bits 7:3 of byte 0). */
+START_TEST(test_peek_type)
+{
+	struct uet_pds_prologue p;
+	uint8_t buf[2];
+	unsigned int t;
+
+	for (t = 0; t < 32; t++) {
+		memset(&p, 0, sizeof(p));
+		p.type = (uint8_t)t;
+		p.next_hdr = 0xf;
+		p.flags = 0x7;
+		buf[0] = buf[1] = 0;
+		if (uet_pds_prologue_encode(buf, sizeof(buf), &p) < 0) {
+			buf[0] = (uint8_t)(t << 3 | 0x7);
+			buf[1] = 0xff;
+		}
+		ck_assert_int_eq(uet_pds_peek_type(buf, sizeof(buf)), (int)t);
+	}
+	ck_assert_int_eq(uet_pds_peek_type(buf, 1), UET_WIRE_ETRUNC);
+	ck_assert_int_eq(uet_pds_peek_type(NULL, 2), UET_WIRE_ETRUNC);
+}
+END_TEST
+
 /* The entropy header has no invalid value besides its reserved bytes. */
 START_TEST(test_entropy_all)
 {
@@ -1682,6 +1706,7 @@ static Suite *pds_wire_suite(void)
 	tcase_add_test(tc, test_cp_invalid);
 	tcase_add_test(tc, test_dsr_invalid);
 	tcase_add_test(tc, test_entropy_all);
+	tcase_add_test(tc, test_peek_type);
 	suite_add_tcase(s, tc);
 
 	return s;

@@ -19,11 +19,14 @@
 #include <rdma/fi_uet_ext.h>
 
 #include "uet_addr.h"
+#include "uet_hsi.h"
 #include "uet_iface.h"
 #include "uet_info.h"
 #include "uet_log.h"
 #include "uet_nic.h"
+#include "uet_prov.h"
 #include "uet_test.h"
+#include "uet_xlate.h"
 
 #define V FI_VERSION(1, 17)
 
@@ -1057,6 +1060,51 @@ START_TEST(test_info_nic)
 }
 END_TEST
 
+/* HSI status codes and access bits <-> libfabric's (uet_xlate.c). */
+START_TEST(test_xlate)
+{
+	static const struct { uint16_t st; int fi; } map[] = {
+		{ UET_HSI_ST_OK, 0 }, { UET_HSI_ST_TRUNCATED, FI_ETRUNC },
+		{ UET_HSI_ST_CANCELED, FI_ECANCELED },
+		{ UET_HSI_ST_NO_MSG, FI_ENOMSG },
+		{ UET_HSI_ST_TIMED_OUT, FI_ETIMEDOUT },
+		{ UET_HSI_ST_INVALID, FI_EINVAL },
+		{ UET_HSI_ST_NOT_SUPPORTED, FI_EOPNOTSUPP },
+		{ UET_HSI_ST_TOO_LONG, FI_EMSGSIZE },
+		{ UET_HSI_ST_ACCESS, FI_EACCES },
+		{ UET_HSI_ST_NO_ADDR, FI_EADDRNOTAVAIL },
+		{ UET_HSI_ST_NO_MEM, FI_ENOMEM }, { UET_HSI_ST_IO, FI_EIO },
+		{ UET_HSI_ST_HOST_UNREACHABLE, FI_EHOSTUNREACH },
+		{ UET_HSI_ST_NET_UNREACHABLE, FI_ENETUNREACH },
+		{ UET_HSI_ST_NO_SPACE, FI_ENOSPC },
+		{ UET_HSI_ST_NO_BUFS, FI_ENOBUFS },
+		{ UET_HSI_ST_NO_PEER, ENXIO }, { UET_HSI_ST_PERMISSION, FI_EPERM },
+		{ UET_HSI_ST_RANGE, ERANGE }, { UET_HSI_ST_BAD_MSG, EBADMSG },
+		{ UET_HSI_ST_BUSY, FI_EBUSY }, { UET_HSI_ST_ALREADY, FI_EALREADY },
+		{ UET_HSI_ST_CONN_RESET, FI_ECONNRESET },
+		{ UET_HSI_ST_CONN_REFUSED, FI_ECONNREFUSED },
+		{ UET_HSI_ST_AGAIN, FI_EAGAIN }, { UET_HSI_ST_FAULT, FI_EFAULT },
+		{ UET_HSI_ST_PROTOCOL, EPROTO },
+		{ UET_HSI_ST_NOT_CONNECTED, FI_ENOTCONN },
+		{ UET_HSI_ST_NOT_FOUND, FI_ENOENT },
+		{ UET_HSI_ST_OTHER, FI_EOTHER }, { 77, FI_EOTHER },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		ck_assert_int_eq(uet_xlate_status(map[i].st), map[i].fi);
+	ck_assert_uint_eq(uet_xlate_access(FI_READ | FI_WRITE | FI_SEND |
+					   FI_RECV | FI_REMOTE_READ |
+					   FI_REMOTE_WRITE),
+			  UET_HSI_ACCESS_ALL);
+	ck_assert_uint_eq(uet_xlate_access(FI_REMOTE_READ),
+			  UET_HSI_ACCESS_REMOTE_READ);
+	ck_assert_uint_eq(uet_xlate_access(FI_REMOTE_WRITE),
+			  UET_HSI_ACCESS_REMOTE_WRITE);
+	ck_assert_uint_eq(uet_xlate_access(0), 0);
+}
+END_TEST
+
 static Suite *info_suite(void)
 {
 	Suite *s = suite_create("prov_info");
@@ -1077,6 +1125,7 @@ static Suite *info_suite(void)
 	tcase_add_test(tc, test_info_order_all_ifaces);
 	tcase_add_test(tc, test_iface_fabric_names);
 	tcase_add_test(tc, test_iface_order);
+	tcase_add_test(tc, test_xlate);
 	suite_add_tcase(s, tc);
 	return s;
 }

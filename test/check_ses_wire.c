@@ -2245,6 +2245,27 @@ START_TEST(test_walkthrough_success_response)
 }
 END_TEST
 
+/* Opcode and datatype of an atomic extension, valid or not (the target
+ * answers unknown ones with their return codes). */
+START_TEST(test_amo_ext_peek)
+{
+	const uint8_t ext[4] = { 0xfe, 0x7f, 0x00, 0x00 };
+	uint8_t op = 1, dt = 2;
+
+	ck_assert_int_eq(uet_ses_amo_ext_peek(ext, sizeof(ext), &op, &dt), 0);
+	ck_assert_uint_eq(op, 0xfe);
+	ck_assert_uint_eq(dt, 0x7f);
+	op = 1;
+	dt = 2;
+	ck_assert_int_eq(uet_ses_amo_ext_peek(ext, 1, &op, &dt),
+			 UET_WIRE_ETRUNC);
+	ck_assert_int_eq(uet_ses_amo_ext_peek(NULL, 4, &op, &dt),
+			 UET_WIRE_ETRUNC);
+	ck_assert_uint_eq(op, 1);
+	ck_assert_uint_eq(dt, 2);
+}
+END_TEST
+
 static Suite *ses_wire_suite(void)
 {
 	Suite *s = suite_create("ses_wire");
@@ -2255,6 +2276,7 @@ static Suite *ses_wire_suite(void)
 	tcase_add_loop_test(tc, test_known_vector, 0, F_COUNT);
 	tcase_add_test(tc, test_known_vector_som1_b);
 	tcase_add_test(tc, test_known_vector_som0_b);
+	tcase_add_test(tc, test_amo_ext_peek);
 	tcase_add_loop_test(tc, test_roundtrip, 0, F_COUNT);
 	tcase_add_loop_test(tc, test_truncated, 0, F_COUNT);
 	tcase_add_loop_test(tc, test_reserved_bits, 0, F_COUNT);

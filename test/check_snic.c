@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rdma/fi_errno.h>
 
 #include "snic_harness.h"
 #include "uet_byteorder.h"
@@ -1047,8 +1046,8 @@ static void trunc_case(size_t slen, size_t rlen, bool tagged, bool hd)
 		      R[1].nrecv, R[0].nsend);
 	n = rec_find(1, UET_HSI_NOTIF_RECV, nr);
 	ck_assert_ptr_nonnull(n);
-	ck_assert_msg(n->recv.status == FI_ETRUNC,
-		      "%zu into %zu: receive status %u, expected FI_ETRUNC",
+	ck_assert_msg(n->recv.status == UET_HSI_ST_TRUNCATED,
+		      "%zu into %zu: receive status %u, expected UET_HSI_ST_TRUNCATED",
 		      slen, rlen, n->recv.status);
 	ck_assert_uint_eq(recv_slot(n), 0x300 + nr);
 	ck_assert_uint_eq(n->recv.total_length, rlen);
@@ -1242,8 +1241,8 @@ static void peer_gone(bool close_b, bool established)
 	for (k = 0; k < PG_N; k++) {
 		n = rec_find(0, UET_HSI_NOTIF_SEND, base + k);
 		ck_assert_ptr_nonnull(n);
-		ck_assert_msg(n->send.status == FI_ETIMEDOUT,
-			      "send %u: status %u, expected FI_ETIMEDOUT", k,
+		ck_assert_msg(n->send.status == UET_HSI_ST_TIMED_OUT,
+			      "send %u: status %u, expected UET_HSI_ST_TIMED_OUT", k,
 			      n->send.status);
 		ck_assert_uint_ge(n->send.op_context, 0x700);
 		ck_assert_uint_lt(n->send.op_context, 0x700 + PG_N);
@@ -1479,7 +1478,7 @@ START_TEST(test_invalid_descriptor)
 				.send = { 1, 0 } }, 1 * SNH_MS, 1000));
 	ck_assert_uint_eq(R[0].nsend, 1);
 	n = rec_find(0, UET_HSI_NOTIF_SEND, 0);
-	ck_assert_uint_eq(n->send.status, FI_EINVAL);
+	ck_assert_uint_eq(n->send.status, UET_HSI_ST_INVALID);
 	ck_assert_uint_eq(n->send.op_context, 0xbad0c0deull);
 	/* The queue still works. */
 	snh_fill(sbuf, sizeof(sbuf), 9);
@@ -1658,7 +1657,7 @@ START_TEST(test_peek)
 	post_rx_flags(1, true, PK_TAG, NULL, 0, 0x10, UET_HSI_EXT_PEEK, 0, 0);
 	ck_assert(wait_notifs(1, 1, SNH_SEC));
 	n = last_recv(1);
-	ck_assert_uint_eq(n->recv.status, FI_ENOMSG);
+	ck_assert_uint_eq(n->recv.status, UET_HSI_ST_NO_MSG);
 	ck_assert_uint_eq(recv_slot(n), 0x10);
 	ck_assert(!n->has_cont);
 
@@ -1669,7 +1668,7 @@ START_TEST(test_peek)
 	post_rx_flags(1, true, PK_TAG | 6, NULL, 0, 0x11, UET_HSI_EXT_PEEK,
 		      0, 0);
 	ck_assert(wait_notifs(1, 1, SNH_SEC));
-	ck_assert_uint_eq(last_recv(1)->recv.status, FI_ENOMSG);
+	ck_assert_uint_eq(last_recv(1)->recv.status, UET_HSI_ST_NO_MSG);
 	post_rx_flags(1, true, PK_TAG | 6, NULL, 0, 0x12, UET_HSI_EXT_PEEK,
 		      0, 0x3);
 	ck_assert(wait_notifs(1, 1, SNH_SEC));
@@ -1700,7 +1699,7 @@ START_TEST(test_peek)
 	post_rx_flags(1, true, PK_TAG | 5, NULL, 0, 0x15, UET_HSI_EXT_PEEK,
 		      0, 0);
 	ck_assert(wait_notifs(1, 1, SNH_SEC));
-	ck_assert_uint_eq(last_recv(1)->recv.status, FI_ENOMSG);
+	ck_assert_uint_eq(last_recv(1)->recv.status, UET_HSI_ST_NO_MSG);
 	check_decoders();
 	world_down();
 }
@@ -1739,12 +1738,12 @@ START_TEST(test_claim)
 	ck_assert_uint_eq(snh_check(r2, sizeof(s2), 42), sizeof(s2));
 	post_rx_flags(1, true, PK_TAG, NULL, 0, 0x22, UET_HSI_EXT_PEEK, 0, 0);
 	ck_assert(wait_notifs(1, 1, SNH_SEC));
-	ck_assert_uint_eq(last_recv(1)->recv.status, FI_ENOMSG);
+	ck_assert_uint_eq(last_recv(1)->recv.status, UET_HSI_ST_NO_MSG);
 	/* CLAIM with another id: nothing */
 	post_rx_flags(1, true, 0, r1, sizeof(r1), 0x23, UET_HSI_EXT_CLAIM,
 		      0xc1a2, 0);
 	ck_assert(wait_notifs(1, 1, SNH_SEC));
-	ck_assert_uint_eq(last_recv(1)->recv.status, FI_ENOMSG);
+	ck_assert_uint_eq(last_recv(1)->recv.status, UET_HSI_ST_NO_MSG);
 	ck_assert_uint_eq(recv_slot(last_recv(1)), 0x23);
 	/* CLAIM receives it (its own tag is not used) */
 	post_rx_flags(1, true, 0x999, r1, sizeof(r1), 0x24,
@@ -1809,7 +1808,7 @@ START_TEST(test_discard)
 	post_rx_flags(1, true, 0, NULL, 0, 0x32,
 		      UET_HSI_EXT_CLAIM | UET_HSI_EXT_DISCARD, 0xd1, 0);
 	ck_assert(wait_notifs(1, 1, SNH_SEC));
-	ck_assert_uint_eq(last_recv(1)->recv.status, FI_ENOMSG);
+	ck_assert_uint_eq(last_recv(1)->recv.status, UET_HSI_ST_NO_MSG);
 	/* PEEK|DISCARD the small one: reported like a peek, then gone */
 	post_rx_flags(1, true, 2, NULL, 0, 0x33,
 		      UET_HSI_EXT_PEEK | UET_HSI_EXT_DISCARD, 0, 0);
@@ -1821,7 +1820,7 @@ START_TEST(test_discard)
 	post_rx_flags(1, true, 2, NULL, 0, 0x34,
 		      UET_HSI_EXT_PEEK | UET_HSI_EXT_DISCARD, 0, 0);
 	ck_assert(wait_notifs(1, 1, SNH_SEC));
-	ck_assert_uint_eq(last_recv(1)->recv.status, FI_ENOMSG);
+	ck_assert_uint_eq(last_recv(1)->recv.status, UET_HSI_ST_NO_MSG);
 	get_stats(1, &st);
 	ck_assert_uint_eq(st.ses.unexp_bytes, 0);
 	/* the next message with that tag goes to the next receive */
@@ -1857,7 +1856,7 @@ START_TEST(test_cancel)
 	post_rx_flags(1, false, 0, NULL, 0, 0x77, UET_HSI_EXT_CANCEL, 0, 0);
 	ck_assert(wait_notifs(1, 1, SNH_SEC));
 	n = last_recv(1);
-	ck_assert_uint_eq(n->recv.status, FI_ECANCELED);
+	ck_assert_uint_eq(n->recv.status, UET_HSI_ST_CANCELED);
 	ck_assert_uint_eq(recv_slot(n), 0x77);
 	/* a message sent now is unexpected: the buffer stays untouched */
 	post_send(0, dest_of(0, 1), false, 0, sb, sizeof(sb), 1, false, 0);
@@ -2021,7 +2020,7 @@ static void multi_recv_run(uint32_t drop_ppm)
 			ck_assert(n->contx.mr_released);
 			ck_assert_uint_eq(n->recv.total_length, 0);
 			ck_assert(n->recv.status == 0 ||
-				  n->recv.status == FI_ECANCELED);
+				  n->recv.status == UET_HSI_ST_CANCELED);
 			continue;
 		}
 		ck_assert_uint_eq(n->recv.status, 0);
@@ -2125,7 +2124,7 @@ START_TEST(test_uud)
 	post_send(0, dest_of(0, 1), false, 0, sb[0], max + 1, 0xbad, false, 0);
 	ck_assert(wait_for(0, sends + 1, 0, 0, SNH_SEC));
 	n = rec_find(0, UET_HSI_NOTIF_SEND, sends);
-	ck_assert_uint_eq(n->send.status, FI_EMSGSIZE);
+	ck_assert_uint_eq(n->send.status, UET_HSI_ST_TOO_LONG);
 	ck_assert_uint_eq(n->send.op_context, 0xbad);
 	for (k = 0; k < sends; k++) {
 		n = rec_find(0, UET_HSI_NOTIF_SEND, k);
@@ -2138,7 +2137,7 @@ START_TEST(test_uud)
 	snh_world_settle(&W, 100 * SNH_MS);
 	for (k = 0; k < R[1].nrecv; k++) {
 		n = rec_find(1, UET_HSI_NOTIF_RECV, k);
-		if (n->recv.status == FI_ECANCELED) {
+		if (n->recv.status == UET_HSI_ST_CANCELED) {
 			cancelled++;
 			continue;
 		}

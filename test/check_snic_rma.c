@@ -21,8 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rdma/fabric.h>
-#include <rdma/fi_errno.h>
 
 #include "snic_harness.h"
 #include "uet_ses.h"
@@ -308,7 +306,7 @@ static void write_read_run(uint32_t drop_ppm, uint32_t reorder_ppm)
 	ck_assert(tmem && src && dst);
 	memset(tmem, 0xee, TMEM_LEN + 2 * GUARD);
 	key = mr_reg(1, tmem + GUARD, TMEM_LEN,
-		     FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 0);
+		     UET_HSI_ACCESS_REMOTE_READ | UET_HSI_ACCESS_REMOTE_WRITE, 0, 0);
 	for (i = 0; i < sizeof(wr_sizes) / sizeof(wr_sizes[0]); i++) {
 		len = wr_sizes[i];
 		off = (len * 13) % 4000;
@@ -369,7 +367,7 @@ START_TEST(test_write_inline_inject)
 
 	world_up_default();
 	memset(tmem, 0, sizeof(tmem));
-	key = mr_reg(1, tmem, sizeof(tmem), FI_REMOTE_WRITE, 0, 0);
+	key = mr_reg(1, tmem, sizeof(tmem), UET_HSI_ACCESS_REMOTE_WRITE, 0, 0);
 	snh_fill(src, sizeof(src), 5);
 	/* INLINE, 32 bytes at offset 3 */
 	cmd_rma(&c, UET_HSI_FAMILY_RMA, UET_HSI_VARIANT_SEND, key, 3, src, 32,
@@ -445,7 +443,7 @@ START_TEST(test_remote_cq_data)
 
 	world_up_default();
 	memset(tmem, 0, sizeof(tmem));
-	key = mr_reg(1, tmem, sizeof(tmem), FI_REMOTE_READ | FI_REMOTE_WRITE,
+	key = mr_reg(1, tmem, sizeof(tmem), UET_HSI_ACCESS_REMOTE_READ | UET_HSI_ACCESS_REMOTE_WRITE,
 		     0, 0);
 	snh_fill(src, sizeof(src), 9);
 	write_ab(key, 0, src, 100, 1, 1);
@@ -494,7 +492,7 @@ START_TEST(test_rma_events)
 	wc.rma_events[1] = true;
 	world_up(&wc);
 	memset(tmem, 0, sizeof(tmem));
-	key = mr_reg(1, tmem, sizeof(tmem), FI_REMOTE_READ | FI_REMOTE_WRITE,
+	key = mr_reg(1, tmem, sizeof(tmem), UET_HSI_ACCESS_REMOTE_READ | UET_HSI_ACCESS_REMOTE_WRITE,
 		     0, 0);
 	snh_fill(buf, sizeof(buf), 1);
 	write_ab(key, 0, buf, 600, 1, 1);
@@ -554,7 +552,7 @@ START_TEST(test_atomics)
 	world_up_default();
 	for (k = 0; k < 16; k++)
 		tmem[k] = 100 * k;
-	key = mr_reg(1, tmem, sizeof(tmem), FI_REMOTE_READ | FI_REMOTE_WRITE,
+	key = mr_reg(1, tmem, sizeof(tmem), UET_HSI_ACCESS_REMOTE_READ | UET_HSI_ACCESS_REMOTE_WRITE,
 		     0, 0);
 	/* SUM of 4 uint64 at offset 8, operand in 2 SGL entries */
 	for (k = 0; k < 4; k++)
@@ -667,7 +665,7 @@ START_TEST(test_atomics_loss)
 
 	world_cfg(&wc, 50000, 100000);
 	world_up(&wc);
-	key = mr_reg(1, tmem, sizeof(tmem), FI_REMOTE_READ | FI_REMOTE_WRITE,
+	key = mr_reg(1, tmem, sizeof(tmem), UET_HSI_ACCESS_REMOTE_READ | UET_HSI_ACCESS_REMOTE_WRITE,
 		     0, 0);
 	for (k = 0; k < n; k++) {
 		cmd_amo(&c, UET_AMO_SUM, UET_AMO_UINT64, key, 0, &one, 8,
@@ -705,50 +703,50 @@ START_TEST(test_errors)
 	world_up_default();
 	memset(tmem, 0x5a, sizeof(tmem));
 	memset(ro, 0x5a, sizeof(ro));
-	key = mr_reg(1, tmem, sizeof(tmem), FI_REMOTE_READ | FI_REMOTE_WRITE,
+	key = mr_reg(1, tmem, sizeof(tmem), UET_HSI_ACCESS_REMOTE_READ | UET_HSI_ACCESS_REMOTE_WRITE,
 		     0, 0);
-	rokey = mr_reg(1, ro, sizeof(ro), FI_REMOTE_READ, 0, 0);
+	rokey = mr_reg(1, ro, sizeof(ro), UET_HSI_ACCESS_REMOTE_READ, 0, 0);
 	snh_fill(src, sizeof(src), 3);
 	/* unknown key */
 	cmd_rma(&c, UET_HSI_FAMILY_RMA, UET_HSI_VARIANT_SEND, 0x1234, 0, src,
 		16, 1);
 	sc = run(&c);
-	expect_err(&sc, FI_EACCES, UET_RC_BAD_MKEY);
+	expect_err(&sc, UET_HSI_ST_ACCESS, UET_RC_BAD_MKEY);
 	/* read-only region: write refused, read fine */
 	cmd_rma(&c, UET_HSI_FAMILY_RMA, UET_HSI_VARIANT_SEND, rokey, 0, src,
 		16, 2);
 	sc = run(&c);
-	expect_err(&sc, FI_EACCES, UET_RC_PERM_VIOLATION);
+	expect_err(&sc, UET_HSI_ST_ACCESS, UET_RC_PERM_VIOLATION);
 	read_ab(rokey, 0, src, 16, 1, 3);
 	/* a fetching atomic needs both rights */
 	cmd_amo(&c, UET_AMO_SUM, UET_AMO_UINT64, rokey, 0, &opd, 8, &old, 8,
 		4);
 	sc = run(&c);
-	expect_err(&sc, FI_EACCES, UET_RC_PERM_VIOLATION);
+	expect_err(&sc, UET_HSI_ST_ACCESS, UET_RC_PERM_VIOLATION);
 	/* out of range: past the end, and offset + len overflowing */
 	cmd_rma(&c, UET_HSI_FAMILY_RMA, UET_HSI_VARIANT_SEND, key, 500, src,
 		13, 5);
 	sc = run(&c);
-	expect_err(&sc, FI_EINVAL, UET_RC_AT_OUT_OF_RANGE);
+	expect_err(&sc, UET_HSI_ST_INVALID, UET_RC_AT_OUT_OF_RANGE);
 	cmd_rma(&c, UET_HSI_FAMILY_RMA, UET_HSI_VARIANT_RECV, key,
 		UINT64_MAX - 3, src, 16, 6);
 	sc = run(&c);
-	expect_err(&sc, FI_EINVAL, UET_RC_AT_OUT_OF_RANGE);
+	expect_err(&sc, UET_HSI_ST_INVALID, UET_RC_AT_OUT_OF_RANGE);
 	/* unaligned atomic */
 	cmd_amo(&c, UET_AMO_SUM, UET_AMO_UINT64, key, 4, &opd, 8, NULL, 0, 7);
 	sc = run(&c);
-	expect_err(&sc, FI_EINVAL, UET_RC_AMO_UNALIGNED);
+	expect_err(&sc, UET_HSI_ST_INVALID, UET_RC_AMO_UNALIGNED);
 	/* locally unsupported op / op x datatype / datatype */
 	cmd_amo(&c, UET_AMO_INVAL, UET_AMO_UINT64, key, 0, &opd, 8, NULL, 0,
 		8);
 	sc = run(&c);
-	expect_err(&sc, FI_EOPNOTSUPP, 0);
+	expect_err(&sc, UET_HSI_ST_NOT_SUPPORTED, 0);
 	cmd_amo(&c, UET_AMO_BOR, UET_AMO_FLOAT, key, 0, &f, 4, NULL, 0, 9);
 	sc = run(&c);
-	expect_err(&sc, FI_EOPNOTSUPP, 0);
+	expect_err(&sc, UET_HSI_ST_NOT_SUPPORTED, 0);
 	cmd_amo(&c, UET_AMO_SUM, UET_AMO_FLOAT16, key, 0, &f, 2, NULL, 0, 10);
 	sc = run(&c);
-	expect_err(&sc, FI_EOPNOTSUPP, 0);
+	expect_err(&sc, UET_HSI_ST_NOT_SUPPORTED, 0);
 	/* nothing was written by any of them */
 	for (size_t k = 0; k < sizeof(tmem); k++)
 		ck_assert_uint_eq(tmem[k], 0x5a);
@@ -759,11 +757,11 @@ START_TEST(test_errors)
 	cmd_rma(&c, UET_HSI_FAMILY_RMA, UET_HSI_VARIANT_SEND, key, 0, src, 16,
 		11);
 	sc = run(&c);
-	expect_err(&sc, FI_EACCES, UET_RC_BAD_GENERATION);
+	expect_err(&sc, UET_HSI_ST_ACCESS, UET_RC_BAD_GENERATION);
 	cmd_rma(&c, UET_HSI_FAMILY_RMA, UET_HSI_VARIANT_RECV, key, 0, src, 16,
 		12);
 	sc = run(&c);
-	expect_err(&sc, FI_EACCES, UET_RC_BAD_GENERATION);
+	expect_err(&sc, UET_HSI_ST_ACCESS, UET_RC_BAD_GENERATION);
 	for (size_t k = 0; k < sizeof(tmem); k++)
 		ck_assert_uint_eq(tmem[k], 0x5a);
 	ck_assert_uint_eq(R[1].n, 0);
@@ -772,7 +770,7 @@ START_TEST(test_errors)
 END_TEST
 
 /* A malformed command: the INVALID_DESCRIPTOR event, with err, and the
- * FI_EINVAL send completion with its metadata. */
+ * UET_HSI_ST_INVALID send completion with its metadata. */
 static void expect_malformed(const struct snh_cmd *c, int err)
 {
 	unsigned int ns = R[0].nsend, ne = R[0].nevent;
@@ -788,7 +786,7 @@ static void expect_malformed(const struct snh_cmd *c, int err)
 		      (unsigned long long)c->metadata, n->event.status_code,
 		      -err);
 	n = nth(0, UET_HSI_NOTIF_SEND, ns);
-	ck_assert_uint_eq(n->send.status, FI_EINVAL);
+	ck_assert_uint_eq(n->send.status, UET_HSI_ST_INVALID);
 	ck_assert_uint_eq(n->send.op_context, c->metadata);
 }
 
@@ -801,7 +799,7 @@ START_TEST(test_malformed)
 
 	world_up_default();
 	memset(tmem, 0, sizeof(tmem));
-	key = mr_reg(1, tmem, sizeof(tmem), FI_REMOTE_READ | FI_REMOTE_WRITE,
+	key = mr_reg(1, tmem, sizeof(tmem), UET_HSI_ACCESS_REMOTE_READ | UET_HSI_ACCESS_REMOTE_WRITE,
 		     0, 0);
 	memset(opd, 0, sizeof(opd));
 	/* no extension (even without COMPLETION the error is reported) */
@@ -919,7 +917,7 @@ static void fence_run(uint32_t drop_ppm)
 	dst = malloc(len);
 	ck_assert(tmem && src && dst);
 	memset(dst, 0, len);
-	key = mr_reg(1, tmem, len + 4096, FI_REMOTE_READ | FI_REMOTE_WRITE, 0,
+	key = mr_reg(1, tmem, len + 4096, UET_HSI_ACCESS_REMOTE_READ | UET_HSI_ACCESS_REMOTE_WRITE, 0,
 		     0);
 	snh_fill(src, len, 77);
 	memset(small, 0x99, sizeof(small));
@@ -1000,17 +998,17 @@ START_TEST(test_user_keys_virt_addr)
 	memset(t1, 0, sizeof(t1));
 	memset(t2, 0, sizeof(t2));
 	/* user key, addressed by virtual address */
-	mr_reg(1, t1, sizeof(t1), FI_REMOTE_WRITE | FI_REMOTE_READ,
+	mr_reg(1, t1, sizeof(t1), UET_HSI_ACCESS_REMOTE_WRITE | UET_HSI_ACCESS_REMOTE_READ,
 	       UET_HSI_MR_USER_KEY | UET_HSI_MR_VIRT_ADDR, 0x77);
 	/* the same key again, and a key with bit 63 */
 	k = 0x77;
-	ck_assert_int_eq(dev->ops->mr_reg(dev, t2, sizeof(t2), FI_REMOTE_WRITE,
+	ck_assert_int_eq(dev->ops->mr_reg(dev, t2, sizeof(t2), UET_HSI_ACCESS_REMOTE_WRITE,
 					  UET_HSI_MR_USER_KEY, &k), -EEXIST);
 	k = UET_SES_MKEY_PROV | 5;
-	ck_assert_int_eq(dev->ops->mr_reg(dev, t2, sizeof(t2), FI_REMOTE_WRITE,
+	ck_assert_int_eq(dev->ops->mr_reg(dev, t2, sizeof(t2), UET_HSI_ACCESS_REMOTE_WRITE,
 					  UET_HSI_MR_USER_KEY, &k), -EINVAL);
 	/* user key 0 is a key like any other; offset addressing */
-	mr_reg(1, t2, sizeof(t2), FI_REMOTE_WRITE | FI_REMOTE_READ,
+	mr_reg(1, t2, sizeof(t2), UET_HSI_ACCESS_REMOTE_WRITE | UET_HSI_ACCESS_REMOTE_READ,
 	       UET_HSI_MR_USER_KEY, 0);
 	snh_fill(src, sizeof(src), 1);
 	write_ab(0x77, (uint64_t)(uintptr_t)(t1 + 100), src, 64, 1, 1);
@@ -1022,9 +1020,9 @@ START_TEST(test_user_keys_virt_addr)
 	cmd_rma(&c, UET_HSI_FAMILY_RMA, UET_HSI_VARIANT_SEND, 0x77, 100, src,
 		8, 3);
 	sc = run(&c);
-	expect_err(&sc, FI_EINVAL, UET_RC_AT_OUT_OF_RANGE);
+	expect_err(&sc, UET_HSI_ST_INVALID, UET_RC_AT_OUT_OF_RANGE);
 	/* a provider key with VIRT_ADDR */
-	pk = mr_reg(1, t2, sizeof(t2), FI_REMOTE_READ, UET_HSI_MR_VIRT_ADDR,
+	pk = mr_reg(1, t2, sizeof(t2), UET_HSI_ACCESS_REMOTE_READ, UET_HSI_MR_VIRT_ADDR,
 		    0);
 	memset(src, 0, sizeof(src));
 	read_ab(pk, (uint64_t)(uintptr_t)(t2 + 100), src, 64, 1, 4);
@@ -1035,15 +1033,15 @@ START_TEST(test_user_keys_virt_addr)
 	cmd_rma(&c, UET_HSI_FAMILY_RMA, UET_HSI_VARIANT_SEND, 0x77,
 		(uint64_t)(uintptr_t)t1, src, 8, 5);
 	sc = run(&c);
-	expect_err(&sc, FI_EACCES, UET_RC_BAD_MKEY);
-	mr_reg(1, t1, sizeof(t1), FI_REMOTE_WRITE, UET_HSI_MR_USER_KEY, 0x77);
+	expect_err(&sc, UET_HSI_ST_ACCESS, UET_RC_BAD_MKEY);
+	mr_reg(1, t1, sizeof(t1), UET_HSI_ACCESS_REMOTE_WRITE, UET_HSI_MR_USER_KEY, 0x77);
 	write_ab(0x77, 0, src, 8, 1, 6);
 	/* local-only registration: every remote access fails */
-	pk = mr_reg(1, t2, sizeof(t2), FI_SEND | FI_RECV, 0, 0);
+	pk = mr_reg(1, t2, sizeof(t2), UET_HSI_ACCESS_SEND | UET_HSI_ACCESS_RECV, 0, 0);
 	cmd_rma(&c, UET_HSI_FAMILY_RMA, UET_HSI_VARIANT_RECV, pk, 0, src, 8,
 		7);
 	sc = run(&c);
-	expect_err(&sc, FI_EACCES, UET_RC_PERM_VIOLATION);
+	expect_err(&sc, UET_HSI_ST_ACCESS, UET_RC_PERM_VIOLATION);
 	world_down();
 }
 END_TEST
@@ -1061,14 +1059,14 @@ START_TEST(test_uud_and_limits)
 	world_cfg(&wc, 0, 0);
 	wc.qmode[0] = UET_HSI_QUEUE_MODE_UUD;
 	world_up(&wc);
-	key = mr_reg(1, tmem, sizeof(tmem), FI_REMOTE_WRITE, 0, 0);
+	key = mr_reg(1, tmem, sizeof(tmem), UET_HSI_ACCESS_REMOTE_WRITE, 0, 0);
 	cmd_rma(&c, UET_HSI_FAMILY_RMA, UET_HSI_VARIANT_SEND, key, 0, src, 8,
 		1);
 	sc = run(&c);
-	expect_err(&sc, FI_EMSGSIZE, 0);
+	expect_err(&sc, UET_HSI_ST_TOO_LONG, 0);
 	cmd_amo(&c, UET_AMO_SUM, UET_AMO_UINT64, key, 0, src, 8, NULL, 0, 2);
 	sc = run(&c);
-	expect_err(&sc, FI_EMSGSIZE, 0);
+	expect_err(&sc, UET_HSI_ST_TOO_LONG, 0);
 	ck_assert_int_eq(W.nic[0].dev->ops->get_limits(W.nic[0].dev, &lim),
 			 0);
 	ck_assert_uint_eq(lim.amo_max, UET_SES_AMO_MAX);

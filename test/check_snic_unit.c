@@ -17,8 +17,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <rdma/fabric.h>
-#include <rdma/fi_errno.h>
 
 #include "uet_clock.h"
 #include "uet_link_mem.h"
@@ -789,7 +787,7 @@ START_TEST(test_header_data)
 }
 END_TEST
 
-/* A receive too small: FI_ETRUNC, bytes placed, continuation with the
+/* A receive too small: UET_HSI_ST_TRUNCATED, bytes placed, continuation with the
  * bytes that did not fit; the sender succeeds. */
 START_TEST(test_truncation)
 {
@@ -809,7 +807,7 @@ START_TEST(test_truncation)
 	cmd_sgl(&c, src, sizeof(src));
 	cmd_post(&w, 0, &c);
 	ck_assert(world_wait(&w, 1, 2, 100 * MS));
-	expect_recv(&w.s[1], FI_ETRUNC, 0, 40, 3, true);
+	expect_recv(&w.s[1], UET_HSI_ST_TRUNCATED, 0, 40, 3, true);
 	expect_continuation(&w.s[1], false, 0, 60);
 	ck_assert_int_eq(memcmp(dst, src, 40), 0);
 	ck_assert_uint_eq(dst[40], 0);
@@ -835,7 +833,7 @@ START_TEST(test_send_rc)
 	cmd_post(&w, 0, &c);
 	ck_assert(world_wait(&w, 0, 1, 100 * MS));
 	get_send(&w.s[0], &sc);
-	ck_assert_uint_eq(sc.status, EADDRNOTAVAIL);
+	ck_assert_uint_eq(sc.status, UET_HSI_ST_NO_ADDR);
 	ck_assert_uint_eq(sc.flags, UET_RC_BAD_JOB_ID);
 	ck_assert_uint_eq(sc.op_context, 21);
 	world_fini(&w);
@@ -872,7 +870,7 @@ START_TEST(test_malformed)
 	side_collect(&w.s[0]);
 	expect_bad(&w.s[0], idx, UET_WIRE_ERESERVED);
 	get_send(&w.s[0], &sc);
-	ck_assert_uint_eq(sc.status, FI_EINVAL);
+	ck_assert_uint_eq(sc.status, UET_HSI_ST_INVALID);
 	ck_assert_uint_eq(sc.op_context, 0x1001);
 	idx += 1;
 
@@ -886,7 +884,7 @@ START_TEST(test_malformed)
 	side_collect(&w.s[0]);
 	expect_bad(&w.s[0], idx, -EINVAL);
 	get_send(&w.s[0], &sc);
-	ck_assert_uint_eq(sc.status, FI_EINVAL);
+	ck_assert_uint_eq(sc.status, UET_HSI_ST_INVALID);
 	ck_assert_uint_eq(sc.op_context, 0x1002);
 	idx += 1;
 	/* ... an ATOMIC fetch without COMPLETION: the same (errors are
@@ -898,7 +896,7 @@ START_TEST(test_malformed)
 	side_collect(&w.s[0]);
 	expect_bad(&w.s[0], idx, -EINVAL);
 	get_send(&w.s[0], &sc);
-	ck_assert_uint_eq(sc.status, FI_EINVAL);
+	ck_assert_uint_eq(sc.status, UET_HSI_ST_INVALID);
 	ck_assert_uint_eq(sc.op_context, 0x1003);
 	expect_empty(&w, 0);
 	idx += 1;
@@ -914,7 +912,7 @@ START_TEST(test_malformed)
 	expect_empty(&w, 0);
 	idx += 1;
 
-	/* 4. receive with inline data: receive notification FI_EINVAL */
+	/* 4. receive with inline data: receive notification UET_HSI_ST_INVALID */
 	cmd_init(&c, UET_HSI_FAMILY_MSG, UET_HSI_VARIANT_RECV,
 		 UET_HSI_DATA_INLINE);
 	c.seg.metadata = 0xabcd0123;
@@ -922,7 +920,7 @@ START_TEST(test_malformed)
 	side_collect(&w.s[0]);
 	expect_bad(&w.s[0], idx, -EINVAL);
 	get_recv(&w.s[0], &rn);
-	ck_assert_uint_eq(rn.status, FI_EINVAL);
+	ck_assert_uint_eq(rn.status, UET_HSI_ST_INVALID);
 	ck_assert_uint_eq(rn.src_id, UET_HSI_PEER_UNKNOWN);
 	ck_assert_uint_eq(rn.buffer_id_0, 0x0123);
 	ck_assert_uint_eq(rn.buffer_id_1, 0xabcd);
@@ -938,7 +936,7 @@ START_TEST(test_malformed)
 	side_collect(&w.s[0]);
 	expect_bad(&w.s[0], idx, -EMSGSIZE);
 	get_send(&w.s[0], &sc);
-	ck_assert_uint_eq(sc.status, FI_EINVAL);
+	ck_assert_uint_eq(sc.status, UET_HSI_ST_INVALID);
 	idx += 1;
 
 	/* 6. unknown ext_flags bit in the extension */
@@ -1130,7 +1128,7 @@ START_TEST(test_unknown_peer)
 	side_collect(&w.s[0]);
 	expect_bad(&w.s[0], 0, -ENXIO);
 	get_send(&w.s[0], &sc);
-	ck_assert_uint_eq(sc.status, FI_EINVAL);
+	ck_assert_uint_eq(sc.status, UET_HSI_ST_INVALID);
 	ck_assert_uint_eq(sc.op_context, 31);
 	/* a directed receive from an unknown peer */
 	cmd_init(&c, UET_HSI_FAMILY_MSG, UET_HSI_VARIANT_RECV,
@@ -1143,7 +1141,7 @@ START_TEST(test_unknown_peer)
 	side_collect(&w.s[0]);
 	expect_bad(&w.s[0], 1, -ENXIO);
 	get_recv(&w.s[0], &rn);
-	ck_assert_uint_eq(rn.status, FI_EINVAL);
+	ck_assert_uint_eq(rn.status, UET_HSI_ST_INVALID);
 	ck_assert_uint_eq(rn.buffer_id_0, 32);
 	/* removed */
 	ck_assert_int_eq(w.s[0].dev->ops->peer_remove(w.s[0].dev,
@@ -1342,7 +1340,7 @@ START_TEST(test_queue_cancel_close)
 	ck_assert_uint_eq(w.s[1].ngot, 3);
 	for (i = 0; i < 3; i++) {
 		get_recv(&w.s[1], &rn);
-		ck_assert_uint_eq(rn.status, FI_ECANCELED);
+		ck_assert_uint_eq(rn.status, UET_HSI_ST_CANCELED);
 		ck_assert_uint_eq(rn.buffer_id_0, (uint16_t)i);
 		ck_assert_uint_eq(rn.buffer_id_1, 5);
 		ck_assert_uint_eq(rn.src_id, UET_HSI_PEER_UNKNOWN);
@@ -1367,7 +1365,7 @@ START_TEST(test_queue_cancel_close)
 
 		get_send(&w.s[0], &sc);
 		ck_assert_uint_eq(sc.op_context, 2);
-		ck_assert_uint_eq(sc.status, EADDRNOTAVAIL);
+		ck_assert_uint_eq(sc.status, UET_HSI_ST_NO_ADDR);
 		ck_assert_uint_eq(sc.flags, UET_RC_BAD_JOB_ID);
 	}
 	/* A closes with a send in flight to a peer that stopped answering */
@@ -1388,7 +1386,7 @@ START_TEST(test_queue_cancel_close)
 END_TEST
 
 /* Closing the device with operations outstanding: they complete with
- * FI_ECANCELED into the rings (queue_close was not called first). */
+ * UET_HSI_ST_CANCELED into the rings (queue_close was not called first). */
 START_TEST(test_dev_close_cancels)
 {
 	struct uet_hsi_queue *q;
@@ -1444,7 +1442,7 @@ START_TEST(test_dev_close_cancels)
 					 1);
 			ck_assert_int_eq(uet_hsi_recv_notif_decode(&rn, out,
 								   64), 64);
-			ck_assert_uint_eq(rn.status, FI_ECANCELED);
+			ck_assert_uint_eq(rn.status, UET_HSI_ST_CANCELED);
 			ck_assert_uint_eq(rn.buffer_id_0, i);
 		}
 	}
@@ -1569,11 +1567,11 @@ START_TEST(test_mr_table)
 
 	/* k1: [mem + 16, mem + 4016) */
 	ck_assert_int_eq(dev->ops->mr_reg(dev, mem + 16, 4000,
-					  FI_REMOTE_READ | FI_REMOTE_WRITE,
+					  UET_HSI_ACCESS_REMOTE_READ | UET_HSI_ACCESS_REMOTE_WRITE,
 					  0, &k1), 0);
-	ck_assert_int_eq(dev->ops->mr_reg(dev, mem + 100, 100, FI_SEND, 0, &k2),
+	ck_assert_int_eq(dev->ops->mr_reg(dev, mem + 100, 100, UET_HSI_ACCESS_SEND, 0, &k2),
 			 0);
-	ck_assert_int_eq(dev->ops->mr_reg(dev, NULL, 0, FI_RECV, 0, &k3), 0);
+	ck_assert_int_eq(dev->ops->mr_reg(dev, NULL, 0, UET_HSI_ACCESS_RECV, 0, &k3), 0);
 	ck_assert_uint_ne(k1, 0);
 	ck_assert_uint_ne(k1, k2);
 	ck_assert_uint_ne(k2, k3);
@@ -1582,19 +1580,19 @@ START_TEST(test_mr_table)
 	ck_assert(k1 & k2 & k3 & UET_SES_MKEY_PROV);
 	/* user keys: bit 63 clear, unique */
 	k3 = 0x1234;
-	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 8, FI_REMOTE_READ,
+	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 8, UET_HSI_ACCESS_REMOTE_READ,
 					  UET_HSI_MR_USER_KEY |
 					  UET_HSI_MR_VIRT_ADDR, &k3), 0);
 	ck_assert_uint_eq(k3, 0x1234);
-	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 8, FI_REMOTE_READ,
+	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 8, UET_HSI_ACCESS_REMOTE_READ,
 					  UET_HSI_MR_USER_KEY, &k3), -EEXIST);
 	k3 = UET_SES_MKEY_PROV | 0x1234;
-	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 8, FI_REMOTE_READ,
+	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 8, UET_HSI_ACCESS_REMOTE_READ,
 					  UET_HSI_MR_USER_KEY, &k3), -EINVAL);
 	k3 = 0x1234;
-	ck_assert_int_eq(uet_snic_mr_check(dev, k3, mem, 8, FI_REMOTE_READ),
+	ck_assert_int_eq(uet_snic_mr_check(dev, k3, mem, 8, UET_HSI_ACCESS_REMOTE_READ),
 			 0);
-	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 8, FI_REMOTE_READ, 0x4,
+	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 8, UET_HSI_ACCESS_REMOTE_READ, 0x4,
 					  &k3), -EINVAL);
 	k3 = 0x1234;
 	ck_assert_int_eq(dev->ops->mr_dereg(dev, k3), 0);
@@ -1603,39 +1601,39 @@ START_TEST(test_mr_table)
 	ck_assert_int_eq(dev->ops->mr_dereg(dev, k3), 0);
 	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 1, 1ull << 62, 0, &k3),
 			 -EINVAL);
-	ck_assert_int_eq(dev->ops->mr_reg(dev, NULL, 1, FI_SEND, 0, &k3),
+	ck_assert_int_eq(dev->ops->mr_reg(dev, NULL, 1, UET_HSI_ACCESS_SEND, 0, &k3),
 			 -EINVAL);
 	ck_assert_int_eq(dev->ops->mr_reg(dev, (void *)(UINTPTR_MAX - 10),
-					  100, FI_SEND, 0, &k3), -EINVAL);
-	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 1, FI_SEND, 0, NULL),
+					  100, UET_HSI_ACCESS_SEND, 0, &k3), -EINVAL);
+	ck_assert_int_eq(dev->ops->mr_reg(dev, mem, 1, UET_HSI_ACCESS_SEND, 0, NULL),
 			 -EINVAL);
 	/* lookups */
 	ck_assert_int_eq(uet_snic_mr_check(dev, k1, mem + 16, 4000,
-					   FI_REMOTE_READ), 0);
+					   UET_HSI_ACCESS_REMOTE_READ), 0);
 	ck_assert_int_eq(uet_snic_mr_check(dev, k1, mem + 4000, 16,
-					   FI_REMOTE_READ | FI_REMOTE_WRITE),
+					   UET_HSI_ACCESS_REMOTE_READ | UET_HSI_ACCESS_REMOTE_WRITE),
 			 0);
 	ck_assert_int_eq(uet_snic_mr_check(dev, k1, mem + 4000, 17,
-					   FI_REMOTE_READ), -EFAULT);
+					   UET_HSI_ACCESS_REMOTE_READ), -EFAULT);
 	ck_assert_int_eq(uet_snic_mr_check(dev, k1, mem + 15, 1,
-					   FI_REMOTE_READ), -EFAULT);
+					   UET_HSI_ACCESS_REMOTE_READ), -EFAULT);
 	ck_assert_int_eq(uet_snic_mr_check(dev, k1, mem + 15, 0,
-					   FI_REMOTE_READ), -EFAULT);
-	ck_assert_int_eq(uet_snic_mr_check(dev, k1, mem + 16, 1, FI_SEND),
+					   UET_HSI_ACCESS_REMOTE_READ), -EFAULT);
+	ck_assert_int_eq(uet_snic_mr_check(dev, k1, mem + 16, 1, UET_HSI_ACCESS_SEND),
 			 -EACCES);
-	ck_assert_int_eq(uet_snic_mr_check(dev, k2, mem + 150, 50, FI_SEND),
+	ck_assert_int_eq(uet_snic_mr_check(dev, k2, mem + 150, 50, UET_HSI_ACCESS_SEND),
 			 0);
-	ck_assert_int_eq(uet_snic_mr_check(dev, k2, mem + 99, 2, FI_SEND),
+	ck_assert_int_eq(uet_snic_mr_check(dev, k2, mem + 99, 2, UET_HSI_ACCESS_SEND),
 			 -EFAULT);
 	ck_assert_int_eq(uet_snic_mr_check(dev, k1 ^ k2 ^ 1, mem, 1, 0),
 			 -ENOENT);
 	/* deregistration */
 	ck_assert_int_eq(dev->ops->mr_dereg(dev, k2), 0);
 	ck_assert_int_eq(dev->ops->mr_dereg(dev, k2), -ENOENT);
-	ck_assert_int_eq(uet_snic_mr_check(dev, k2, mem + 150, 50, FI_SEND),
+	ck_assert_int_eq(uet_snic_mr_check(dev, k2, mem + 150, 50, UET_HSI_ACCESS_SEND),
 			 -ENOENT);
 	ck_assert_int_eq(uet_snic_mr_check(dev, k1, mem + 16, 1,
-					   FI_REMOTE_READ), 0);
+					   UET_HSI_ACCESS_REMOTE_READ), 0);
 	/* k1, k3 are still registered: close frees them (ASan) */
 	dev->ops->close(dev);
 	uet_link_mem_fabric_destroy(fab);

@@ -13,6 +13,7 @@
 #include <rdma/fabric.h>
 
 #include "uet_env.h"
+#include "uet_prov.h"
 #include "uet_test.h"
 
 /* ---- bool ---- */
@@ -393,6 +394,9 @@ START_TEST(test_register_and_list)
 	struct fi_param *params;
 	int count, i, found = 0;
 
+	/* The provider's hook hands definitions to fi_param_define. */
+	uet_prov_hooks_install();
+
 	/*
 	 * libfabric resets its list of definitions when it initialises, so
 	 * (as inside fi_prov_ini) register only after it has: any call
@@ -557,7 +561,9 @@ START_TEST(test_getters_invalid)
 	int fd, saved, i;
 	ssize_t n;
 
-	/* Initialise libfabric logging at warn level. */
+	/* Warnings through the provider's hook, libfabric logging at warn
+	 * level. */
+	uet_prov_hooks_install();
 	setenv("FI_LOG_LEVEL", "warn", 1);
 	unsetenv("FI_LOG_PROV");
 	unsetenv("FI_LOG_SUBSYS");
@@ -634,6 +640,94 @@ START_TEST(test_getters_invalid)
 }
 END_TEST
 
+/* util without libfabric: registrations and reads go through the env
+ * hook; without one, definitions are a no-op and values come from the
+ * environment. */
+static unsigned int hook_defines;
+static char hook_last_help[512];
+
+static int fake_define(const char *name, const char *help)
+{
+	(void)name;
+	hook_defines++;
+	snprintf(hook_last_help, sizeof(hook_last_help), "%s", help);
+	return 0;
+}
+
+static int fake_get(const char *name, const char **value)
+{
+	if (!strcmp(name, "test_uint")) {
+		*value = "7";
+		return 0;
+	}
+	if (!strcmp(name, "test_int")) {
+		*value = NULL;		/* known, unset */
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int failing_define(const char *name, const char *help)
+{
+	(void)name;
+	(void)help;
+	return -EPERM;
+}
+
+START_TEST(test_env_hook)
+{
+	static const struct uet_env_hook fake = {
+		.define = fake_define,
+		.get = fake_get,
+	};
+	static const struct uet_env_hook failing = {
+		.define = failing_define,
+		.get = fake_get,
+	};
+
+	uet_env_unregister_all();
+	/* default: no-op definition, getenv */
+	uet_env_set_hook(NULL);
+	ck_assert_int_eq(uet_env_register(&var_size), 0);
+	setenv("FI_UET_TEST_SIZE", "8K", 1);
+	ck_assert_uint_eq(uet_env_get_size(&var_size), 8192);
+	unsetenv("FI_UET_TEST_SIZE");
+	uet_env_unregister_all();
+
+	uet_env_set_hook(&fake);
+	hook_defines = 0;
+	ck_assert_int_eq(uet_env_register(&var_uint), 0);
+	ck_assert_int_eq(uet_env_register(&var_int), 0);
+	ck_assert_int_eq(uet_env_register(&var_size), 0);
+	ck_assert_uint_eq(hook_defines, 3);
+	ck_assert_str_eq(hook_last_help, "A test buffer size (size in bytes "
+			 "in [4K, 1G], K/M/G suffixes multiply by "
+			 "2^10/2^20/2^30; default 64K)");
+	/* the hook's value wins over the environment */
+	setenv("FI_UET_TEST_UINT", "9", 1);
+	ck_assert_uint_eq(uet_env_get_uint(&var_uint), 7);
+	unsetenv("FI_UET_TEST_UINT");
+	/* known and unset: the default, whatever the environment says */
+	setenv("FI_UET_TEST_INT", "5", 1);
+	ck_assert_int_eq(uet_env_get_int(&var_int), -3);
+	unsetenv("FI_UET_TEST_INT");
+	/* unknown to the hook: the environment */
+	setenv("FI_UET_TEST_SIZE", "8K", 1);
+	ck_assert_uint_eq(uet_env_get_size(&var_size), 8192);
+	unsetenv("FI_UET_TEST_SIZE");
+	/* not registered: never asks the hook */
+	uet_env_unregister_all();
+	setenv("FI_UET_TEST_UINT", "9", 1);
+	ck_assert_uint_eq(uet_env_get_uint(&var_uint), 9);
+	unsetenv("FI_UET_TEST_UINT");
+	/* the hook's error is the registration's */
+	uet_env_set_hook(&failing);
+	ck_assert_int_eq(uet_env_register(&var_uint), -EPERM);
+	ck_assert_uint_eq(uet_env_count(), 0);
+	uet_env_set_hook(NULL);
+}
+END_TEST
+
 static Suite *util_env_suite(void)
 {
 	Suite *s = suite_create("util_env");
@@ -656,6 +750,7 @@ static Suite *util_env_suite(void)
 	tcase_add_test(tr, test_getters_unset);
 	tcase_add_test(tr, test_getters_valid);
 	tcase_add_test(tr, test_getters_invalid);
+	tcase_add_test(tr, test_env_hook);
 	suite_add_tcase(s, tr);
 	return s;
 }

@@ -11,14 +11,13 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <rdma/fi_errno.h>
-#include <rdma/providers/fi_prov.h>
 
 #include "uet_env.h"
 #include "uet_log.h"
@@ -320,16 +319,32 @@ static void uet_env_describe(const struct uet_env_var *var, char *buf,
 	}
 }
 
-/*
- * Every variable is defined to libfabric as a string: the getters read the
- * text with fi_param_get and parse it with the strict grammar above
- * (libfabric's own int/size_t/bool conversions accept trailing garbage
- * such as "3x").  The help text names the type and the range.
- */
-static enum fi_param_type uet_env_fi_type(enum uet_env_type type)
+/* Without a hook: nothing to define, values from the environment. */
+static int uet_env_default_define(const char *name, const char *help)
 {
-	(void)type;
-	return FI_PARAM_STRING;
+	(void)name;
+	(void)help;
+	return 0;
+}
+
+static int uet_env_default_get(const char *name, const char **value)
+{
+	(void)name;
+	(void)value;
+	return -ENOENT;
+}
+
+static const struct uet_env_hook uet_env_default_hook = {
+	.define = uet_env_default_define,
+	.get = uet_env_default_get,
+};
+
+static const struct uet_env_hook *_Atomic uet_env_hook =
+	&uet_env_default_hook;
+
+void uet_env_set_hook(const struct uet_env_hook *hook)
+{
+	atomic_store(&uet_env_hook, hook ? hook : &uet_env_default_hook);
 }
 
 static bool uet_env_var_valid(const struct uet_env_var *var)
@@ -393,8 +408,7 @@ int uet_env_register(const struct uet_env_var *var)
 	uet_env_format_default(var, def, sizeof(def));
 	snprintf(help, sizeof(help), "%s (%s; default %s)", var->help, what,
 		 def);
-	ret = fi_param_define(&uet_prov, var->name, uet_env_fi_type(var->type),
-			      "%s", help);
+	ret = atomic_load(&uet_env_hook)->define(var->name, help);
 	if (ret)
 		return ret;
 	uet_env_vars[uet_env_nvars++] = var;
@@ -428,22 +442,21 @@ void uet_env_unregister_all(void)
 static const char *uet_env_value(const struct uet_env_var *var, char *name,
 				 size_t len)
 {
-	char *v = NULL;
+	const char *v = NULL;
 	int ret;
 
 	if (uet_env_var_name(var, name, len)) {
-		UET_WARN(FI_LOG_CORE, "environment variable name too long: "
+		UET_WARN(UET_LOG_CORE, "environment variable name too long: "
 			 "%s\n", var->name);
 		return NULL;
 	}
 	if (uet_env_lookup(var->name) == var) {
-		ret = fi_param_get_str(&uet_prov, var->name, &v);
+		ret = atomic_load(&uet_env_hook)->get(var->name, &v);
 		if (!ret)
 			return v;
-		if (ret == -FI_ENODATA)
-			return NULL;
-		/* -FI_ENOENT: libfabric re-initialised and dropped the
-		 * definition (unit tests); the environment says the same. */
+		/* -ENOENT: the hook does not know it (none installed, or
+		 * libfabric re-initialised and dropped the definition in
+		 * unit tests); the environment says the same. */
 	}
 	return getenv(name);
 }
@@ -503,7 +516,7 @@ static void uet_env_warn_invalid(const struct uet_env_var *var,
 		return;
 	uet_env_describe(var, what, sizeof(what));
 	uet_env_format_default(var, def, sizeof(def));
-	UET_WARN(FI_LOG_CORE, "%s=\"%s\" is invalid (expected %s); using the "
+	UET_WARN(UET_LOG_CORE, "%s=\"%s\" is invalid (expected %s); using the "
 		 "default %s\n", name, value, what, def);
 }
 
@@ -521,7 +534,7 @@ bool uet_env_get_bool(const struct uet_env_var *var)
 		uet_env_warn_invalid(var, name, s);
 		return var->def.b;
 	}
-	UET_INFO(FI_LOG_CORE, "%s=%s\n", name, v ? "true" : "false");
+	UET_INFO(UET_LOG_CORE, "%s=%s\n", name, v ? "true" : "false");
 	return v;
 }
 
@@ -539,7 +552,7 @@ int64_t uet_env_get_int(const struct uet_env_var *var)
 		uet_env_warn_invalid(var, name, s);
 		return var->def.i;
 	}
-	UET_INFO(FI_LOG_CORE, "%s=%" PRId64 "\n", name, v);
+	UET_INFO(UET_LOG_CORE, "%s=%" PRId64 "\n", name, v);
 	return v;
 }
 
@@ -558,7 +571,7 @@ static uint64_t uet_env_get_u64(const struct uet_env_var *var,
 		uet_env_warn_invalid(var, name, s);
 		return var->def.u;
 	}
-	UET_INFO(FI_LOG_CORE, "%s=%" PRIu64 "\n", name, v);
+	UET_INFO(UET_LOG_CORE, "%s=%" PRIu64 "\n", name, v);
 	return v;
 }
 
@@ -588,7 +601,7 @@ int uet_env_get_enum(const struct uet_env_var *var)
 		uet_env_warn_invalid(var, name, s);
 		return var->def.e;
 	}
-	UET_INFO(FI_LOG_CORE, "%s=%s\n", name, s);
+	UET_INFO(UET_LOG_CORE, "%s=%s\n", name, s);
 	return v;
 }
 
@@ -601,6 +614,6 @@ const char *uet_env_get_str(const struct uet_env_var *var)
 	s = uet_env_value(var, name, sizeof(name));
 	if (!s)
 		return var->def.s;
-	UET_INFO(FI_LOG_CORE, "%s=\"%s\"\n", name, s);
+	UET_INFO(UET_LOG_CORE, "%s=\"%s\"\n", name, s);
 	return s;
 }

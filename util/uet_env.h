@@ -18,8 +18,9 @@
  * 2. A registry.  Each module declares every variable it reads once, as
  *    a static const struct uet_env_var (name, type, default, range, help
  *    text), registers it at provider init with uet_env_register() --
- *    which also calls fi_param_define(&uet_prov, ...) so that
- *    `fi_info -e` lists it -- and reads it with the typed getter.  The
+ *    which also hands it to the env hook's define() (the provider's
+ *    hook calls fi_param_define so that `fi_info -e` lists it) -- and
+ *    reads it with the typed getter.  The
  *    getter reads FI_UET_<NAME> (name upper-cased); when the variable is
  *    unset it returns the default, and when its value does not parse or
  *    is out of range it logs UET_WARN and returns the default.  Getters
@@ -117,12 +118,30 @@ int uet_env_var_name(const struct uet_env_var *var, char *buf, size_t len);
 
 /*
  * Check the declaration (name spelling, default inside the range or the
- * table), add it to the registry and fi_param_define() it.  Returns 0,
- * -EINVAL for a bad declaration, -EEXIST if a variable of that name is
- * already registered, -ENOSPC past UET_ENV_MAX_VARS, or libfabric's
- * error.  var must outlive the registration (normally static const).
+ * table), add it to the registry and define() it through the hook.
+ * Returns 0, -EINVAL for a bad declaration, -EEXIST if a variable of that
+ * name is already registered, -ENOSPC past UET_ENV_MAX_VARS, or the
+ * hook's error.  var must outlive the registration (normally static const).
  */
 int uet_env_register(const struct uet_env_var *var);
+
+/*
+ * Where registered variables live.  util knows no libfabric: the
+ * provider installs a hook backed by fi_param_define / fi_param_get_str
+ * (prov/uet/uet_hooks.c).  Without one, define() does nothing and values
+ * come from getenv().
+ */
+struct uet_env_hook {
+	/* Define a variable (name without the FI_UET_ prefix, help text
+	 * with type and default): 0 or a negative errno. */
+	int (*define)(const char *name, const char *help);
+	/* The value of a defined variable: 0 with *value (NULL: unset),
+	 * or -ENOENT when the hook does not know it (getenv() then). */
+	int (*get)(const char *name, const char **value);
+};
+
+/* Install a hook (NULL: the default); it must outlive its installation. */
+void uet_env_set_hook(const struct uet_env_hook *hook);
 
 /* Register n variables; stops at and returns the first error. */
 int uet_env_register_all(const struct uet_env_var *const *vars, size_t n);

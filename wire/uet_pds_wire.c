@@ -190,6 +190,16 @@ static bool ack_next_hdr_valid(unsigned int next_hdr)
 /* Prologue and header length                                          */
 /* ------------------------------------------------------------------ */
 
+int uet_pds_peek_type(const uint8_t *buf, size_t len)
+{
+	uint8_t type, next_hdr, flags;
+
+	if (!buf || len < UET_PDS_PROLOGUE_LEN)
+		return UET_WIRE_ETRUNC;
+	prologue_unpack(buf, &type, &next_hdr, &flags);
+	return type;
+}
+
 ssize_t uet_pds_prologue_encode(uint8_t *buf, size_t len,
 				const struct uet_pds_prologue *p)
 {

@@ -51,6 +51,13 @@ ssize_t uet_pds_prologue_decode(struct uet_pds_prologue *p,
 				const uint8_t *buf, size_t len);
 
 /*
+ * The 5-bit type of the prologue at buf (enum uet_pds_type, not
+ * validated) for dispatch before a typed decode, or UET_WIRE_ETRUNC when
+ * len < 2.
+ */
+int uet_pds_peek_type(const uint8_t *buf, size_t len);
+
+/*
  * Fixed PDS header length (prologue included) of the packet whose
  * prologue starts buf: UET_WIRE_ETRUNC if len < 2, UET_WIRE_ETYPE for
  * the reserved type, TSS (not a PDS header) and undefined types.

@@ -766,6 +766,16 @@ ssize_t uet_ses_atomic_ext_encode(uint8_t *buf, size_t len,
 	return UET_SES_ATOMIC_EXT_LEN;
 }
 
+int uet_ses_amo_ext_peek(const uint8_t *buf, size_t len, uint8_t *op,
+			 uint8_t *dtype)
+{
+	if (!buf || len < 2)
+		return UET_WIRE_ETRUNC;
+	*op = uet_get_u8(buf);
+	*dtype = uet_get_u8(buf + 1);
+	return 0;
+}
+
 ssize_t uet_ses_atomic_ext_decode(struct uet_ses_atomic_ext *h,
 				  const uint8_t *buf, size_t len)
 {

@@ -228,6 +228,11 @@ ssize_t uet_ses_opt_rsp_data_decode(struct uet_ses_opt_rsp_data *h,
 				    const uint8_t *buf, size_t len);
 ssize_t uet_ses_atomic_ext_encode(uint8_t *buf, size_t len,
 				  const struct uet_ses_atomic_ext *h);
+/* Opcode and datatype (bytes 0 and 1) of an atomic or CAS extension,
+ * whatever their values (a target refuses unknown ones with their own
+ * return codes): 0, or UET_WIRE_ETRUNC when len < 2. */
+int uet_ses_amo_ext_peek(const uint8_t *buf, size_t len, uint8_t *op,
+			 uint8_t *dtype);
 ssize_t uet_ses_atomic_ext_decode(struct uet_ses_atomic_ext *h,
 				  const uint8_t *buf, size_t len);
 ssize_t uet_ses_cas_ext_encode(uint8_t *buf, size_t len,

@@ -230,6 +230,7 @@ static int uet_domain_open_dev(struct uet_domain *dom,
 	attr.job_id = dom->job_id;
 	attr.tss_secret = dom->has_secret ? dom->secret : NULL;
 
+	uet_prov_backends_init();
 	ret = uet_hsi_dev_select(&dom->ops);
 	if (ret)
 		return ret;

@@ -20,6 +20,7 @@
 
 #include "uet_post.h"
 #include "uet_prov.h"
+#include "uet_xlate.h"
 #include "uet_wire_consts.h"
 
 static struct uet_op *uet_ep_op_at(struct uet_ep *ep, uint64_t idx,
@@ -102,6 +103,7 @@ static void uet_ep_send_done(struct uet_ep *ep, const uint8_t *ent)
 		UET_WARN_ONCE(FI_LOG_EP_DATA, "malformed send completion\n");
 		return;
 	}
+	c.status = (uint16_t)uet_xlate_status(c.status);
 	op = uet_ep_op_at(ep, c.op_context, UET_OP_TX, UET_OP_TX);
 	if (!op)
 		return;
@@ -211,6 +213,7 @@ static void uet_ep_recv_done(struct uet_ep *ep, const uint8_t *ent,
 			      "notification\n");
 		return;
 	}
+	n.status = (uint16_t)uet_xlate_status(n.status);
 	memset(&cont, 0, sizeof(cont));
 	if (cont_ent &&
 	    uet_hsi_recv_cont_decode(&cont, cont_ent, UET_HSI_NOTIF_LEN) < 0) {
@@ -301,9 +304,7 @@ static void uet_ep_event(struct uet_ep *ep, const uint8_t *ent)
 
 static bool uet_notif_has_cont(const uint8_t *ent)
 {
-	return uet_hsi_notif_peek_type(ent, UET_HSI_NOTIF_LEN) ==
-	       UET_HSI_NOTIF_RECV &&
-	       (ent[1] & UET_HSI_RECV_FLAG_CONTINUATION);
+	return uet_hsi_notif_has_continuation(ent, UET_HSI_NOTIF_LEN);
 }
 
 void uet_ep_progress_locked(struct uet_ep *ep)

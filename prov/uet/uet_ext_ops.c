@@ -14,50 +14,51 @@
 #include <rdma/fi_uet_ext.h>
 
 #include "uet_prov.h"
-#include "uet_snic.h"
 
-_Static_assert((int)UET_SNIC_DROP_RMA_ACCESS == (int)FI_UET_DROP_RMA_ACCESS,
-	       "fi_uet_drop follows uet_snic_drop");
-_Static_assert((int)UET_SNIC_DROP_TSS_MALFORMED <= (int)FI_UET_DROP_MAX,
+_Static_assert((int)UET_HSI_DROP_RMA_ACCESS == (int)FI_UET_DROP_RMA_ACCESS,
+	       "fi_uet_drop follows uet_hsi_drop");
+_Static_assert((int)UET_HSI_DROP_N <= (int)FI_UET_DROP_MAX,
 	       "room for the PDS and SES causes");
 _Static_assert(FI_UET_TSS_FAIL_UNPROTECTED < FI_UET_TSS_FAIL_MAX,
 	       "TSS causes");
 
-static void uet_ext_fill(struct uet_hsi_dev *dev, struct fi_uet_counters *c)
+/* The device's counters (the HSI query_counters op) in the extension's
+ * layout. */
+static int uet_ext_fill(struct uet_domain *dom, struct fi_uet_counters *c)
 {
-	struct uet_snic_stats st;
-	struct uet_snic_drops dr;
-	struct uet_tss_stats ts;
+	struct uet_hsi_counters hc;
 	unsigned int i;
-	uint8_t mode;
+	int ret;
 
-	uet_snic_get_stats(dev, &st);
-	uet_snic_get_drops(dev, &dr);
-	uet_snic_get_tss_stats(dev, &mode, &ts);
-	c->pkts_tx = st.pds.tx_pkts;
-	c->pkts_rx = st.pds.rx_pkts;
-	c->bytes_tx = st.pds.tx_bytes;
-	c->bytes_rx = st.pds.rx_bytes;
-	c->retransmissions = st.pds.retx;
-	c->malformed = st.pds.malformed;
-	c->pdcs_open = st.pds.pdcs_open;
-	/* PDS and SES causes only: the TSS ones have their own fields. */
-	for (i = 0; i < UET_SNIC_DROP_TSS_MALFORMED; i++)
-		c->drops[i] = dr.v[i];
-	c->ndrops = UET_SNIC_DROP_TSS_MALFORMED;
-	c->tss_mode = mode == UET_TSS_REQUIRED ? FI_UET_TSS_MODE_REQUIRED :
-		      mode == UET_TSS_ON ? FI_UET_TSS_MODE_ON :
+	if (!dom->ops->query_counters)
+		return -FI_EOPNOTSUPP;
+	memset(&hc, 0, sizeof(hc));
+	ret = dom->ops->query_counters(dom->dev, &hc);
+	if (ret)
+		return ret;
+	c->pkts_tx = hc.pkts_tx;
+	c->pkts_rx = hc.pkts_rx;
+	c->bytes_tx = hc.bytes_tx;
+	c->bytes_rx = hc.bytes_rx;
+	c->retransmissions = hc.retransmissions;
+	c->malformed = hc.malformed;
+	c->pdcs_open = hc.pdcs_open;
+	for (i = 0; i < UET_HSI_DROP_N; i++)
+		c->drops[i] = hc.drops[i];
+	c->ndrops = UET_HSI_DROP_N;
+	c->tss_mode = hc.tss_mode == UET_HSI_TSS_REQUIRED ?
+		      FI_UET_TSS_MODE_REQUIRED :
+		      hc.tss_mode == UET_HSI_TSS_ON ? FI_UET_TSS_MODE_ON :
 		      FI_UET_TSS_MODE_OFF;
-	c->tss_tx = ts.tx_pkts;
-	c->tss_rx = ts.rx_pkts;
-	c->tss_fail[FI_UET_TSS_FAIL_MALFORMED] =
-		ts.drops[UET_TSS_DROP_MALFORMED];
-	c->tss_fail[FI_UET_TSS_FAIL_AUTH] = ts.drops[UET_TSS_DROP_AUTH];
-	c->tss_fail[FI_UET_TSS_FAIL_UNPROTECTED] =
-		ts.drops[UET_TSS_DROP_UNPROTECTED];
-	c->tss_replays = ts.drops[UET_TSS_DROP_REPLAY];
-	c->tss_too_old = ts.drops[UET_TSS_DROP_OLD];
-	c->tss_rekeys = ts.rekeys;
+	c->tss_tx = hc.tss_tx;
+	c->tss_rx = hc.tss_rx;
+	c->tss_fail[FI_UET_TSS_FAIL_MALFORMED] = hc.tss_fail_malformed;
+	c->tss_fail[FI_UET_TSS_FAIL_AUTH] = hc.tss_fail_auth;
+	c->tss_fail[FI_UET_TSS_FAIL_UNPROTECTED] = hc.tss_fail_unprotected;
+	c->tss_replays = hc.tss_replays;
+	c->tss_too_old = hc.tss_too_old;
+	c->tss_rekeys = hc.tss_rekeys;
+	return 0;
 }
 
 static int uet_ext_get_counters(struct fid_domain *domain,
@@ -65,14 +66,15 @@ static int uet_ext_get_counters(struct fid_domain *domain,
 {
 	struct fi_uet_counters all;
 	struct uet_domain *dom;
+	int ret;
 
 	if (!domain || !c || !len)
 		return -FI_EINVAL;
 	dom = uet_container_of(domain, struct uet_domain, fid);
-	if (dom->ops != &uet_snic_dev_ops)
-		return -FI_EOPNOTSUPP;
 	memset(&all, 0, sizeof(all));
-	uet_ext_fill(dom->dev, &all);
+	ret = uet_ext_fill(dom, &all);
+	if (ret)
+		return ret == -EOPNOTSUPP ? -FI_EOPNOTSUPP : ret;
 	if (len > sizeof(all)) {
 		memset(c, 0, len);
 		len = sizeof(all);

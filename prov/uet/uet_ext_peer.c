@@ -15,7 +15,6 @@
 #include <rdma/fi_uet_ext.h>
 
 #include "uet_prov.h"
-#include "uet_snic.h"
 #include "uet_wire_consts.h"
 
 _Static_assert(FI_UET_PROV_ERRNO_BASE == UET_PROV_ERRNO_BASE,
@@ -32,27 +31,29 @@ _Static_assert((int)FI_UET_RC_OK == (int)UET_RC_OK &&
 	       "fi_uet_rc follows uet_ses_rc");
 _Static_assert(UET_RC_MAX < FI_UET_PROV_ERRNO_BASE, "prov_errno ranges");
 
-/* The device's state of the PDCs with peer (a peer_insert handle): the
- * number open, at most max of them in v; -FI_EOPNOTSUPP when the device
- * keeps none. */
+/* The device's state of the PDCs with peer (a peer_insert handle), through
+ * the HSI: the number open, at most max of them in v; -FI_EOPNOTSUPP when
+ * the device keeps none. */
 static int uet_ext_peer_query(struct uet_domain *dom, uint32_t peer,
-			      struct uet_pds_pdc_info *v, unsigned int max)
+			      struct uet_hsi_pdc_info *v, unsigned int max)
 {
 	int ret;
 
-	if (dom->ops != &uet_snic_dev_ops)
+	if (!dom->ops->query_peer_pdcs)
 		return -FI_EOPNOTSUPP;
-	ret = uet_snic_get_peer_pdcs(dom->dev, peer, v, max);
-	return ret == -ENOENT ? -FI_EINVAL : ret;
+	ret = dom->ops->query_peer_pdcs(dom->dev, peer, v, max);
+	if (ret == -ENOENT)
+		return -FI_EINVAL;
+	return ret == -EOPNOTSUPP ? -FI_EOPNOTSUPP : ret;
 }
 
 static uint32_t uet_ext_pds_mode(uint8_t mode)
 {
-	return mode == UET_PDS_MODE_ROD ? FI_UET_DELIVERY_ROD :
+	return mode == UET_HSI_QUEUE_MODE_ROD ? FI_UET_DELIVERY_ROD :
 	       FI_UET_DELIVERY_RUD;
 }
 
-static void uet_ext_pdc_state(const struct uet_pds_pdc_info *i,
+static void uet_ext_pdc_state(const struct uet_hsi_pdc_info *i,
 			      struct fi_uet_pdc_state *o)
 {
 	o->initiator = i->initiator;
@@ -76,7 +77,7 @@ int uet_ext_get_peer_pdcs(struct fid_domain *domain, struct fid_av *av_fid,
 			  fi_addr_t addr, struct fi_uet_peer_pdcs *p,
 			  size_t len)
 {
-	struct uet_pds_pdc_info v[FI_UET_PEER_PDC_MAX];
+	struct uet_hsi_pdc_info v[FI_UET_PEER_PDC_MAX];
 	struct fi_uet_peer_pdcs all;
 	struct uet_domain *dom;
 	struct uet_av *av;

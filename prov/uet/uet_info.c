@@ -44,11 +44,12 @@
 #include <rdma/fi_uet_ext.h>
 
 #include "uet_addr.h"
+#include "uet_hsi_dev.h"
 #include "uet_iface.h"
 #include "uet_info.h"
 #include "uet_log.h"
 #include "uet_nic.h"
-#include "uet_tss.h"
+#include "uet_prov.h"
 
 const struct uet_env_var uet_info_env_iface =
 	UET_ENV_STR_VAR("iface", NULL,
@@ -669,7 +670,7 @@ static int uet_info_apply(uint32_t version, struct fi_info *info,
 static size_t uet_info_dgram_max(const struct uet_iface *ifc)
 {
 	const struct uet_env_var *mtu_var = uet_env_lookup("mtu");
-	const struct uet_env_var *tss_var = uet_env_lookup("tss");
+	const struct uet_hsi_dev_ops *ops;
 	size_t ip_hdr, ip_mtu, udp = 0;
 
 	/* FI_UET_MTU (the software NIC's, when registered) is the largest
@@ -684,10 +685,14 @@ static size_t uet_info_dgram_max(const struct uet_iface *ifc)
 		udp = ip_mtu > ip_hdr + UET_UDP_HDR ?
 		      ip_mtu - ip_hdr - UET_UDP_HDR : 0;
 	}
-	/* Transport security (FI_UET_TSS on or required) takes its 30. */
-	if (tss_var && tss_var->type == UET_ENV_ENUM &&
-	    uet_env_get_enum(tss_var) != UET_TSS_OFF)
-		udp = udp > UET_TSS_OVERHEAD ? udp - UET_TSS_OVERHEAD : 0;
+	/* The backend's link protection (the software NIC's TSS, when
+	 * FI_UET_TSS is on or required: 30 bytes) takes its share. */
+	uet_prov_backends_init();
+	if (!uet_hsi_dev_selected(&ops) && ops->dgram_overhead) {
+		size_t ovh = ops->dgram_overhead();
+
+		udp = udp > ovh ? udp - ovh : 0;
+	}
 	udp = udp > UET_DGRAM_HDR_MAX ? udp - UET_DGRAM_HDR_MAX : 0;
 	return udp < UET_DGRAM_MAX_MSG ? udp : UET_DGRAM_MAX_MSG;
 }

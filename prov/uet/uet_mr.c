@@ -34,6 +34,7 @@
 
 #include "uet_fi_no.h"
 #include "uet_prov.h"
+#include "uet_xlate.h"
 
 #define UET_MR_ACCESS	(FI_SEND | FI_RECV | FI_READ | FI_WRITE | \
 			 FI_REMOTE_READ | FI_REMOTE_WRITE)
@@ -197,7 +198,8 @@ int uet_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr,
 	if (!mr)
 		return -FI_ENOMEM;
 	mr->fid.key = attr->requested_key;
-	ret = dom->ops->mr_reg(dom->dev, addr, len, attr->access, dflags,
+	ret = dom->ops->mr_reg(dom->dev, addr, len,
+			       uet_xlate_access(attr->access), dflags,
 			       &mr->fid.key);
 	if (ret) {
 		free(mr);

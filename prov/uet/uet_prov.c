@@ -15,7 +15,6 @@
 #include "uet_hsi_dev.h"
 #include "uet_info.h"
 #include "uet_prov.h"
-#include "uet_snic.h"
 
 int uet_getinfo(uint32_t version, const char *node, const char *service,
 		uint64_t flags, const struct fi_info *hints,
@@ -24,6 +23,29 @@ int uet_getinfo(uint32_t version, const char *node, const char *service,
 	if (!info)
 		return -FI_EINVAL;
 	return uet_info_getinfo(version, node, service, flags, hints, info);
+}
+
+/*
+ * The HSI backends built into the provider register themselves with the
+ * HSI here, once: the software NIC (snic/uet_snic_backend.c).  This is
+ * the one place the provider names a backend.
+ */
+int uet_snic_backend_register(void);
+
+static void uet_prov_backends_once(void)
+{
+	int ret = uet_snic_backend_register();
+
+	if (ret)
+		UET_WARN(FI_LOG_CORE, "registering the software NIC with the "
+			 "HSI: %d\n", ret);
+}
+
+void uet_prov_backends_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, uet_prov_backends_once);
 }
 
 static void uet_cleanup(void)
@@ -60,8 +82,9 @@ _Static_assert(sizeof(struct uet_core_prov_ctx) <= sizeof(struct fi_context),
 struct fi_provider *uet_prov_init(void)
 {
 	struct uet_core_prov_ctx ctx;
-	int ret;
+	int kind, ret;
 
+	uet_prov_hooks_install();
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.disable_layering = true;
 	memcpy(&uet_prov.context, &ctx, sizeof(ctx));
@@ -71,11 +94,21 @@ struct fi_provider *uet_prov_init(void)
 	if (ret && ret != -EEXIST)
 		UET_WARN(FI_LOG_CORE, "registering FI_UET_* variables: %d\n",
 			 ret);
-	/* The software NIC's (snic/uet_snic_env.c). */
-	ret = uet_env_register_all(uet_snic_env_vars, uet_snic_env_nvars);
-	if (ret && ret != -EEXIST)
-		UET_WARN(FI_LOG_CORE, "registering FI_UET_* variables of the "
-			 "software NIC: %d\n", ret);
+	uet_prov_backends_init();
+	/* Each backend's own (the software NIC's: snic/uet_snic_env.c). */
+	for (kind = UET_HSI_DEV_SNIC; kind <= UET_HSI_DEV_PMR; kind++) {
+		const struct uet_hsi_dev_ops *ops = uet_hsi_dev_backend(kind);
+		const struct uet_env_var *const *vars;
+		size_t n;
+
+		if (!ops || !ops->env_vars)
+			continue;
+		ops->env_vars(&vars, &n);
+		ret = uet_env_register_all(vars, n);
+		if (ret && ret != -EEXIST)
+			UET_WARN(FI_LOG_CORE, "registering FI_UET_* variables "
+				 "of the %s backend: %d\n", ops->name, ret);
+	}
 	uet_prov.getinfo = uet_getinfo;
 	uet_prov.fabric = uet_fabric;
 	uet_prov.cleanup = uet_cleanup;

@@ -30,6 +30,7 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 #include <rdma/fi_tagged.h>
+#include <rdma/providers/fi_log.h>
 #include <rdma/providers/fi_prov.h>
 
 #include "uet_addr.h"
@@ -60,7 +61,14 @@ struct uet_ep;
 struct uet_eq;
 struct uet_sep;
 
+/* The provider structure (uet_hooks.c): every FI_WARN etc. of the tree
+ * goes through it, by the log hook uet_prov_hooks_install() sets. */
+extern struct fi_provider uet_prov;
+/* Route util's logging and FI_UET_* reads through libfabric. */
+void uet_prov_hooks_install(void);
 struct fi_provider *uet_prov_init(void);
+/* Register the HSI backends built into the provider (once; uet_prov.c). */
+void uet_prov_backends_init(void);
 
 int uet_getinfo(uint32_t version, const char *node, const char *service,
 		uint64_t flags, const struct fi_info *hints,
