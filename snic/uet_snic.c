@@ -513,7 +513,7 @@ static void snic_queue_linger(struct uet_snic_queue *q)
 		if (pfd.fd >= 0)
 			(void)poll(&pfd, 1, 1);
 	}
-	UET_WARN(FI_LOG_EP_CTRL, "software NIC: queue closed with held sends "
+	UET_WARN(UET_LOG_EP_CTRL, "software NIC: queue closed with held sends "
 		 "not yet acknowledged\n");
 }
 
