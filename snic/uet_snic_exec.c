@@ -148,8 +148,12 @@ unsigned int uet_snic_data_iov(struct uet_snic_dev *dev,
 	unsigned int i, niov = 0;
 
 	if (c->seg.data_src == UET_HSI_DATA_INLINE) {
-		memcpy(buf, c->seg.inline_data, c->seg.payload_len);
-		uet_snic_iov_add(dev->iov, &niov, buf, c->seg.payload_len);
+		/* An empty message has no NIC buffer (buf NULL). */
+		if (c->seg.payload_len) {
+			memcpy(buf, c->seg.inline_data, c->seg.payload_len);
+			uet_snic_iov_add(dev->iov, &niov, buf,
+					 c->seg.payload_len);
+		}
 		return niov;
 	}
 	for (i = 0; i < c->nsgl; i++) {
