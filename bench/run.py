@@ -7,13 +7,14 @@ times), on loopback:
   - fi_pingpong -e rdm: 64 B latency and 1 MiB bandwidth (and with
     --sweep every size from 64 B to 1 MiB for the plot);
   - with FABTESTS_DIR: fi_rdm_tagged_bw 64 B message rate and
-    fi_rma_bw -o write 1 MiB bandwidth;
+    fi_rma_bw -o write and -o read 1 MiB bandwidth;
   - uet only: the 1 MiB cases again with 1% of the received datagrams
     dropped (FI_UET_LOSS_PPM=10000, uet's testing knob), printed with
     their ratio to the lossless uet median;
-  - bench/uet_udp_limit: raw UDP ping-pong and stream, the limit;
+  - bench/uet_udp_limit: raw UDP ping-pong and GSO+GRO stream, the limit;
   - with Open MPI (mpicc, mpirun) and --mpi: bench/uet_mpi_bench.c
-    (64 B ping-pong, 1 MiB MPI_Allreduce) over the OFI MTL per provider.
+    (8 B ping-pong, MPI_Allreduce of 8 B, 1 KiB and 1 MiB) over the OFI
+    MTL per provider.
 Prints medians, min-max and the ratios uet/peer and uet/limit, writes
 results.csv (every run) and summary.json to the output directory, and
 with --plot draws latency.png and bandwidth.png with gnuplot.
@@ -149,6 +150,12 @@ def case_rma_write(prov, args, env=None):
     return v / 1000.0 if v is not None else None
 
 
+def case_rma_read(prov, args):
+    v = fabtest(prov, "fi_rma_bw", ["-o", "read", "-I", "200"], 1 << 20,
+                "MB/sec", args)
+    return v / 1000.0 if v is not None else None
+
+
 def loss_env():
     return {"FI_UET_LOSS_PPM": str(LOSS_PPM)}
 
@@ -161,13 +168,13 @@ def udp_limit(mode, size, n, args):
     return float(out.stdout.split()[2])
 
 
-def mpi_case(prov, what, args):
+def mpi_case(prov, what, args, size=None):
     env = provider_env(prov, args)
     env.update({"OMPI_MCA_pml": "cm", "OMPI_MCA_mtl": "ofi",
                 "OMPI_MCA_mtl_ofi_provider_include": prov,
                 "OMPI_MCA_btl": "self"})
     cmd = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2",
-           args.mpi_bench, what]
+           args.mpi_bench, what] + ([str(size)] if size else [])
     try:
         out = subprocess.run(cmd, env=env, capture_output=True, text=True,
                              timeout=TIMEOUT)
@@ -186,7 +193,7 @@ def build_cases(args):
         ("pp_lat_64", "fi_pingpong rdm 64 B latency", "usec", False,
          case_pp_lat, lambda: udp_limit("pingpong", 64, 20000, args)),
         ("pp_bw_1m", "fi_pingpong rdm 1 MiB bandwidth", "GB/s", True,
-         case_pp_bw, lambda: udp_limit("stream", 65000, 2 << 30, args)),
+         case_pp_bw, lambda: udp_limit("gso", 16384, 2 << 30, args)),
         ("pp_bw_1m_loss1", "fi_pingpong rdm 1 MiB bandwidth, 1% loss",
          "GB/s", True,
          lambda p, a: case_pp_bw(p, a, env=loss_env()), None),
@@ -197,16 +204,24 @@ def build_cases(args):
              "Mmsg/s", True, case_tagged_rate, None),
             ("rma_write_1m", "fi_rma_bw -o write 1 MiB bandwidth", "GB/s",
              True, case_rma_write, None),
+            ("rma_read_1m", "fi_rma_bw -o read 1 MiB bandwidth", "GB/s",
+             True, case_rma_read, None),
             ("rma_write_1m_loss1",
              "fi_rma_bw -o write 1 MiB bandwidth, 1% loss", "GB/s", True,
              lambda p, a: case_rma_write(p, a, env=loss_env()), None),
         ]
     if args.mpi_bench:
         cases += [
-            ("mpi_pingpong_64", "MPI ping-pong 64 B (half round trip)",
-             "usec", False, lambda p, a: mpi_case(p, "pingpong", a), None),
+            ("mpi_pingpong_8", "MPI ping-pong 8 B (half round trip)",
+             "usec", False, lambda p, a: mpi_case(p, "pingpong", a, 8),
+             None),
+            ("mpi_allreduce_8", "MPI_Allreduce 8 B, 2 ranks", "usec",
+             False, lambda p, a: mpi_case(p, "allreduce", a, 8), None),
+            ("mpi_allreduce_1k", "MPI_Allreduce 1 KiB, 2 ranks", "usec",
+             False, lambda p, a: mpi_case(p, "allreduce", a, 1024), None),
             ("mpi_allreduce_1m", "MPI_Allreduce 1 MiB, 2 ranks", "usec",
-             False, lambda p, a: mpi_case(p, "allreduce", a), None),
+             False, lambda p, a: mpi_case(p, "allreduce", a, 1 << 20),
+             None),
         ]
     if args.sweep:
         for size in (64, 1024, 16384, 262144, 1 << 20):

@@ -405,7 +405,9 @@ void uet_pds_batch_end(struct uet_pds *pds, uint64_t now)
 		return;
 	}
 	now = uet_pds_clock(pds, now);
-	/* Still inside the batch: the owed ACKs join the queue. */
+	/* Still inside the batch: the owed ACKs, and the delayed ones to
+	 * the peers the queued data goes to, join the queue. */
+	uet_pds_send_piggyback_acks(pds, now);
 	uet_pds_send_owed_acks(pds, now);
 	pds->batch = 0;
 	uet_pds_flush_link(pds, now);
@@ -566,6 +568,7 @@ int uet_pds_create(struct uet_pds **pdsp, const struct uet_pds_cfg *cfg,
 	uet_dlist_init(&pds->pdcs);
 	uet_dlist_init(&pds->touched);
 	uet_dlist_init(&pds->owed);
+	uet_dlist_init(&pds->delayed);
 	pds->due_ns = UINT64_MAX;
 	uet_dlist_init(&pds->ctlq);
 	uet_dlist_init(&pds->dataq);
@@ -723,10 +726,25 @@ unsigned int uet_pds_tx_space(struct uet_pds *pds,
 	}
 	if (uet_pds_ini_key(key, ikey))
 		return 0;
-	pdc = uet_pdc_by_ini_key(pds, ikey);
+	pdc = uet_pdc_by_ini_key_last(pds, ikey);
 	if (!pdc)
 		return pds->npdcs < pds->cfg.max_pdcs ? pds->cfg.window : 0;
 	return uet_pdc_tx_space(pds, pdc);
+}
+
+bool uet_pds_peer_alive(struct uet_pds *pds, const struct uet_pds_key *key)
+{
+	uint8_t ikey[UET_PDS_INI_KEY_LEN];
+	struct uet_pdc *pdc;
+
+	if (!pds || !key || pds->destroying ||
+	    (key->mode != UET_PDS_MODE_RUD && key->mode != UET_PDS_MODE_ROD) ||
+	    uet_pds_ini_key(key, ikey))
+		return false;
+	pdc = uet_pdc_by_ini_key_last(pds, ikey);
+	/* A PDC retransmitting on timeouts may be losing its peer: its
+	 * sends keep their errors (no backoff once an RTT sample came). */
+	return pdc && pdc->state == UET_PDC_ESTABLISHED && !pdc->backoff;
 }
 
 int uet_pds_send(struct uet_pds *pds, const struct uet_pds_key *key,
@@ -762,7 +780,7 @@ int uet_pds_send(struct uet_pds *pds, const struct uet_pds_key *key,
 	}
 	if (uet_pds_ini_key(key, ikey))
 		return -EINVAL;		/* job_id too wide, unknown family */
-	pdc = uet_pdc_by_ini_key(pds, ikey);
+	pdc = uet_pdc_by_ini_key_last(pds, ikey);
 	if (!pdc) {
 		ret = uet_pdc_create_ini(pds, key, ikey, now, &pdc);
 		if (ret)

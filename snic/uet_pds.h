@@ -150,6 +150,11 @@ struct uet_pds_rsp {
 	 * delivery mode): a PDC that this packet opened is released at
 	 * once instead of being kept for the source. */
 	bool refused;
+	/* RC_OK for a packet whose initiator did not ask for an immediate
+	 * ACK (no ar): the response may be left out (the Default SES
+	 * Response) and the ACK delayed (docs/software-nic.md, "Held
+	 * sends"). */
+	bool deferrable;
 };
 
 struct uet_pds_upcalls {
@@ -225,6 +230,9 @@ void uet_pds_destroy(struct uet_pds *pds);
 /* Room for new packets on the PDC of key (its window), opening nothing. */
 unsigned int uet_pds_tx_space(struct uet_pds *pds,
 			      const struct uet_pds_key *key);
+/* Whether the PDC of key is established (its peer has acknowledged a
+ * packet) and not failing: a send to it may complete once held. */
+bool uet_pds_peer_alive(struct uet_pds *pds, const struct uet_pds_key *key);
 /* Transmit pkt on the PDC of key, establishing the PDC if needed.
  * Returns 0, -EAGAIN when the PDC's window is full (retry after a
  * tx_done or progress), or -EINVAL / -ENOMEM. */
@@ -282,6 +290,8 @@ struct uet_pds_stats {
 	uint64_t unreach_local;	/* the kernel refused the peer's address */
 	uint64_t pdc_unreach;	/* PDCs failed on such reports */
 	uint64_t tx_deferred;	/* doorbells whose data waited (batch_end_tx) */
+	uint64_t rsp_deferred;	/* RC_OK responses left to the delayed ACK */
+	uint64_t ack_piggyback;	/* delayed ACKs sent with data to their peer */
 	/* Hostile-network drops (docs/software-nic.md, "Hostile network"). */
 	uint64_t syn_refused;	/* PDCs released: SES refused their first
 				 * request (no endpoint, wrong mode) */

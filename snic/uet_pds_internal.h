@@ -258,6 +258,7 @@ struct uet_pdc {
 	uint32_t ack_pending;		/* received, not yet acked */
 	uint32_t ack_psn;		/* for the delayed ACK */
 	uint64_t ack_due_ns;		/* delayed ACK, UINT64_MAX: none */
+	struct uet_dlist delay_entry;	/* pds->delayed while ack_due_ns set */
 	/* ACK owed at the end of the receive batch (pds->owed) */
 	struct uet_dlist owed_entry;
 	uint32_t owed_psn;		/* the PSN it names */
@@ -299,6 +300,7 @@ struct uet_pds {
 	uint32_t ring_mask;
 
 	struct uet_hashmap ini_map;	/* initiator key -> pdc */
+	struct uet_pdc *ini_last;	/* the latest found there, or NULL */
 	struct uet_hashmap tgt_map;	/* {src FA, spdcid} -> pdc */
 	struct uet_hashmap id_map;	/* lpdcid -> pdc */
 	struct uet_dlist pdcs;
@@ -325,6 +327,7 @@ struct uet_pds {
 	struct uet_dlist doneq;		/* packets whose tx_done is due */
 	unsigned int batch;		/* batch_begin depth: output waits */
 	struct uet_dlist owed;		/* PDCs owing an ACK at batch end */
+	struct uet_dlist delayed;	/* PDCs with a delayed ACK armed */
 
 	/* RUDI initiator */
 	struct uet_pds_tx_pkt **rudi_ring;	/* [pkt_id & ring_mask] */
@@ -418,6 +421,9 @@ static inline void uet_pdc_touch(struct uet_pds *pds, struct uet_pdc *pdc)
 
 /* ---- uet_pds_rx.c: ACKs owed at the end of a batch ---- */
 void uet_pds_send_owed_acks(struct uet_pds *pds, uint64_t now);
+/* Delayed ACKs to the peers of the data queued in this batch: sent now,
+ * in the same link call as the data. */
+void uet_pds_send_piggyback_acks(struct uet_pds *pds, uint64_t now);
 void uet_pdc_owed_drop(struct uet_pdc *pdc);
 
 /* ---- uet_pds.c ---- */
@@ -453,6 +459,10 @@ int uet_pds_ini_key(const struct uet_pds_key *key,
 struct uet_pdc *uet_pdc_by_id(const struct uet_pds *pds, uint16_t lpdcid);
 struct uet_pdc *uet_pdc_by_ini_key(const struct uet_pds *pds,
 				   const uint8_t key[UET_PDS_INI_KEY_LEN]);
+/* The same, remembering the PDC: the sends of a burst (and the window and
+ * liveness checks before each) ask for one key in a row. */
+struct uet_pdc *uet_pdc_by_ini_key_last(struct uet_pds *pds,
+					const uint8_t key[UET_PDS_INI_KEY_LEN]);
 struct uet_pdc *uet_pdc_by_tgt_key(const struct uet_pds *pds,
 				   const uint8_t key[UET_PDS_TGT_KEY_LEN]);
 /* A new initiator PDC in SYN_SENT (no packet yet). */

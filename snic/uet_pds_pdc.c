@@ -67,6 +67,18 @@ struct uet_pdc *uet_pdc_by_ini_key(const struct uet_pds *pds,
 	return n ? uet_container_of(n, struct uet_pdc, key_node) : NULL;
 }
 
+struct uet_pdc *uet_pdc_by_ini_key_last(struct uet_pds *pds,
+					const uint8_t key[UET_PDS_INI_KEY_LEN])
+{
+	struct uet_pdc *pdc = pds->ini_last;
+
+	if (pdc && !memcmp(pdc->key, key, UET_PDS_INI_KEY_LEN))
+		return pdc;
+	pdc = uet_pdc_by_ini_key(pds, key);
+	pds->ini_last = pdc;
+	return pdc;
+}
+
 struct uet_pdc *uet_pdc_by_tgt_key(const struct uet_pds *pds,
 				   const uint8_t key[UET_PDS_TGT_KEY_LEN])
 {
@@ -214,6 +226,8 @@ int uet_pdc_create_tgt(struct uet_pds *pds, const struct uet_link_addr *src,
 
 void uet_pdc_unkey(struct uet_pds *pds, struct uet_pdc *pdc)
 {
+	if (pds->ini_last == pdc)
+		pds->ini_last = NULL;
 	if (!pdc->in_key_map)
 		return;
 	uet_hashmap_remove(pdc->initiator ? &pds->ini_map : &pds->tgt_map,

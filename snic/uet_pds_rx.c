@@ -48,6 +48,7 @@ int uet_pdc_rx_init(struct uet_pds *pds, struct uet_pdc *pdc)
 	pdc->deliver_retry_ns = UINT64_MAX;
 	uet_dlist_init(&pdc->retained);
 	uet_dlist_init(&pdc->owed_entry);
+	uet_dlist_init(&pdc->delay_entry);
 	return 0;
 }
 
@@ -56,6 +57,14 @@ void uet_pdc_owed_drop(struct uet_pdc *pdc)
 	if (uet_dlist_linked(&pdc->owed_entry))
 		uet_dlist_remove(&pdc->owed_entry);
 	pdc->owed_retx = false;
+}
+
+/* The delayed ACK is off: sent, or the receive state is reset. */
+static void uet_pdc_delay_drop(struct uet_pdc *pdc)
+{
+	pdc->ack_due_ns = UINT64_MAX;
+	if (uet_dlist_linked(&pdc->delay_entry))
+		uet_dlist_remove(&pdc->delay_entry);
 }
 
 static void uet_pdc_ret_free(struct uet_pds *pds, struct uet_pdc *pdc,
@@ -73,6 +82,7 @@ static void uet_pdc_rx_free_state(struct uet_pds *pds, struct uet_pdc *pdc)
 	uint32_t i;
 
 	uet_pdc_owed_drop(pdc);
+	uet_pdc_delay_drop(pdc);
 	uet_dlist_foreach_entry_safe(&pdc->retained, r, entry)
 		uet_pdc_ret_free(pds, pdc, r);
 	if (pdc->hold) {
@@ -196,7 +206,7 @@ static void uet_pdc_send_ack(struct uet_pds *pds, struct uet_pdc *pdc,
 	ssize_t n;
 
 	pdc->ack_pending = 0;
-	pdc->ack_due_ns = UINT64_MAX;
+	uet_pdc_delay_drop(pdc);
 	uet_pdc_owed_drop(pdc);		/* this ACK says all it would */
 	if (!pdc->rpdcid)
 		return;
@@ -457,6 +467,45 @@ static void uet_pdc_owe_ack(struct uet_pds *pds, struct uet_pdc *pdc,
 		uet_dlist_insert_tail(&pds->owed, &pdc->owed_entry);
 }
 
+/* Peers compared per flush: a flush that matters for latency has one. */
+#define UET_PDS_PIGGYBACK_PEERS	4
+
+void uet_pds_send_piggyback_acks(struct uet_pds *pds, uint64_t now)
+{
+	const struct uet_link_addr *peer[UET_PDS_PIGGYBACK_PEERS];
+	struct uet_pds_tx_pkt *pkt;
+	struct uet_pdc *pdc;
+	unsigned int n = 0, i, seen = 0;
+
+	if (uet_dlist_empty(&pds->delayed))
+		return;
+	uet_dlist_foreach_entry(&pds->dataq, pkt, priv.qentry) {
+		if (++seen > UET_PDS_TX_BATCH || n == UET_PDS_PIGGYBACK_PEERS)
+			break;
+		pdc = pkt->priv.pdc;
+		if (!pdc)
+			continue;
+		for (i = 0; i < n; i++)
+			if (peer[i] == &pdc->peer ||
+			    uet_link_addr_eq(peer[i], &pdc->peer))
+				break;
+		if (i == n)
+			peer[n++] = &pdc->peer;
+	}
+	if (!n)
+		return;
+	uet_dlist_foreach_entry_safe(&pds->delayed, pdc, delay_entry) {
+		for (i = 0; i < n; i++) {
+			if (!uet_link_addr_eq(peer[i], &pdc->peer))
+				continue;
+			UET_PDS_INC(pds, pdc, ack_piggyback);
+			uet_pdc_send_ack(pds, pdc, pdc->ack_psn, NULL, false, 0,
+					 false, now);
+			break;
+		}
+	}
+}
+
 void uet_pds_send_owed_acks(struct uet_pds *pds, uint64_t now)
 {
 	struct uet_pdc *pdc;
@@ -579,6 +628,13 @@ static void uet_pdc_req_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 	pdc->fresh = false;
 	uet_psn_window_set(&pdc->win, psn);
 	uet_psn_window_advance_contiguous(&pdc->win);
+	/* A held send (no ar) waits for no response: RC_OK is the Default
+	 * SES Response, left to the (delayed) ACK, and nothing is kept for
+	 * a retransmission, which gets the default too. */
+	if (rsp.next_hdr != UET_HDR_NONE && rsp.deferrable && !h->ar) {
+		rsp.next_hdr = UET_HDR_NONE;
+		UET_PDS_INC(pds, pdc, rsp_deferred);
+	}
 	if (rsp.next_hdr != UET_HDR_NONE)
 		uet_pdc_retain(pds, pdc, psn, &rsp);
 	if (pdc->mode == UET_PDS_MODE_ROD)
@@ -597,8 +653,10 @@ static void uet_pdc_req_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 		uet_pdc_send_ack(pds, pdc, psn,
 				 rsp.next_hdr != UET_HDR_NONE ? &rsp : NULL,
 				 false, 0, h->retx, now);
-	else if (pdc->ack_due_ns == UINT64_MAX)
+	else if (pdc->ack_due_ns == UINT64_MAX) {
 		pdc->ack_due_ns = now + pds->cfg.ack_delay_ns;
+		uet_dlist_insert_tail(&pds->delayed, &pdc->delay_entry);
+	}
 }
 
 static void uet_pds_req_rx(struct uet_pds *pds, const uint8_t *buf,

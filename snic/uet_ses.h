@@ -187,10 +187,19 @@ struct uet_ses_send_req {
 	bool has_data;
 	uint64_t header_data;
 	bool dc;			/* delivery complete */
+	/* iov is the NIC's own copy: the caller may report the send done
+	 * once it is held for retransmission (uet_ses_send returns
+	 * UET_SES_SEND_HELD when it is). */
+	bool held_ok;
 	const struct iovec *iov;	/* caller memory, valid until done */
 	unsigned int iovcnt;
 	void *op_ctx;
 };
+
+/* uet_ses_send: accepted, and the send needs no answer from the target
+ * to count as done (docs/software-nic.md, "Held sends"); its send_done
+ * upcall still comes, with an error only if PDS gave up on the peer. */
+#define UET_SES_SEND_HELD	1
 
 struct uet_ses_recv_req {
 	struct uet_ses_ep *ep;
@@ -358,6 +367,8 @@ struct uet_ses_stats {
 	uint64_t truncated, rdzv_tx, rdzv_rx, rdzv_read_pkts;
 	uint64_t bad_job, bad_pid, bad_index, bad_hdr;
 	uint64_t err_rsp_tx, err_rsp_rx;
+	uint64_t held_tx;		/* sends done once held (UET_SES_SEND_HELD) */
+	uint64_t held_failed;		/* ... that PDS failed later */
 	uint64_t stale_msgs;		/* incomplete messages replaced by a
 					 * new one with the same message_id */
 	/* Send order under RUD (docs/software-nic.md, SES, "Send order"). */

@@ -269,6 +269,7 @@ struct uet_ses_send_op {
 	bool tagged;
 	bool has_data;
 	bool dc;
+	bool held;			/* done once held: no response wanted */
 	bool small;			/* one packet, small-message header */
 	bool rdzv;
 	uint64_t tag;

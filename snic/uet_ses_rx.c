@@ -302,6 +302,10 @@ static void ses_rx_respond(struct uet_pds_rsp *rsp,
 	uet_ses_rsp_fill(rsp, m->recv ? UET_LIST_EXPECTED :
 			 UET_LIST_UNEXPECTED, UET_RC_OK, q->rsp_id, q->job_id,
 			 mlen);
+	/* An eager message's RC_OK: an initiator that holds its send
+	 * (no ar) waits for none.  A rendezvous request's response starts
+	 * the pull and always goes. */
+	rsp->deferrable = !q->rdzv;
 }
 
 /* Whether q can be a packet of m (same message, bytes still missing). */

@@ -795,7 +795,11 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		return -EIO;
 	}
 	p->hdr_len = (uint16_t)(n + n2);
-	p->want_rsp = eom;
+	/* A held send wants no response, and its target may delay the ACK;
+	 * any other eom packet asks for an ACK at once (ar), because its
+	 * initiator waits for the response to complete. */
+	p->want_rsp = eom && !op->held;
+	p->ar = p->want_rsp;
 	pkt->len = (uint32_t)plen;
 	op->next_off = off + plen;
 	if (eom)
@@ -912,12 +916,20 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 		ses->stats.rdzv_tx++;
 	}
 
+	/* Held: an eager copy the NIC owns, to a peer that has answered
+	 * on an established PDC; delivery-complete sends wait for the
+	 * target as asked. */
+	op->held = req->held_ok && !op->rdzv && !op->dc &&
+		   uet_pds_peer_alive(ses->pds, &op->key);
+	if (op->held)
+		ses->stats.held_tx++;
+
 	ses_txs_attach(ses, txs, op);
 	uet_dlist_insert_tail(&ses->sends, &op->entry);
 	ses->stats.msgs_tx++;
 	uet_ses_txi_queue(ses, &op->txi);
 	uet_ses_push(ses);
-	ret = 0;
+	ret = op->held ? UET_SES_SEND_HELD : 0;
 	goto out;
 
 err_release:
@@ -955,6 +967,8 @@ static void ses_send_finish(struct uet_ses *ses, struct uet_ses_send_op *op)
 	op->cmpl.status = op->status;
 	op->cmpl.rc = op->status ? op->rc : UET_RC_OK;
 	op->cmpl.len = op->status ? 0 : op->len;
+	if (op->held && op->status)
+		ses->stats.held_failed++;
 	uet_ses_release(ses, &op->obj, true);
 	ses_seq_end(ses, op);
 }

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -474,6 +475,48 @@ static void snic_queue_free(struct uet_snic_queue *q)
 	free(q);
 }
 
+static bool snic_queue_holds_locked(struct uet_snic_queue *q)
+{
+	struct uet_snic_op *op;
+
+	uet_dlist_foreach_entry(&q->ops, op, entry)
+		if (op->held)
+			return true;
+	return false;
+}
+
+/*
+ * Held sends (docs/software-nic.md) completed for the provider, so their
+ * data must still reach the peer as after a close() of a TCP socket:
+ * progress until they are acknowledged, for at most UET_SNIC_LINGER_NS
+ * (a dead peer fails them sooner), sleeping on the wait fd meanwhile.
+ */
+static void snic_queue_linger(struct uet_snic_queue *q)
+{
+	struct uet_snic_dev *dev = q->dev;
+	uint64_t end = uet_clock_now_ns() + UET_SNIC_LINGER_NS;
+	struct pollfd pfd;
+	bool busy;
+
+	for (;;) {
+		pthread_mutex_lock(&dev->lock);
+		busy = q->ep && snic_queue_holds_locked(q);
+		pthread_mutex_unlock(&dev->lock);
+		if (!busy)
+			return;
+		if (uet_clock_now_ns() >= end)
+			break;
+		uet_snic_progress(&dev->pub);
+		pfd.fd = uet_snic_wait_fd(&dev->pub);
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		if (pfd.fd >= 0)
+			(void)poll(&pfd, 1, 1);
+	}
+	UET_WARN(UET_LOG_EP_CTRL, "software NIC: queue closed with held sends "
+		 "not yet acknowledged\n");
+}
+
 static void snic_queue_close(struct uet_hsi_queue *pq)
 {
 	struct uet_snic_queue *q;
@@ -483,6 +526,7 @@ static void snic_queue_close(struct uet_hsi_queue *pq)
 		return;
 	q = uet_snic_queue_of(pq);
 	dev = q->dev;
+	snic_queue_linger(q);
 	pthread_mutex_lock(&dev->lock);
 	if (q->ep) {
 		/* Receives complete here (written while the ring has room). */

@@ -192,7 +192,7 @@ int uet_snic_submit_locked(struct uet_snic_queue *q, struct uet_snic_op *op,
 		ret = uet_ses_recv(dev->ses, rreq, now);
 	else
 		ret = uet_ses_rma(dev->ses, mreq, now);
-	if (ret) {
+	if (ret < 0) {
 		if (tx)
 			q->ntx--;
 		uet_dlist_remove(&op->entry);
@@ -266,13 +266,19 @@ static int snic_exec_send_locked(struct uet_snic_queue *q, struct uet_snic_cmd *
 	req.has_data = has_data;
 	req.header_data = has_data ? ext->header_data : 0;
 	req.dc = !!(ext->ext_flags & UET_HSI_EXT_DC);
+	/* INJECT_COMPLETE (E-3): an inject whose data the NIC copied may
+	 * complete once held for retransmission. */
+	req.held_ok = seg->inject && (seg->data_src == UET_HSI_DATA_INLINE ||
+				      gather);
 	req.iov = dev->iov;
 	req.iovcnt = niov;
 	req.op_ctx = op;
 	ret = uet_snic_submit_locked(q, op, &req, NULL, NULL, now);
 	if (ret == -EAGAIN || ret == -EINVAL)
 		return ret;
-	if (ret)
+	if (ret == UET_SES_SEND_HELD)
+		uet_snic_send_held_locked(q, op, total);
+	else if (ret)
 		uet_snic_cmd_error_locked(q, false, seg->metadata, ret);
 	return 0;
 }

@@ -57,6 +57,8 @@
 #define UET_SNIC_TIMER_MIN_NS	20000ull
 /* Deferred notifications are retried at least this often. */
 #define UET_SNIC_DEFER_RETRY_NS	1000000ull
+/* Queue close waits this long for its held sends to be acknowledged. */
+#define UET_SNIC_LINGER_NS	2000000000ull
 
 struct uet_snic_dev;
 
@@ -91,6 +93,8 @@ struct uet_snic_op {
 	uint32_t buf_size;		/* UET_SNIC_BUF_SMALL / _LARGE */
 	uint8_t kind;			/* enum uet_snic_op_kind */
 	bool completion;		/* success notification wanted */
+	bool held;			/* send notified done once held: its
+					 * metadata is the provider's again */
 	bool multi;			/* multi-receive buffer: one
 					 * completion per message, freed
 					 * with the released one */
@@ -163,6 +167,11 @@ struct uet_snic_dev {
 	int wait_fd;
 	int timer_fd;
 	uint64_t armed_ns;		/* 0: disarmed */
+	/* The wait fd was handed out (wait_fd(), the auto-progress thread):
+	 * someone may sleep on it, so the timer follows the deadlines.
+	 * Until then progress comes only from calls, which run the
+	 * deadlines themselves, and the timer costs no system call. */
+	atomic_bool sleepers;
 
 	/* Auto-progress thread. */
 	struct {
@@ -291,6 +300,8 @@ int uet_snic_exec_rma_locked(struct uet_snic_queue *q,
 			     struct uet_snic_cmd *c, uint64_t now);
 
 /* ---- uet_snic_notify.c ---- */
+void uet_snic_send_held_locked(struct uet_snic_queue *q,
+			       struct uet_snic_op *op, uint64_t len);
 void uet_snic_ses_send_done(void *ctx, const struct uet_ses_send_cmpl *c);
 void uet_snic_ses_recv_done(void *ctx, const struct uet_ses_recv_cmpl *c);
 /* Target side of an RMA or atomic: the E-6 notification. */

@@ -83,7 +83,19 @@ void uet_snic_wait_fini(struct uet_snic_dev *dev)
 
 int uet_snic_wait_fd(struct uet_hsi_dev *d)
 {
-	return d ? uet_snic_dev_of(d)->wait_fd : -1;
+	struct uet_snic_dev *dev;
+
+	if (!d)
+		return -1;
+	dev = uet_snic_dev_of(d);
+	if (!atomic_load_explicit(&dev->sleepers, memory_order_acquire)) {
+		pthread_mutex_lock(&dev->lock);
+		atomic_store_explicit(&dev->sleepers, true,
+				      memory_order_release);
+		uet_snic_rearm_locked(dev, uet_clock_now_ns());
+		pthread_mutex_unlock(&dev->lock);
+	}
+	return dev->wait_fd;
 }
 
 static bool snic_deferred_locked(struct uet_snic_dev *dev)
@@ -118,6 +130,8 @@ void uet_snic_rearm_locked(struct uet_snic_dev *dev, uint64_t now)
 	uint64_t when;
 
 	uet_snic_assert_locked(dev);
+	if (!atomic_load_explicit(&dev->sleepers, memory_order_relaxed))
+		return;
 	when = snic_next_deadline_locked(dev);
 	if (snic_deferred_locked(dev) &&
 	    when > now + UET_SNIC_DEFER_RETRY_NS)
@@ -250,6 +264,7 @@ int uet_snic_auto_progress_start(struct uet_hsi_dev *d)
 	dev->ap.running = true;
 	/* Arm the timer for work queued before the thread existed. */
 	pthread_mutex_lock(&dev->lock);
+	atomic_store_explicit(&dev->sleepers, true, memory_order_release);
 	dev->armed_ns = UINT64_MAX;
 	uet_snic_rearm_locked(dev, uet_clock_now_ns());
 	pthread_mutex_unlock(&dev->lock);

@@ -8,7 +8,9 @@
 
 #include <net/if.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -41,6 +43,20 @@ struct pair {
 	struct side s[2];
 };
 
+/* Side i's endpoint, bound to its CQ, AV and counters, enabled. */
+static void side_ep_open(struct pair *p, int i)
+{
+	struct side *s = &p->s[i];
+
+	ck_assert_int_eq(fi_endpoint(s->dom, p->info, &s->ep, NULL), 0);
+	ck_assert_int_eq(fi_ep_bind(s->ep, &s->cq->fid,
+				    FI_TRANSMIT | FI_RECV), 0);
+	ck_assert_int_eq(fi_ep_bind(s->ep, &s->av->fid, 0), 0);
+	ck_assert_int_eq(fi_ep_bind(s->ep, &s->txc->fid, FI_SEND), 0);
+	ck_assert_int_eq(fi_ep_bind(s->ep, &s->rxc->fid, FI_RECV), 0);
+	ck_assert_int_eq(fi_enable(s->ep), 0);
+}
+
 static void side_open(struct pair *p, int i, enum fi_cq_format fmt,
 		      size_t cq_size)
 {
@@ -56,13 +72,7 @@ static void side_open(struct pair *p, int i, enum fi_cq_format fmt,
 	ck_assert_int_eq(fi_av_open(s->dom, &ava, &s->av, NULL), 0);
 	ck_assert_int_eq(fi_cntr_open(s->dom, &ca, &s->txc, NULL), 0);
 	ck_assert_int_eq(fi_cntr_open(s->dom, &ca, &s->rxc, NULL), 0);
-	ck_assert_int_eq(fi_endpoint(s->dom, p->info, &s->ep, NULL), 0);
-	ck_assert_int_eq(fi_ep_bind(s->ep, &s->cq->fid,
-				    FI_TRANSMIT | FI_RECV), 0);
-	ck_assert_int_eq(fi_ep_bind(s->ep, &s->av->fid, 0), 0);
-	ck_assert_int_eq(fi_ep_bind(s->ep, &s->txc->fid, FI_SEND), 0);
-	ck_assert_int_eq(fi_ep_bind(s->ep, &s->rxc->fid, FI_RECV), 0);
-	ck_assert_int_eq(fi_enable(s->ep), 0);
+	side_ep_open(p, i);
 }
 
 static void pair_open_fmt(struct pair *p, enum fi_ep_type type,
@@ -1254,6 +1264,216 @@ START_TEST(test_many_posted_receives)
 }
 END_TEST
 
+/* Read one completion of side i, progressing side i only. */
+static int own_comp(struct pair *p, int i, unsigned int ms,
+		    struct fi_cq_tagged_entry *e)
+{
+	struct fi_cq_err_entry err;
+
+	return uet_test_cq_wait(p->s[i].cq, p->s[i].cq, ms, e, NULL, &err);
+}
+
+/* fi_sendmsg of len bytes of buf from side 0 to side 1. */
+static void send_flags(struct pair *p, void *buf, size_t len, void *ctx,
+		       uint64_t flags)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct fi_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.msg_iov = &iov;
+	m.iov_count = 1;
+	m.addr = p->s[0].peer;
+	m.context = ctx;
+	ck_assert_int_eq(fi_sendmsg(p->s[0].ep, &m, flags), 0);
+}
+
+/*
+ * Held sends (fi_uet(7), "Completion levels"): once the peer has
+ * answered, a send of at most inject_size bytes without a completion
+ * level completes while its target has not called libfabric at all (the
+ * NIC holds a copy for retransmission); FI_TRANSMIT_COMPLETE and
+ * FI_DELIVERY_COMPLETE wait for the target's acknowledgement, and so do a
+ * larger send and the first send to a peer.  The target gets every byte
+ * as sent, although the sender reused its buffer at once.
+ */
+START_TEST(test_send_held)
+{
+	static uint8_t tx[8192], rx[5][8192];
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct pair p;
+	size_t i;
+	int k;
+
+	pair_open(&p);
+	for (i = 0; i < sizeof(tx); i++)
+		tx[i] = (uint8_t)(i * 7 + 1);
+	/* The first send to the peer waits for its answer. */
+	send_flags(&p, tx, 64, (void *)0x1, 0);
+	ck_assert_int_eq(own_comp(&p, 0, 100, &e), -FI_EAGAIN);
+	ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), 1);
+	ck_assert_ptr_eq(e.op_context, (void *)0x1);
+
+	/* Held: complete with the target silent. */
+	send_flags(&p, tx, 64, (void *)0x2, 0);
+	ck_assert_int_eq(own_comp(&p, 0, 1000, &e), 1);
+	ck_assert_ptr_eq(e.op_context, (void *)0x2);
+	memset(tx, 0xee, 64);		/* the NIC has its own copy */
+
+	/* Explicit levels and a large send wait for the target. */
+	send_flags(&p, tx + 64, 64, (void *)0x3, FI_TRANSMIT_COMPLETE);
+	ck_assert_int_eq(own_comp(&p, 0, 100, &e), -FI_EAGAIN);
+	ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), 1);
+	ck_assert_ptr_eq(e.op_context, (void *)0x3);
+	send_flags(&p, tx + 128, 64, (void *)0x4, FI_DELIVERY_COMPLETE);
+	ck_assert_int_eq(own_comp(&p, 0, 100, &e), -FI_EAGAIN);
+	ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), 1);
+	ck_assert_ptr_eq(e.op_context, (void *)0x4);
+	ck_assert_uint_gt(sizeof(tx), p.info->tx_attr->inject_size);
+	send_flags(&p, tx, sizeof(tx), (void *)0x5, 0);
+	ck_assert_int_eq(own_comp(&p, 0, 100, &e), -FI_EAGAIN);
+	ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), 1);
+	ck_assert_ptr_eq(e.op_context, (void *)0x5);
+
+	/* The target: five messages in send order, the held one intact. */
+	for (k = 0; k < 5; k++) {
+		ck_assert_int_eq(fi_recv(p.s[1].ep, rx[k], sizeof(rx[k]), NULL,
+					 FI_ADDR_UNSPEC, (void *)(uintptr_t)
+					 (0x10 + k)), 0);
+		ck_assert_int_eq(wait_comp(&p, 1, &e, NULL, &err), 1);
+		ck_assert_ptr_eq(e.op_context, (void *)(uintptr_t)(0x10 + k));
+	}
+	for (i = 0; i < 64; i++)
+		ck_assert_uint_eq(rx[1][i], (uint8_t)(i * 7 + 1));
+	ck_assert_uint_eq(rx[2][0], (uint8_t)(64 * 7 + 1));
+	ck_assert_int_eq(fi_cntr_read(p.s[0].txc), 5);
+	ck_assert_int_eq(fi_cntr_readerr(p.s[0].txc), 0);
+	pair_close(&p);
+}
+END_TEST
+
+struct progress_thread {
+	pthread_t t;
+	struct fid_cq *cq;
+	atomic_bool stop;
+};
+
+/* Progress a CQ (no entries read) until told to stop: a peer process. */
+static void *progress_main(void *arg)
+{
+	struct progress_thread *pt = arg;
+	struct timespec ts = { .tv_nsec = 50000 };
+
+	while (!atomic_load(&pt->stop)) {
+		fi_cq_read(pt->cq, NULL, 0);
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * Closing an endpoint right after its held sends completed still delivers
+ * them: the close waits (bounded) until the peer acknowledged them, as
+ * close() of a TCP socket sends what write() accepted.  Most of the
+ * burst has not left when the close starts (the PDS window, the batching
+ * of a doorbell behind packets in flight).
+ */
+START_TEST(test_close_delivers_held)
+{
+	enum { N = 600 };
+	static uint8_t tx[64], rx[N][64];
+	struct progress_thread pt;
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct pair p;
+	ssize_t ret;
+	int k, got = 0;
+
+	pair_open(&p);
+	memset(tx, 0x5a, sizeof(tx));
+	ck_assert_int_eq(fi_recv(p.s[1].ep, rx[0], sizeof(rx[0]), NULL,
+				 FI_ADDR_UNSPEC, NULL), 0);
+	ck_assert_int_eq(fi_send(p.s[0].ep, tx, sizeof(tx), NULL,
+				 p.s[0].peer, NULL), 0);
+	ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), 1);
+	ck_assert_int_eq(wait_comp(&p, 1, &e, NULL, &err), 1);
+	for (k = 0; k < N; k++)
+		ck_assert_int_eq(fi_recv(p.s[1].ep, rx[k], sizeof(rx[k]),
+					 NULL, FI_ADDR_UNSPEC, NULL), 0);
+
+	pt.cq = p.s[1].cq;
+	atomic_init(&pt.stop, false);
+	ck_assert_int_eq(pthread_create(&pt.t, NULL, progress_main, &pt), 0);
+	for (k = 0; k < N; k++) {
+		do {
+			ret = fi_send(p.s[0].ep, tx, sizeof(tx), NULL,
+				      p.s[0].peer, NULL);
+		} while (ret == -FI_EAGAIN);
+		ck_assert_int_eq(ret, 0);
+	}
+	ck_assert_int_eq(fi_close(&p.s[0].ep->fid), 0);
+	atomic_store(&pt.stop, true);
+	ck_assert_int_eq(pthread_join(pt.t, NULL), 0);
+
+	while (got < N &&
+	       uet_test_cq_wait(p.s[1].cq, p.s[1].cq, 2000, &e, NULL,
+				&err) == 1)
+		got++;
+	ck_assert_int_eq(got, N);
+	side_ep_open(&p, 0);
+	pair_close(&p);
+}
+END_TEST
+
+/*
+ * Under manual progress a posted receive waits for the endpoint's next
+ * call to ring the doorbell (a reply posted right after it shares the
+ * doorbell); the next progress rings it, and the message lands in it.
+ * Under auto progress it rings at once.
+ */
+START_TEST(test_recv_rides_next_doorbell)
+{
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	uint8_t tx[64], rx[64];
+	struct uet_ep *ep1;
+	struct pair p;
+
+	pair_open(&p);
+	ep1 = uet_container_of(p.s[1].ep, struct uet_ep, fid);
+	memset(tx, 0x3c, sizeof(tx));
+	memset(rx, 0, sizeof(rx));
+	ck_assert_int_eq(fi_recv(p.s[1].ep, rx, sizeof(rx), NULL,
+				 FI_ADDR_UNSPEC, (void *)0x1), 0);
+	ck_assert(ep1->doorbell_pending);
+	fi_cq_read(p.s[1].cq, NULL, 0);		/* progress rings it */
+	ck_assert(!ep1->doorbell_pending);
+	ck_assert_int_eq(fi_recv(p.s[1].ep, rx, sizeof(rx), NULL,
+				 FI_ADDR_UNSPEC, (void *)0x2), 0);
+	ck_assert(ep1->doorbell_pending);
+	ck_assert_int_eq(fi_send(p.s[1].ep, tx, sizeof(tx), NULL,
+				 p.s[1].peer, (void *)0x3), 0);
+	ck_assert(!ep1->doorbell_pending);	/* the send rang both */
+	ck_assert_int_eq(fi_send(p.s[0].ep, tx, sizeof(tx), NULL,
+				 p.s[0].peer, (void *)0x4), 0);
+	do	/* side 1's own send (0x3) may complete first */
+		ck_assert_int_eq(wait_comp(&p, 1, &e, NULL, &err), 1);
+	while (e.op_context == (void *)0x3);
+	ck_assert_ptr_eq(e.op_context, (void *)0x1);
+	ck_assert_uint_eq(rx[0], 0x3c);
+	pair_close(&p);
+
+	pair_open_fmt(&p, FI_EP_RDM, FI_PROGRESS_AUTO, FI_CQ_FORMAT_TAGGED,
+		      0);
+	ep1 = uet_container_of(p.s[1].ep, struct uet_ep, fid);
+	ck_assert_int_eq(fi_recv(p.s[1].ep, rx, sizeof(rx), NULL,
+				 FI_ADDR_UNSPEC, (void *)0x1), 0);
+	ck_assert(!ep1->doorbell_pending);
+	pair_close(&p);
+}
+END_TEST
+
 static Suite *prov_suite(void)
 {
 	Suite *s = suite_create("prov");
@@ -1287,6 +1507,9 @@ static Suite *prov_suite(void)
 	tcase_add_test(tc, test_dead_peer_fails_fast);
 	tcase_add_test(tc, test_no_route_fails_at_once);
 	tcase_add_test(tc, test_many_posted_receives);
+	tcase_add_test(tc, test_send_held);
+	tcase_add_test(tc, test_close_delivers_held);
+	tcase_add_test(tc, test_recv_rides_next_doorbell);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -40,6 +40,7 @@ struct pp_side {
 	struct snh_nic *nic;
 	uint64_t dest;
 	size_t len;
+	bool held;			/* sends as INJECT: done once held */
 	uint8_t sbuf[PP_LEN_MAX];
 	uint8_t rbuf[PP_LEN_MAX];
 	unsigned int recv_posted, recvd, sent, send_done;
@@ -82,7 +83,9 @@ static int pp_post(struct pp_side *s, bool send)
 
 	memset(&c, 0, sizeof(c));
 	c.family = UET_HSI_FAMILY_MSG;
-	c.variant = send ? UET_HSI_VARIANT_SEND : UET_HSI_VARIANT_RECV;
+	c.variant = send ? (s->held ? UET_HSI_VARIANT_INJECT :
+				   UET_HSI_VARIANT_SEND) : UET_HSI_VARIANT_RECV;
+	c.inject = send && s->held;
 	c.completion = true;
 	c.dest = send ? s->dest : 0;
 	c.buf = send ? s->sbuf : s->rbuf;
@@ -197,6 +200,44 @@ static uint64_t pp_world_phase(struct snh_world *w, unsigned int iters,
 	pp_check_done(&p);
 	return (w->now - t0) / iters;
 }
+
+/*
+ * Held sends (INJECT, docs/software-nic.md "Held sends") on a fake-clock
+ * ping-pong: after the first, every send is done once held; the target
+ * leaves its RC_OK out and delays the ACK, which then leaves with the
+ * reply to the same peer (one link call for both).  Nothing is
+ * retransmitted and no ACK waits for its delay timer in steady state.
+ */
+START_TEST(test_pingpong_held_piggyback)
+{
+	struct uet_snic_stats st[2];
+	struct snh_world_cfg c;
+	struct snh_world w;
+	unsigned int iters = 200;
+	struct pp p;
+	int i;
+
+	snh_world_cfg_default(&c);
+	ck_assert_int_eq(snh_world_open(&w, &c), 0);
+	pp_init(&p, &w.nic[0], &w.nic[1], iters, 64);
+	p.side[0].held = p.side[1].held = true;
+	ck_assert(snh_world_run(&w, pp_world_pump, &p, 10 * SNH_SEC,
+				PP_STEPS_MAX));
+	pp_check_done(&p);
+	pp_stats("held A", &w.nic[0], &st[0]);
+	pp_stats("held B", &w.nic[1], &st[1]);
+	for (i = 0; i < 2; i++) {
+		ck_assert_uint_eq(st[i].pds.retx, 0);
+		ck_assert_uint_ge(st[i].ses.held_tx, iters - 1);
+		ck_assert_uint_eq(st[i].ses.held_failed, 0);
+		ck_assert_uint_ge(st[i].pds.rsp_deferred, iters - 2);
+		/* every reply but the last carries the ACK of the request */
+		ck_assert_uint_ge(st[i].pds.ack_piggyback, iters - 2);
+		ck_assert_uint_le(st[i].pds.ack_tx, iters + 2);
+	}
+	snh_world_close(&w);
+}
+END_TEST
 
 /*
  * Three phases on one pair of PDCs: a fast link (2 us one way), then the
@@ -415,6 +456,7 @@ static Suite *snic_pingpong_suite(void)
 	tc = tcase_create("pingpong");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_pingpong_fake_clock);
+	tcase_add_test(tc, test_pingpong_held_piggyback);
 	tcase_add_test(tc, test_pingpong_fake_clock_multi);
 	tcase_add_test(tc, test_pingpong_udp);
 	tcase_add_test(tc, test_pingpong_udp_auto);

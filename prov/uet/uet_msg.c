@@ -28,6 +28,12 @@
 			 FI_INJECT_COMPLETE | FI_TRANSMIT_COMPLETE |	\
 			 FI_DELIVERY_COMPLETE | FI_MORE | FI_FENCE |	\
 			 FI_MATCH_COMPLETE)
+/* The completion levels an application can ask for.  Without one, a send
+ * of at most inject_size bytes is copied by the NIC (INJECT) and may
+ * complete once the NIC holds it for retransmission: inject complete,
+ * which libfabric allows when no level is requested (fi_uet(7)). */
+#define UET_TX_LEVELS	(FI_TRANSMIT_COMPLETE | FI_DELIVERY_COMPLETE |	\
+			 FI_MATCH_COMPLETE)
 #define UET_RX_FLAGS	(FI_COMPLETION | FI_MULTI_RECV | FI_PEEK |	\
 			 FI_CLAIM | FI_DISCARD | FI_MORE)
 
@@ -80,6 +86,7 @@ static ssize_t uet_ep_send(struct uet_ep *ep, const struct uet_msg_req *m)
 	struct uet_post_cmd cmd;
 	uint64_t flags = m->flags;
 	size_t len;
+	bool copy;
 
 	if (m->count > UET_IOV_LIMIT || (m->count && !m->iov) ||
 	    !uet_iov_valid(m->iov, m->count))
@@ -95,10 +102,13 @@ static ssize_t uet_ep_send(struct uet_ep *ep, const struct uet_msg_req *m)
 
 	memset(&cmd, 0, sizeof(cmd));
 	cmd.seg.family = tagged ? UET_HSI_FAMILY_TAGGED : UET_HSI_FAMILY_MSG;
-	cmd.seg.variant = (flags & FI_INJECT) && len > UET_HSI_CMD_INLINE_MAX ?
+	copy = (flags & FI_INJECT) ||
+	       (!(flags & UET_TX_LEVELS) &&
+		len <= (tagged ? ep->inject_size : ep->msg_inject_size));
+	cmd.seg.variant = copy && len > UET_HSI_CMD_INLINE_MAX ?
 			  UET_HSI_VARIANT_INJECT : UET_HSI_VARIANT_SEND;
 	cmd.seg.completion = true;	/* counters and op slots need every one */
-	cmd.seg.inject = flags & FI_INJECT;
+	cmd.seg.inject = copy && !(flags & UET_TX_LEVELS);
 	cmd.seg.fence = flags & FI_FENCE;
 	cmd.seg.payload_len = len > UINT16_MAX ? 0 : (uint16_t)len;
 	cmd.seg.tag = m->tag;

@@ -66,6 +66,24 @@ static unsigned int uet_post_sgl(struct uet_hsi_sgl_entry *sgl,
 	return (unsigned int)n;
 }
 
+/*
+ * Under manual progress a posted receive rings no doorbell of its own: it
+ * goes with the endpoint's next send or progress call, which rings first
+ * (every completion read and every wait progresses).  Until then nothing
+ * of this endpoint reads the network, so no message can miss it; one that
+ * the device takes for another endpoint's progress meanwhile is
+ * unexpected and matches when the receive arrives.  A reply posted right
+ * after the receive then leaves in the same doorbell.
+ */
+static bool uet_post_recv_may_wait(const struct uet_ep *ep,
+				   const struct uet_hsi_cmd_seg *seg)
+{
+	return seg->variant == UET_HSI_VARIANT_RECV &&
+	       (seg->family == UET_HSI_FAMILY_MSG ||
+		seg->family == UET_HSI_FAMILY_TAGGED) &&
+	       ep->domain->data_progress != FI_PROGRESS_AUTO;
+}
+
 int uet_post_cmd_locked(struct uet_ep *ep, struct uet_post_cmd *cmd)
 {
 	struct uet_hsi_sgl_entry sgl[2 * UET_IOV_LIMIT + 1];
@@ -112,7 +130,8 @@ int uet_post_cmd_locked(struct uet_ep *ep, struct uet_post_cmd *cmd)
 			 fi_strerror(-ret));
 		return ret;
 	}
-	if ((cmd->flags & FI_MORE) && !(cmd->flags & FI_INJECT))
+	if (((cmd->flags & FI_MORE) && !(cmd->flags & FI_INJECT)) ||
+	    uet_post_recv_may_wait(ep, seg))
 		ep->doorbell_pending = true;
 	else
 		uet_post_ring_locked(ep);
