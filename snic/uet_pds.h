@@ -139,6 +139,7 @@ struct uet_pds_rx_info {
 	void *pdc;			/* target-side PDC, NULL for RUDI/UUD */
 	const uint8_t *ses;		/* SES header(s) + payload */
 	size_t ses_len;
+	uint64_t now;			/* arrival time (PDS's clock) */
 };
 
 /* An SES response to carry on the ACK of the packet being delivered. */

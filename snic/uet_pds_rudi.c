@@ -363,6 +363,7 @@ static int uet_pds_nopdc_deliver(struct uet_pds *pds, uint8_t mode,
 	info.pdc = NULL;
 	info.ses = ses;
 	info.ses_len = ses_len;
+	info.now = pds->now;
 	return pds->up.rx(pds->up_ctx, &info, rsp);
 }
 

@@ -338,6 +338,7 @@ static int uet_pdc_deliver(struct uet_pds *pds, struct uet_pdc *pdc,
 	info.pdc = uet_pdc_handle(pdc);
 	info.ses = ses;
 	info.ses_len = ses_len;
+	info.now = pds->now;
 	ret = pds->up.rx(pds->up_ctx, &info, rsp);
 	if (ret == -EAGAIN)
 		return ret;
@@ -377,6 +378,7 @@ static bool uet_pdc_check(struct uet_pds *pds, struct uet_pdc *pdc,
 	info.pdc = uet_pdc_handle(pdc);
 	info.ses = ses;
 	info.ses_len = ses_len;
+	info.now = pds->now;
 	return pds->up.check(pds->up_ctx, &info);
 }
 

@@ -1275,6 +1275,10 @@ int uet_ses_pds_rx(void *ctx, const struct uet_pds_rx_info *info,
 	}
 	rsp->next_hdr = UET_HDR_NONE;
 	rsp->len = 0;
+	/* A packet may be the first thing SES hears of in a while (no
+	 * command, no progress call since): what it starts is timed from
+	 * its arrival. */
+	uet_ses_set_now(ses, info->now);
 	uet_ses_enter(ses);
 	ret = ses_rx_dispatch(ses, info, rsp);
 	if (ret == -EAGAIN) {

@@ -674,6 +674,66 @@ START_TEST(test_unexp_budget_not_pinned)
 }
 END_TEST
 
+/*
+ * The first thing SES hears of since it was created is a packet (no
+ * receive posted yet, no progress call: an application that posts its
+ * receive lazily).  The message it starts is timed from its arrival; it
+ * was timed from 0 and dropped as expired at once, so the receive posted
+ * next waited for a message that no longer existed.
+ */
+START_TEST(test_first_packet_timed_from_arrival)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5010);
+	uint8_t ses[MTU], dg[MTU], data[200], buf[2 * 200];
+	struct iovec iov = { buf, sizeof(buf) };
+	struct req r = { .syn = true, .spdcid = 7, .psn = 10 };
+	struct uet_ses_recv_req rr;
+	struct uet_ses_stats st;
+	struct uet_pds_ack ack;
+	struct sreq q;
+
+	t->now = 100 * SEC;	/* long after the SES was created */
+	memset(data, 0x42, sizeof(data));
+	memset(&q, 0, sizeof(q));
+	q.opcode = UET_SEND;
+	q.som = true;
+	q.msg_id = 1;
+	q.job = JOB;
+	q.total = sizeof(buf);
+	q.data = data;
+	q.plen = sizeof(data);
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				 mk_ses(ses, &q)));
+	ck_assert_int_gt(uet_pds_ack_decode(&ack, t->cap.last,
+					    t->cap.last_len), 0);
+	uet_ses_get_stats(t->ses, &st);
+	ck_assert_uint_eq(st.unexpected, 1);
+	ck_assert_msg(st.msgs_expired == 0,
+		      "a message expired on its first packet");
+
+	memset(&rr, 0, sizeof(rr));
+	rr.ep = t->ep;
+	rr.iov = &iov;
+	rr.iovcnt = 1;
+	ck_assert_int_eq(uet_ses_recv(t->ses, &rr, t->now), 0);
+	r.syn = false;
+	r.dpdcid = ack.spdcid;
+	r.psn = 11;
+	q.som = false;
+	q.eom = true;
+	q.moff = sizeof(data);
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				 mk_ses(ses, &q)));
+	ck_assert_uint_eq(t->nrecv, 1);
+	ck_assert_int_eq(t->rc.status, 0);
+	ck_assert_uint_eq(t->rc.len, sizeof(buf));
+	ck_assert_uint_eq(buf[0], 0x42);
+	ck_assert_uint_eq(buf[sizeof(buf) - 1], 0x42);
+	tgt_close(t);
+}
+END_TEST
+
 /* ---- finding 5: incomplete write records ---- */
 
 START_TEST(test_write_records_bounded)
@@ -1128,6 +1188,7 @@ static Suite *snic_hostile_suite(void)
 	tcase_add_test(tc, test_syn_flood_wrong_job);
 	tcase_add_test(tc, test_syn_per_source_limit);
 	tcase_add_test(tc, test_unexp_budget_not_pinned);
+	tcase_add_test(tc, test_first_packet_timed_from_arrival);
 	tcase_add_test(tc, test_write_records_bounded);
 	tcase_add_test(tc, test_rod_hold_bounded);
 	tcase_add_test(tc, test_keys_do_not_repeat);
