@@ -170,6 +170,11 @@ struct uet_pds_upcalls {
 	 * it holds an out-of-order ROD packet for a PDC that no accepted
 	 * request opened yet.  true: yes. */
 	bool (*check)(void *ctx, const struct uet_pds_rx_info *info);
+	/* May be NULL.  A send that uet_pds_send() refused with -EAGAIN
+	 * because of pacing (no packet of it was in flight to end with a
+	 * tx_done) may be tried again now: the timer pass calls this when
+	 * the pacing bucket of a PDC that refused one has refilled. */
+	void (*tx_room)(void *ctx);
 };
 
 struct uet_pds_cfg {
@@ -199,6 +204,7 @@ struct uet_pds_cfg {
 	uint64_t cc_base_rtt_ns;	/* unloaded RTT of the fabric */
 	uint64_t cc_target_ns;		/* NSCC target delay; 0: base RTT */
 	uint32_t cc_entropies;		/* spray over this many; <= 1 none */
+	bool cc_pace;			/* NSCC with a rate: pace sends */
 	bool fixed_start_psn;		/* tests: use start_psn for new PDCs */
 	uint32_t start_psn;
 };

@@ -52,6 +52,7 @@ struct uet_pds_cc_stats {
 	uint64_t ent_moved;		/* entropies replaced */
 	uint64_t credit_waits;		/* sends held by credit */
 	uint64_t cwnd_waits;		/* sends held by cwnd */
+	uint64_t pace_waits;		/* sends held by pacing */
 	uint64_t ce_rx;			/* CE-marked requests received */
 	uint64_t trimmed_rx;		/* trimmed requests received */
 };
@@ -72,6 +73,11 @@ struct uet_pds_ccd {
 	uint64_t round_acked, round_marked;
 	uint32_t alpha;			/* marked fraction EWMA, / 1024 */
 	uint64_t loss_ns;		/* last decrease for a loss or trim */
+	/* pacing: a token bucket of bytes filled at cwnd / srtt, at most
+	 * uet_pds_cc_pace_depth(); pace_ns the time of pace_tokens (0: never
+	 * sent, the bucket is full) */
+	int64_t pace_tokens;
+	uint64_t pace_ns;
 	/* RCCC */
 	uint64_t credit;		/* UINT64_MAX: none received */
 	/* spraying */
@@ -107,7 +113,23 @@ void uet_pds_cc_detach(struct uet_pds *pds, struct uet_pdc *pdc);
 /* Packets the context lets pdc start now (UINT32_MAX: no limit). */
 uint32_t uet_pds_cc_tx_room(const struct uet_pds *pds,
 			    const struct uet_pdc *pdc);
-/* A first transmission of bytes; released once by cc_pkt_release. */
+/* Pacing (cfg.cc_pace, NSCC with a configured rate): the
+ * bytes the bucket of pdc's context holds at now (INT64_MAX: no pacing),
+ * its depth (the largest burst), and the time at which it will hold one
+ * MTU (now when it does, 0 without pacing).  tx_room uses pds->now. */
+bool uet_pds_cc_pacing(const struct uet_pds *pds);
+int64_t uet_pds_cc_pace_avail(const struct uet_pds *pds,
+			      const struct uet_pds_ccd *d, uint64_t now);
+uint64_t uet_pds_cc_pace_depth(const struct uet_pds *pds,
+			       const struct uet_pds_ccd *d);
+uint64_t uet_pds_cc_pace_due(const struct uet_pds *pds,
+			     const struct uet_pds_ccd *d, uint64_t now);
+/* Whether pacing, not the window or the credit, holds pdc's next send
+ * (at pds->now). */
+bool uet_pds_cc_paced_out(const struct uet_pds *pds,
+			  const struct uet_pdc *pdc);
+/* A first transmission of bytes; released once by cc_pkt_release.  Takes
+ * the bytes from the pacing bucket at pds->now. */
 void uet_pds_cc_pkt_sent(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt,
 			 uint32_t bytes);
 /* The packet is acked or finished: no longer in flight. */

@@ -274,6 +274,7 @@ struct uet_pdc {
 	/* Congestion management: the peer's context, and what the receive
 	 * direction saw since its last ACK (uet_pds_cc.c). */
 	struct uet_pds_ccd *ccd;
+	uint64_t pace_due_ns;		/* a send paced out: retry then; 0 */
 	uint64_t cc_rx_bytes;
 	uint32_t cc_rx_pkts;
 	uint16_t cc_rx_ooo;

@@ -205,7 +205,11 @@ int uet_pdc_send(struct uet_pds *pds, struct uet_pdc *pdc,
 	if (!uet_pdc_tx_space(pds, pdc)) {
 		if (!pdc->verified)
 			UET_PDS_INC(pds, pdc, unverified_wait);
-		else if (pdc->ccd && !uet_pds_cc_tx_room(pds, pdc))
+		else if (pdc->ccd && uet_pds_cc_paced_out(pds, pdc)) {
+			pdc->ccd->st.pace_waits++;
+			pdc->pace_due_ns = uet_pds_cc_pace_due(pds, pdc->ccd,
+							       now);
+		} else if (pdc->ccd && !uet_pds_cc_tx_room(pds, pdc))
 			pdc->ccd->st.cwnd_waits++;
 		return pdc->state == UET_PDC_CLOSE_ACK_WAIT ? -ENOTCONN :
 							      -EAGAIN;
@@ -968,6 +972,13 @@ bool uet_pdc_tx_timer(struct uet_pds *pds, struct uet_pdc *pdc, uint64_t now)
 		return false;
 	if (pdc->rto_due_ns <= now && !uet_pdc_rto_expired(pds, pdc, now))
 		return false;
+	if (pdc->pace_due_ns && pdc->pace_due_ns <= now) {
+		/* The bucket holds a packet again: the refused send may go
+		 * (its sender waits for no tx_done). */
+		pdc->pace_due_ns = 0;
+		if (pds->up.tx_room)
+			pds->up.tx_room(pds->up_ctx);
+	}
 	uet_dlist_foreach_entry(&pdc->rspwait, pkt, priv.entry) {
 		if (pkt->priv.due_ns > now)
 			continue;
@@ -991,6 +1002,8 @@ uint64_t uet_pdc_tx_deadline(const struct uet_pds *pds,
 
 	next = uet_pds_min64(next, pdc->tlp_due_ns);
 	next = uet_pds_min64(next, pdc->doom_ns);
+	if (pdc->pace_due_ns)
+		next = uet_pds_min64(next, pdc->pace_due_ns);
 
 	uet_dlist_foreach_entry(&pdc->nacked, pkt, priv.entry)
 		next = uet_pds_min64(next, pkt->priv.due_ns);

@@ -39,9 +39,13 @@ struct w {
 	struct uet_pds_key key;		/* 0 -> 1 */
 	struct uet_pds_tx_pkt pkt[4];
 	uint8_t payload[PLEN];
-	unsigned int rx, done;
+	unsigned int rx, done, rooms;
 	uint64_t now;
 };
+
+/* w_new's options: pacing, the rate (0: 10 Gbit/s). */
+static bool w_pace;
+static uint64_t w_rate;
 
 static int w_rx(void *ctx, const struct uet_pds_rx_info *info,
 		struct uet_pds_rsp *rsp)
@@ -69,7 +73,14 @@ static void w_done(void *ctx, struct uet_pds_tx_pkt *pkt, int status,
 	w->done++;
 }
 
-static const struct uet_pds_upcalls w_up = { .rx = w_rx, .tx_done = w_done };
+static void w_room(void *ctx)
+{
+	((struct w *)ctx)->rooms++;
+}
+
+static const struct uet_pds_upcalls w_up = {
+	.rx = w_rx, .tx_done = w_done, .tx_room = w_room
+};
 
 static struct w *w_new(uint8_t cc)
 {
@@ -96,8 +107,9 @@ static struct w *w_new(uint8_t cc)
 		uet_pds_cfg_default(&cfg);
 		cfg.seed = 11 + (uint64_t)k;
 		cfg.cc = cc;
-		cfg.cc_rate_bps = 10000000000ull;
+		cfg.cc_rate_bps = w_rate ? w_rate : 10000000000ull;
 		cfg.cc_base_rtt_ns = 10000;
+		cfg.cc_pace = w_pace;
 		ck_assert_int_eq(uet_pds_create(&w->pds[k], &cfg, w->l[k],
 						&w_up, w), 0);
 	}
@@ -515,6 +527,91 @@ START_TEST(test_spray_udp)
 }
 END_TEST
 
+/* Sends of PLEN at one instant until PDS refuses one; returns them. */
+static unsigned int w_burst(struct w *w, struct uet_pds_tx_pkt *pk,
+			    unsigned int n)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		pk[i] = w->pkt[0];
+		pk[i].ar = false;
+		ret = uet_pds_send(w->pds[0], &w->key, &pk[i], w->now);
+		if (ret)
+			break;
+	}
+	if (i < n)
+		ck_assert_int_eq(ret, -EAGAIN);
+	return i;
+}
+
+/* Pacing's token bucket, time given by the test.  100 Gbit/s, base RTT
+ * 10 us: cwnd starts at one BDP (125 KB), the bucket holds max(2 MTU,
+ * cwnd / 8) and fills at cwnd / RTT.  Once the PDC is established,
+ * unpaced the window lets 64 packets go at one instant; paced only the
+ * bucket's bytes go, the next send time is a deadline of the timer (no
+ * busy wait), and when the timer runs at it the tx_room upcall says the
+ * refused send may go, and it does. */
+START_TEST(test_pace_bucket)
+{
+	static struct uet_pds_tx_pkt pk[64];
+	struct uet_pds_stats ps;
+	uint8_t buf[9000], tos;
+	uint64_t due, mtu;
+	unsigned int n, pace;
+	size_t len;
+	struct w *w;
+
+	w_rate = 100000000000ull;
+	for (pace = 0; pace < 2; pace++) {
+		w_pace = pace;
+		w = w_new(UET_PDS_CC_NSCC);
+		/* establish: one request, its ACK */
+		ck_assert_int_eq(uet_pds_send(w->pds[0], &w->key, &w->pkt[0],
+					      w->now), 0);
+		len = w_take(w, 1, buf, &tos);
+		uet_pds_rx_tos(w->pds[1], buf, len, &w->a[0], tos, w->now);
+		len = w_take(w, 0, buf, &tos);
+		uet_pds_rx_tos(w->pds[0], buf, len, &w->a[1], tos, w->now);
+		ck_assert_uint_eq(w->done, 1);
+		/* one packet in flight, so the bucket, not idleness, rules */
+		ck_assert_int_eq(uet_pds_send(w->pds[0], &w->key, &w->pkt[1],
+					      w->now), 0);
+		n = w_burst(w, pk, 64);
+		uet_pds_get_stats(w->pds[0], &ps);
+		mtu = 9000;
+		if (!pace) {
+			ck_assert_uint_eq(n, 64);
+			ck_assert_uint_eq(w->rooms, 0);
+			w_free(w);
+			continue;
+		}
+		/* depth 2 MTU (> cwnd / 8); the packet of the previous send
+		 * took some: fewer than 2 MTU of packets went */
+		ck_assert_uint_ge(n, 1);
+		ck_assert_uint_le((n + 1) * (PLEN + 8 + UET_PDS_RUD_ROD_REQ_LEN),
+				  2 * mtu);
+		/* the next send time: within one MTU at cwnd / RTT (0.72
+		 * us), armed as a timer deadline */
+		due = uet_pds_next_deadline(w->pds[0]);
+		ck_assert_uint_gt(due, w->now);
+		ck_assert_uint_le(due, w->now + mtu * 10000 / 125000 + 1);
+		/* still refused before it, no upcall */
+		ck_assert_uint_eq(w_burst(w, pk + n, 1), 0);
+		uet_pds_timer(w->pds[0], due - 1);
+		ck_assert_uint_eq(w->rooms, 0);
+		w->now = due;
+		uet_pds_timer(w->pds[0], w->now);
+		ck_assert_uint_eq(w->rooms, 1);
+		ck_assert_uint_ge(w_burst(w, pk + n, 64 - n), 1);
+		w_free(w);
+	}
+	w_pace = false;
+	w_rate = 0;
+}
+END_TEST
+
 static Suite *cc_wire_suite(void)
 {
 	Suite *s = suite_create("cc_wire");
@@ -527,6 +624,7 @@ static Suite *cc_wire_suite(void)
 	tcase_add_test(tc, test_credit);
 	tcase_add_test(tc, test_spray_entropies);
 	tcase_add_test(tc, test_spray_udp);
+	tcase_add_test(tc, test_pace_bucket);
 	suite_add_tcase(s, tc);
 	return s;
 }
