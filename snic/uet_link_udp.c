@@ -655,8 +655,12 @@ static void uet_link_udp_ent_close(struct uet_link_udp *lu)
 }
 
 /*
- * Multipath (docs/congestion.md): n send-only sockets on ephemeral ports
- * of the NIC's address, ECN-capable like the main one.  Peers answer the
+ * Multipath (docs/congestion.md): n send-only sockets on the NIC's
+ * address, ECN-capable like the main one, bound to its entropy ports:
+ * the first n free ports of P + 1 .. P + UET_LINK_ENT_SPAN (P the NIC's
+ * port), the only ports of this host from which a peer accepts a sprayed
+ * request (uet_link_addr_entropy_of, E-18).  Ports taken by another
+ * socket are skipped; fewer than n free ones leave fewer entropies.  Peers answer the
  * NIC's own port (a target learns it from the syn request, which never
  * leaves from an entropy socket), so nothing is read from these: their
  * receive buffer is the smallest the kernel allows.
@@ -665,6 +669,7 @@ static int uet_link_udp_ent_open(struct uet_link_udp *lu, unsigned int n)
 {
 	struct uet_link_addr a;
 	int fd, tos = UET_LINK_ECN_ECT0, small = 1, one = 1;
+	uint32_t base, next;
 	uint16_t port;
 	int ret;
 
@@ -672,10 +677,19 @@ static int uet_link_udp_ent_open(struct uet_link_udp *lu, unsigned int n)
 		return 0;
 	if (n > UET_LINK_UDP_ENT_MAX)
 		return -EINVAL;
+	memset(&a, 0, sizeof(a));
+	a.len = sizeof(a.ss);
+	if (getsockname(lu->fd, (struct sockaddr *)&a.ss, &a.len))
+		return -errno;
+	base = a.ss.ss_family == AF_INET ?
+	       ntohs(((struct sockaddr_in *)(void *)&a.ss)->sin_port) :
+	       ntohs(((struct sockaddr_in6 *)(void *)&a.ss)->sin6_port);
+	next = base + 1;
 	lu->ent_idx = calloc(65536, 1);
 	if (!lu->ent_idx)
 		return -ENOMEM;
-	while (lu->nent < n) {
+	while (lu->nent < n && next <= base + UET_LINK_ENT_SPAN &&
+	       next <= 65535) {
 		fd = socket(lu->family, SOCK_DGRAM | SOCK_NONBLOCK |
 			    SOCK_CLOEXEC, IPPROTO_UDP);
 		if (fd < 0) {
@@ -701,9 +715,13 @@ static int uet_link_udp_ent_open(struct uet_link_udp *lu, unsigned int n)
 		if (getsockname(lu->fd, (struct sockaddr *)&a.ss, &a.len))
 			ret = -errno;
 		if (!ret) {
-			uet_link_udp_set_port(&a, 0);	/* ephemeral */
+			uet_link_udp_set_port(&a, (uint16_t)next++);
 			if (bind(fd, (struct sockaddr *)&a.ss, a.len))
 				ret = -errno;
+			if (ret == -EADDRINUSE || ret == -EACCES) {
+				close(fd);	/* taken: the next one */
+				continue;
+			}
 		}
 		if (!ret) {
 			a.len = sizeof(a.ss);

@@ -678,11 +678,11 @@ static void uet_pds_req_rx(struct uet_pds *pds, const uint8_t *buf,
 		}
 	} else {
 		/* An established PDC's requests may be sprayed: their
-		 * source port is an entropy, so the peer is its IP address
-		 * and the two PDCIDs (the port counts for syn requests, the
-		 * target's key, and for every other packet). */
+		 * source port is one of the peer's entropy ports (E-18; the
+		 * port counts for syn requests, the target's key, and for
+		 * every other packet). */
 		pdc = uet_pdc_by_id(pds, h.dpdcid);
-		if (!pdc || !uet_link_addr_same_host(&pdc->peer, src) ||
+		if (!pdc || !uet_link_addr_entropy_of(&pdc->peer, src) ||
 		    (pdc->rpdcid && pdc->rpdcid != h.spdcid) ||
 		    (!pdc->rpdcid && !pdc->initiator)) {
 			pds->st.unknown_pdc++;

@@ -471,6 +471,14 @@ START_TEST(test_spray_udp)
 	ck_assert_int_eq(tb.base.ops->local_addr(&tb.base, &a1), 0);
 	nports = la->ops->entropies(la, ports, 16);
 	ck_assert_uint_eq(nports, 8);
+	/* bound inside the NIC's entropy span (E-18) */
+	for (k = 0; k < nports; k++) {
+		uint16_t p0 = ntohs(((struct sockaddr_in *)(void *)
+				     &a0.ss)->sin_port);
+
+		ck_assert_uint_gt(ports[k], p0);
+		ck_assert_uint_le(ports[k], p0 + UET_LINK_ENT_SPAN);
+	}
 
 	uet_pds_cfg_default(&cfg);
 	cfg.cc = UET_PDS_CC_NSCC;
