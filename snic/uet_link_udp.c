@@ -51,6 +51,7 @@
 #include <linux/errqueue.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -136,7 +137,14 @@ struct uet_link_udp {
 	int ent_fd[UET_LINK_UDP_ENT_MAX];
 	uint16_t ent_port[UET_LINK_UDP_ENT_MAX];
 	uint8_t *ent_idx;		/* 65536 entries, NULL: no sockets */
+	/* errors() calls left that look at the entropy sockets' error
+	 * queues: reset by every sprayed send (an ICMP error answers one
+	 * an RTT later), so an idle link makes no system call for them */
+	unsigned int ent_checks;
 };
+
+/* errors() calls that check the entropy sockets after a sprayed send. */
+#define UET_LINK_UDP_ENT_CHECKS		4096u
 
 static const struct uet_link_ops uet_link_udp_ops;
 
@@ -203,7 +211,8 @@ static bool uet_link_udp_unreach_error(int err)
  * the queue also clears the socket error that made the last send or
  * receive fail.
  */
-static unsigned int uet_link_udp_read_errq(struct uet_link_udp *lu)
+static unsigned int uet_link_udp_read_errq_fd(struct uet_link_udp *lu,
+					      int fd)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(struct sock_extended_err) +
@@ -229,7 +238,7 @@ static unsigned int uet_link_udp_read_errq(struct uet_link_udp *lu)
 		mh.msg_iovlen = 1;
 		mh.msg_control = ctl.buf;
 		mh.msg_controllen = sizeof(ctl.buf);
-		if (recvmsg(lu->fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+		if (recvmsg(fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
 			return i;
 		dst.len = mh.msg_namelen;
 		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
@@ -250,6 +259,11 @@ static unsigned int uet_link_udp_read_errq(struct uet_link_udp *lu)
 		}
 	}
 	return i;
+}
+
+static unsigned int uet_link_udp_read_errq(struct uet_link_udp *lu)
+{
+	return uet_link_udp_read_errq_fd(lu, lu->fd);
 }
 
 static size_t uet_link_udp_pkt_len(const struct uet_link_pkt *p)
@@ -371,8 +385,11 @@ static int uet_link_udp_send(struct uet_link *link,
 		if (ret > 0) {
 			retries = 0;
 			for (i = 0; i < (unsigned int)ret; i++) {
-				if (fd != lu->fd)
+				if (fd != lu->fd) {
 					lu->stats.tx_sprayed += lu->tx_segs[i];
+					lu->ent_checks =
+						UET_LINK_UDP_ENT_CHECKS;
+				}
 				lu->stats.tx_pkts += lu->tx_segs[i];
 				lu->stats.tx_bytes += lu->tx_msgs[i].msg_len;
 				lu->stats.tx_gso += lu->tx_segs[i] > 1;
@@ -398,10 +415,11 @@ static int uet_link_udp_send(struct uet_link *link,
 		serr = errno;
 		if (uet_link_udp_net_error(serr) &&
 		    retries < UET_LINK_UDP_SEND_RETRIES &&
-		    uet_link_udp_read_errq(lu)) {
+		    uet_link_udp_read_errq_fd(lu, fd)) {
 			/* The socket error an ICMP report left (for any
 			 * destination: IP_RECVERR) failed this send and was
-			 * cleared by it: the reports are read, try again. */
+			 * cleared by it: the reports are read, try again.
+			 * An entropy socket's are its own. */
 			retries++;
 			continue;
 		}
@@ -705,6 +723,13 @@ static int uet_link_udp_ent_open(struct uet_link_udp *lu, unsigned int n)
 		else
 			(void)setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos,
 					 sizeof(tos));
+		/* ICMP errors for what it sprays: its error queue */
+		if (lu->family == AF_INET)
+			(void)setsockopt(fd, IPPROTO_IP, IP_RECVERR, &one,
+					 sizeof(one));
+		else
+			(void)setsockopt(fd, IPPROTO_IPV6, IPV6_RECVERR, &one,
+					 sizeof(one));
 		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small,
 				 sizeof(small));
 		(void)uet_link_udp_sockbuf(fd, SO_SNDBUF, 0);
@@ -771,10 +796,40 @@ static unsigned int uet_link_udp_entropies(struct uet_link *link,
 	return i;
 }
 
+/*
+ * ICMP errors for sprayed datagrams come back to the entropy socket that
+ * sent them (IP_RECVERR is on there too).  A send on it reads them when
+ * they fail it; in between, for a while after each sprayed send, one
+ * poll() over the entropy sockets finds those with a pending error and
+ * their error queues are read, as the main socket's are.
+ */
+static void uet_link_udp_ent_errors(struct uet_link_udp *lu)
+{
+	struct pollfd pfd[UET_LINK_UDP_ENT_MAX];
+	unsigned int i;
+
+	if (!lu->nent || !lu->ent_checks)
+		return;
+	lu->ent_checks--;
+	for (i = 0; i < lu->nent; i++) {
+		pfd[i].fd = lu->ent_fd[i];
+		pfd[i].events = 0;	/* POLLERR is always reported */
+		pfd[i].revents = 0;
+	}
+	if (poll(pfd, lu->nent, 0) <= 0)
+		return;
+	for (i = 0; i < lu->nent; i++)
+		if (pfd[i].revents & POLLERR)
+			(void)uet_link_udp_read_errq_fd(lu, pfd[i].fd);
+}
+
 static unsigned int uet_link_udp_errors(struct uet_link *link,
 					struct uet_link_err *ev, unsigned int n)
 {
-	return uet_link_errq_pop(&uet_link_udp_of(link)->errq, ev, n);
+	struct uet_link_udp *lu = uet_link_udp_of(link);
+
+	uet_link_udp_ent_errors(lu);
+	return uet_link_errq_pop(&lu->errq, ev, n);
 }
 
 static const struct uet_link_ops uet_link_udp_ops = {
