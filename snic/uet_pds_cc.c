@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "uet_byteorder.h"
+#include "uet_cms_wire.h"
 #include "uet_pds_internal.h"
 #include "uet_rand.h"
 
@@ -613,17 +614,70 @@ void uet_pds_cc_nscc_unpack(uint64_t state, uint64_t *service_ns,
 	*ooo = (uint16_t)state;
 }
 
-/* The credit this receiver grants pdc's source. */
+/* The credit this receiver grants pdc's source: its share of 1.125 BDP,
+ * and no more than twice the window its latest CSIG announced (one RTT
+ * old at most: a source that uses less leaves the rest unclaimed by it;
+ * twice, so that it can grow). */
 static uint64_t uet_pds_cc_credit(struct uet_pds *pds, struct uet_pdc *pdc,
 				  uint64_t now)
 {
 	uint64_t bdp = uet_pds_cc_bdp(pds), mss = uet_pds_cc_mss(pds), c;
+	const struct uet_pds_ccd *d = pdc->ccd;
 
 	if (!bdp)
 		return UET_PDS_CC_UNBOUNDED;
 	c = (bdp + bdp / 8) / uet_pds_cc_active(pds, NULL, now);
-	(void)pdc;
+	if (d && d->csig_ns && d->csig_type == UET_CC_NSCC &&
+	    now - d->csig_ns <= 8 * uet_pds_cc_target(pds) &&
+	    2 * (uint64_t)d->csig_cwnd < c)
+		c = 2 * (uint64_t)d->csig_cwnd;
 	return c > mss ? c : mss;
+}
+
+void uet_pds_cc_csig_fill(struct uet_pds *pds, struct uet_pdc *pdc,
+			  uint8_t st[16])
+{
+	struct uet_cms_cc_state_compact h;
+	const struct uet_pds_ccd *d = pdc->ccd;
+	uint64_t w;
+
+	memset(st, 0, 16);
+	memset(&h, 0, sizeof(h));
+	if (!d)
+		return;
+	w = uet_pds_cc_window(pds, d);
+	h.cc_type = (pds->cfg.cc & UET_PDS_CC_NSCC) ? UET_CC_NSCC :
+						      UET_CC_CREDIT;
+	h.sent_bytes = d->inflight > UET_CMS_SENT_BYTES_MAX ?
+		       UET_CMS_SENT_BYTES_MAX : (uint32_t)d->inflight;
+	h.cwnd_bytes = w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
+	/* Every value fits by construction. */
+	(void)uet_cms_cc_state_compact_encode(st, 8, &h);
+	pdc->ccd->st.csig_tx++;
+	pds->cc.st.csig_tx++;
+}
+
+int uet_pds_cc_csig_rx(struct uet_pds *pds, struct uet_pdc *pdc,
+		       const uint8_t st[16], uint64_t now)
+{
+	struct uet_cms_cc_state_compact h;
+	struct uet_pds_ccd *d = pdc->ccd;
+
+	if (uet_cms_cc_state_compact_decode(&h, st, 8) < 0) {
+		pds->cc.st.csig_bad++;
+		if (d)
+			d->st.csig_bad++;
+		return -EINVAL;
+	}
+	pds->cc.st.csig_rx++;
+	if (!d)
+		return 0;
+	d->st.csig_rx++;
+	d->csig_type = h.cc_type;
+	d->csig_sent = h.sent_bytes;
+	d->csig_cwnd = h.cwnd_bytes;
+	d->csig_ns = now ? now : 1;
+	return 0;
 }
 
 unsigned int uet_pds_cc_ack_fill(struct uet_pds *pds, struct uet_pdc *pdc,

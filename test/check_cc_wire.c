@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "uet_byteorder.h"
+#include "uet_cms_wire.h"
 #include "uet_link_sim.h"
 #include "uet_link_udp.h"
 #include "uet_pds.h"
@@ -44,7 +45,7 @@ struct w {
 };
 
 /* w_new's options: pacing, the rate (0: 10 Gbit/s). */
-static bool w_pace;
+static bool w_pace, w_csig;
 static uint64_t w_rate;
 
 static int w_rx(void *ctx, const struct uet_pds_rx_info *info,
@@ -110,6 +111,7 @@ static struct w *w_new(uint8_t cc)
 		cfg.cc_rate_bps = w_rate ? w_rate : 10000000000ull;
 		cfg.cc_base_rtt_ns = 10000;
 		cfg.cc_pace = w_pace;
+		cfg.cc_csig = w_csig;
 		ck_assert_int_eq(uet_pds_create(&w->pds[k], &cfg, w->l[k],
 						&w_up, w), 0);
 	}
@@ -620,6 +622,111 @@ START_TEST(test_pace_bucket)
 }
 END_TEST
 
+/* CSIG (FI_UET_CC_CSIG): a request with 16 bytes of room goes as
+ * RUD_CC whose req_cc_state is the CMS compact state (cc_type NSCC,
+ * sent_bytes = bytes in flight with it, cwnd_bytes = the window) and 8
+ * zero bytes (known bytes); a full-MTU one goes as plain RUD; the
+ * receiver keeps the latest per source; a malformed one (cc_flags set)
+ * is counted and the request still delivered; with RCCC the receiver
+ * grants an NSCC source at most twice its announced window. */ 
+START_TEST(test_csig)
+{
+	static const uint8_t want[16] = {
+		0x00, 0x00, 0x04, 0x0c,		/* NSCC, 1036 in flight */
+		0x00, 0x00, 0x30, 0xd4,		/* cwnd 12500 */
+		0, 0, 0, 0, 0, 0, 0, 0,
+	};
+	static uint8_t big[9000];
+	struct uet_pds_rud_rod_cc_req cc;
+	struct uet_pds_ack_ccx ccx;
+	struct uet_pds_cc_info ci;
+	struct uet_pds_nack nack;
+	uint8_t buf[9000], tos;
+	size_t len, mtu;
+	struct w *w;
+
+	w_csig = true;
+	w = w_new(UET_PDS_CC_NSCC);
+	ck_assert_int_eq(uet_pds_send(w->pds[0], &w->key, &w->pkt[0], w->now),
+			 0);
+	len = w_take(w, 1, buf, &tos);
+	ck_assert_uint_eq(buf[0] >> 3, UET_PDS_TYPE_RUD_CC_REQ);
+	ck_assert_uint_eq(len, UET_PDS_RUD_ROD_CC_REQ_LEN + 8 + PLEN);
+	ck_assert_int_eq(uet_pds_rud_rod_cc_req_decode(&cc, buf, len),
+			 UET_PDS_RUD_ROD_CC_REQ_LEN);
+	ck_assert_mem_eq(cc.req_cc_state, want, sizeof(want));
+	uet_pds_rx_tos(w->pds[1], buf, len, &w->a[0], tos, w->now);
+	ck_assert_uint_eq(w->rx, 1);
+	ck_assert_int_eq(uet_pds_get_cc_info(w->pds[1], &w->a[0], &ci), 0);
+	ck_assert(ci.peer_csig);
+	ck_assert_uint_eq(ci.peer_sent, 1036);
+	ck_assert_uint_eq(ci.peer_cwnd, 12500);
+	ck_assert_uint_eq(ci.csig_rx, 1);
+	len = w_take(w, 0, buf, &tos);
+	uet_pds_rx_tos(w->pds[0], buf, len, &w->a[1], tos, w->now);
+	ck_assert_uint_eq(w->done, 1);
+	ck_assert_int_eq(uet_pds_get_cc_info(w->pds[0], &w->a[1], &ci), 0);
+	ck_assert_uint_eq(ci.csig_tx, 1);
+
+	/* malformed CC state: counted, the request delivered */
+	ck_assert_int_eq(uet_pds_send(w->pds[0], &w->key, &w->pkt[1], w->now),
+			 0);
+	len = w_take(w, 1, buf, &tos);
+	buf[UET_PDS_RUD_ROD_REQ_LEN] |= 0x01;	/* cc_flags */
+	uet_pds_rx_tos(w->pds[1], buf, len, &w->a[0], tos, w->now);
+	ck_assert_uint_eq(w->rx, 2);
+	ck_assert_int_eq(uet_pds_get_cc_info(w->pds[1], &w->a[0], &ci), 0);
+	ck_assert_uint_eq(ci.csig_bad, 1);
+	ck_assert_uint_eq(ci.csig_rx, 1);
+	len = w_take(w, 0, buf, &tos);
+	uet_pds_rx_tos(w->pds[0], buf, len, &w->a[1], tos, w->now);
+
+	/* a trimmed RUD_CC request: the TRIMMED NACK, as for RUD */
+	ck_assert_int_eq(uet_pds_send(w->pds[0], &w->key, &w->pkt[3], w->now),
+			 0);
+	len = w_take(w, 1, buf, &tos);
+	ck_assert_uint_eq(buf[0] >> 3, UET_PDS_TYPE_RUD_CC_REQ);
+	tos = (uint8_t)(UET_LINK_DSCP_TRIMMED << 2);
+	uet_pds_rx_tos(w->pds[1], buf, UET_LINK_SIM_TRIM_BYTES, &w->a[0], tos,
+		       w->now);
+	len = w_take(w, 0, buf, &tos);
+	ck_assert_int_gt(uet_pds_nack_decode(&nack, buf, len), 0);
+	ck_assert_uint_eq(nack.nack_code, UET_NACK_TRIMMED);
+	uet_pds_rx_tos(w->pds[0], buf, len, &w->a[1], tos, w->now);
+	uet_pds_timer(w->pds[0], w->now);
+	len = w_take(w, 1, buf, &tos);		/* resent at once */
+	uet_pds_rx_tos(w->pds[1], buf, len, &w->a[0], tos, w->now);
+	ck_assert_uint_eq(w->rx, 3);
+	len = w_take(w, 0, buf, &tos);
+	uet_pds_rx_tos(w->pds[0], buf, len, &w->a[1], tos, w->now);
+
+	/* no room for the 16 bytes: plain RUD */
+	mtu = w->l[0]->ops->mtu(w->l[0]);
+	w->pkt[2].iov[0].iov_base = big;
+	w->pkt[2].iov[0].iov_len = mtu - UET_PDS_RUD_ROD_REQ_LEN - 8 - 8;
+	ck_assert_int_eq(uet_pds_send(w->pds[0], &w->key, &w->pkt[2], w->now),
+			 0);
+	len = w_take(w, 1, buf, &tos);
+	ck_assert_uint_eq(buf[0] >> 3, UET_PDS_TYPE_RUD_REQ);
+	w_free(w);
+
+	/* RCCC: the credit follows the announced window */
+	w = w_new(UET_PDS_CC_NSCC | UET_PDS_CC_RCCC);
+	ck_assert_int_eq(uet_pds_send(w->pds[0], &w->key, &w->pkt[0], w->now),
+			 0);
+	len = w_take(w, 1, buf, &tos);
+	ck_assert_uint_eq(buf[0] >> 3, UET_PDS_TYPE_RUD_CC_REQ);
+	uet_put_be32(buf + UET_PDS_RUD_ROD_REQ_LEN + 4, 6000);	/* cwnd */
+	uet_pds_rx_tos(w->pds[1], buf, len, &w->a[0], tos, w->now);
+	len = w_take(w, 0, buf, &tos);
+	ck_assert_int_gt(uet_pds_ack_ccx_decode(&ccx, buf, len), 0);
+	/* 2 x 6000, below the share (14,062) and above one MTU */
+	ck_assert_uint_eq(uet_get_be64(ccx.ack_ccx_state + 8), 12000);
+	w_free(w);
+	w_csig = false;
+}
+END_TEST
+
 static Suite *cc_wire_suite(void)
 {
 	Suite *s = suite_create("cc_wire");
@@ -633,6 +740,7 @@ static Suite *cc_wire_suite(void)
 	tcase_add_test(tc, test_spray_entropies);
 	tcase_add_test(tc, test_spray_udp);
 	tcase_add_test(tc, test_pace_bucket);
+	tcase_add_test(tc, test_csig);
 	suite_add_tcase(s, tc);
 	return s;
 }
