@@ -143,8 +143,10 @@ struct uet_link_udp {
 	unsigned int ent_checks;
 };
 
-/* errors() calls that check the entropy sockets after a sprayed send. */
+/* errors() calls after a sprayed send during which the entropy sockets
+ * are checked, one call in UET_LINK_UDP_ENT_CHECK_EVERY. */
 #define UET_LINK_UDP_ENT_CHECKS		4096u
+#define UET_LINK_UDP_ENT_CHECK_EVERY	16u
 
 static const struct uet_link_ops uet_link_udp_ops;
 
@@ -800,8 +802,9 @@ static unsigned int uet_link_udp_entropies(struct uet_link *link,
  * ICMP errors for sprayed datagrams come back to the entropy socket that
  * sent them (IP_RECVERR is on there too).  A send on it reads them when
  * they fail it; in between, for a while after each sprayed send, one
- * poll() over the entropy sockets finds those with a pending error and
- * their error queues are read, as the main socket's are.
+ * poll() over the entropy sockets (at every 16th call) finds those with
+ * a pending error and their error queues are read, as the main socket's
+ * are.
  */
 static void uet_link_udp_ent_errors(struct uet_link_udp *lu)
 {
@@ -810,7 +813,9 @@ static void uet_link_udp_ent_errors(struct uet_link_udp *lu)
 
 	if (!lu->nent || !lu->ent_checks)
 		return;
-	lu->ent_checks--;
+	/* every 16th call: PDS calls errors() at every poll */
+	if (--lu->ent_checks % UET_LINK_UDP_ENT_CHECK_EVERY)
+		return;
 	for (i = 0; i < lu->nent; i++) {
 		pfd[i].fd = lu->ent_fd[i];
 		pfd[i].events = 0;	/* POLLERR is always reported */
