@@ -218,6 +218,33 @@ bool uet_link_addr_same_host(const struct uet_link_addr *a,
 	return link_addr_cmp(a, b, false);
 }
 
+/* The UDP port of a (host order), 0 for another family. */
+static uint16_t link_addr_port(const struct uet_link_addr *a)
+{
+	struct sockaddr_in6 a6;
+	struct sockaddr_in a4;
+
+	if (a->ss.ss_family == AF_INET && a->len >= sizeof(a4)) {
+		memcpy(&a4, &a->ss, sizeof(a4));
+		return ntohs(a4.sin_port);
+	}
+	if (a->ss.ss_family == AF_INET6 && a->len >= sizeof(a6)) {
+		memcpy(&a6, &a->ss, sizeof(a6));
+		return ntohs(a6.sin6_port);
+	}
+	return 0;
+}
+
+bool uet_link_addr_entropy_of(const struct uet_link_addr *peer,
+			      const struct uet_link_addr *src)
+{
+	uint32_t p = link_addr_port(peer), s = link_addr_port(src);
+
+	if (!link_addr_cmp(peer, src, false))
+		return false;
+	return s == p || (s > p && s - p <= UET_LINK_ENT_SPAN);
+}
+
 /* ---- unreachable-destination reports ---- */
 
 void uet_link_errq_push(struct uet_link_errq *q,

@@ -155,9 +155,20 @@ int uet_link_addr_key(const struct uet_link_addr *a,
 
 bool uet_link_addr_eq(const struct uet_link_addr *a,
 		      const struct uet_link_addr *b);
-/* Same family and IP address (and IPv6 scope), any port: the source of a
- * sprayed request, whose UDP source port is its entropy. */
+/* Same family and IP address (and IPv6 scope), any port. */
 bool uet_link_addr_same_host(const struct uet_link_addr *a,
 			      const struct uet_link_addr *b);
+
+/* Entropy source ports (docs/congestion.md, docs/conformance.md E-18): a
+ * NIC on UDP port P sprays from ports P + 1 .. P + UET_LINK_ENT_SPAN of
+ * its address (its entropy sockets are bound there), so a peer accepts a
+ * request of an established PDC from those ports and P, and from no
+ * other port of that host. */
+#define UET_LINK_ENT_SPAN	128u
+
+/* src may have sent a sprayed request of the peer at peer: same host,
+ * and src's port is peer's or one of its entropy ports. */
+bool uet_link_addr_entropy_of(const struct uet_link_addr *peer,
+			      const struct uet_link_addr *src);
 
 #endif /* UET_LINK_H */

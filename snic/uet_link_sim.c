@@ -38,6 +38,7 @@ struct uet_link_sim_port {
 	int from, to;
 	struct uet_link_sim_port_cfg cfg;
 	uint64_t busy_until;
+	uint64_t burst_ns, burst;	/* bytes that arrived at burst_ns */
 	struct uet_link_sim_port_stats st;
 };
 
@@ -301,6 +302,14 @@ static int uet_link_sim_enqueue(struct uet_link_sim *sim, int pn,
 	}
 	if (backlog > p->st.qmax)
 		p->st.qmax = backlog;
+	if (p->st.tx_pkts && now == p->burst_ns) {
+		p->burst += pkt->len;
+	} else {
+		p->burst_ns = now;
+		p->burst = pkt->len;
+	}
+	if (p->burst > p->st.burst_max)
+		p->st.burst_max = p->burst;
 	start = p->busy_until > now ? p->busy_until : now;
 	done = start + uet_link_sim_ser_ns(p, pkt->len);
 	p->busy_until = done;

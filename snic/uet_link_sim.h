@@ -64,6 +64,7 @@ struct uet_link_sim_port_stats {
 	uint64_t refused;		/* host uplink: sends refused */
 	uint64_t qbytes;		/* backlog at the current time */
 	uint64_t qmax;			/* largest backlog seen on arrival */
+	uint64_t burst_max;		/* most bytes accepted at one instant */
 };
 
 int uet_link_sim_create(struct uet_link_sim **sim, uint64_t seed, size_t mtu);

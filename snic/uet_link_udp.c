@@ -51,6 +51,7 @@
 #include <linux/errqueue.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -136,7 +137,16 @@ struct uet_link_udp {
 	int ent_fd[UET_LINK_UDP_ENT_MAX];
 	uint16_t ent_port[UET_LINK_UDP_ENT_MAX];
 	uint8_t *ent_idx;		/* 65536 entries, NULL: no sockets */
+	/* errors() calls left that look at the entropy sockets' error
+	 * queues: reset by every sprayed send (an ICMP error answers one
+	 * an RTT later), so an idle link makes no system call for them */
+	unsigned int ent_checks;
 };
+
+/* errors() calls after a sprayed send during which the entropy sockets
+ * are checked, one call in UET_LINK_UDP_ENT_CHECK_EVERY. */
+#define UET_LINK_UDP_ENT_CHECKS		4096u
+#define UET_LINK_UDP_ENT_CHECK_EVERY	16u
 
 static const struct uet_link_ops uet_link_udp_ops;
 
@@ -203,7 +213,8 @@ static bool uet_link_udp_unreach_error(int err)
  * the queue also clears the socket error that made the last send or
  * receive fail.
  */
-static unsigned int uet_link_udp_read_errq(struct uet_link_udp *lu)
+static unsigned int uet_link_udp_read_errq_fd(struct uet_link_udp *lu,
+					      int fd)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(struct sock_extended_err) +
@@ -229,7 +240,7 @@ static unsigned int uet_link_udp_read_errq(struct uet_link_udp *lu)
 		mh.msg_iovlen = 1;
 		mh.msg_control = ctl.buf;
 		mh.msg_controllen = sizeof(ctl.buf);
-		if (recvmsg(lu->fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+		if (recvmsg(fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
 			return i;
 		dst.len = mh.msg_namelen;
 		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
@@ -250,6 +261,11 @@ static unsigned int uet_link_udp_read_errq(struct uet_link_udp *lu)
 		}
 	}
 	return i;
+}
+
+static unsigned int uet_link_udp_read_errq(struct uet_link_udp *lu)
+{
+	return uet_link_udp_read_errq_fd(lu, lu->fd);
 }
 
 static size_t uet_link_udp_pkt_len(const struct uet_link_pkt *p)
@@ -371,8 +387,11 @@ static int uet_link_udp_send(struct uet_link *link,
 		if (ret > 0) {
 			retries = 0;
 			for (i = 0; i < (unsigned int)ret; i++) {
-				if (fd != lu->fd)
+				if (fd != lu->fd) {
 					lu->stats.tx_sprayed += lu->tx_segs[i];
+					lu->ent_checks =
+						UET_LINK_UDP_ENT_CHECKS;
+				}
 				lu->stats.tx_pkts += lu->tx_segs[i];
 				lu->stats.tx_bytes += lu->tx_msgs[i].msg_len;
 				lu->stats.tx_gso += lu->tx_segs[i] > 1;
@@ -398,10 +417,11 @@ static int uet_link_udp_send(struct uet_link *link,
 		serr = errno;
 		if (uet_link_udp_net_error(serr) &&
 		    retries < UET_LINK_UDP_SEND_RETRIES &&
-		    uet_link_udp_read_errq(lu)) {
+		    uet_link_udp_read_errq_fd(lu, fd)) {
 			/* The socket error an ICMP report left (for any
 			 * destination: IP_RECVERR) failed this send and was
-			 * cleared by it: the reports are read, try again. */
+			 * cleared by it: the reports are read, try again.
+			 * An entropy socket's are its own. */
 			retries++;
 			continue;
 		}
@@ -655,8 +675,12 @@ static void uet_link_udp_ent_close(struct uet_link_udp *lu)
 }
 
 /*
- * Multipath (docs/congestion.md): n send-only sockets on ephemeral ports
- * of the NIC's address, ECN-capable like the main one.  Peers answer the
+ * Multipath (docs/congestion.md): n send-only sockets on the NIC's
+ * address, ECN-capable like the main one, bound to its entropy ports:
+ * the first n free ports of P + 1 .. P + UET_LINK_ENT_SPAN (P the NIC's
+ * port), the only ports of this host from which a peer accepts a sprayed
+ * request (uet_link_addr_entropy_of, E-18).  Ports taken by another
+ * socket are skipped; fewer than n free ones leave fewer entropies.  Peers answer the
  * NIC's own port (a target learns it from the syn request, which never
  * leaves from an entropy socket), so nothing is read from these: their
  * receive buffer is the smallest the kernel allows.
@@ -665,6 +689,7 @@ static int uet_link_udp_ent_open(struct uet_link_udp *lu, unsigned int n)
 {
 	struct uet_link_addr a;
 	int fd, tos = UET_LINK_ECN_ECT0, small = 1, one = 1;
+	uint32_t base, next;
 	uint16_t port;
 	int ret;
 
@@ -672,10 +697,19 @@ static int uet_link_udp_ent_open(struct uet_link_udp *lu, unsigned int n)
 		return 0;
 	if (n > UET_LINK_UDP_ENT_MAX)
 		return -EINVAL;
+	memset(&a, 0, sizeof(a));
+	a.len = sizeof(a.ss);
+	if (getsockname(lu->fd, (struct sockaddr *)&a.ss, &a.len))
+		return -errno;
+	base = a.ss.ss_family == AF_INET ?
+	       ntohs(((struct sockaddr_in *)(void *)&a.ss)->sin_port) :
+	       ntohs(((struct sockaddr_in6 *)(void *)&a.ss)->sin6_port);
+	next = base + 1;
 	lu->ent_idx = calloc(65536, 1);
 	if (!lu->ent_idx)
 		return -ENOMEM;
-	while (lu->nent < n) {
+	while (lu->nent < n && next <= base + UET_LINK_ENT_SPAN &&
+	       next <= 65535) {
 		fd = socket(lu->family, SOCK_DGRAM | SOCK_NONBLOCK |
 			    SOCK_CLOEXEC, IPPROTO_UDP);
 		if (fd < 0) {
@@ -691,6 +725,13 @@ static int uet_link_udp_ent_open(struct uet_link_udp *lu, unsigned int n)
 		else
 			(void)setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos,
 					 sizeof(tos));
+		/* ICMP errors for what it sprays: its error queue */
+		if (lu->family == AF_INET)
+			(void)setsockopt(fd, IPPROTO_IP, IP_RECVERR, &one,
+					 sizeof(one));
+		else
+			(void)setsockopt(fd, IPPROTO_IPV6, IPV6_RECVERR, &one,
+					 sizeof(one));
 		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small,
 				 sizeof(small));
 		(void)uet_link_udp_sockbuf(fd, SO_SNDBUF, 0);
@@ -701,9 +742,13 @@ static int uet_link_udp_ent_open(struct uet_link_udp *lu, unsigned int n)
 		if (getsockname(lu->fd, (struct sockaddr *)&a.ss, &a.len))
 			ret = -errno;
 		if (!ret) {
-			uet_link_udp_set_port(&a, 0);	/* ephemeral */
+			uet_link_udp_set_port(&a, (uint16_t)next++);
 			if (bind(fd, (struct sockaddr *)&a.ss, a.len))
 				ret = -errno;
+			if (ret == -EADDRINUSE || ret == -EACCES) {
+				close(fd);	/* taken: the next one */
+				continue;
+			}
 		}
 		if (!ret) {
 			a.len = sizeof(a.ss);
@@ -753,10 +798,43 @@ static unsigned int uet_link_udp_entropies(struct uet_link *link,
 	return i;
 }
 
+/*
+ * ICMP errors for sprayed datagrams come back to the entropy socket that
+ * sent them (IP_RECVERR is on there too).  A send on it reads them when
+ * they fail it; in between, for a while after each sprayed send, one
+ * poll() over the entropy sockets (at every 16th call) finds those with
+ * a pending error and their error queues are read, as the main socket's
+ * are.
+ */
+static void uet_link_udp_ent_errors(struct uet_link_udp *lu)
+{
+	struct pollfd pfd[UET_LINK_UDP_ENT_MAX];
+	unsigned int i;
+
+	if (!lu->nent || !lu->ent_checks)
+		return;
+	/* every 16th call: PDS calls errors() at every poll */
+	if (--lu->ent_checks % UET_LINK_UDP_ENT_CHECK_EVERY)
+		return;
+	for (i = 0; i < lu->nent; i++) {
+		pfd[i].fd = lu->ent_fd[i];
+		pfd[i].events = 0;	/* POLLERR is always reported */
+		pfd[i].revents = 0;
+	}
+	if (poll(pfd, lu->nent, 0) <= 0)
+		return;
+	for (i = 0; i < lu->nent; i++)
+		if (pfd[i].revents & POLLERR)
+			(void)uet_link_udp_read_errq_fd(lu, pfd[i].fd);
+}
+
 static unsigned int uet_link_udp_errors(struct uet_link *link,
 					struct uet_link_err *ev, unsigned int n)
 {
-	return uet_link_errq_pop(&uet_link_udp_of(link)->errq, ev, n);
+	struct uet_link_udp *lu = uet_link_udp_of(link);
+
+	uet_link_udp_ent_errors(lu);
+	return uet_link_errq_pop(&lu->errq, ev, n);
 }
 
 static const struct uet_link_ops uet_link_udp_ops = {

@@ -930,6 +930,10 @@ static void uet_pds_cc_info_stats(struct uet_pds_cc_info *info,
 	info->ent_moved = st->ent_moved;
 	info->ce_rx = st->ce_rx;
 	info->trimmed_rx = st->trimmed_rx;
+	info->pace_waits = st->pace_waits;
+	info->csig_tx = st->csig_tx;
+	info->csig_rx = st->csig_rx;
+	info->csig_bad = st->csig_bad;
 }
 
 int uet_pds_get_cc_info(const struct uet_pds *pds,
@@ -958,6 +962,9 @@ int uet_pds_get_cc_info(const struct uet_pds *pds,
 	info->nent = d->nent;
 	memcpy(info->ent, d->ent, sizeof(info->ent));
 	uet_pds_cc_info_stats(info, &d->st);
+	info->peer_sent = d->csig_sent;
+	info->peer_cwnd = d->csig_cwnd;
+	info->peer_csig = d->csig_ns != 0;
 	return 0;
 }
 

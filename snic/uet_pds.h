@@ -176,6 +176,11 @@ struct uet_pds_upcalls {
 	 * it holds an out-of-order ROD packet for a PDC that no accepted
 	 * request opened yet.  true: yes. */
 	bool (*check)(void *ctx, const struct uet_pds_rx_info *info);
+	/* May be NULL.  A send that uet_pds_send() refused with -EAGAIN
+	 * because of pacing (no packet of it was in flight to end with a
+	 * tx_done) may be tried again now: the timer pass calls this when
+	 * the pacing bucket of a PDC that refused one has refilled. */
+	void (*tx_room)(void *ctx);
 };
 
 struct uet_pds_cfg {
@@ -205,6 +210,8 @@ struct uet_pds_cfg {
 	uint64_t cc_base_rtt_ns;	/* unloaded RTT of the fabric */
 	uint64_t cc_target_ns;		/* NSCC target delay; 0: base RTT */
 	uint32_t cc_entropies;		/* spray over this many; <= 1 none */
+	bool cc_pace;			/* NSCC with a rate: pace sends */
+	bool cc_csig;			/* CC on: CSIG in requests with room */
 	bool fixed_start_psn;		/* tests: use start_psn for new PDCs */
 	uint32_t start_psn;
 };
@@ -317,6 +324,11 @@ struct uet_pds_cc_info {
 	uint16_t ent[64];
 	uint64_t acks_marked, trims, decreases, ent_moved;
 	uint64_t ce_rx, trimmed_rx;
+	uint64_t pace_waits;			/* sends held by pacing */
+	uint64_t csig_tx, csig_rx, csig_bad;	/* CSIG sent, read, bad */
+	/* the peer's latest CSIG (a receiver's view of its source) */
+	bool peer_csig;
+	uint32_t peer_sent, peer_cwnd;
 };
 
 /* -ENOENT when no PDC to peer uses a context (or CC is off). */

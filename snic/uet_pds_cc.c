@@ -24,6 +24,14 @@
  *   cfg.cc_base_rtt_ns (one BDP, + 1/8) divided by the number of sources
  *   that sent requests in this or the previous activity epoch (8 base
  *   RTTs); the sender keeps inflight <= credit.
+ * Pacing (cfg.cc_pace, NSCC with a configured rate): a token
+ *   bucket per context filled at cwnd / srtt (the base RTT before the
+ *   first sample), at most max(2 MTU, cwnd / 8) deep; a packet needs one
+ *   MTU of tokens (it may take the bucket below zero by its excess), so a
+ *   sender puts at most a window per RTT on the wire, in bursts of at
+ *   most the depth.  With nothing in flight one packet always goes (a
+ *   ping-pong is never paced).  Time is an argument (pds->now when the
+ *   caller has none): the state machine stays deterministic.
  * Spraying (cfg.cc_entropies > 1): a context keeps that many entropies
  *   (over UDP: source ports of the link's entropy sockets, entropies())
  *   and sends round-robin over them (over UDP only once the PDC is
@@ -41,6 +49,7 @@
 #include <string.h>
 
 #include "uet_byteorder.h"
+#include "uet_cms_wire.h"
 #include "uet_pds_internal.h"
 #include "uet_rand.h"
 
@@ -220,11 +229,73 @@ static uint64_t uet_pds_cc_window(const struct uet_pds *pds,
 	return w;
 }
 
+bool uet_pds_cc_pacing(const struct uet_pds *pds)
+{
+	return (pds->cfg.cc & UET_PDS_CC_NSCC) && pds->cfg.cc_rate_bps &&
+	       pds->cfg.cc_pace;
+}
+
+/* The RTT the pacing rate divides the window by. */
+static uint64_t uet_pds_cc_pace_rtt(const struct uet_pds *pds,
+				    const struct uet_pds_ccd *d)
+{
+	if (d->srtt)
+		return d->srtt;
+	if (pds->cfg.cc_base_rtt_ns)
+		return pds->cfg.cc_base_rtt_ns;
+	return uet_pds_cc_target(pds);
+}
+
+uint64_t uet_pds_cc_pace_depth(const struct uet_pds *pds,
+			       const struct uet_pds_ccd *d)
+{
+	uint64_t mss = uet_pds_cc_mss(pds), depth = d->cwnd / 8;
+
+	return depth > 2 * mss ? depth : 2 * mss;
+}
+
+int64_t uet_pds_cc_pace_avail(const struct uet_pds *pds,
+			      const struct uet_pds_ccd *d, uint64_t now)
+{
+	uint64_t depth, rtt, dt, gain;
+	int64_t t;
+
+	if (!uet_pds_cc_pacing(pds))
+		return INT64_MAX;
+	depth = uet_pds_cc_pace_depth(pds, d);
+	if (!d->pace_ns)
+		return (int64_t)depth;
+	rtt = uet_pds_cc_pace_rtt(pds, d);
+	dt = now > d->pace_ns ? now - d->pace_ns : 0;
+	/* In one RTT the bucket gains a window, more than its depth. */
+	if (dt >= rtt)
+		return (int64_t)depth;
+	gain = dt * d->cwnd / rtt;
+	t = d->pace_tokens + (int64_t)gain;
+	return t > (int64_t)depth ? (int64_t)depth : t;
+}
+
+uint64_t uet_pds_cc_pace_due(const struct uet_pds *pds,
+			     const struct uet_pds_ccd *d, uint64_t now)
+{
+	int64_t avail = uet_pds_cc_pace_avail(pds, d, now);
+	uint64_t mss = uet_pds_cc_mss(pds), need, rtt;
+
+	if (avail == INT64_MAX)
+		return 0;
+	if (avail >= (int64_t)mss)
+		return now;
+	need = (uint64_t)((int64_t)mss - avail);
+	rtt = uet_pds_cc_pace_rtt(pds, d);
+	return now + (need * rtt + d->cwnd - 1) / d->cwnd;
+}
+
 uint32_t uet_pds_cc_tx_room(const struct uet_pds *pds,
 			    const struct uet_pdc *pdc)
 {
 	const struct uet_pds_ccd *d = pdc->ccd;
 	uint64_t w, room, mss = uet_pds_cc_mss(pds);
+	int64_t avail;
 
 	if (!d)
 		return UINT32_MAX;
@@ -234,7 +305,29 @@ uint32_t uet_pds_cc_tx_room(const struct uet_pds *pds,
 	if (d->inflight >= w)
 		return 0;
 	room = (w - d->inflight + mss - 1) / mss;
+	avail = uet_pds_cc_pace_avail(pds, d, pds->now);
+	if (avail != INT64_MAX) {
+		/* A packet needs a full MTU of tokens. */
+		uint64_t paced = avail < (int64_t)mss ? 0 :
+				 (uint64_t)avail / mss;
+
+		if (paced < room)
+			room = paced;
+	}
 	return room > UINT32_MAX ? UINT32_MAX : (uint32_t)room;
+}
+
+/* Whether pacing, not the window or the credit, holds pdc's next send. */
+bool uet_pds_cc_paced_out(const struct uet_pds *pds,
+			  const struct uet_pdc *pdc)
+{
+	const struct uet_pds_ccd *d = pdc->ccd;
+
+	if (!d || d->inflight == 0 ||
+	    d->inflight >= uet_pds_cc_window(pds, d))
+		return false;
+	return uet_pds_cc_pace_avail(pds, d, pds->now) <
+	       (int64_t)uet_pds_cc_mss(pds);
 }
 
 void uet_pds_cc_pkt_sent(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt,
@@ -243,11 +336,16 @@ void uet_pds_cc_pkt_sent(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt,
 	struct uet_pdc *pdc = pkt->priv.pdc;
 	struct uet_pds_ccd *d = pdc ? pdc->ccd : NULL;
 
-	(void)pds;
 	pkt->priv.cc = d;
 	pkt->priv.cc_bytes = bytes;
-	if (d)
-		d->inflight += bytes;
+	if (!d)
+		return;
+	d->inflight += bytes;
+	if (uet_pds_cc_pacing(pds)) {
+		d->pace_tokens = uet_pds_cc_pace_avail(pds, d, pds->now) -
+				 (int64_t)bytes;
+		d->pace_ns = pds->now ? pds->now : 1;
+	}
 }
 
 void uet_pds_cc_pkt_release(struct uet_pds_tx_pkt *pkt)
@@ -516,17 +614,70 @@ void uet_pds_cc_nscc_unpack(uint64_t state, uint64_t *service_ns,
 	*ooo = (uint16_t)state;
 }
 
-/* The credit this receiver grants pdc's source. */
+/* The credit this receiver grants pdc's source: its share of 1.125 BDP,
+ * and no more than twice the window its latest CSIG announced (one RTT
+ * old at most: a source that uses less leaves the rest unclaimed by it;
+ * twice, so that it can grow). */
 static uint64_t uet_pds_cc_credit(struct uet_pds *pds, struct uet_pdc *pdc,
 				  uint64_t now)
 {
 	uint64_t bdp = uet_pds_cc_bdp(pds), mss = uet_pds_cc_mss(pds), c;
+	const struct uet_pds_ccd *d = pdc->ccd;
 
 	if (!bdp)
 		return UET_PDS_CC_UNBOUNDED;
 	c = (bdp + bdp / 8) / uet_pds_cc_active(pds, NULL, now);
-	(void)pdc;
+	if (d && d->csig_ns && d->csig_type == UET_CC_NSCC &&
+	    now - d->csig_ns <= 8 * uet_pds_cc_target(pds) &&
+	    2 * (uint64_t)d->csig_cwnd < c)
+		c = 2 * (uint64_t)d->csig_cwnd;
 	return c > mss ? c : mss;
+}
+
+void uet_pds_cc_csig_fill(struct uet_pds *pds, struct uet_pdc *pdc,
+			  uint8_t st[16])
+{
+	struct uet_cms_cc_state_compact h;
+	const struct uet_pds_ccd *d = pdc->ccd;
+	uint64_t w;
+
+	memset(st, 0, 16);
+	memset(&h, 0, sizeof(h));
+	if (!d)
+		return;
+	w = uet_pds_cc_window(pds, d);
+	h.cc_type = (pds->cfg.cc & UET_PDS_CC_NSCC) ? UET_CC_NSCC :
+						      UET_CC_CREDIT;
+	h.sent_bytes = d->inflight > UET_CMS_SENT_BYTES_MAX ?
+		       UET_CMS_SENT_BYTES_MAX : (uint32_t)d->inflight;
+	h.cwnd_bytes = w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
+	/* Every value fits by construction. */
+	(void)uet_cms_cc_state_compact_encode(st, 8, &h);
+	pdc->ccd->st.csig_tx++;
+	pds->cc.st.csig_tx++;
+}
+
+int uet_pds_cc_csig_rx(struct uet_pds *pds, struct uet_pdc *pdc,
+		       const uint8_t st[16], uint64_t now)
+{
+	struct uet_cms_cc_state_compact h;
+	struct uet_pds_ccd *d = pdc->ccd;
+
+	if (uet_cms_cc_state_compact_decode(&h, st, 8) < 0) {
+		pds->cc.st.csig_bad++;
+		if (d)
+			d->st.csig_bad++;
+		return -EINVAL;
+	}
+	pds->cc.st.csig_rx++;
+	if (!d)
+		return 0;
+	d->st.csig_rx++;
+	d->csig_type = h.cc_type;
+	d->csig_sent = h.sent_bytes;
+	d->csig_cwnd = h.cwnd_bytes;
+	d->csig_ns = now ? now : 1;
+	return 0;
 }
 
 unsigned int uet_pds_cc_ack_fill(struct uet_pds *pds, struct uet_pdc *pdc,

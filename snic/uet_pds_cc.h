@@ -17,6 +17,18 @@
  *           receiver (RCCC).
  * ACK_CCX with both (FI_UET_CC=both): ack_ccx_state = NSCC state (8 B
  * big-endian) followed by the credit (8 B big-endian), cc_type NSCC.
+ *
+ * CSIG (cfg.cc_csig; tagged-send-and-encapsulation.md 4.2, pds-formats.md
+ * 3.11): a request with 16 bytes of room below the MTU goes as RUD_CC /
+ * ROD_CC whose req_cc_state is the CMS compact CC state (8 B,
+ * wire/uet_cms_wire.h: cc_type NSCC, or CREDIT when only RCCC runs;
+ * sent_bytes = the context's bytes in flight, saturated at 24 bits;
+ * cwnd_bytes = its window, cwnd or the credit held, saturated at 32
+ * bits) followed by 8 zero bytes (ignored on receipt).  The receiver
+ * keeps the latest per source (struct uet_pds_cc_info peer_*) and RCCC
+ * grants an NSCC source at most twice its announced window (see
+ * uet_pds_cc_credit): a source its own NSCC holds back gets no credit it
+ * could burst into the receiver's link at once.
  */
 #ifndef UET_PDS_CC_H
 #define UET_PDS_CC_H
@@ -52,8 +64,11 @@ struct uet_pds_cc_stats {
 	uint64_t ent_moved;		/* entropies replaced */
 	uint64_t credit_waits;		/* sends held by credit */
 	uint64_t cwnd_waits;		/* sends held by cwnd */
+	uint64_t pace_waits;		/* sends held by pacing */
 	uint64_t ce_rx;			/* CE-marked requests received */
 	uint64_t trimmed_rx;		/* trimmed requests received */
+	uint64_t csig_tx, csig_rx;	/* requests with CC state sent, read */
+	uint64_t csig_bad;		/* ... whose CC state was malformed */
 };
 
 /* One destination (or, at a target, one source): its key is the peer's
@@ -72,6 +87,11 @@ struct uet_pds_ccd {
 	uint64_t round_acked, round_marked;
 	uint32_t alpha;			/* marked fraction EWMA, / 1024 */
 	uint64_t loss_ns;		/* last decrease for a loss or trim */
+	/* pacing: a token bucket of bytes filled at cwnd / srtt, at most
+	 * uet_pds_cc_pace_depth(); pace_ns the time of pace_tokens (0: never
+	 * sent, the bucket is full) */
+	int64_t pace_tokens;
+	uint64_t pace_ns;
 	/* RCCC */
 	uint64_t credit;		/* UINT64_MAX: none received */
 	/* spraying */
@@ -79,6 +99,10 @@ struct uet_pds_ccd {
 	unsigned int nent, ent_next;
 	/* target side: the activity epoch this source was last seen in */
 	uint32_t rx_epoch;
+	/* target side: the source's latest CSIG (csig_ns 0: none) */
+	uint8_t csig_type;
+	uint32_t csig_sent, csig_cwnd;
+	uint64_t csig_ns;
 	struct uet_pds_cc_stats st;
 };
 
@@ -107,7 +131,23 @@ void uet_pds_cc_detach(struct uet_pds *pds, struct uet_pdc *pdc);
 /* Packets the context lets pdc start now (UINT32_MAX: no limit). */
 uint32_t uet_pds_cc_tx_room(const struct uet_pds *pds,
 			    const struct uet_pdc *pdc);
-/* A first transmission of bytes; released once by cc_pkt_release. */
+/* Pacing (cfg.cc_pace, NSCC with a configured rate): the
+ * bytes the bucket of pdc's context holds at now (INT64_MAX: no pacing),
+ * its depth (the largest burst), and the time at which it will hold one
+ * MTU (now when it does, 0 without pacing).  tx_room uses pds->now. */
+bool uet_pds_cc_pacing(const struct uet_pds *pds);
+int64_t uet_pds_cc_pace_avail(const struct uet_pds *pds,
+			      const struct uet_pds_ccd *d, uint64_t now);
+uint64_t uet_pds_cc_pace_depth(const struct uet_pds *pds,
+			       const struct uet_pds_ccd *d);
+uint64_t uet_pds_cc_pace_due(const struct uet_pds *pds,
+			     const struct uet_pds_ccd *d, uint64_t now);
+/* Whether pacing, not the window or the credit, holds pdc's next send
+ * (at pds->now). */
+bool uet_pds_cc_paced_out(const struct uet_pds *pds,
+			  const struct uet_pdc *pdc);
+/* A first transmission of bytes; released once by cc_pkt_release.  Takes
+ * the bytes from the pacing bucket at pds->now. */
 void uet_pds_cc_pkt_sent(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt,
 			 uint32_t bytes);
 /* The packet is acked or finished: no longer in flight. */
@@ -149,6 +189,13 @@ void uet_pds_cc_fb_from_state(struct uet_pds_cc_fb *fb, uint8_t cc_type,
 			      uint64_t state);
 void uet_pds_cc_fb_from_ccx(struct uet_pds_cc_fb *fb, uint8_t cc_type,
 			    const uint8_t ccx[16]);
+
+/* CSIG: fill the req_cc_state of a request of pdc (16 bytes); read a
+ * received one (0, or -EINVAL when malformed: counted, ignored). */
+void uet_pds_cc_csig_fill(struct uet_pds *pds, struct uet_pdc *pdc,
+			  uint8_t st[16]);
+int uet_pds_cc_csig_rx(struct uet_pds *pds, struct uet_pdc *pdc,
+		       const uint8_t st[16], uint64_t now);
 
 /* NSCC ack_cc_state packing (exposed for the wire tests). */
 uint64_t uet_pds_cc_nscc_pack(uint64_t service_ns, uint8_t cwnd_pend,

@@ -48,8 +48,9 @@
 #define UET_PDS_WINDOW_MAX		1024u
 /* Datagrams per link recv() in uet_pds_poll(). */
 #define UET_PDS_RECV_BATCH		64u
-/* Largest PDS header we send before an SES header (RUD/ROD request). */
-#define UET_PDS_TX_HDR_MAX		UET_PDS_RUD_ROD_REQ_LEN
+/* Largest PDS header we send before an SES header (RUD/ROD request with
+ * CC state: CSIG, uet_pds_cc.h). */
+#define UET_PDS_TX_HDR_MAX		UET_PDS_RUD_ROD_CC_REQ_LEN
 /* Bytes of a per-packet header buffer: PDS header + SES header. */
 #define UET_PDS_HBUF_BYTES	(UET_PDS_TX_HDR_MAX + UET_PDS_SES_HDR_MAX)
 /* Largest control datagram: ACK_CCX + an SES response. */
@@ -275,6 +276,7 @@ struct uet_pdc {
 	/* Congestion management: the peer's context, and what the receive
 	 * direction saw since its last ACK (uet_pds_cc.c). */
 	struct uet_pds_ccd *ccd;
+	uint64_t pace_due_ns;		/* a send paced out: retry then; 0 */
 	uint64_t cc_rx_bytes;
 	uint32_t cc_rx_pkts;
 	uint16_t cc_rx_ooo;

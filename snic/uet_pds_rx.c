@@ -738,11 +738,11 @@ static void uet_pds_req_rx(struct uet_pds *pds, const uint8_t *buf,
 		}
 	} else {
 		/* An established PDC's requests may be sprayed: their
-		 * source port is an entropy, so the peer is its IP address
-		 * and the two PDCIDs (the port counts for syn requests, the
-		 * target's key, and for every other packet). */
+		 * source port is one of the peer's entropy ports (E-18; the
+		 * port counts for syn requests, the target's key, and for
+		 * every other packet). */
 		pdc = uet_pdc_by_id(pds, h.dpdcid);
-		if (!pdc || !uet_link_addr_same_host(&pdc->peer, src) ||
+		if (!pdc || !uet_link_addr_entropy_of(&pdc->peer, src) ||
 		    (pdc->rpdcid && pdc->rpdcid != h.spdcid) ||
 		    (!pdc->rpdcid && !pdc->initiator)) {
 			pds->st.unknown_pdc++;
@@ -766,6 +766,8 @@ static void uet_pds_req_rx(struct uet_pds *pds, const uint8_t *buf,
 				  h.retx, now);
 		return;
 	}
+	if (type == UET_PDS_TYPE_RUD_CC_REQ || type == UET_PDS_TYPE_ROD_CC_REQ)
+		(void)uet_pds_cc_csig_rx(pds, pdc, cc.req_cc_state, now);
 	uet_pdc_req_rx(pds, pdc, &h, buf + hl, len - (size_t)hl, now);
 }
 
@@ -1030,13 +1032,25 @@ static void uet_pds_trimmed_rx(struct uet_pds *pds, const uint8_t *buf,
 			       size_t len, const struct uet_link_addr *src,
 			       uint64_t now)
 {
+	struct uet_pds_rud_rod_cc_req cc;
 	struct uet_pds_rud_rod_req h;
+	unsigned int type = (unsigned int)uet_pds_peek_type(buf, len);
+	ssize_t hl;
 
 	/* Only the PDS request header is needed (the SES part may be
-	 * cut): decode the fixed header alone. */
-	if (len < UET_PDS_RUD_ROD_REQ_LEN ||
-	    uet_pds_rud_rod_req_decode(&h, buf, UET_PDS_RUD_ROD_REQ_LEN) < 0 ||
-	    h.next_hdr == UET_HDR_NONE) {
+	 * cut): decode the fixed header alone (with its CC state, CSIG). */
+	if (type == UET_PDS_TYPE_RUD_CC_REQ ||
+	    type == UET_PDS_TYPE_ROD_CC_REQ) {
+		hl = len < UET_PDS_RUD_ROD_CC_REQ_LEN ? -1 :
+		     uet_pds_rud_rod_cc_req_decode(&cc, buf,
+						   UET_PDS_RUD_ROD_CC_REQ_LEN);
+		h = cc.req;
+	} else {
+		hl = len < UET_PDS_RUD_ROD_REQ_LEN ? -1 :
+		     uet_pds_rud_rod_req_decode(&h, buf,
+						UET_PDS_RUD_ROD_REQ_LEN);
+	}
+	if (hl < 0 || h.next_hdr == UET_HDR_NONE) {
 		pds->st.malformed++;
 		return;
 	}

@@ -195,6 +195,19 @@ static void uet_pdc_tlp_arm(const struct uet_pds *pds, struct uet_pdc *pdc,
 		pdc->tlp_due_ns = due;
 }
 
+/* Whether pkt, sent with a RUD/ROD header, leaves the 16 bytes of a
+ * RUD_CC/ROD_CC header's CC state below the MTU (CSIG). */
+static bool uet_pdc_csig_room(const struct uet_pds *pds,
+			      const struct uet_pds_tx_pkt *pkt)
+{
+	size_t total = UET_PDS_RUD_ROD_CC_REQ_LEN + pkt->hdr_len;
+	unsigned int i;
+
+	for (i = 0; i < pkt->iovcnt; i++)
+		total += pkt->iov[i].iov_len;
+	return total <= pds->mtu;
+}
+
 int uet_pdc_send(struct uet_pds *pds, struct uet_pdc *pdc,
 		 struct uet_pds_tx_pkt *pkt, uint64_t now)
 {
@@ -205,7 +218,11 @@ int uet_pdc_send(struct uet_pds *pds, struct uet_pdc *pdc,
 	if (!uet_pdc_tx_space(pds, pdc)) {
 		if (!pdc->verified)
 			UET_PDS_INC(pds, pdc, unverified_wait);
-		else if (pdc->ccd && !uet_pds_cc_tx_room(pds, pdc))
+		else if (pdc->ccd && uet_pds_cc_paced_out(pds, pdc)) {
+			pdc->ccd->st.pace_waits++;
+			pdc->pace_due_ns = uet_pds_cc_pace_due(pds, pdc->ccd,
+							       now);
+		} else if (pdc->ccd && !uet_pds_cc_tx_room(pds, pdc))
 			pdc->ccd->st.cwnd_waits++;
 		return pdc->state == UET_PDC_CLOSE_ACK_WAIT ? -ENOTCONN :
 							      -EAGAIN;
@@ -215,7 +232,9 @@ int uet_pdc_send(struct uet_pds *pds, struct uet_pdc *pdc,
 		return -ENOMEM;
 	pkt->priv.hbuf = hb;
 	pkt->priv.pds_len = UET_PDS_RUD_ROD_REQ_LEN;
-	memcpy(hb->bytes + UET_PDS_RUD_ROD_REQ_LEN, pkt->hdr, pkt->hdr_len);
+	if (pds->cfg.cc_csig && pdc->ccd && uet_pdc_csig_room(pds, pkt))
+		pkt->priv.pds_len = UET_PDS_RUD_ROD_CC_REQ_LEN;	/* CSIG */
+	memcpy(hb->bytes + pkt->priv.pds_len, pkt->hdr, pkt->hdr_len);
 	pkt->priv.pdc = pdc;
 	psn = pdc->next_psn++;
 	pkt->priv.psn = psn;
@@ -228,7 +247,7 @@ int uet_pdc_send(struct uet_pds *pds, struct uet_pdc *pdc,
 	pkt->priv.tx_seq = pdc->tx_seq++;
 	pkt->priv.epoch = pdc->epoch;
 	if (pdc->ccd) {
-		size_t bytes = UET_PDS_RUD_ROD_REQ_LEN + pkt->hdr_len;
+		size_t bytes = (size_t)pkt->priv.pds_len + pkt->hdr_len;
 		unsigned int i;
 
 		for (i = 0; i < pkt->iovcnt; i++)
@@ -255,6 +274,7 @@ void uet_pdc_encode_req(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
 {
 	struct uet_pdc *pdc = pkt->priv.pdc;
 	struct uet_pds_hbuf *hb = pkt->priv.hbuf;
+	struct uet_pds_rud_rod_cc_req cc;
 	struct uet_pds_rud_rod_req h;
 
 	memset(&h, 0, sizeof(h));
@@ -276,6 +296,17 @@ void uet_pdc_encode_req(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
 		h.dpdcid = pdc->rpdcid;
 	}
 	/* Every value fits by construction (window, psn_offset bound). */
+	if (pkt->priv.pds_len == UET_PDS_RUD_ROD_CC_REQ_LEN) {
+		/* CSIG: the CC state as of this transmission */
+		h.type = pdc->mode == UET_PDS_MODE_ROD ?
+			 UET_PDS_TYPE_ROD_CC_REQ : UET_PDS_TYPE_RUD_CC_REQ;
+		cc.req = h;
+		uet_pds_cc_csig_fill(pds, pdc, cc.req_cc_state);
+		(void)uet_pds_rud_rod_cc_req_encode(hb->bytes,
+						    UET_PDS_RUD_ROD_CC_REQ_LEN,
+						    &cc);
+		return;
+	}
 	(void)uet_pds_rud_rod_req_encode(hb->bytes, UET_PDS_RUD_ROD_REQ_LEN,
 					 &h);
 }
@@ -968,6 +999,13 @@ bool uet_pdc_tx_timer(struct uet_pds *pds, struct uet_pdc *pdc, uint64_t now)
 		return false;
 	if (pdc->rto_due_ns <= now && !uet_pdc_rto_expired(pds, pdc, now))
 		return false;
+	if (pdc->pace_due_ns && pdc->pace_due_ns <= now) {
+		/* The bucket holds a packet again: the refused send may go
+		 * (its sender waits for no tx_done). */
+		pdc->pace_due_ns = 0;
+		if (pds->up.tx_room)
+			pds->up.tx_room(pds->up_ctx);
+	}
 	uet_dlist_foreach_entry(&pdc->rspwait, pkt, priv.entry) {
 		if (pkt->priv.due_ns > now)
 			continue;
@@ -991,6 +1029,8 @@ uint64_t uet_pdc_tx_deadline(const struct uet_pds *pds,
 
 	next = uet_pds_min64(next, pdc->tlp_due_ns);
 	next = uet_pds_min64(next, pdc->doom_ns);
+	if (pdc->pace_due_ns)
+		next = uet_pds_min64(next, pdc->pace_due_ns);
 
 	uet_dlist_foreach_entry(&pdc->nacked, pkt, priv.entry)
 		next = uet_pds_min64(next, pkt->priv.due_ns);

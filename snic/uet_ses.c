@@ -530,6 +530,7 @@ int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,
 	ses->pds_up.rx = uet_ses_pds_rx;
 	ses->pds_up.check = uet_ses_pds_check;
 	ses->pds_up.tx_done = uet_ses_pds_tx_done;
+	ses->pds_up.tx_room = uet_ses_pds_tx_room;
 	uet_pds_set_upcalls(pds, &ses->pds_up, ses);
 	*out = ses;
 	return 0;

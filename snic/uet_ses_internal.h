@@ -623,6 +623,7 @@ void uet_ses_routes_sweep(struct uet_ses *ses);
 struct uet_ses_pkt *uet_ses_pkt_get(struct uet_ses *ses, uint8_t kind,
 				    void *owner);
 void uet_ses_pkt_put(struct uet_ses *ses, struct uet_ses_pkt *pkt);
+void uet_ses_pds_tx_room(void *ctx);
 void uet_ses_pds_tx_done(void *ctx, struct uet_pds_tx_pkt *pdspkt,
 			 int status, uint8_t rsp_next_hdr, const uint8_t *rsp,
 			 size_t rsp_len);

@@ -557,6 +557,28 @@ static void ses_route_wake(struct uet_ses *ses, struct uet_ses_route *rt)
 static bool ses_txi_emit(struct uet_ses *ses, struct uet_ses_txi *txi,
 			 struct uet_ses_route **rtp);
 
+/* PDS upcall: a send refused by pacing may go now (no tx_done follows
+ * for it when the route's packets in flight end later): every route's
+ * parked operations run again at the next push. */
+void uet_ses_pds_tx_room(void *ctx)
+{
+	struct uet_ses *ses = ctx;
+	struct uet_hashmap_iter it;
+	struct uet_ses_route *rt;
+	struct uet_hnode *n;
+
+	if (ses->zombie)
+		return;
+	uet_hashmap_foreach(&ses->routes, &it, n) {
+		rt = uet_container_of(n, struct uet_ses_route, node);
+		if (!rt->blocked)
+			continue;
+		rt->blocked = false;
+		ses_route_wake(ses, rt);
+	}
+}
+
+
 static bool ses_txi_run(struct uet_ses *ses, struct uet_ses_txi *txi)
 {
 	struct uet_ses_route *rt = NULL;

@@ -115,6 +115,14 @@ static const struct uet_env_var snic_env_cc_entropies =
 	UET_ENV_UINT_VAR("cc_entropies", 1, 1, 64,
 			 "Entropies a PDC sprays its packets over (1: one "
 			 "path per PDC)");
+static const struct uet_env_var snic_env_cc_pace =
+	UET_ENV_BOOL_VAR("cc_pace", false,
+			 "Pace NSCC sends at cwnd / srtt in bursts of at most "
+			 "cwnd / 8 (needs FI_UET_CC_MBPS)");
+static const struct uet_env_var snic_env_cc_csig =
+	UET_ENV_BOOL_VAR("cc_csig", false,
+			 "Carry the sender's CC state (CSIG) in requests "
+			 "with 16 bytes of room (RUD_CC / ROD_CC)");
 
 static const struct uet_env_var snic_env_gso =
 	UET_ENV_BOOL_VAR("gso", true,
@@ -161,6 +169,8 @@ const struct uet_env_var *const uet_snic_env_vars[] = {
 	&snic_env_cc_mbps,
 	&snic_env_cc_rtt_us,
 	&snic_env_cc_entropies,
+	&snic_env_cc_pace,
+	&snic_env_cc_csig,
 };
 
 const size_t uet_snic_env_nvars =
@@ -235,6 +245,10 @@ void uet_snic_cfg_from_env(struct uet_snic_cfg *cfg)
 	if (snic_env_set(&snic_env_cc_entropies))
 		cfg->pds.cc_entropies =
 			(uint32_t)uet_env_get_uint(&snic_env_cc_entropies);
+	if (snic_env_set(&snic_env_cc_pace))
+		cfg->pds.cc_pace = uet_env_get_bool(&snic_env_cc_pace);
+	if (snic_env_set(&snic_env_cc_csig))
+		cfg->pds.cc_csig = uet_env_get_bool(&snic_env_cc_csig);
 }
 
 uint16_t uet_snic_env_port(void)

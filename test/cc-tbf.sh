@@ -8,19 +8,22 @@
 # bottleneck.
 #
 #   hub namespace: bridge br0, veths to s1, s2 and r; tbf (MBPS Mbit/s,
-#   default 200: two senders fill it even on a busy machine; LIMIT bytes
-#   of queue, default 256 KiB) on the port towards r.
-#   s1, s2: fi_pingpong clients, 1 MiB messages (ITERS, default 20);
+#   default 1000; LIMIT bytes of queue, default 256 KiB, 2.1 ms at 1
+#   Gbit/s; 32 KiB burst) on the port towards r.
+#   s1, s2: fi_pingpong clients, 1 MiB messages (TBF_ITERS, default 20;
+#   not ITERS, which pingpong_lib.sh sets to 3 for its own tests);
 #   r: the two servers; p: ping -i 0.002 to r during the run (and idle
-#   first).
+#   first), at real-time priority (chrt -f) when allowed, so that it
+#   samples the queue every 2 ms however loaded the machine is.
 #
 # Each mode runs the same load: "off" (FI_UET_CC=off) and "on"
 # (FI_UET_CC=both, FI_UET_CC_MBPS=MBPS, FI_UET_CC_RTT_US=RTT_US, default
-# 400: receiver credits share the bottleneck).  Reported: drops and
-# packets at the tbf, loss %, ping p50/p99 in ms, the run's time.
-# Asserted: with CC on, loss <= 0.5% and the ping p99 within P99_MULT
-# (default 20) times its idle value or 2 ms, whichever is larger; with CC
-# off, loss and p99 both worse than with CC on.
+# 1000: receiver credits of 1.125 x 125 KB shared by the two senders, a
+# queue of at most 1.1 ms).  Reported: drops and packets at the tbf, loss
+# %, ping p50/p99 in ms, the run's time.  Asserted: with CC on, loss
+# <= 0.5% and the ping p99 within P99_MULT (default 10) times its idle
+# value or P99_FLOOR_MS (default 0.5 ms), whichever is larger; with CC
+# off, loss above CC on's and p99 above twice CC on's.
 #
 # Traffic stays inside the namespaces made here, removed on every exit.
 # Exit 0, 1 on failure, 77 (skip) when not root, without ip / tc / ping /
@@ -31,11 +34,13 @@ set -u
 . "$(dirname "$0")/pingpong_lib.sh"
 . "$(dirname "$0")/netns_lib.sh"
 
-MBPS=${MBPS:-200}
+MBPS=${MBPS:-1000}
 LIMIT=${LIMIT:-262144}
-ITERS=${ITERS:-20}
-RTT_US=${RTT_US:-400}
-P99_MULT=${P99_MULT:-20}
+VMTU=${VMTU:-1500}
+TBF_ITERS=${TBF_ITERS:-20}
+RTT_US=${RTT_US:-1000}
+P99_MULT=${P99_MULT:-10}
+P99_FLOOR_MS=${P99_FLOOR_MS:-0.5}
 
 [ "$(id -u)" -eq 0 ] || pp_skip_all "needs root (network namespaces)"
 for t in ip tc ping; do
@@ -68,8 +73,8 @@ ns_step ip -n "$hub" link set lo up
 n=0
 for ns in "$ns_s1" "$ns_s2" "$ns_r" "$ns_p"; do
 	n=$((n + 1))
-	ns_step ip -n "$hub" link add "h$n" mtu 1500 type veth \
-		peer name "e$n" netns "$ns" mtu 1500
+	ns_step ip -n "$hub" link add "h$n" mtu "$VMTU" type veth \
+		peer name "e$n" netns "$ns" mtu "$VMTU"
 	ns_step ip -n "$hub" link set "h$n" master br0 up
 	ns_step ip -n "$ns" addr add "10.252.9.$n/24" dev "e$n"
 	ns_step ip -n "$ns" link set "e$n" up
@@ -101,9 +106,17 @@ tbf_counts() {
 			print s, d; exit }'
 }
 
+# The probe runs at a real-time priority when chrt can give it one: on
+# a loaded machine a normal ping is not scheduled while the senders
+# run, so it sent 371 of its 1,960 echoes in a 3.9 s run and missed the
+# queue it is there to see.
+rt=""
+if command -v chrt >/dev/null 2>&1 && chrt -f 10 true 2>/dev/null; then
+	rt="chrt -f 10"
+fi
 ip netns exec "$ns_p" ping -n -q -c 1 -W 2 "$addr_r" >/dev/null 2>&1 ||
 	{ echo "FAIL: $ns_p cannot reach $addr_r"; exit 1; }
-ip netns exec "$ns_p" ping -n -i 0.002 -c 500 -s 56 "$addr_r" \
+ip netns exec "$ns_p" $rt ping -n -i 0.002 -c 500 -s 56 "$addr_r" \
 	>"$pp_tmp/idle.txt" 2>&1
 set -- $(ping_stats "$pp_tmp/idle.txt")
 idle50=$1
@@ -127,13 +140,13 @@ run() {
 	# shellcheck disable=SC2086 # cc is a list of assignments
 	ip netns exec "$ns_r" env $cc ${pp_preload:+"LD_PRELOAD=$pp_preload"} \
 		FI_PROVIDER=uet timeout -k 5 "$PP_TIMEOUT" \
-		fi_pingpong -p uet -e rdm -S 1048576 -I "$ITERS" -B "$pa" \
+		fi_pingpong -p uet -e rdm -S 1048576 -I "$TBF_ITERS" -B "$pa" \
 		>"$pp_tmp/ra.txt" 2>&1 &
 	ra=$!
 	# shellcheck disable=SC2086
 	ip netns exec "$ns_r" env $cc ${pp_preload:+"LD_PRELOAD=$pp_preload"} \
 		FI_PROVIDER=uet timeout -k 5 "$PP_TIMEOUT" \
-		fi_pingpong -p uet -e rdm -S 1048576 -I "$ITERS" -B "$pb" \
+		fi_pingpong -p uet -e rdm -S 1048576 -I "$TBF_ITERS" -B "$pb" \
 		>"$pp_tmp/rb.txt" 2>&1 &
 	rb=$!
 	# the servers' control sockets listen before the clients connect
@@ -147,17 +160,18 @@ run() {
 	# shellcheck disable=SC2086
 	ip netns exec "$ns_s1" env $cc ${pp_preload:+"LD_PRELOAD=$pp_preload"} \
 		FI_PROVIDER=uet timeout -k 5 "$PP_TIMEOUT" \
-		fi_pingpong -p uet -e rdm -S 1048576 -I "$ITERS" -P "$pa" \
+		fi_pingpong -p uet -e rdm -S 1048576 -I "$TBF_ITERS" -P "$pa" \
 		"$addr_r" >"$pp_tmp/sa.txt" 2>&1 &
 	sa=$!
 	# shellcheck disable=SC2086
 	ip netns exec "$ns_s2" env $cc ${pp_preload:+"LD_PRELOAD=$pp_preload"} \
 		FI_PROVIDER=uet timeout -k 5 "$PP_TIMEOUT" \
-		fi_pingpong -p uet -e rdm -S 1048576 -I "$ITERS" -P "$pb" \
+		fi_pingpong -p uet -e rdm -S 1048576 -I "$TBF_ITERS" -P "$pb" \
 		"$addr_r" >"$pp_tmp/sb.txt" 2>&1 &
 	sb=$!
 	sleep 0.5
-	ip netns exec "$ns_p" ping -n -i 0.002 -w 60 -s 56 "$addr_r" \
+	# shellcheck disable=SC2086 # rt is a command prefix or empty
+	ip netns exec "$ns_p" $rt ping -n -i 0.002 -w 60 -s 56 "$addr_r" \
 		>"$pp_tmp/ping-$mode.txt" 2>&1 &
 	pg=$!
 	rc=0
@@ -173,6 +187,7 @@ run() {
 			"$pp_tmp"/rb.txt
 		exit 1
 	fi
+	[ -n "${TBF_DEBUG:-}" ] && ip netns exec "$hub" tc -s qdisc show dev h3
 	set -- $(tbf_counts)
 	sent=$(($1 - s0))
 	drop=$(($2 - d0))
@@ -196,15 +211,15 @@ loss_on=$loss
 p99_on=$p99
 
 fail=0
-bound=$(awk -v i="$idle99" -v m="$P99_MULT" \
-	'BEGIN { b = i * m; printf "%.3f", b < 2 ? 2 : b }')
+bound=$(awk -v i="$idle99" -v m="$P99_MULT" -v f="$P99_FLOOR_MS" \
+	'BEGIN { b = i * m; printf "%.3f", b < f ? f : b }')
 awk -v l="$loss_on" 'BEGIN { exit !(l <= 0.5) }' ||
 	{ echo "FAIL: loss with CC on $loss_on% > 0.5%"; fail=1; }
 awk -v p="$p99_on" -v b="$bound" 'BEGIN { exit !(p <= b) }' ||
 	{ echo "FAIL: p99 with CC on $p99_on ms > $bound ms"; fail=1; }
 awk -v a="$loss_off" -v b="$loss_on" 'BEGIN { exit !(a > b) }' ||
 	{ echo "FAIL: loss with CC off ($loss_off%) not above CC on"; fail=1; }
-awk -v a="$p99_off" -v b="$p99_on" 'BEGIN { exit !(a > b) }' ||
-	{ echo "FAIL: p99 with CC off ($p99_off ms) not above CC on"; fail=1; }
+awk -v a="$p99_off" -v b="$p99_on" 'BEGIN { exit !(a > 2 * b) }' ||
+	{ echo "FAIL: p99 with CC off ($p99_off ms) not above twice CC on's"; fail=1; }
 [ $fail -eq 0 ] && echo "PASS: cc-tbf (p99 bound $bound ms)"
 exit $fail

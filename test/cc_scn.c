@@ -55,6 +55,7 @@ struct scn_world {
 	unsigned int nflows;
 	struct scn_flow flow[CC_SCN_MAX_FLOWS];
 	int bottleneck;			/* port number */
+	int nic[SCN_MAX_HOSTS];		/* host h -> its switch */
 	int up[CC_SCN_MAX_SPINES];	/* leaf 0 -> spine s */
 	uint64_t now;
 };
@@ -176,6 +177,7 @@ static int scn_topology(struct scn_world *w)
 			ret = uet_link_sim_connect(w->sim, node, sw0, &nic, &sw);
 			if (ret < 0)
 				return ret;
+			w->nic[i] = ret;
 			if (i == c->nsend)
 				w->bottleneck = ret ^ 1;
 		}
@@ -194,6 +196,7 @@ static int scn_topology(struct scn_world *w)
 					   &sw);
 		if (ret < 0)
 			return ret;
+		w->nic[i] = ret;
 	}
 	for (i = 0; i < c->nspine; i++) {
 		spine = uet_link_sim_add_switch(w->sim);
@@ -229,6 +232,7 @@ static int scn_pds(struct scn_world *w)
 				    hops * scn_ser_ns(c, SCN_PLEN + 64) +
 				    hops * scn_ser_ns(c, 64);
 		pc.cc_entropies = c->entropies;
+		pc.cc_pace = c->pace;
 		ret = uet_pds_create(&w->pds[h], &pc, w->link[h], &scn_upcalls,
 				     w);
 		if (ret)
@@ -546,6 +550,13 @@ int cc_scn_run(const struct cc_scn_cfg *c, struct cc_scn_res *r)
 		r->qmax = st.qmax;
 	r->qmax_steady = steady ? st.qmax : 0;
 	scn_port_totals(w, r);	/* drops, trims, marks of every port */
+	for (i = 0; i < c->nsend && i < w->nhosts; i++) {
+		(void)uet_link_sim_port_get_stats(w->sim, w->nic[i], &st);
+		if (st.qmax > r->nic_qmax)
+			r->nic_qmax = st.qmax;
+		if (st.burst_max > r->nic_burst)
+			r->nic_burst = st.burst_max;
+	}
 	for (i = 0; i < w->nflows; i++) {
 		r->flow_bytes[i] = w->flow[i].rx;
 		r->bytes += w->flow[i].rx;

@@ -40,6 +40,7 @@ struct cc_scn_cfg {
 	bool trim;
 	uint8_t cc_send, cc_recv;	/* UET_PDS_CC_* of senders, receivers */
 	uint32_t entropies;		/* spraying, <= 1 none */
+	bool pace;			/* NSCC senders pace */
 	uint64_t bytes_per_flow;
 	uint64_t seed;
 	/* Degraded path (LEAF_SPINE): the leaf 0 -> spine 0 port runs at
@@ -60,6 +61,8 @@ struct cc_scn_res {
 	double jain;			/* over the middle half of the run */
 	uint64_t qmax;			/* bottleneck port, whole run */
 	uint64_t qmax_steady;		/* after the first 20% of the run */
+	uint64_t nic_qmax;		/* largest sender NIC queue */
+	uint64_t nic_burst;		/* most bytes a sender sent at once */
 	uint64_t drops, trims, marks;	/* all switch ports */
 	uint64_t retx;			/* senders' retransmissions */
 	uint64_t retx_rack, retx_rto, retx_nack;	/* by cause */

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "uet_byteorder.h"
+#include "uet_cms_wire.h"
 #include "uet_link_sim.h"
 #include "uet_link_udp.h"
 #include "uet_pds.h"
@@ -39,9 +40,13 @@ struct w {
 	struct uet_pds_key key;		/* 0 -> 1 */
 	struct uet_pds_tx_pkt pkt[4];
 	uint8_t payload[PLEN];
-	unsigned int rx, done;
+	unsigned int rx, done, rooms;
 	uint64_t now;
 };
+
+/* w_new's options: pacing, the rate (0: 10 Gbit/s). */
+static bool w_pace, w_csig;
+static uint64_t w_rate;
 
 static int w_rx(void *ctx, const struct uet_pds_rx_info *info,
 		struct uet_pds_rsp *rsp)
@@ -69,7 +74,14 @@ static void w_done(void *ctx, struct uet_pds_tx_pkt *pkt, int status,
 	w->done++;
 }
 
-static const struct uet_pds_upcalls w_up = { .rx = w_rx, .tx_done = w_done };
+static void w_room(void *ctx)
+{
+	((struct w *)ctx)->rooms++;
+}
+
+static const struct uet_pds_upcalls w_up = {
+	.rx = w_rx, .tx_done = w_done, .tx_room = w_room
+};
 
 static struct w *w_new(uint8_t cc)
 {
@@ -96,8 +108,10 @@ static struct w *w_new(uint8_t cc)
 		uet_pds_cfg_default(&cfg);
 		cfg.seed = 11 + (uint64_t)k;
 		cfg.cc = cc;
-		cfg.cc_rate_bps = 10000000000ull;
+		cfg.cc_rate_bps = w_rate ? w_rate : 10000000000ull;
 		cfg.cc_base_rtt_ns = 10000;
+		cfg.cc_pace = w_pace;
+		cfg.cc_csig = w_csig;
 		ck_assert_int_eq(uet_pds_create(&w->pds[k], &cfg, w->l[k],
 						&w_up, w), 0);
 	}
@@ -459,6 +473,14 @@ START_TEST(test_spray_udp)
 	ck_assert_int_eq(tb.base.ops->local_addr(&tb.base, &a1), 0);
 	nports = la->ops->entropies(la, ports, 16);
 	ck_assert_uint_eq(nports, 8);
+	/* bound inside the NIC's entropy span (E-18) */
+	for (k = 0; k < nports; k++) {
+		uint16_t p0 = ntohs(((struct sockaddr_in *)(void *)
+				     &a0.ss)->sin_port);
+
+		ck_assert_uint_gt(ports[k], p0);
+		ck_assert_uint_le(ports[k], p0 + UET_LINK_ENT_SPAN);
+	}
 
 	uet_pds_cfg_default(&cfg);
 	cfg.cc = UET_PDS_CC_NSCC;
@@ -515,6 +537,196 @@ START_TEST(test_spray_udp)
 }
 END_TEST
 
+/* Sends of PLEN at one instant until PDS refuses one; returns them. */
+static unsigned int w_burst(struct w *w, struct uet_pds_tx_pkt *pk,
+			    unsigned int n)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		pk[i] = w->pkt[0];
+		pk[i].ar = false;
+		ret = uet_pds_send(w->pds[0], &w->key, &pk[i], w->now);
+		if (ret)
+			break;
+	}
+	if (i < n)
+		ck_assert_int_eq(ret, -EAGAIN);
+	return i;
+}
+
+/* Pacing's token bucket, time given by the test.  100 Gbit/s, base RTT
+ * 10 us: cwnd starts at one BDP (125 KB), the bucket holds max(2 MTU,
+ * cwnd / 8) and fills at cwnd / RTT.  Once the PDC is established,
+ * unpaced the window lets 64 packets go at one instant; paced only the
+ * bucket's bytes go, the next send time is a deadline of the timer (no
+ * busy wait), and when the timer runs at it the tx_room upcall says the
+ * refused send may go, and it does. */
+START_TEST(test_pace_bucket)
+{
+	static struct uet_pds_tx_pkt pk[64];
+	struct uet_pds_stats ps;
+	uint8_t buf[9000], tos;
+	uint64_t due, mtu;
+	unsigned int n, pace;
+	size_t len;
+	struct w *w;
+
+	w_rate = 100000000000ull;
+	for (pace = 0; pace < 2; pace++) {
+		w_pace = pace;
+		w = w_new(UET_PDS_CC_NSCC);
+		/* establish: one request, its ACK */
+		ck_assert_int_eq(uet_pds_send(w->pds[0], &w->key, &w->pkt[0],
+					      w->now), 0);
+		len = w_take(w, 1, buf, &tos);
+		uet_pds_rx_tos(w->pds[1], buf, len, &w->a[0], tos, w->now);
+		len = w_take(w, 0, buf, &tos);
+		uet_pds_rx_tos(w->pds[0], buf, len, &w->a[1], tos, w->now);
+		ck_assert_uint_eq(w->done, 1);
+		/* one packet in flight, so the bucket, not idleness, rules */
+		ck_assert_int_eq(uet_pds_send(w->pds[0], &w->key, &w->pkt[1],
+					      w->now), 0);
+		n = w_burst(w, pk, 64);
+		uet_pds_get_stats(w->pds[0], &ps);
+		mtu = 9000;
+		if (!pace) {
+			ck_assert_uint_eq(n, 64);
+			ck_assert_uint_eq(w->rooms, 0);
+			w_free(w);
+			continue;
+		}
+		/* depth 2 MTU (> cwnd / 8); the packet of the previous send
+		 * took some: fewer than 2 MTU of packets went */
+		ck_assert_uint_ge(n, 1);
+		ck_assert_uint_le((n + 1) * (PLEN + 8 + UET_PDS_RUD_ROD_REQ_LEN),
+				  2 * mtu);
+		/* the next send time: within one MTU at cwnd / RTT (0.72
+		 * us), armed as a timer deadline */
+		due = uet_pds_next_deadline(w->pds[0]);
+		ck_assert_uint_gt(due, w->now);
+		ck_assert_uint_le(due, w->now + mtu * 10000 / 125000 + 1);
+		/* still refused before it, no upcall */
+		ck_assert_uint_eq(w_burst(w, pk + n, 1), 0);
+		uet_pds_timer(w->pds[0], due - 1);
+		ck_assert_uint_eq(w->rooms, 0);
+		w->now = due;
+		uet_pds_timer(w->pds[0], w->now);
+		ck_assert_uint_eq(w->rooms, 1);
+		ck_assert_uint_ge(w_burst(w, pk + n, 64 - n), 1);
+		w_free(w);
+	}
+	w_pace = false;
+	w_rate = 0;
+}
+END_TEST
+
+/* CSIG (FI_UET_CC_CSIG): a request with 16 bytes of room goes as
+ * RUD_CC whose req_cc_state is the CMS compact state (cc_type NSCC,
+ * sent_bytes = bytes in flight with it, cwnd_bytes = the window) and 8
+ * zero bytes (known bytes); a full-MTU one goes as plain RUD; the
+ * receiver keeps the latest per source; a malformed one (cc_flags set)
+ * is counted and the request still delivered; with RCCC the receiver
+ * grants an NSCC source at most twice its announced window. */ 
+START_TEST(test_csig)
+{
+	static const uint8_t want[16] = {
+		0x00, 0x00, 0x04, 0x0c,		/* NSCC, 1036 in flight */
+		0x00, 0x00, 0x30, 0xd4,		/* cwnd 12500 */
+		0, 0, 0, 0, 0, 0, 0, 0,
+	};
+	static uint8_t big[9000];
+	struct uet_pds_rud_rod_cc_req cc;
+	struct uet_pds_ack_ccx ccx;
+	struct uet_pds_cc_info ci;
+	struct uet_pds_nack nack;
+	uint8_t buf[9000], tos;
+	size_t len, mtu;
+	struct w *w;
+
+	w_csig = true;
+	w = w_new(UET_PDS_CC_NSCC);
+	ck_assert_int_eq(uet_pds_send(w->pds[0], &w->key, &w->pkt[0], w->now),
+			 0);
+	len = w_take(w, 1, buf, &tos);
+	ck_assert_uint_eq(buf[0] >> 3, UET_PDS_TYPE_RUD_CC_REQ);
+	ck_assert_uint_eq(len, UET_PDS_RUD_ROD_CC_REQ_LEN + 8 + PLEN);
+	ck_assert_int_eq(uet_pds_rud_rod_cc_req_decode(&cc, buf, len),
+			 UET_PDS_RUD_ROD_CC_REQ_LEN);
+	ck_assert_mem_eq(cc.req_cc_state, want, sizeof(want));
+	uet_pds_rx_tos(w->pds[1], buf, len, &w->a[0], tos, w->now);
+	ck_assert_uint_eq(w->rx, 1);
+	ck_assert_int_eq(uet_pds_get_cc_info(w->pds[1], &w->a[0], &ci), 0);
+	ck_assert(ci.peer_csig);
+	ck_assert_uint_eq(ci.peer_sent, 1036);
+	ck_assert_uint_eq(ci.peer_cwnd, 12500);
+	ck_assert_uint_eq(ci.csig_rx, 1);
+	len = w_take(w, 0, buf, &tos);
+	uet_pds_rx_tos(w->pds[0], buf, len, &w->a[1], tos, w->now);
+	ck_assert_uint_eq(w->done, 1);
+	ck_assert_int_eq(uet_pds_get_cc_info(w->pds[0], &w->a[1], &ci), 0);
+	ck_assert_uint_eq(ci.csig_tx, 1);
+
+	/* malformed CC state: counted, the request delivered */
+	ck_assert_int_eq(uet_pds_send(w->pds[0], &w->key, &w->pkt[1], w->now),
+			 0);
+	len = w_take(w, 1, buf, &tos);
+	buf[UET_PDS_RUD_ROD_REQ_LEN] |= 0x01;	/* cc_flags */
+	uet_pds_rx_tos(w->pds[1], buf, len, &w->a[0], tos, w->now);
+	ck_assert_uint_eq(w->rx, 2);
+	ck_assert_int_eq(uet_pds_get_cc_info(w->pds[1], &w->a[0], &ci), 0);
+	ck_assert_uint_eq(ci.csig_bad, 1);
+	ck_assert_uint_eq(ci.csig_rx, 1);
+	len = w_take(w, 0, buf, &tos);
+	uet_pds_rx_tos(w->pds[0], buf, len, &w->a[1], tos, w->now);
+
+	/* a trimmed RUD_CC request: the TRIMMED NACK, as for RUD */
+	ck_assert_int_eq(uet_pds_send(w->pds[0], &w->key, &w->pkt[3], w->now),
+			 0);
+	len = w_take(w, 1, buf, &tos);
+	ck_assert_uint_eq(buf[0] >> 3, UET_PDS_TYPE_RUD_CC_REQ);
+	tos = (uint8_t)(UET_LINK_DSCP_TRIMMED << 2);
+	uet_pds_rx_tos(w->pds[1], buf, UET_LINK_SIM_TRIM_BYTES, &w->a[0], tos,
+		       w->now);
+	len = w_take(w, 0, buf, &tos);
+	ck_assert_int_gt(uet_pds_nack_decode(&nack, buf, len), 0);
+	ck_assert_uint_eq(nack.nack_code, UET_NACK_TRIMMED);
+	uet_pds_rx_tos(w->pds[0], buf, len, &w->a[1], tos, w->now);
+	uet_pds_timer(w->pds[0], w->now);
+	len = w_take(w, 1, buf, &tos);		/* resent at once */
+	uet_pds_rx_tos(w->pds[1], buf, len, &w->a[0], tos, w->now);
+	ck_assert_uint_eq(w->rx, 3);
+	len = w_take(w, 0, buf, &tos);
+	uet_pds_rx_tos(w->pds[0], buf, len, &w->a[1], tos, w->now);
+
+	/* no room for the 16 bytes: plain RUD */
+	mtu = w->l[0]->ops->mtu(w->l[0]);
+	w->pkt[2].iov[0].iov_base = big;
+	w->pkt[2].iov[0].iov_len = mtu - UET_PDS_RUD_ROD_REQ_LEN - 8 - 8;
+	ck_assert_int_eq(uet_pds_send(w->pds[0], &w->key, &w->pkt[2], w->now),
+			 0);
+	len = w_take(w, 1, buf, &tos);
+	ck_assert_uint_eq(buf[0] >> 3, UET_PDS_TYPE_RUD_REQ);
+	w_free(w);
+
+	/* RCCC: the credit follows the announced window */
+	w = w_new(UET_PDS_CC_NSCC | UET_PDS_CC_RCCC);
+	ck_assert_int_eq(uet_pds_send(w->pds[0], &w->key, &w->pkt[0], w->now),
+			 0);
+	len = w_take(w, 1, buf, &tos);
+	ck_assert_uint_eq(buf[0] >> 3, UET_PDS_TYPE_RUD_CC_REQ);
+	uet_put_be32(buf + UET_PDS_RUD_ROD_REQ_LEN + 4, 6000);	/* cwnd */
+	uet_pds_rx_tos(w->pds[1], buf, len, &w->a[0], tos, w->now);
+	len = w_take(w, 0, buf, &tos);
+	ck_assert_int_gt(uet_pds_ack_ccx_decode(&ccx, buf, len), 0);
+	/* 2 x 6000, below the share (14,062) and above one MTU */
+	ck_assert_uint_eq(uet_get_be64(ccx.ack_ccx_state + 8), 12000);
+	w_free(w);
+	w_csig = false;
+}
+END_TEST
+
 static Suite *cc_wire_suite(void)
 {
 	Suite *s = suite_create("cc_wire");
@@ -527,6 +739,8 @@ static Suite *cc_wire_suite(void)
 	tcase_add_test(tc, test_credit);
 	tcase_add_test(tc, test_spray_entropies);
 	tcase_add_test(tc, test_spray_udp);
+	tcase_add_test(tc, test_pace_bucket);
+	tcase_add_test(tc, test_csig);
 	suite_add_tcase(s, tc);
 	return s;
 }

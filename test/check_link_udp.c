@@ -417,6 +417,60 @@ START_TEST(test_entropy_socks_v6)
 }
 END_TEST
 
+/* ICMP errors on the entropy sockets: a sprayed datagram to a port
+ * nobody listens on draws a port unreachable, which comes back to the
+ * entropy socket that sent it; errors() reports the destination
+ * (ECONNREFUSED), as for the NIC's own socket, within a bounded wait. */
+static void entropy_icmp(const char *host)
+{
+	struct uet_link_udp_cfg cfg = { .host = host, .entropy_socks = 2 };
+	struct uet_link_udp_stats st;
+	struct uet_link_err ev[4];
+	struct uet_link_addr ab;
+	struct uet_link_pkt pkt;
+	struct uet_link *a = NULL, *b;
+	uint16_t ports[2];
+	uint8_t buf[16] = { 0 };
+	unsigned int tries, n = 0;
+
+	ck_assert_int_eq(uet_link_udp_open(&cfg, &a), 0);
+	b = open_link(host, 0, 0);
+	ab = addr_of(b);
+	b->ops->close(b);		/* its port is closed now */
+	ck_assert_uint_eq(a->ops->entropies(a, ports, 2), 2);
+	make_pkt(&pkt, &ab, buf, sizeof(buf), 1);
+	pkt.sprayed = true;
+	pkt.entropy = ports[1];
+	ck_assert_int_eq(a->ops->send(a, &pkt, 1), 1);
+	for (tries = 0; tries < 200 && !n; tries++) {
+		n = a->ops->errors(a, ev, 4);
+		if (!n)
+			usleep(1000);
+	}
+	ck_assert_uint_eq(n, 1);
+	ck_assert(uet_link_addr_eq(&ev[0].dst, &ab));
+	ck_assert_int_eq(ev[0].err, ECONNREFUSED);
+	ck_assert(!ev[0].local);
+	ck_assert_int_eq(uet_link_udp_get_stats(a, &st), 0);
+	ck_assert_uint_eq(st.icmp_err, 1);
+	ck_assert_uint_eq(st.tx_sprayed, 1);
+	/* the socket error it left does not fail the next sprayed send */
+	ck_assert_int_eq(a->ops->send(a, &pkt, 1), 1);
+	a->ops->close(a);
+}
+
+START_TEST(test_entropy_icmp_v4)
+{
+	entropy_icmp("127.0.0.1");
+}
+END_TEST
+
+START_TEST(test_entropy_icmp_v6)
+{
+	entropy_icmp("::1");
+}
+END_TEST
+
 START_TEST(test_exchange_v6)
 {
 	exchange("::1");
@@ -1043,6 +1097,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, test_ecn_ce_v6);
 	tcase_add_test(tc, test_entropy_socks_v4);
 	tcase_add_test(tc, test_entropy_socks_v6);
+	tcase_add_test(tc, test_entropy_icmp_v4);
+	tcase_add_test(tc, test_entropy_icmp_v6);
 	tcase_add_test(tc, test_batch_v4);
 	tcase_add_test(tc, test_batch_v6);
 	tcase_add_test(tc, test_port_rules_v4);

@@ -11,7 +11,8 @@
  * 4 unexpected budget pinned, 5 write records unbounded, 6 ROD hold
  * buffers pinned, 7 provider keys repeating, 8 READ amplification,
  * 9 duplicate offsets counted twice, 10 return-code oracle, 11 spoofed
- * SYN resets a live PDC, 12 drops counted; plus the memory an
+ * SYN resets a live PDC, 12 drops counted, 13 a sprayed request
+ * accepted from any port of the peer's host (E-18); plus the memory an
  * unauthenticated source can hold (measured).
  */
 #include "config.h"
@@ -1094,6 +1095,52 @@ START_TEST(test_spoofed_syn_no_reset)
 }
 END_TEST
 
+/* ---- finding 13: sprayed requests only from the peer's entropy ports ---- */
+
+/* An established PDC's requests may come from the initiator's entropy
+ * ports (its port + 1 .. + UET_LINK_ENT_SPAN), not from any port of its
+ * IP address: another process of that host (another user) that learnt
+ * the two PDCIDs must not write through it. */
+START_TEST(test_spray_port_bound)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5020);
+	struct uet_link_addr far = src_addr(5020 + UET_LINK_ENT_SPAN + 1);
+	struct uet_link_addr below = src_addr(5019);
+	struct uet_link_addr ent = src_addr(5020 + UET_LINK_ENT_SPAN);
+	struct req r = { .syn = true, .spdcid = 5, .psn = 10 };
+	uint8_t ses[MTU], dg[MTU];
+	struct uet_pds_stats st;
+	struct uet_pds_ack ack;
+
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				 mk_write(ses, t->key, JOB, 8)));
+	ck_assert_int_gt(uet_pds_ack_decode(&ack, t->cap.last,
+					    t->cap.last_len), 0);
+	ck_assert(!region_untouched(t));
+	memset(t->mem, 0xee, sizeof(t->mem));
+	r.syn = false;
+	r.dpdcid = ack.spdcid;
+	r.psn = 11;
+	inject(t, &far, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				   mk_write(ses, t->key, JOB, 8)));
+	inject(t, &below, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				     mk_write(ses, t->key, JOB, 8)));
+	uet_pds_get_stats(t->pds, &st);
+	ck_assert_msg(region_untouched(t),
+		      "a request from a port outside the peer's entropy "
+		      "ports wrote through its PDC");
+	ck_assert_uint_eq(st.unknown_pdc, 2);
+	/* its last entropy port: accepted */
+	inject(t, &ent, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				   mk_write(ses, t->key, JOB, 8)));
+	ck_assert(!region_untouched(t));
+	uet_pds_get_stats(t->pds, &st);
+	ck_assert_uint_eq(st.unknown_pdc, 2);
+	tgt_close(t);
+}
+END_TEST
+
 /* ---- finding 12 and the memory bound: counters, one source ---- */
 
 START_TEST(test_drop_counters)
@@ -1197,6 +1244,7 @@ static Suite *snic_hostile_suite(void)
 	tcase_add_test(tc, test_duplicate_write_offset);
 	tcase_add_test(tc, test_uniform_refusal);
 	tcase_add_test(tc, test_spoofed_syn_no_reset);
+	tcase_add_test(tc, test_spray_port_bound);
 	tcase_add_test(tc, test_drop_counters);
 	tcase_add_test(tc, test_unauthenticated_source_memory);
 	suite_add_tcase(s, tc);

@@ -1740,9 +1740,20 @@ START_TEST(test_env)
 	unsetenv("FI_UET_CC_MBPS");
 	unsetenv("FI_UET_CC_RTT_US");
 	unsetenv("FI_UET_CC_ENTROPIES");
+	/* pacing and CSIG: off unless asked */
+	ck_assert(!def.pds.cc_pace);
+	ck_assert(!def.pds.cc_csig);
+	setenv("FI_UET_CC_PACE", "1", 1);
+	setenv("FI_UET_CC_CSIG", "1", 1);
+	cfg = def;
+	uet_snic_cfg_from_env(&cfg);
+	ck_assert(cfg.pds.cc_pace);
+	ck_assert(cfg.pds.cc_csig);
+	unsetenv("FI_UET_CC_PACE");
+	unsetenv("FI_UET_CC_CSIG");
 
 	/* the declarations register (names, defaults within range) */
-	ck_assert_uint_eq(uet_snic_env_nvars, 18);
+	ck_assert_uint_eq(uet_snic_env_nvars, 20);
 	for (i = 0; i < uet_snic_env_nvars; i++)
 		ck_assert_ptr_nonnull(uet_snic_env_vars[i]->help);
 	ck_assert_int_eq(uet_env_register_all(uet_snic_env_vars,
