@@ -328,7 +328,7 @@ START_TEST(test_info_unsatisfiable)
 	h->domain_attr->max_ep_stx_ctx = 1;
 	expect_nodata(h);
 	h->domain_attr->max_ep_stx_ctx = 0;
-	h->domain_attr->mr_iov_limit = 2;
+	h->domain_attr->mr_iov_limit = 9;	/* UET_MR_IOV_LIMIT + 1 */
 	expect_nodata(h);
 	h->domain_attr->mr_iov_limit = 0;
 	h->domain_attr->max_err_data = 1;

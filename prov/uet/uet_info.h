@@ -80,7 +80,8 @@
 /* Transmit / receive contexts of a scalable endpoint (uet_sep.c). */
 #define UET_EP_CTX_MAX		64
 #define UET_CNTR_CNT		256
-#define UET_MR_IOV_LIMIT	1
+/* Segments of one registration (fi_mr_regv): UET_HSI_MR_SEGS_MAX. */
+#define UET_MR_IOV_LIMIT	8
 #define UET_MR_CNT		65536
 /* auth_key: the JobID, a uint32_t in host order below 2^24 (4 bytes), or
  * a struct fi_uet_auth_key (40 bytes: JobID, flags 0, TSS secret;
