@@ -15,6 +15,7 @@
 
 #include "uet_fi_no.h"
 #include "uet_info.h"
+#include "uet_peer.h"
 #include "uet_prov.h"
 
 void uet_domain_progress(struct uet_domain *dom)
@@ -154,7 +155,11 @@ static struct fi_ops_domain uet_domain_ops = {
 	.cntr_open = uet_cntr_open,
 	.poll_open = uet_poll_open,
 	.stx_ctx = uet_no_stx_ctx,
+#if UET_HAVE_PEER
+	.srx_ctx = uet_srx_context,
+#else
 	.srx_ctx = uet_no_srx_ctx,
+#endif
 	.query_atomic = uet_query_atomic,
 	.query_collective = uet_no_query_collective,
 	.endpoint2 = uet_no_endpoint2,
