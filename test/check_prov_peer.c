@@ -54,11 +54,11 @@ static void side_objs(struct pair *p, int i, uint64_t cq_flags,
 	ck_assert_int_eq(fi_ep_bind(s->ep, &s->av->fid, 0), 0);
 }
 
-static void pair_init(struct pair *p)
+static void pair_init(struct pair *p, uint64_t caps)
 {
 	memset(p, 0, sizeof(*p));
 	p->info = uet_test_info(API, &(struct uet_test_hints){
-		.caps = FI_MSG | FI_TAGGED | FI_SOURCE });
+		.caps = FI_MSG | FI_TAGGED | FI_SOURCE | caps });
 	ck_assert(p->info->domain_attr->caps & FI_AV_USER_ID);
 	ck_assert_int_eq(uet_fabric(p->info->fabric_attr, &p->fab, NULL), 0);
 }
@@ -115,7 +115,7 @@ START_TEST(test_av_user_id)
 	struct pair p;
 	int i;
 
-	pair_init(&p);
+	pair_init(&p, 0);
 	for (i = 0; i < 2; i++) {
 		side_objs(&p, i, 0, NULL);
 		ck_assert_int_eq(fi_enable(p.s[i].ep), 0);
@@ -351,7 +351,8 @@ START_TEST(test_peer_srx)
 	owner_init(o);
 	cqc.cq = &o->cq;
 	srxc.srx = &o->srx;
-	pair_init(&p);
+	/* what lnx asks of its core providers */
+	pair_init(&p, FI_PEER | FI_AV_USER_ID);
 	ck_assert(p.info->caps & FI_PEER);
 	side_objs(&p, 0, 0, NULL);
 	side_objs(&p, 1, FI_PEER, &cqc);
@@ -446,6 +447,47 @@ START_TEST(test_peer_srx)
 }
 END_TEST
 
+/* What lnx needs of the infos it gets for FI_PEER: no auth_key (lnx
+ * refuses any auth_key_size but its own), iov limits of at most 4, and
+ * its own address format in the hints ignored. */
+START_TEST(test_peer_info)
+{
+	struct fi_info *hints, *info, *cur;
+	char foreign[600];
+
+	hints = fi_allocinfo();
+	ck_assert_ptr_nonnull(hints);
+	hints->caps = FI_TAGGED | FI_PEER | FI_AV_USER_ID;
+	hints->ep_attr->type = FI_EP_RDM;
+	hints->fabric_attr->prov_name = strdup("uet");
+	setenv("FI_UET_IFACE", "lo", 1);
+	ck_assert_int_eq(uet_getinfo(API, NULL, NULL, 0, hints, &info), 0);
+	for (cur = info; cur; cur = cur->next) {
+		ck_assert(cur->caps & FI_PEER);
+		ck_assert_uint_eq(cur->domain_attr->auth_key_size, 0);
+		ck_assert_ptr_null(cur->domain_attr->auth_key);
+		ck_assert_uint_eq(cur->ep_attr->auth_key_size, 0);
+		ck_assert_uint_le(cur->tx_attr->iov_limit, 4);
+		ck_assert_uint_le(cur->rx_attr->iov_limit, 4);
+	}
+	fi_freeinfo(info);
+	/* an address of the owner's format (lnx: host name and its core
+	 * addresses) */
+	memset(foreign, 'x', sizeof(foreign));
+	hints->dest_addr = malloc(sizeof(foreign));
+	ck_assert_ptr_nonnull(hints->dest_addr);
+	memcpy(hints->dest_addr, foreign, sizeof(foreign));
+	hints->dest_addrlen = sizeof(foreign);
+	ck_assert_int_eq(uet_getinfo(API, NULL, NULL, 0, hints, &info), 0);
+	fi_freeinfo(info);
+	/* without FI_PEER such an address is refused */
+	hints->caps = FI_TAGGED;
+	ck_assert_int_eq(uet_getinfo(API, NULL, NULL, 0, hints, &info),
+			 -FI_ENODATA);
+	fi_freeinfo(hints);
+}
+END_TEST
+
 #endif /* UET_HAVE_PEER */
 
 static Suite *prov_peer_suite(void)
@@ -457,6 +499,7 @@ static Suite *prov_peer_suite(void)
 	tcase_add_test(tc, test_av_user_id);
 #if UET_HAVE_PEER
 	tcase_add_test(tc, test_peer_srx);
+	tcase_add_test(tc, test_peer_info);
 #endif
 	suite_add_tcase(s, tc);
 	return s;
