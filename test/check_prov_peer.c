@@ -146,6 +146,46 @@ START_TEST(test_av_user_id)
 }
 END_TEST
 
+/* fi_domain2 / fi_endpoint2: flags 0 as fi_domain / fi_endpoint;
+ * FI_PEER with the owner's domain context (fi_peer.h); others refused. */
+START_TEST(test_domain2_endpoint2)
+{
+	struct fid_domain *dom;
+	struct fid_ep *ep;
+	struct pair p;
+
+	pair_init(&p, 0);
+	ck_assert_int_eq(fi_domain2(p.fab, p.info, &dom, 0, NULL), 0);
+	ck_assert_int_eq(fi_endpoint2(dom, p.info, &ep, 0, NULL), 0);
+	ck_assert_int_eq(fi_close(&ep->fid), 0);
+	ck_assert_int_eq(fi_endpoint2(dom, p.info, &ep, FI_PEER, NULL), 0);
+	ck_assert_int_eq(fi_close(&ep->fid), 0);
+	ck_assert_int_eq(fi_endpoint2(dom, p.info, &ep, FI_MORE, NULL),
+			 -FI_EINVAL);
+	ck_assert_int_eq(fi_domain2(p.fab, p.info, &p.s[0].dom, FI_MORE,
+				    NULL), -FI_EINVAL);
+#if UET_HAVE_PEER
+	{
+		struct fi_peer_domain_context pc = { .size = sizeof(pc),
+						     .domain = dom };
+		struct fid_domain *peer;
+
+		ck_assert_int_eq(fi_domain2(p.fab, p.info, &peer, FI_PEER,
+					    NULL), -FI_EINVAL);
+		ck_assert_int_eq(fi_domain2(p.fab, p.info, &peer, FI_PEER,
+					    &pc), 0);
+		ck_assert_int_eq(fi_close(&peer->fid), 0);
+	}
+#else
+	ck_assert_int_eq(fi_domain2(p.fab, p.info, &p.s[0].dom, FI_PEER,
+				    NULL), -FI_EINVAL);
+#endif
+	ck_assert_int_eq(fi_close(&dom->fid), 0);
+	ck_assert_int_eq(fi_close(&p.fab->fid), 0);
+	fi_freeinfo(p.info);
+}
+END_TEST
+
 #if UET_HAVE_PEER
 
 /* ---- a small owner: the CQ and receive queue lnx would be ---- */
@@ -497,6 +537,7 @@ static Suite *prov_peer_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_av_user_id);
+	tcase_add_test(tc, test_domain2_endpoint2);
 #if UET_HAVE_PEER
 	tcase_add_test(tc, test_peer_srx);
 	tcase_add_test(tc, test_peer_info);

@@ -146,6 +146,16 @@ static struct fi_ops uet_domain_fi_ops = {
 	.ops_set = uet_no_ops_set,
 };
 
+/* fi_endpoint2: flags 0 or FI_PEER (an endpoint of a peer domain, opened
+ * as any other: the peer objects are its CQ and SRX), else -FI_EINVAL. */
+static int uet_endpoint2(struct fid_domain *domain, struct fi_info *info,
+			 struct fid_ep **ep, uint64_t flags, void *context)
+{
+	if (flags & ~(uint64_t)FI_PEER)
+		return -FI_EINVAL;
+	return uet_ep_open(domain, info, ep, context);
+}
+
 static struct fi_ops_domain uet_domain_ops = {
 	.size = sizeof(struct fi_ops_domain),
 	.av_open = uet_av_open,
@@ -162,7 +172,7 @@ static struct fi_ops_domain uet_domain_ops = {
 #endif
 	.query_atomic = uet_query_atomic,
 	.query_collective = uet_no_query_collective,
-	.endpoint2 = uet_no_endpoint2,
+	.endpoint2 = uet_endpoint2,
 };
 
 static struct fi_ops_mr uet_domain_mr_ops = {
