@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 #include "uet_env.h"
 #include "uet_hsi_cmdq.h"
@@ -53,6 +54,10 @@ struct uet_hsi_queue_attr {
 					 * (else only for those with
 					 * header_data) */
 };
+
+/* Segments of one registration at most (mr_regv): the provider's
+ * mr_iov_limit. */
+#define UET_HSI_MR_SEGS_MAX		8
 
 /* mr_reg flags. */
 #define UET_HSI_MR_USER_KEY		0x1
@@ -203,6 +208,13 @@ struct uet_hsi_dev_ops {
 	 * offset from addr. */
 	int (*mr_reg)(struct uet_hsi_dev *dev, void *addr, size_t len,
 		      uint64_t access, uint64_t flags, uint64_t *key);
+	/* As mr_reg for a region of nsegs (1..UET_HSI_MR_SEGS_MAX)
+	 * segments one after the other: remote offsets (and, with
+	 * UET_HSI_MR_VIRT_ADDR, addresses from segs[0].iov_base) run
+	 * through them in order.  NULL: one segment only. */
+	int (*mr_regv)(struct uet_hsi_dev *dev, const struct iovec *segs,
+		       size_t nsegs, uint64_t access, uint64_t flags,
+		       uint64_t *key);
 	int (*mr_dereg)(struct uet_hsi_dev *dev, uint64_t key);
 	/* The device's size limits (NULL in a backend without them). */
 	int (*get_limits)(struct uet_hsi_dev *dev,

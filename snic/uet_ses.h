@@ -291,9 +291,18 @@ int uet_ses_claim_discard(struct uet_ses *ses, struct uet_ses_ep *ep,
 #define UET_SES_ACC_REMOTE_READ		0x1u
 #define UET_SES_ACC_REMOTE_WRITE	0x2u
 
+/* Segments of one registration at most (uet_ses_mr_attr.segs). */
+#define UET_SES_MR_SEGS_MAX	8u
+
 struct uet_ses_mr_attr {
 	void *addr;
 	size_t len;
+	/* nsegs > 0: the region is these segments one after the other
+	 * (addr and len unused); byte 0 is segs[0]'s first byte, and with
+	 * virt_addr its address is segs[0].iov_base.  At most
+	 * UET_SES_MR_SEGS_MAX. */
+	const struct iovec *segs;
+	size_t nsegs;
 	uint32_t access;	/* UET_SES_ACC_*, none or more (with none,
 				 * nothing remote ever passes the check) */
 	bool virt_addr;		/* buffer_offset is a virtual address */
@@ -301,7 +310,9 @@ struct uet_ses_mr_attr {
 	uint64_t requested_key;
 };
 
-/* 0 and *key, -EINVAL (bad attr, user key with bit 63), -EEXIST (user
+/* 0 and *key, -EINVAL (bad attr, user key with bit 63, more than
+ * UET_SES_MR_SEGS_MAX segments, a segment of len > 0 at NULL, a total
+ * above SIZE_MAX), -EEXIST (user
  * key in use), -ENOMEM, -ENOSPC (2^32 slots). */
 int uet_ses_mr_reg(struct uet_ses *ses, const struct uet_ses_mr_attr *a,
 		   uint64_t *key);

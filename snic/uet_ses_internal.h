@@ -413,6 +413,7 @@ struct uet_ses_reply {
 	struct uet_ses_mr *mr;
 	struct uet_dlist mr_entry;	/* mr->replies */
 	const uint8_t *src;		/* mr: the host address of byte 0 */
+	uint64_t moff;			/* mr: byte 0's offset in the region */
 	uint8_t *own;
 	void *rx_pdc;
 	uint16_t read_msg_id;
@@ -432,8 +433,13 @@ struct uet_ses_reply {
 struct uet_ses_mr {
 	struct uet_hnode node;		/* ses->mr_user (user keys) */
 	uint64_t key;
-	uint8_t *addr;
-	uint64_t len;
+	uint8_t *addr;			/* byte 0 (segs[0]'s first byte) */
+	uint64_t len;			/* all segments */
+	/* The segments, in order (one for a plain registration); segs[i]
+	 * holds bytes [seg_off[i], seg_off[i] + iov_len) of the region. */
+	struct iovec segs[UET_SES_MR_SEGS_MAX];
+	uint64_t seg_off[UET_SES_MR_SEGS_MAX];
+	size_t nsegs;
 	uint32_t access;		/* UET_SES_ACC_* */
 	bool virt_addr;
 	bool user;
@@ -727,12 +733,25 @@ void uet_ses_mr_fini(struct uet_ses *ses);
  * Checks 1-4 of a remote access (docs/software-nic.md, SES, "RI table"):
  * key, ri_generation, access (UET_SES_ACC_* all needed), range
  * [addr, addr + len) with addr the wire buffer_offset.  UET_RC_OK and
- * *mr, *ptr (host address of byte 0), or the return code (counted in
- * the stats, logged at debug level).
+ * *mr, *moff (offset of the first byte in the region), *ptr (its host
+ * address, NULL for an empty region), or the return code (counted in
+ * the stats, logged at debug level).  The range may cross segments of
+ * a registration of several: ptr is then valid only up to the end of
+ * its segment (uet_ses_mr_contig); copy with uet_ses_mr_put/_get.
  */
 uint8_t uet_ses_mr_access(struct uet_ses *ses, uint64_t key, uint8_t ri_gen,
 			  uint32_t need, uint64_t addr, uint64_t len,
-			  struct uet_ses_mr **mr, uint8_t **ptr);
+			  struct uet_ses_mr **mr, uint64_t *moff,
+			  uint8_t **ptr);
+/* Whether bytes [moff, moff + len) of mr lie in one segment. */
+bool uet_ses_mr_contig(const struct uet_ses_mr *mr, uint64_t moff,
+		       uint64_t len);
+/* Copy len bytes into / out of the region at offset moff, across
+ * segments (the range was checked by uet_ses_mr_access). */
+void uet_ses_mr_put(const struct uet_ses_mr *mr, uint64_t moff,
+		    const void *src, uint64_t len);
+void uet_ses_mr_get(const struct uet_ses_mr *mr, uint64_t moff, void *dst,
+		    uint64_t len);
 
 /* ---- uet_ses_rma.c: RMA and atomics ---- */
 

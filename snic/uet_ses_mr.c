@@ -14,6 +14,11 @@
  * The array grows by doubling; registrations are allocated one by one,
  * so pointers to them (replies in progress) stay valid.
  *
+ * A registration may be several segments (up to UET_SES_MR_SEGS_MAX, the
+ * provider's mr_iov_limit): the region is their bytes one after the
+ * other; accesses are checked against the whole and copied segment by
+ * segment (uet_ses_mr_put / uet_ses_mr_get).
+ *
  * User keys (bit 63 clear) live in a hash map by the full key.  Their
  * generation is byte 4 of the key (UET_SES_MKEY_GEN), which the initiator
  * also puts in ri_generation, so the generation check passes for them.
@@ -135,6 +140,105 @@ static void ses_mr_slot_put(struct uet_ses *ses, uint64_t slot)
 	ses->mr_free_tail = slot;
 }
 
+/*
+ * The segments of a: one (addr, len) or a->segs, with their offsets in
+ * the region; -EINVAL for a segment of bytes at NULL, one that wraps
+ * the address space or a total above SIZE_MAX.
+ */
+static int ses_mr_segs_set(struct uet_ses_mr *mr,
+			   const struct uet_ses_mr_attr *a)
+{
+	const struct iovec one = { .iov_base = a->addr, .iov_len = a->len };
+	const struct iovec *v = a->nsegs ? a->segs : &one;
+	size_t i, n = a->nsegs ? a->nsegs : 1;
+	uint64_t total = 0;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].iov_len && !v[i].iov_base)
+			return -EINVAL;
+		if ((uint64_t)v[i].iov_len >
+		    UINT64_MAX - (uint64_t)(uintptr_t)v[i].iov_base)
+			return -EINVAL;
+		if ((uint64_t)v[i].iov_len > (uint64_t)SIZE_MAX - total)
+			return -EINVAL;
+		mr->segs[i] = v[i];
+		mr->seg_off[i] = total;
+		total += v[i].iov_len;
+	}
+	mr->nsegs = n;
+	mr->addr = v[0].iov_base;
+	mr->len = total;
+	return 0;
+}
+
+/* The segment holding region byte moff (< mr->len), the last one for
+ * moff == mr->len. */
+static size_t ses_mr_seg_of(const struct uet_ses_mr *mr, uint64_t moff)
+{
+	size_t i = 0;
+
+	while (i + 1 < mr->nsegs && moff >= mr->seg_off[i + 1])
+		i++;
+	/* empty segments: move on to the one that holds the byte */
+	while (i + 1 < mr->nsegs && moff >= mr->seg_off[i] +
+	       mr->segs[i].iov_len)
+		i++;
+	return i;
+}
+
+bool uet_ses_mr_contig(const struct uet_ses_mr *mr, uint64_t moff,
+		       uint64_t len)
+{
+	size_t i;
+
+	if (mr->nsegs <= 1 || !len)
+		return true;
+	i = ses_mr_seg_of(mr, moff);
+	return len <= mr->seg_off[i] + mr->segs[i].iov_len - moff;
+}
+
+void uet_ses_mr_put(const struct uet_ses_mr *mr, uint64_t moff,
+		    const void *src, uint64_t len)
+{
+	const uint8_t *s = src;
+	uint64_t in, n;
+	size_t i;
+
+	if (!len)
+		return;
+	for (i = ses_mr_seg_of(mr, moff); len && i < mr->nsegs; i++) {
+		in = moff - mr->seg_off[i];
+		n = mr->segs[i].iov_len - in;
+		if (n > len)
+			n = len;
+		memcpy((uint8_t *)mr->segs[i].iov_base + in, s, n);
+		s += n;
+		len -= n;
+		moff += n;
+	}
+}
+
+void uet_ses_mr_get(const struct uet_ses_mr *mr, uint64_t moff, void *dst,
+		    uint64_t len)
+{
+	uint8_t *d = dst;
+	uint64_t in, n;
+	size_t i;
+
+	if (!len)
+		return;
+	for (i = ses_mr_seg_of(mr, moff); len && i < mr->nsegs; i++) {
+		in = moff - mr->seg_off[i];
+		n = mr->segs[i].iov_len - in;
+		if (n > len)
+			n = len;
+		memcpy(d, (const uint8_t *)mr->segs[i].iov_base + in, n);
+		d += n;
+		len -= n;
+		moff += n;
+	}
+}
+
 int uet_ses_mr_reg(struct uet_ses *ses, const struct uet_ses_mr_attr *a,
 		   uint64_t *key)
 {
@@ -146,8 +250,11 @@ int uet_ses_mr_reg(struct uet_ses *ses, const struct uet_ses_mr_attr *a,
 		return -EINVAL;
 	if (a->access & ~(UET_SES_ACC_REMOTE_READ | UET_SES_ACC_REMOTE_WRITE))
 		return -EINVAL;
-	if ((!a->addr && a->len) ||
-	    (uint64_t)a->len > UINT64_MAX - (uint64_t)(uintptr_t)a->addr)
+	if (a->nsegs > UET_SES_MR_SEGS_MAX || (a->nsegs && !a->segs))
+		return -EINVAL;
+	if (!a->nsegs && ((!a->addr && a->len) ||
+			  (uint64_t)a->len >
+			  UINT64_MAX - (uint64_t)(uintptr_t)a->addr))
 		return -EINVAL;
 	if (a->user_key && ses_mkey_is_prov(a->requested_key))
 		return -EINVAL;
@@ -158,8 +265,9 @@ int uet_ses_mr_reg(struct uet_ses *ses, const struct uet_ses_mr_attr *a,
 	mr = calloc(1, sizeof(*mr));
 	if (!mr)
 		return -ENOMEM;
-	mr->addr = a->addr;
-	mr->len = a->len;
+	ret = ses_mr_segs_set(mr, a);
+	if (ret)
+		goto err_free;
 	mr->access = a->access;
 	mr->virt_addr = a->virt_addr;
 	uet_dlist_init(&mr->replies);
@@ -286,10 +394,12 @@ static void ses_mr_refuse(struct uet_ses *ses, uint8_t rc, uint64_t key,
 
 uint8_t uet_ses_mr_access(struct uet_ses *ses, uint64_t key, uint8_t ri_gen,
 			  uint32_t need, uint64_t addr, uint64_t len,
-			  struct uet_ses_mr **out, uint8_t **ptr)
+			  struct uet_ses_mr **out, uint64_t *moff,
+			  uint8_t **ptr)
 {
 	struct uet_ses_mr *mr;
 	uint64_t base, start;
+	size_t i;
 	uint8_t rc;
 
 	mr = ses_mr_find(ses, key, &rc);
@@ -314,7 +424,16 @@ uint8_t uet_ses_mr_access(struct uet_ses *ses, uint64_t key, uint8_t ri_gen,
 	    len > mr->len - (start - base))
 		goto err_refuse;
 	*out = mr;
-	*ptr = mr->addr ? mr->addr + (start - base) : NULL;
+	*moff = start - base;
+	if (!mr->len) {
+		*ptr = NULL;
+	} else if (mr->nsegs <= 1) {
+		*ptr = mr->addr + (start - base);
+	} else {
+		i = ses_mr_seg_of(mr, *moff);
+		*ptr = (uint8_t *)mr->segs[i].iov_base +
+		       (*moff - mr->seg_off[i]);
+	}
 	return UET_RC_OK;
 
 err_refuse:

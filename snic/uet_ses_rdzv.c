@@ -413,7 +413,8 @@ int uet_ses_reply_build(struct uet_ses *ses, struct uet_ses_reply *rp,
 			return -EAGAIN;
 		}
 		plen = max;
-		memcpy(pkt->bounce, rp->src + rp->next, plen);
+		uet_ses_mr_get(rp->mr, rp->moff + rp->next, pkt->bounce,
+			       plen);
 		pkt->pds.iov[0].iov_base = pkt->bounce;
 		pkt->pds.iov[0].iov_len = plen;
 		pkt->pds.iovcnt = 1;

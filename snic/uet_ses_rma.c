@@ -625,6 +625,7 @@ static int ses_rx_write(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	struct uet_ses_ep *ep;
 	struct uet_ses_mr *mr;
 	struct uet_hnode *n;
+	uint64_t moff;
 	uint8_t *ptr;
 	uint8_t rc;
 	int ret;
@@ -644,7 +645,7 @@ static int ses_rx_write(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 
 	rc = uet_ses_mr_access(ses, q->key, q->ri_gen,
 			       UET_SES_ACC_REMOTE_WRITE, q->start, q->total,
-			       &mr, &ptr);
+			       &mr, &moff, &ptr);
 	if (rc != UET_RC_OK) {
 		/* The write failed: what landed of it is forgotten. */
 		if (x)
@@ -705,7 +706,7 @@ static int ses_rx_write(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 		uet_dlist_insert_tail(&ses->rma_inc, &x->inc_entry);
 	}
 	if (q->plen)
-		memcpy(ptr + q->off, q->data, q->plen);
+		uet_ses_mr_put(mr, moff + q->off, q->data, q->plen);
 	ses->stats.rma_bytes_rx += q->plen;
 	x->rcvd += q->plen;
 	if (q->som) {
@@ -779,7 +780,7 @@ static int ses_rx_amo(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	const uint8_t *payload;
 	struct uet_ses_ep *ep;
 	struct uet_ses_mr *mr;
-	uint64_t plen, len = h->request_length;
+	uint64_t plen, moff, len = h->request_length;
 	uint8_t op, dtype, rc;
 	uint32_t need;
 	uint8_t *ptr;
@@ -811,8 +812,13 @@ static int ses_rx_amo(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	else
 		need = UET_SES_ACC_REMOTE_WRITE;
 	rc = uet_ses_mr_access(ses, h->match_bits, h->ri_generation, need,
-			       h->buffer_offset, len, &mr, &ptr);
+			       h->buffer_offset, len, &mr, &moff, &ptr);
 	if (rc != UET_RC_OK)
+		goto err_refuse;
+	/* Atomics apply in place: the operand may not cross a segment of
+	 * a registration of several (docs/conformance.md). */
+	rc = UET_RC_AT_OUT_OF_RANGE;
+	if (!uet_ses_mr_contig(mr, moff, len))
 		goto err_refuse;
 	rc = ses_rx_amo_check(op, dtype, len, ptr);
 	if (rc != UET_RC_OK) {
@@ -944,13 +950,13 @@ int uet_ses_rx_rma_read(struct uet_ses *ses,
 	struct uet_ses_reply *rp = NULL;
 	struct uet_ses_rma_rx *x = NULL;
 	struct uet_ses_mr *mr;
-	uint64_t len = h->request_length;
+	uint64_t moff, len = h->request_length;
 	uint8_t *ptr;
 	uint8_t rc;
 
 	rc = uet_ses_mr_access(ses, h->match_bits, h->ri_generation,
 			       UET_SES_ACC_REMOTE_READ, h->buffer_offset, len,
-			       &mr, &ptr);
+			       &mr, &moff, &ptr);
 	if (rc != UET_RC_OK)
 		goto err_refuse;
 	rc = UET_RC_UNSUPPORTED_OP;
@@ -974,6 +980,7 @@ int uet_ses_rx_rma_read(struct uet_ses *ses,
 		}
 		rp->mr = mr;
 		rp->src = ptr;
+		rp->moff = moff;
 		uet_dlist_insert_tail(&mr->replies, &rp->mr_entry);
 		uet_ses_txi_queue(ses, &rp->txi);
 	}

@@ -233,36 +233,44 @@ static uint32_t snic_ses_access(uint64_t access)
  * fails), so keys are unique whatever the access.  The NIC keeps its own
  * record for local checks (uet_snic_mr_check).
  */
-static int snic_mr_reg(struct uet_hsi_dev *d, void *addr, size_t len,
-		       uint64_t access, uint64_t flags, uint64_t *key)
+_Static_assert(UET_HSI_MR_SEGS_MAX <= UET_SES_MR_SEGS_MAX,
+	       "the RI table holds every HSI segment");
+
+static int snic_mr_regv(struct uet_hsi_dev *d, const struct iovec *segs,
+			size_t nsegs, uint64_t access, uint64_t flags,
+			uint64_t *key)
 {
 	struct uet_snic_dev *dev = uet_snic_dev_of(d);
 	struct uet_ses_mr_attr sa;
 	struct uet_snic_mr *mr;
 	uint64_t k;
+	size_t i;
 	int ret;
 
-	if (!dev || !key)
+	if (!dev || !key || !segs || !nsegs || nsegs > UET_HSI_MR_SEGS_MAX)
 		return -EINVAL;
 	if (access & ~(uint64_t)UET_SNIC_MR_ACCESS)
 		return -EINVAL;
 	if (flags & ~(uint64_t)(UET_HSI_MR_USER_KEY | UET_HSI_MR_VIRT_ADDR))
 		return -EINVAL;
-	if (len && !addr)
-		return -EINVAL;
-	if (len > UINTPTR_MAX - (uintptr_t)addr)
-		return -EINVAL;
+	for (i = 0; i < nsegs; i++) {
+		if (segs[i].iov_len && !segs[i].iov_base)
+			return -EINVAL;
+		if (segs[i].iov_len > UINTPTR_MAX -
+		    (uintptr_t)segs[i].iov_base)
+			return -EINVAL;
+	}
 	if ((flags & UET_HSI_MR_USER_KEY) && (*key & UET_SES_MKEY_PROV))
 		return -EINVAL;
 	mr = calloc(1, sizeof(*mr));
 	if (!mr)
 		return -ENOMEM;
-	mr->addr = (uintptr_t)addr;
-	mr->len = len;
+	memcpy(mr->segs, segs, nsegs * sizeof(*segs));
+	mr->nsegs = nsegs;
 	mr->access = access;
 	memset(&sa, 0, sizeof(sa));
-	sa.addr = addr;
-	sa.len = len;
+	sa.segs = segs;
+	sa.nsegs = nsegs;
 	sa.access = snic_ses_access(access);
 	sa.virt_addr = !!(flags & UET_HSI_MR_VIRT_ADDR);
 	sa.user_key = !!(flags & UET_HSI_MR_USER_KEY);
@@ -289,6 +297,14 @@ err_unlock:
 	return ret;
 }
 
+static int snic_mr_reg(struct uet_hsi_dev *d, void *addr, size_t len,
+		       uint64_t access, uint64_t flags, uint64_t *key)
+{
+	struct iovec seg = { .iov_base = addr, .iov_len = len };
+
+	return snic_mr_regv(d, &seg, 1, access, flags, key);
+}
+
 static int snic_mr_dereg(struct uet_hsi_dev *d, uint64_t key)
 {
 	struct uet_snic_dev *dev = uet_snic_dev_of(d);
@@ -310,6 +326,21 @@ static int snic_mr_dereg(struct uet_hsi_dev *d, uint64_t key)
 	return 0;
 }
 
+/* Whether [a, a + len) lies in one segment of mr. */
+static bool snic_mr_holds(const struct uet_snic_mr *mr, uintptr_t a,
+			  size_t len)
+{
+	uintptr_t b;
+	size_t i;
+
+	for (i = 0; i < mr->nsegs; i++) {
+		b = (uintptr_t)mr->segs[i].iov_base;
+		if (a >= b && a + len <= b + mr->segs[i].iov_len)
+			return true;
+	}
+	return false;
+}
+
 int uet_snic_mr_check(struct uet_hsi_dev *d, uint64_t key, const void *addr,
 		      size_t len, uint64_t access)
 {
@@ -326,7 +357,7 @@ int uet_snic_mr_check(struct uet_hsi_dev *d, uint64_t key, const void *addr,
 		ret = -ENOENT;
 	else if (access & ~mr->access)
 		ret = -EACCES;
-	else if (a < mr->addr || a + len > mr->addr + mr->len)
+	else if (!snic_mr_holds(mr, a, len))
 		ret = -EFAULT;
 	pthread_mutex_unlock(&dev->lock);
 	return ret;
@@ -1038,6 +1069,7 @@ const struct uet_hsi_dev_ops uet_snic_dev_ops = {
 	.peer_insert = snic_peer_insert,
 	.peer_remove = snic_peer_remove,
 	.mr_reg = snic_mr_reg,
+	.mr_regv = snic_mr_regv,
 	.mr_dereg = snic_mr_dereg,
 	.get_limits = snic_get_limits,
 	.query_counters = uet_snic_query_counters,

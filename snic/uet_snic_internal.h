@@ -74,8 +74,8 @@ struct uet_snic_peer {
  * table holds the same key for remote access. */
 struct uet_snic_mr {
 	struct uet_hnode node;		/* dev->mr_map, keyed by the key */
-	uintptr_t addr;
-	size_t len;
+	struct iovec segs[UET_HSI_MR_SEGS_MAX];
+	size_t nsegs;
 	uint64_t access;		/* UET_HSI_ACCESS_* bits */
 };
 

@@ -135,7 +135,8 @@ START_TEST(test_info_defaults)
 		ck_assert_uint_eq(cur->domain_attr->mr_cnt, 65536);
 		ck_assert_uint_eq(cur->domain_attr->caps,
 				  FI_LOCAL_COMM | FI_REMOTE_COMM |
-				  FI_SHARED_AV);
+				  FI_SHARED_AV | UET_CAPS_PEER);
+		ck_assert(cur->domain_attr->caps & FI_AV_USER_ID);
 		ck_assert_uint_eq(job_of(cur), 1);
 		ck_assert_int_eq(cur->ep_attr->protocol, FI_PROTO_UNSPEC);
 		ck_assert_uint_eq(cur->ep_attr->protocol_version, 1);
@@ -328,7 +329,7 @@ START_TEST(test_info_unsatisfiable)
 	h->domain_attr->max_ep_stx_ctx = 1;
 	expect_nodata(h);
 	h->domain_attr->max_ep_stx_ctx = 0;
-	h->domain_attr->mr_iov_limit = 2;
+	h->domain_attr->mr_iov_limit = 9;	/* UET_MR_IOV_LIMIT + 1 */
 	expect_nodata(h);
 	h->domain_attr->mr_iov_limit = 0;
 	h->domain_attr->max_err_data = 1;

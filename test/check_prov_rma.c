@@ -1509,6 +1509,142 @@ START_TEST(test_remote_counters)
 }
 END_TEST
 
+/* The remote address of byte k of a region of several segments (byte 0
+ * at seg0). */
+static uint64_t raddr_k(const struct pair *p, const void *seg0, uint64_t k)
+{
+	return p->virt ? (uint64_t)(uintptr_t)seg0 + k : k;
+}
+
+/* Byte k of the concatenation of segs. */
+static uint8_t *seg_byte(const struct iovec *segs, size_t n, uint64_t k)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (k < segs[i].iov_len)
+			return (uint8_t *)segs[i].iov_base + k;
+		k -= segs[i].iov_len;
+	}
+	return NULL;
+}
+
+/* fi_mr_regv: a region of four separate buffers; writes and reads at
+ * offsets that cross their boundaries (one packet and many), atomics
+ * inside one segment, refused across two; more than mr_iov_limit
+ * iovs refused. */
+START_TEST(test_mr_regv_segments)
+{
+	static const size_t lens[4] = { 100, 37, 5000, 20000 };
+	const size_t total = 100 + 37 + 5000 + 20000;
+	struct iovec segs[4], many[9];
+	uint8_t *src, *back;
+	uint8_t add[4] = { 1, 2, 3, 4 };
+	struct fi_cq_err_entry err;
+	struct fid_mr *mr, *bad = NULL;
+	struct pair p;
+	uint64_t key, k;
+	size_t i;
+
+	pair_open(&p, mr_modes[_i]);
+	ck_assert_uint_eq(p.info->domain_attr->mr_iov_limit, 8);
+	for (i = 0; i < 4; i++) {
+		segs[i].iov_base = malloc(lens[i]);
+		ck_assert_ptr_nonnull(segs[i].iov_base);
+		memset(segs[i].iov_base, 0xee, lens[i]);
+		segs[i].iov_len = lens[i];
+	}
+	src = malloc(total);
+	back = malloc(total);
+	ck_assert(src && back);
+	ck_assert_int_eq(fi_mr_regv(p.s[1].dom, segs, 4,
+				    FI_REMOTE_WRITE | FI_REMOTE_READ, 0, 0x51,
+				    0, &mr, NULL), 0);
+	key = fi_mr_key(mr);
+
+	/* 200 bytes from byte 50: the end of A, all of B, the start of C */
+	uet_test_fill(src, 200, 3);
+	ck_assert_int_eq(fi_write(p.s[0].ep, src, 200, NULL, p.s[0].peer,
+				  raddr_k(&p, segs[0].iov_base, 50), key,
+				  (void *)0x21), 0);
+	wait_ok(&p, (void *)0x21, FI_RMA | FI_WRITE);
+	ck_assert(!memcmp((uint8_t *)segs[0].iov_base + 50, src, 50));
+	ck_assert(!memcmp(segs[1].iov_base, src + 50, 37));
+	ck_assert(!memcmp(segs[2].iov_base, src + 87, 113));
+	ck_assert_uint_eq(((uint8_t *)segs[0].iov_base)[49], 0xee);
+	ck_assert_uint_eq(((uint8_t *)segs[2].iov_base)[113], 0xee);
+	memset(back, 0, 200);
+	ck_assert_int_eq(fi_read(p.s[0].ep, back, 200, NULL, p.s[0].peer,
+				 raddr_k(&p, segs[0].iov_base, 50), key,
+				 (void *)0x22), 0);
+	wait_ok(&p, (void *)0x22, FI_RMA | FI_READ);
+	ck_assert(!memcmp(back, src, 200));
+
+	/* many packets: from byte 120 (in B) through C into D */
+	uet_test_fill(src, 24000, 4);
+	ck_assert_int_eq(fi_write(p.s[0].ep, src, 24000, NULL, p.s[0].peer,
+				  raddr_k(&p, segs[0].iov_base, 120), key,
+				  (void *)0x23), 0);
+	wait_ok(&p, (void *)0x23, FI_RMA | FI_WRITE);
+	for (k = 0; k < 24000; k++)
+		if (*seg_byte(segs, 4, 120 + k) != src[k])
+			ck_abort_msg("byte %llu of the region differs",
+				     (unsigned long long)(120 + k));
+	ck_assert_uint_eq(*seg_byte(segs, 4, 120 + 24000), 0xee);
+	memset(back, 0, total);
+	ck_assert_int_eq(fi_read(p.s[0].ep, back, total, NULL, p.s[0].peer,
+				 raddr_k(&p, segs[0].iov_base, 0), key,
+				 (void *)0x24), 0);
+	wait_ok(&p, (void *)0x24, FI_RMA | FI_READ);
+	for (k = 0; k < total; k++)
+		if (back[k] != *seg_byte(segs, 4, k))
+			ck_abort_msg("read byte %llu differs",
+				     (unsigned long long)k);
+	/* past the end of the whole region */
+	ck_assert_int_eq(fi_read(p.s[0].ep, back, 2, NULL, p.s[0].peer,
+				 raddr_k(&p, segs[0].iov_base, total - 1),
+				 key, (void *)0x25), 0);
+	ck_assert_int_eq(wait_err(&p, (void *)0x25).err, FI_EINVAL);
+
+	/* atomics: inside B, and across A and B (refused, nothing
+	 * changed) */
+	memset(segs[1].iov_base, 0, 37);
+	ck_assert_int_eq(fi_atomic(p.s[0].ep, add, 4, NULL, p.s[0].peer,
+				   raddr_k(&p, segs[0].iov_base, 100), key,
+				   FI_UINT8, FI_SUM, (void *)0x26), 0);
+	wait_ok(&p, (void *)0x26, FI_ATOMIC | FI_WRITE);
+	ck_assert(!memcmp(segs[1].iov_base, add, 4));
+	memset(segs[0].iov_base, 0, 100);
+	ck_assert_int_eq(fi_atomic(p.s[0].ep, add, 4, NULL, p.s[0].peer,
+				   raddr_k(&p, segs[0].iov_base, 98), key,
+				   FI_UINT8, FI_SUM, (void *)0x27), 0);
+	err = wait_err(&p, (void *)0x27);
+	ck_assert_int_eq(err.err, FI_EINVAL);
+	ck_assert_int_eq(err.prov_errno, UET_RC_AT_OUT_OF_RANGE);
+	ck_assert_uint_eq(((uint8_t *)segs[0].iov_base)[98], 0);
+	ck_assert_uint_eq(((uint8_t *)segs[1].iov_base)[0], 1);
+
+	/* more iovs than mr_iov_limit; a NULL iov with bytes */
+	for (i = 0; i < 9; i++) {
+		many[i].iov_base = back + i;
+		many[i].iov_len = 1;
+	}
+	ck_assert_int_eq(fi_mr_regv(p.s[1].dom, many, 9, FI_REMOTE_READ, 0,
+				    0x52, 0, &bad, NULL), -FI_EINVAL);
+	many[3].iov_base = NULL;
+	ck_assert_int_eq(fi_mr_regv(p.s[1].dom, many, 8, FI_REMOTE_READ, 0,
+				    0x53, 0, &bad, NULL), -FI_EINVAL);
+	ck_assert_ptr_null(bad);
+
+	ck_assert_int_eq(fi_close(&mr->fid), 0);
+	for (i = 0; i < 4; i++)
+		free(segs[i].iov_base);
+	free(src);
+	free(back);
+	pair_close(&p);
+}
+END_TEST
+
 static Suite *prov_rma_suite(void)
 {
 	Suite *s = suite_create("prov_rma");
@@ -1527,6 +1663,7 @@ static Suite *prov_rma_suite(void)
 	tcase_add_test(tc, test_rma_vec_inject_more);
 	tcase_add_test(tc, test_rma_writedata);
 	tcase_add_test(tc, test_rma_multi_segment);
+	tcase_add_loop_test(tc, test_mr_regv_segments, 0, 4);
 	tcase_add_test(tc, test_atomic_matrix);
 	tcase_add_test(tc, test_atomic_vectors);
 	tcase_add_test(tc, test_fetch_add_4procs);

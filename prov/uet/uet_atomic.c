@@ -232,6 +232,12 @@ int uet_query_atomic(struct fid_domain *domain, enum fi_datatype datatype,
 	       (flags & FI_FETCH_ATOMIC) ? UET_AMO_KIND_FETCH :
 	       UET_AMO_KIND_WRITE;
 	ret = uet_amo_check(kind, datatype, op, &uop, &udt, &size);
+#if FI_MAJOR_VERSION >= 2
+	if (ret && (datatype == FI_INT128 || datatype == FI_UINT128))
+		UET_INFO(FI_LOG_DOMAIN, "FI_INT128/FI_UINT128 atomics are "
+			 "not offered: UET's atomic datatype table has no "
+			 "128-bit integer code (docs/conformance.md E-20)\n");
+#endif
 	if (ret)
 		return ret;
 	attr->size = size;

@@ -166,12 +166,22 @@ static int uet_av_insert_addrs(struct uet_av *av, const struct uet_addr *as,
 			       uint64_t flags, void *context)
 {
 	int *errs = (flags & FI_SYNC_ERR) ? context : NULL;
-	fi_addr_t a;
+	fi_addr_t a, uid = FI_ADDR_NOTAVAIL;
 	size_t i;
 	int done = 0, ret;
 
+	if ((flags & FI_AV_USER_ID) && !fi_addr)
+		return -FI_EINVAL;
 	for (i = 0; i < count; i++) {
+		if (flags & FI_AV_USER_ID)
+			uid = fi_addr[i];
 		ret = uet_av_insert_one(av, &as[i], SIZE_MAX, &a);
+		if (!ret && (flags & FI_AV_USER_ID)) {
+			uet_lock(&av->lock, UET_LOCK_AV);
+			av->tbl[a].has_user_id = true;
+			av->tbl[a].user_id = uid;
+			uet_unlock(&av->lock, UET_LOCK_AV);
+		}
 		if (errs)
 			errs[i] = -ret;
 		if (ret) {
@@ -205,7 +215,12 @@ static int uet_av_check_flags(struct uet_av *av, uint64_t flags)
 {
 	if (av->read_only)
 		return -FI_EPERM;
-	if (flags & ~(uint64_t)(FI_MORE | FI_SYNC_ERR))
+	/* FI_AV_USER_ID (libfabric 1.18 and later): fi_addr[i] is an id
+	 * reported as the source of completions instead of the fi_addr_t
+	 * returned in its place */
+	if (flags & ~(uint64_t)(FI_MORE | FI_SYNC_ERR | FI_AV_USER_ID))
+		return -FI_EINVAL;
+	if ((flags & FI_AV_USER_ID) && av->shm)
 		return -FI_EINVAL;
 	if ((flags & FI_SYNC_ERR) && (av->flags & FI_EVENT))
 		return -FI_EINVAL;
@@ -430,9 +445,13 @@ fi_addr_t uet_av_reverse(struct uet_av *av, uint32_t peer,
 	n = uet_hashmap_lookup_u64(&av->rev,
 				   uet_av_rev_key(peer, (uint16_t)(initiator >> 12),
 						  (uint16_t)initiator));
-	if (n)
-		a = (fi_addr_t)(uet_container_of(n, struct uet_av_entry,
-						 node) - av->tbl);
+	if (n) {
+		struct uet_av_entry *e = uet_container_of(n,
+							  struct uet_av_entry,
+							  node);
+
+		a = e->has_user_id ? e->user_id : (fi_addr_t)(e - av->tbl);
+	}
 	uet_unlock(&av->lock, UET_LOCK_AV);
 	return a;
 }

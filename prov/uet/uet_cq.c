@@ -18,6 +18,7 @@
 
 #include "uet_clock.h"
 #include "uet_fi_no.h"
+#include "uet_peer.h"
 #include "uet_prov.h"
 #include "uet_wire_consts.h"
 
@@ -76,6 +77,20 @@ void uet_cq_write(struct uet_cq *cq, const struct fi_cq_tagged_entry *e,
 	struct uet_cq_ovf *o;
 	struct uet_cq_entry *ce;
 
+#if UET_HAVE_PEER
+	if (cq->peer) {
+		struct fid_peer_cq *pc = cq->peer;
+		ssize_t ret;
+
+		ret = pc->owner_ops->write(pc, e->op_context, e->flags,
+					   e->len, e->buf, e->data, e->tag,
+					   src);
+		if (ret)
+			UET_WARN(FI_LOG_CQ, "peer CQ write: %zd: completion "
+				 "lost\n", ret);
+		return;
+	}
+#endif
 	uet_lock(&cq->lock, UET_LOCK_CQ);
 	if (cq->count < cq->size && !cq->noverflow) {
 		ce = &cq->ring[(cq->head + cq->count) % cq->size];
@@ -103,8 +118,22 @@ void uet_cq_write(struct uet_cq *cq, const struct fi_cq_tagged_entry *e,
 void uet_cq_write_err(struct uet_cq *cq, const struct fi_cq_err_entry *err,
 		      fi_addr_t src)
 {
-	struct uet_cq_err *e = calloc(1, sizeof(*e));
+	struct uet_cq_err *e;
 
+#if UET_HAVE_PEER
+	if (cq->peer) {
+		struct fid_peer_cq *pc = cq->peer;
+		ssize_t ret;
+
+		(void)src;
+		ret = pc->owner_ops->writeerr(pc, err);
+		if (ret)
+			UET_WARN(FI_LOG_CQ, "peer CQ writeerr: %zd: error "
+				 "completion lost\n", ret);
+		return;
+	}
+#endif
+	e = calloc(1, sizeof(*e));
 	if (!e) {
 		UET_WARN(FI_LOG_CQ, "error completion lost: out of memory\n");
 		return;
@@ -433,8 +462,22 @@ int uet_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
 		return -FI_EINVAL;
 	*out = NULL;
 	dom = uet_container_of(domain, struct uet_domain, fid);
+#if UET_HAVE_PEER
+	/* FI_PEER: an imported CQ; completions go to the owner's
+	 * (context: struct fi_peer_cq_context) */
+	if (attr->flags & ~(uint64_t)(FI_AFFINITY | FI_PEER))
+		return -FI_EINVAL;
+	if ((attr->flags & FI_PEER) &&
+	    (!context ||
+	     ((struct fi_peer_cq_context *)context)->size <
+	     sizeof(struct fi_peer_cq_context) ||
+	     !((struct fi_peer_cq_context *)context)->cq ||
+	     !((struct fi_peer_cq_context *)context)->cq->owner_ops))
+		return -FI_EINVAL;
+#else
 	if (attr->flags & ~(uint64_t)FI_AFFINITY)
 		return -FI_EINVAL;
+#endif
 	switch (attr->wait_obj) {
 	case FI_WAIT_NONE:
 	case FI_WAIT_UNSPEC:
@@ -484,6 +527,12 @@ int uet_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
 	atomic_init(&cq->signaled, false);
 	cq->fid.fid.fclass = FI_CLASS_CQ;
 	cq->fid.fid.context = context;
+#if UET_HAVE_PEER
+	if (attr->flags & FI_PEER) {
+		cq->peer = ((struct fi_peer_cq_context *)context)->cq;
+		cq->fid.fid.context = NULL;
+	}
+#endif
 	cq->fid.fid.ops = &uet_cq_fi_ops;
 	cq->fid.ops = &uet_cq_ops;
 	if (ws) {

@@ -15,6 +15,7 @@
 
 #include "uet_fi_no.h"
 #include "uet_info.h"
+#include "uet_peer.h"
 #include "uet_prov.h"
 
 void uet_domain_progress(struct uet_domain *dom)
@@ -145,6 +146,16 @@ static struct fi_ops uet_domain_fi_ops = {
 	.ops_set = uet_no_ops_set,
 };
 
+/* fi_endpoint2: flags 0 or FI_PEER (an endpoint of a peer domain, opened
+ * as any other: the peer objects are its CQ and SRX), else -FI_EINVAL. */
+static int uet_endpoint2(struct fid_domain *domain, struct fi_info *info,
+			 struct fid_ep **ep, uint64_t flags, void *context)
+{
+	if (flags & ~(uint64_t)FI_PEER)
+		return -FI_EINVAL;
+	return uet_ep_open(domain, info, ep, context);
+}
+
 static struct fi_ops_domain uet_domain_ops = {
 	.size = sizeof(struct fi_ops_domain),
 	.av_open = uet_av_open,
@@ -154,10 +165,14 @@ static struct fi_ops_domain uet_domain_ops = {
 	.cntr_open = uet_cntr_open,
 	.poll_open = uet_poll_open,
 	.stx_ctx = uet_no_stx_ctx,
+#if UET_HAVE_PEER
+	.srx_ctx = uet_srx_context,
+#else
 	.srx_ctx = uet_no_srx_ctx,
+#endif
 	.query_atomic = uet_query_atomic,
 	.query_collective = uet_no_query_collective,
-	.endpoint2 = uet_no_endpoint2,
+	.endpoint2 = uet_endpoint2,
 };
 
 static struct fi_ops_mr uet_domain_mr_ops = {

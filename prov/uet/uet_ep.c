@@ -15,6 +15,7 @@
 #include "uet_clock.h"
 #include "uet_fi_no.h"
 #include "uet_info.h"
+#include "uet_peer.h"
 #include "uet_prov.h"
 
 /* ---- operation table ---- */
@@ -244,12 +245,18 @@ static int uet_ep_close(struct fid *fid)
 {
 	struct uet_ep *ep = uet_container_of(fid, struct uet_ep, fid.fid);
 
+#if UET_HAVE_PEER
+	uet_peer_ep_close(ep);
+#endif
 	if (uet_ep_enabled(ep)) {
 		uet_bind_set_del(ep->domain->eps, ep, &ep->domain->neps);
 		uet_ep_drain(ep);
 		ep->domain->ops->queue_close(ep->q);
 		ep->q = NULL;
 	}
+#if UET_HAVE_PEER
+	uet_peer_ep_release(ep);
+#endif
 	if (ep->tx_cq)
 		uet_bind_set_del(&ep->tx_cq->bound, ep, &ep->tx_cq->ref);
 	if (ep->rx_cq && ep->rx_cq != ep->tx_cq)
@@ -398,6 +405,10 @@ static int uet_ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 		return uet_ep_bind_cntr(ep, uet_container_of(bfid,
 							     struct uet_cntr,
 							     fid.fid), flags);
+#if UET_HAVE_PEER
+	case FI_CLASS_SRX_CTX:
+		return uet_peer_ep_bind_srx(ep, bfid);
+#endif
 	case FI_CLASS_EQ:
 		if (ep->eq)
 			return -FI_EBUSY;

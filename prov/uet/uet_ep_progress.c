@@ -18,6 +18,7 @@
 
 #include <string.h>
 
+#include "uet_peer.h"
 #include "uet_post.h"
 #include "uet_prov.h"
 #include "uet_xlate.h"
@@ -224,6 +225,12 @@ static void uet_ep_recv_done(struct uet_ep *ep, const uint8_t *ent,
 		uet_ep_rma_event(ep, &n, &cont);
 		return;
 	}
+#if UET_HAVE_PEER
+	if (uet_peer_recv_done_locked(ep, (uint32_t)n.buffer_id_0 |
+				      (uint32_t)n.buffer_id_1 << 16, &n,
+				      &cont))
+		return;
+#endif
 	op = uet_ep_op_at(ep, (uint32_t)n.buffer_id_0 |
 			  (uint32_t)n.buffer_id_1 << 16, UET_OP_RX,
 			  UET_OP_PEEK);
@@ -315,6 +322,9 @@ void uet_ep_progress_locked(struct uet_ep *ep)
 
 	if (!ep->enabled)
 		return;
+#if UET_HAVE_PEER
+	uet_peer_poll_locked(ep);
+#endif
 	if (ep->doorbell_pending)
 		uet_post_ring_locked(ep);
 	for (;;) {

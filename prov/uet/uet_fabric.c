@@ -8,6 +8,7 @@
 #include "uet_fi_no.h"
 #include "uet_iface.h"
 #include "uet_info.h"
+#include "uet_peer.h"
 #include "uet_prov.h"
 
 static int uet_fabric_close(struct fid *fid)
@@ -34,6 +35,29 @@ static struct fi_ops uet_fabric_fi_ops = {
 	.ops_set = uet_no_ops_set,
 };
 
+/*
+ * fi_domain2: flags 0 is fi_domain; FI_PEER (libfabric's peer API, with
+ * fi_peer.h) takes a struct fi_peer_domain_context, whose owner domain
+ * uet does not need (it registers memory with its own device), and
+ * opens an ordinary domain.  Anything else -FI_EINVAL (fi_peer(3)).
+ */
+static int uet_domain2(struct fid_fabric *fabric, struct fi_info *info,
+		       struct fid_domain **dom, uint64_t flags, void *context)
+{
+	if (!flags)
+		return uet_domain_open(fabric, info, dom, context);
+#if UET_HAVE_PEER
+	if (flags == FI_PEER) {
+		struct fi_peer_domain_context *pc = context;
+
+		if (!pc || pc->size < sizeof(*pc) || !pc->domain)
+			return -FI_EINVAL;
+		return uet_domain_open(fabric, info, dom, NULL);
+	}
+#endif
+	return -FI_EINVAL;
+}
+
 static struct fi_ops_fabric uet_fabric_ops = {
 	.size = sizeof(struct fi_ops_fabric),
 	.domain = uet_domain_open,
@@ -41,7 +65,7 @@ static struct fi_ops_fabric uet_fabric_ops = {
 	.eq_open = uet_eq_open,
 	.wait_open = uet_wait_open,
 	.trywait = uet_fabric_trywait,
-	.domain2 = uet_no_domain2,
+	.domain2 = uet_domain2,
 };
 
 int uet_fabric(struct fi_fabric_attr *attr, struct fid_fabric **fabric,

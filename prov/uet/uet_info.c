@@ -221,6 +221,20 @@ static int uet_info_hint_addr(const void *raw, size_t len, int family,
 	return 0;
 }
 
+/* Whether the hints' addresses are not uet addresses at all. */
+static bool uet_info_foreign_addrs(const struct fi_info *hints)
+{
+	struct uet_addr a;
+
+	if (hints->src_addr &&
+	    uet_addr_from_raw(&a, hints->src_addr, hints->src_addrlen))
+		return true;
+	if (hints->dest_addr &&
+	    uet_addr_from_raw(&a, hints->dest_addr, hints->dest_addrlen))
+		return true;
+	return false;
+}
+
 static int uet_info_req_init(const char *node, const char *service,
 			     uint64_t flags, const struct fi_info *hints,
 			     struct uet_info_req *req)
@@ -236,6 +250,12 @@ static int uet_info_req_init(const char *node, const char *service,
 		ret = uet_info_family(hints->addr_format, &req->family);
 		if (ret)
 			return ret;
+		/* A peer's owner (FI_PEER: lnx) passes the application's
+		 * hints on, addresses of its own format included: those
+		 * are not for uet, which then ignores them. */
+		if ((hints->caps & FI_PEER) &&
+		    uet_info_foreign_addrs(hints))
+			goto skip_addrs;
 		if (hints->src_addr) {
 			ret = uet_info_hint_addr(hints->src_addr,
 						 hints->src_addrlen,
@@ -253,6 +273,7 @@ static int uet_info_req_init(const char *node, const char *service,
 			req->has_dest = true;
 		}
 	}
+skip_addrs:
 
 	if (node) {
 		ret = uet_addr_resolve(node, service, req->family, numeric,
@@ -635,6 +656,35 @@ static int uet_info_apply_rx(struct fi_info *info, const struct fi_rx_attr *h)
 	return 0;
 }
 
+#define UET_PEER_IOV_LIMIT	4
+
+/*
+ * A peer (FI_PEER: lnx) gets infos without an auth_key unless the hints
+ * gave one: lnx passes the core's auth_key_size up into its own info and
+ * then refuses any size but its own (2.6: fi_endpoint -FI_ENODATA).  The
+ * domain then takes FI_UET_JOB_ID's JobID, as for a NULL key.
+ */
+static void uet_info_peer_no_key(struct fi_info *info,
+				 const struct fi_info *hints)
+{
+	if (!hints->domain_attr || !hints->domain_attr->auth_key_size) {
+		free(info->domain_attr->auth_key);
+		info->domain_attr->auth_key = NULL;
+		info->domain_attr->auth_key_size = 0;
+	}
+	if (!hints->ep_attr || !hints->ep_attr->auth_key_size) {
+		free(info->ep_attr->auth_key);
+		info->ep_attr->auth_key = NULL;
+		info->ep_attr->auth_key_size = 0;
+	}
+	/* the same for the iovec limits: lnx 2.6 refuses any above its
+	 * own 4 (LNX_IOV_LIMIT) */
+	if (info->tx_attr->iov_limit > UET_PEER_IOV_LIMIT)
+		info->tx_attr->iov_limit = UET_PEER_IOV_LIMIT;
+	if (info->rx_attr->iov_limit > UET_PEER_IOV_LIMIT)
+		info->rx_attr->iov_limit = UET_PEER_IOV_LIMIT;
+}
+
 /* Check info (uet's defaults) against hints and take what they choose. */
 static int uet_info_apply(uint32_t version, struct fi_info *info,
 			  const struct fi_info *hints)
@@ -661,6 +711,8 @@ static int uet_info_apply(uint32_t version, struct fi_info *info,
 		ret = uet_info_apply_tx(info, hints->tx_attr);
 	if (!ret)
 		ret = uet_info_apply_rx(info, hints->rx_attr);
+	if (!ret && (info->caps & FI_PEER))
+		uet_info_peer_no_key(info, hints);
 	return ret;
 }
 

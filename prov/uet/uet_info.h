@@ -22,6 +22,7 @@
 #include <rdma/fabric.h>
 
 #include "uet_env.h"
+#include "uet_peer.h"
 #include "uet_wire_consts.h"	/* UET_JOB_ID_MAX */
 
 /* ---- capabilities ---- */
@@ -33,8 +34,17 @@
 #define UET_CAPS_RMA	(FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | \
 			 FI_REMOTE_READ | FI_REMOTE_WRITE | FI_RMA_EVENT | \
 			 FI_FENCE)
+/* FI_AV_USER_ID: insert-time ids reported as sources (uet_av.c);
+ * FI_PEER: imported peer CQs and peer SRX (uet_peer.c, only when the
+ * libfabric headers have fi_peer.h). */
+#if UET_HAVE_PEER
+#define UET_CAPS_PEER	(FI_AV_USER_ID | FI_PEER)
+#else
+#define UET_CAPS_PEER	FI_AV_USER_ID
+#endif
 /* FI_SHARED_AV: named AVs shared between processes (uet_av_shm.c). */
-#define UET_CAPS_DOMAIN	(FI_LOCAL_COMM | FI_REMOTE_COMM | FI_SHARED_AV)
+#define UET_CAPS_DOMAIN	(FI_LOCAL_COMM | FI_REMOTE_COMM | FI_SHARED_AV | \
+			 UET_CAPS_PEER)
 #define UET_CAPS_RDM	(UET_CAPS_MSG | UET_CAPS_RMA | UET_CAPS_DOMAIN)
 #define UET_CAPS_DGRAM	(UET_CAPS_MSG | UET_CAPS_DOMAIN)
 /* Every capability of some endpoint type. */
@@ -80,7 +90,8 @@
 /* Transmit / receive contexts of a scalable endpoint (uet_sep.c). */
 #define UET_EP_CTX_MAX		64
 #define UET_CNTR_CNT		256
-#define UET_MR_IOV_LIMIT	1
+/* Segments of one registration (fi_mr_regv): UET_HSI_MR_SEGS_MAX. */
+#define UET_MR_IOV_LIMIT	8
 #define UET_MR_CNT		65536
 /* auth_key: the JobID, a uint32_t in host order below 2^24 (4 bytes), or
  * a struct fi_uet_auth_key (40 bytes: JobID, flags 0, TSS secret;

@@ -36,6 +36,9 @@
 #include "uet_prov.h"
 #include "uet_xlate.h"
 
+_Static_assert(UET_MR_IOV_LIMIT == UET_HSI_MR_SEGS_MAX,
+	       "mr_iov_limit is the device's segment bound");
+
 #define UET_MR_ACCESS	(FI_SEND | FI_RECV | FI_READ | FI_WRITE | \
 			 FI_REMOTE_READ | FI_REMOTE_WRITE)
 #define UET_MR_REMOTE	(FI_REMOTE_READ | FI_REMOTE_WRITE)
@@ -163,7 +166,7 @@ int uet_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr,
 	struct uet_mr *mr;
 	uint64_t mode, dflags = 0;
 	void *addr;
-	size_t len;
+	size_t i, len;
 	int ret;
 
 	if (!fid || fid->fclass != FI_CLASS_DOMAIN || !attr || !out)
@@ -172,18 +175,26 @@ int uet_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr,
 	dom = uet_container_of(fid, struct uet_domain, fid.fid);
 	if (flags & ~(uint64_t)FI_RMA_EVENT)
 		return -FI_EINVAL;
-	if (attr->iov_count > 1) {
-		UET_WARN(FI_LOG_MR, "mr_iov_limit is 1\n");
+	if (attr->iov_count > UET_MR_IOV_LIMIT) {
+		UET_WARN(FI_LOG_MR, "%zu iovs: mr_iov_limit is %d\n",
+			 attr->iov_count, UET_MR_IOV_LIMIT);
 		return -FI_EINVAL;
 	}
+	if (attr->iov_count && !attr->mr_iov)
+		return -FI_EINVAL;
 	if (attr->access & ~(uint64_t)UET_MR_ACCESS)
 		return -FI_EINVAL;
 	if (attr->iface != FI_HMEM_SYSTEM)
 		return -FI_ENOSYS;
 	addr = attr->iov_count ? attr->mr_iov[0].iov_base : NULL;
-	len = attr->iov_count ? attr->mr_iov[0].iov_len : 0;
-	if (len && !addr)
-		return -FI_EINVAL;
+	len = 0;
+	for (i = 0; i < attr->iov_count; i++) {
+		if (attr->mr_iov[i].iov_len && !attr->mr_iov[i].iov_base)
+			return -FI_EINVAL;
+		if (attr->mr_iov[i].iov_len > SIZE_MAX - len)
+			return -FI_EINVAL;
+		len += attr->mr_iov[i].iov_len;
+	}
 	mode = uet_mr_mode_bits(dom->mr_mode);
 	/* Regions for local access only never need a known key (and
 	 * applications commonly give them all key 0): the device's. */
@@ -198,9 +209,16 @@ int uet_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr,
 	if (!mr)
 		return -FI_ENOMEM;
 	mr->fid.key = attr->requested_key;
-	ret = dom->ops->mr_reg(dom->dev, addr, len,
-			       uet_xlate_access(attr->access), dflags,
-			       &mr->fid.key);
+	if (attr->iov_count > 1)
+		ret = dom->ops->mr_regv ?
+		      dom->ops->mr_regv(dom->dev, attr->mr_iov,
+					attr->iov_count,
+					uet_xlate_access(attr->access),
+					dflags, &mr->fid.key) : -FI_EINVAL;
+	else
+		ret = dom->ops->mr_reg(dom->dev, addr, len,
+				       uet_xlate_access(attr->access),
+				       dflags, &mr->fid.key);
 	if (ret) {
 		free(mr);
 		if (ret == -EEXIST)

@@ -206,6 +206,8 @@ struct uet_av_entry {
 	bool in_rev;			/* node is in the reverse map */
 	uint64_t peer;			/* device peer handle */
 	struct uet_hnode node;		/* by {peer, pid, ri} */
+	bool has_user_id;		/* FI_AV_USER_ID insert */
+	fi_addr_t user_id;		/* reported as the source instead */
 };
 
 /* Named AV tables in POSIX shared memory (uet_av_shm.c). */
@@ -286,6 +288,9 @@ struct uet_cq {
 	struct uet_bind_set bound;	/* endpoints */
 	int signal_fd;			/* eventfd for fi_cq_signal */
 	atomic_bool signaled;
+	/* FI_PEER: the owner's CQ (struct fid_peer_cq) every completion
+	 * goes to; this one stays empty and reading it progresses */
+	void *peer;
 };
 
 int uet_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
@@ -396,6 +401,11 @@ enum uet_op_kind {
 	UET_OP_TX,
 	UET_OP_RX,
 	UET_OP_PEEK,
+	/* peer SRX (uet_peer.c): PEEK|CLAIM of any message, CLAIM receive
+	 * into the owner's buffers, CLAIM|DISCARD */
+	UET_OP_PEER_PEEK,
+	UET_OP_PEER_RX,
+	UET_OP_PEER_DISCARD,
 };
 
 /* One operation in flight; its index is the command's metadata. */
@@ -466,6 +476,11 @@ struct uet_ep {
 	uint8_t held[64];		/* a receive entry whose continuation
 					 * has not been read yet */
 	bool held_valid;
+	/* peer SRX (FI_PEER, uet_peer.c); under lock */
+	struct uet_srx *peer_srx;
+	unsigned int peer_peeks;	/* outstanding: 1 tagged, 2 untagged */
+	uint64_t peer_claim_seq;
+	bool peer_stop;
 };
 
 static inline struct uet_ep *uet_ep_of(struct fid_ep *fid)

@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The peer shared receive context (FI_PEER, libfabric's fi_peer.h), as
+ * the lnx (LINKx) provider uses it: the owner (lnx) matches every
+ * message against its own receive queue; uet, the peer, hands it each
+ * message that arrives and moves the data once the owner says where.
+ *
+ * uet's device matches receives itself, so a peer endpoint posts no
+ * receive of its own.  Instead it keeps one tagged and one untagged
+ * PEEK|CLAIM outstanding (ignore every tag bit, any source): the device
+ * answers with the header of the oldest unmatched message (tag, length,
+ * source, CQ data) and reserves it under a claim id the provider chose,
+ * or with NO_MSG.  The header goes to the owner (get_tag / get_msg):
+ *   - a receive matches: a CLAIM receive into the owner's buffers; its
+ *     completion goes to the (peer) CQ with the owner's context, then
+ *     owner free_entry;
+ *   - none (-FI_ENOENT): the entry the owner returned is queued
+ *     (queue_tag / queue_msg) with our claim id in peer_context; later
+ *     start_tag / start_msg post the CLAIM receive, discard_tag /
+ *     discard_msg a CLAIM|DISCARD (the owner frees the entry then).
+ * The device reserves messages in arrival order and one peek of each
+ * kind is outstanding at a time, so the owner sees them in order.
+ *
+ * Locking: the owner's callbacks are called with ep->lock held; start
+ * and discard (called by the owner from the application's thread) take
+ * it.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "uet_peer.h"
+
+#if UET_HAVE_PEER
+
+#include "uet_fi_no.h"
+#include "uet_post.h"
+#include "uet_prov.h"
+
+/* Ours in fi_peer_rx_entry.peer_context. */
+struct uet_peer_msg {
+	struct uet_ep *ep;
+	uint64_t claim_id;
+	bool tagged;
+};
+
+static struct uet_srx *uet_srx_of(struct fid *fid)
+{
+	return uet_container_of(fid, struct uet_srx, fid.fid);
+}
+
+static int uet_srx_close(struct fid *fid)
+{
+	struct uet_srx *srx = uet_srx_of(fid);
+
+	if (srx->ep)
+		return -FI_EBUSY;
+	atomic_fetch_sub(&srx->domain->ref, 1);
+	free(srx);
+	return 0;
+}
+
+static struct fi_ops uet_srx_fi_ops = {
+	.size = sizeof(struct fi_ops),
+	.close = uet_srx_close,
+	.bind = uet_no_bind,
+	.control = uet_no_control,
+	.ops_open = uet_no_ops_open,
+	.tostr = uet_no_tostr,
+	.ops_set = uet_no_ops_set,
+};
+
+/* Post a peer receive command: PEEK|CLAIM (iov NULL), CLAIM into iov,
+ * or CLAIM|DISCARD.  With ep->lock held. */
+static int uet_peer_post_locked(struct uet_ep *ep, uint8_t kind, bool tagged,
+				uint32_t ext_flags, uint64_t claim_id,
+				const struct iovec *iov, size_t count,
+				struct uet_peer_msg *pm,
+				struct fi_peer_rx_entry *entry)
+{
+	struct uet_post_cmd cmd;
+	struct uet_op *op;
+	int ret;
+
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.seg.family = tagged ? UET_HSI_FAMILY_TAGGED : UET_HSI_FAMILY_MSG;
+	cmd.seg.variant = UET_HSI_VARIANT_RECV;
+	cmd.seg.completion = true;
+	cmd.ext.ext_flags = ext_flags;
+	cmd.ext.header_data = claim_id;
+	if (tagged && (ext_flags & UET_HSI_EXT_PEEK))
+		cmd.ext.ignore = ~(uint64_t)0;
+	cmd.opts = UET_POST_EXT;
+	if (iov && count) {
+		cmd.data = UET_POST_DATA_SGL;
+		cmd.iov = iov;
+		cmd.count = count;
+	} else {
+		cmd.data = UET_POST_DATA_NONE;
+	}
+	op = uet_op_alloc(ep, kind);
+	if (!op)
+		return -FI_EAGAIN;
+	op->context = entry;
+	op->buf = pm;
+	op->flags = FI_RECV | (tagged ? FI_TAGGED : FI_MSG);
+	/* a peek keeps its claim id (the device answers with the
+	 * message's own header_data) */
+	op->len = kind == UET_OP_PEER_PEEK ? claim_id :
+		  uet_iov_len(iov, count);
+	cmd.seg.metadata = uet_op_index(ep, op);
+	ret = uet_post_cmd_locked(ep, &cmd);
+	if (ret) {
+		uet_op_free(ep, op);
+		return ret;
+	}
+	if (kind == UET_OP_PEER_PEEK)
+		ep->peer_peeks |= tagged ? 1u : 2u;
+	return 0;
+}
+
+void uet_peer_poll_locked(struct uet_ep *ep)
+{
+	int k;
+
+	if (!ep->peer_srx || !ep->enabled || ep->peer_stop)
+		return;
+	for (k = 0; k < 2; k++) {
+		bool tagged = k == 0;
+
+		if (ep->peer_peeks & (tagged ? 1u : 2u))
+			continue;
+		if (!(ep->caps & (tagged ? FI_TAGGED : FI_MSG)))
+			continue;
+		if (uet_peer_post_locked(ep, UET_OP_PEER_PEEK, tagged,
+					 UET_HSI_EXT_PEEK | UET_HSI_EXT_CLAIM,
+					 ++ep->peer_claim_seq, NULL, 0, NULL,
+					 NULL))
+			return;	/* ring full: the next progress retries */
+	}
+}
+
+/* The owner's answer for an arrived message: start it now, or queue it. */
+static void uet_peer_arrived_locked(struct uet_ep *ep, bool tagged,
+				    uint64_t claim_id,
+				    const struct uet_hsi_recv_notif *n,
+				    const struct uet_hsi_recv_cont *cont)
+{
+	struct fid_peer_srx *owner = ep->peer_srx->owner;
+	struct fi_peer_match_attr attr;
+	struct fi_peer_rx_entry *entry = NULL;
+	struct uet_peer_msg *pm;
+	int ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.addr = uet_av_reverse(ep->av, n->src_id, cont->initiator);
+	attr.msg_size = n->total_length;
+	attr.tag = tagged ? n->tag : 0;
+	ret = tagged ? owner->owner_ops->get_tag(owner, &attr, &entry) :
+		       owner->owner_ops->get_msg(owner, &attr, &entry);
+	if ((ret && ret != -FI_ENOENT) || !entry) {
+		/* The owner takes no such message (lnx 2.x: no untagged
+		 * receives): dropped, with a warning. */
+		UET_WARN_ONCE(FI_LOG_EP_DATA, "peer owner refused a %s "
+			      "message (%d): dropped\n",
+			      tagged ? "tagged" : "untagged", ret);
+		uet_peer_post_locked(ep, UET_OP_PEER_DISCARD, tagged,
+				     UET_HSI_EXT_CLAIM | UET_HSI_EXT_DISCARD,
+				     claim_id, NULL, 0, NULL, NULL);
+		return;
+	}
+	pm = calloc(1, sizeof(*pm));
+	if (!pm) {
+		UET_WARN(FI_LOG_EP_DATA, "out of memory: message dropped\n");
+		uet_peer_post_locked(ep, UET_OP_PEER_DISCARD, tagged,
+				     UET_HSI_EXT_CLAIM | UET_HSI_EXT_DISCARD,
+				     claim_id, NULL, 0, NULL, NULL);
+		if (!ret)
+			owner->owner_ops->free_entry(entry);
+		return;
+	}
+	pm->ep = ep;
+	pm->claim_id = claim_id;
+	pm->tagged = tagged;
+	entry->peer_context = pm;
+	entry->msg_size = n->total_length;
+	entry->tag = attr.tag;
+	if (cont->has_data) {
+		entry->cq_data = cont->header_data;
+		entry->flags |= FI_REMOTE_CQ_DATA;
+	}
+	if (ret == -FI_ENOENT) {
+		entry->addr = attr.addr;
+		ret = tagged ? owner->owner_ops->queue_tag(entry) :
+			       owner->owner_ops->queue_msg(entry);
+		if (ret)
+			UET_WARN(FI_LOG_EP_DATA, "peer owner queue: %d\n",
+				 ret);
+		return;
+	}
+	ret = uet_peer_post_locked(ep, UET_OP_PEER_RX, tagged,
+				   UET_HSI_EXT_CLAIM, claim_id, entry->iov,
+				   entry->count, pm, entry);
+	if (ret) {
+		UET_WARN(FI_LOG_EP_DATA, "peer receive not posted: %d\n", ret);
+		free(pm);
+		owner->owner_ops->free_entry(entry);
+	}
+}
+
+/* A CLAIM receive finished: the owner's completion, then its entry. */
+static void uet_peer_rx_done_locked(struct uet_ep *ep, struct uet_op *op,
+				    const struct uet_hsi_recv_notif *n,
+				    const struct uet_hsi_recv_cont *cont)
+{
+	struct fi_peer_rx_entry *entry = op->context;
+	struct uet_peer_msg *pm = op->buf;
+	struct fid_peer_srx *owner = ep->peer_srx->owner;
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	uint64_t flags = FI_RECV | (pm->tagged ? FI_TAGGED : FI_MSG);
+	int status = n->status;		/* FI_E* (uet_ep_recv_done) */
+
+	if (cont->has_data)
+		flags |= FI_REMOTE_CQ_DATA;
+	if (!status) {
+		uet_cntr_inc(ep->recv_cntr);
+		if (ep->rx_cq) {
+			memset(&e, 0, sizeof(e));
+			e.op_context = entry->context;
+			e.flags = flags;
+			e.len = n->total_length;
+			e.buf = entry->count ? entry->iov[0].iov_base : NULL;
+			e.data = cont->header_data;
+			e.tag = n->tag;
+			uet_cq_write(ep->rx_cq, &e, entry->addr);
+		}
+	} else {
+		uet_cntr_inc_err(ep->recv_cntr);
+		if (ep->rx_cq) {
+			memset(&err, 0, sizeof(err));
+			err.op_context = entry->context;
+			err.flags = flags;
+			err.len = n->total_length;
+			err.olen = cont->olen;
+			err.tag = n->tag;
+			err.data = cont->header_data;
+			err.err = status;
+			err.prov_errno = UET_PROV_ERRNO_BASE + status;
+			uet_cq_write_err(ep->rx_cq, &err, entry->addr);
+		}
+	}
+	free(pm);
+	owner->owner_ops->free_entry(entry);
+}
+
+bool uet_peer_recv_done_locked(struct uet_ep *ep, uint32_t idx,
+			       const struct uet_hsi_recv_notif *n,
+			       const struct uet_hsi_recv_cont *cont)
+{
+	struct uet_op *op;
+	bool tagged;
+
+	if (!ep->peer_srx || idx >= ep->nops)
+		return false;
+	op = uet_op_at(ep, idx);
+	switch (op->kind) {
+	case UET_OP_PEER_PEEK:
+		tagged = op->flags & FI_TAGGED;
+		ep->peer_peeks &= ~(tagged ? 1u : 2u);
+		if (!n->status && !ep->peer_stop)
+			uet_peer_arrived_locked(ep, tagged, op->len, n, cont);
+		uet_op_free(ep, op);
+		return true;
+	case UET_OP_PEER_RX:
+		uet_peer_rx_done_locked(ep, op, n, cont);
+		uet_op_free(ep, op);
+		return true;
+	case UET_OP_PEER_DISCARD:
+		free(op->buf);
+		uet_op_free(ep, op);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* ---- the peer side of the SRX (called by the owner) ---- */
+
+static int uet_peer_start(struct fi_peer_rx_entry *entry)
+{
+	struct uet_peer_msg *pm = entry->peer_context;
+	struct uet_ep *ep;
+	int ret;
+
+	if (!pm)
+		return -FI_EINVAL;
+	ep = pm->ep;
+	uet_ep_lock(ep);
+	ret = uet_peer_post_locked(ep, UET_OP_PEER_RX, pm->tagged,
+				   UET_HSI_EXT_CLAIM, pm->claim_id,
+				   entry->iov, entry->count, pm, entry);
+	uet_ep_unlock(ep);
+	return ret;
+}
+
+static int uet_peer_discard(struct fi_peer_rx_entry *entry)
+{
+	struct uet_peer_msg *pm = entry->peer_context;
+	struct uet_ep *ep;
+	int ret;
+
+	if (!pm)
+		return -FI_EINVAL;
+	ep = pm->ep;
+	entry->peer_context = NULL;
+	uet_ep_lock(ep);
+	/* pm goes with the discard's completion */
+	ret = uet_peer_post_locked(ep, UET_OP_PEER_DISCARD, pm->tagged,
+				   UET_HSI_EXT_CLAIM | UET_HSI_EXT_DISCARD,
+				   pm->claim_id, NULL, 0, pm, NULL);
+	uet_ep_unlock(ep);
+	if (ret)
+		free(pm);
+	return ret;
+}
+
+static struct fi_ops_srx_peer uet_srx_peer_ops = {
+	.size = sizeof(struct fi_ops_srx_peer),
+	.start_msg = uet_peer_start,
+	.start_tag = uet_peer_start,
+	.discard_msg = uet_peer_discard,
+	.discard_tag = uet_peer_discard,
+};
+
+int uet_srx_context(struct fid_domain *domain, struct fi_rx_attr *attr,
+		    struct fid_ep **rx_ep, void *context)
+{
+	struct fi_peer_srx_context *pc = context;
+	struct uet_domain *dom;
+	struct uet_srx *srx;
+
+	if (!domain || !attr || !rx_ep)
+		return -FI_EINVAL;
+	*rx_ep = NULL;
+	if (!(attr->op_flags & FI_PEER)) {
+		UET_INFO(FI_LOG_DOMAIN, "shared receive contexts are offered "
+			 "only as peer (FI_PEER)\n");
+		return -FI_ENOSYS;
+	}
+	if (!pc || pc->size < sizeof(*pc) || !pc->srx ||
+	    !pc->srx->owner_ops || !pc->srx->owner_ops->get_tag ||
+	    !pc->srx->owner_ops->get_msg || !pc->srx->owner_ops->queue_tag ||
+	    !pc->srx->owner_ops->queue_msg || !pc->srx->owner_ops->free_entry)
+		return -FI_EINVAL;
+	dom = uet_container_of(domain, struct uet_domain, fid);
+	srx = calloc(1, sizeof(*srx));
+	if (!srx)
+		return -FI_ENOMEM;
+	srx->domain = dom;
+	srx->owner = pc->srx;
+	pc->srx->peer_ops = &uet_srx_peer_ops;
+	srx->fid.fid.fclass = FI_CLASS_SRX_CTX;
+	srx->fid.fid.context = NULL;
+	srx->fid.fid.ops = &uet_srx_fi_ops;
+	atomic_fetch_add(&dom->ref, 1);
+	*rx_ep = &srx->fid;
+	return 0;
+}
+
+int uet_peer_ep_bind_srx(struct uet_ep *ep, struct fid *fid)
+{
+	struct uet_srx *srx = uet_srx_of(fid);
+
+	if (srx->domain != ep->domain)
+		return -FI_EINVAL;
+	if (ep->peer_srx || srx->ep)
+		return -FI_EBUSY;
+	srx->ep = ep;
+	ep->peer_srx = srx;
+	return 0;
+}
+
+void uet_peer_ep_close(struct uet_ep *ep)
+{
+	uet_ep_lock(ep);
+	ep->peer_stop = true;
+	uet_ep_unlock(ep);
+}
+
+void uet_peer_ep_release(struct uet_ep *ep)
+{
+	if (ep->peer_srx) {
+		ep->peer_srx->ep = NULL;
+		ep->peer_srx = NULL;
+	}
+}
+
+#endif /* UET_HAVE_PEER */
