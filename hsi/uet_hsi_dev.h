@@ -196,6 +196,12 @@ struct uet_hsi_dev_ops {
 	 * until there is work; -ENOTSUP when the backend has none (hardware
 	 * progresses by itself and needs none). */
 	int (*auto_progress)(struct uet_hsi_dev *dev, bool enable);
+	/* Under manual progress: start (enable) or stop a device-side thread
+	 * that answers peers (ACKs, retransmissions, responses) while the
+	 * application makes no call for a while, the way a hardware NIC
+	 * answers without the host; it sleeps while the application calls.
+	 * -ENOTSUP when the backend has none or it is switched off. */
+	int (*standby)(struct uet_hsi_dev *dev, bool enable);
 	/* Map a peer's fabric address to the 64-bit handle commands carry in
 	 * their dest field. */
 	int (*peer_insert)(struct uet_hsi_dev *dev, const void *addr,

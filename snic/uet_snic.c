@@ -1054,6 +1054,22 @@ static int snic_auto_progress(struct uet_hsi_dev *d, bool enable)
 	return uet_snic_auto_progress_start(d);
 }
 
+static int snic_standby(struct uet_hsi_dev *d, bool enable)
+{
+	uint64_t ms;
+
+	if (!d)
+		return -EINVAL;
+	if (!enable) {
+		uet_snic_auto_progress_stop(d);
+		return 0;
+	}
+	ms = uet_snic_env_standby_ms();
+	if (!ms)
+		return -ENOTSUP;
+	return uet_snic_standby_start(d, ms * UET_NSEC_PER_MSEC);
+}
+
 const struct uet_hsi_dev_ops uet_snic_dev_ops = {
 	.name = "snic",
 	.present = snic_present,
@@ -1066,6 +1082,7 @@ const struct uet_hsi_dev_ops uet_snic_dev_ops = {
 	.progress = uet_snic_progress,
 	.wait_fd = uet_snic_wait_fd,
 	.auto_progress = snic_auto_progress,
+	.standby = snic_standby,
 	.peer_insert = snic_peer_insert,
 	.peer_remove = snic_peer_remove,
 	.mr_reg = snic_mr_reg,

@@ -22,6 +22,9 @@
 /* A rank of an oversubscribed job may not run for seconds: 30 s of
  * silence, not 2, before a peer is declared unreachable. */
 #define UET_SNIC_DEFAULT_DEAD_MS	30000u
+/* Above the provider's wait slice (UET_WAIT_SLICE_MS, 10 ms): an
+ * application sleeping in fi_cq_sread is never taken for idle. */
+#define UET_SNIC_DEFAULT_STANDBY_MS	50u
 /* FI_UET_RTO_MIN_US at most the default rto_max */
 #define UET_SNIC_RTO_MIN_US_MAX		500000u
 /* FI_UET_TSS default (docs/tss.md: the measurement behind it). */
@@ -92,6 +95,14 @@ static const struct uet_env_var snic_env_unreach_ms =
 			 "process is gone), milliseconds of further silence "
 			 "before its operations fail (the peer is probed at "
 			 "once); 0 ignores the reports");
+static const struct uet_env_var snic_env_standby_ms =
+	UET_ENV_UINT_VAR("standby_ms", UET_SNIC_DEFAULT_STANDBY_MS, 0, 60000,
+			 "Under manual progress, milliseconds without a "
+			 "progress call or command after which the software "
+			 "NIC answers its peers itself (ACKs, "
+			 "retransmissions, responses) from a thread that "
+			 "sleeps in epoll, until the application calls again; "
+			 "0: only the application's calls progress");
 static const struct uet_env_var snic_env_loss_ppm =
 	UET_ENV_UINT_VAR("loss_ppm", 0, 0, 1000000,
 			 "Testing knob: parts per million of received "
@@ -161,6 +172,7 @@ const struct uet_env_var *const uet_snic_env_vars[] = {
 	&snic_env_max_retries,
 	&snic_env_dead_ms,
 	&snic_env_unreach_ms,
+	&snic_env_standby_ms,
 	&snic_env_loss_ppm,
 	&snic_env_gso,
 	&snic_env_tss,
@@ -249,6 +261,11 @@ void uet_snic_cfg_from_env(struct uet_snic_cfg *cfg)
 		cfg->pds.cc_pace = uet_env_get_bool(&snic_env_cc_pace);
 	if (snic_env_set(&snic_env_cc_csig))
 		cfg->pds.cc_csig = uet_env_get_bool(&snic_env_cc_csig);
+}
+
+uint32_t uet_snic_env_standby_ms(void)
+{
+	return (uint32_t)uet_env_get_uint(&snic_env_standby_ms);
 }
 
 uint16_t uet_snic_env_port(void)

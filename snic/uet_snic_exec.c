@@ -572,6 +572,7 @@ int uet_snic_doorbell_at(struct uet_hsi_queue *pq, uint64_t now)
 	if (now > dev->now)
 		dev->now = now;
 	dev->st.doorbells++;
+	atomic_store_explicit(&dev->app_ns, now, memory_order_relaxed);
 	uet_pds_batch_begin(dev->pds);
 	uet_snic_flush_locked(q);
 	uet_snic_queue_run_locked(q, now);

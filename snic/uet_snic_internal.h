@@ -180,7 +180,16 @@ struct uet_snic_dev {
 		atomic_bool stop;
 		int wake_fd;		/* eventfd */
 		int ep_fd;		/* epoll: wait_fd + wake_fd */
+		/* Standby (manual progress): the thread answers only after
+		 * standby_ns without a call from the application; 0: it is
+		 * the auto-progress thread. */
+		uint64_t standby_ns;
+		/* The standby thread is answering: the timer follows the
+		 * deadlines (as with sleepers). */
+		atomic_bool acting;
 	} ap;
+	/* Time of the application's last progress call or doorbell. */
+	_Atomic uint64_t app_ns;
 
 	uint64_t refused_seen;		/* SES unexp_refused already told */
 	struct {
@@ -215,6 +224,7 @@ int uet_snic_progress(struct uet_hsi_dev *dev);
 int uet_snic_wait_fd(struct uet_hsi_dev *dev);
 /* FI_UET_PORT (uet_snic_env.c). */
 uint16_t uet_snic_env_port(void);
+uint32_t uet_snic_env_standby_ms(void);
 /* FI_UET_LOSS_PPM: the UDP link's testing drop rate. */
 uint32_t uet_snic_env_loss_ppm(void);
 bool uet_snic_env_gso(void);

@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -130,7 +131,8 @@ void uet_snic_rearm_locked(struct uet_snic_dev *dev, uint64_t now)
 	uint64_t when;
 
 	uet_snic_assert_locked(dev);
-	if (!atomic_load_explicit(&dev->sleepers, memory_order_relaxed))
+	if (!atomic_load_explicit(&dev->sleepers, memory_order_relaxed) &&
+	    !atomic_load_explicit(&dev->ap.acting, memory_order_relaxed))
 		return;
 	when = snic_next_deadline_locked(dev);
 	if (snic_deferred_locked(dev) &&
@@ -161,16 +163,12 @@ void uet_snic_rearm_locked(struct uet_snic_dev *dev, uint64_t now)
 
 /* ---- progress ---- */
 
-int uet_snic_progress_at(struct uet_hsi_dev *d, uint64_t now)
+static int snic_progress_at(struct uet_snic_dev *dev, uint64_t now)
 {
-	struct uet_snic_dev *dev;
 	struct uet_snic_queue *q;
 	uint64_t before;
 	int ret = 0;
 
-	if (!d)
-		return -EINVAL;
-	dev = uet_snic_dev_of(d);
 	pthread_mutex_lock(&dev->lock);
 	if (now > dev->now)
 		dev->now = now;
@@ -192,6 +190,17 @@ int uet_snic_progress_at(struct uet_hsi_dev *d, uint64_t now)
 		ret = (int)(dev->st.notifs - before);
 	pthread_mutex_unlock(&dev->lock);
 	return ret;
+}
+
+int uet_snic_progress_at(struct uet_hsi_dev *d, uint64_t now)
+{
+	struct uet_snic_dev *dev;
+
+	if (!d)
+		return -EINVAL;
+	dev = uet_snic_dev_of(d);
+	atomic_store_explicit(&dev->app_ns, now, memory_order_relaxed);
+	return snic_progress_at(dev, now);
 }
 
 int uet_snic_progress(struct uet_hsi_dev *d)
@@ -224,15 +233,77 @@ static void *snic_ap_main(void *arg)
 	return NULL;
 }
 
-int uet_snic_auto_progress_start(struct uet_hsi_dev *d)
+/* Milliseconds for a poll/epoll timeout: at least 1, never shorter than
+ * what is left (no wake-up before the time it waits for). */
+static int snic_ms_ceil(uint64_t ns)
 {
-	struct uet_snic_dev *dev;
+	uint64_t ms = (ns + UET_NSEC_PER_MSEC - 1) / UET_NSEC_PER_MSEC;
+
+	if (ms < 1)
+		ms = 1;
+	return ms > 60000 ? 60000 : (int)ms;
+}
+
+/*
+ * Standby (manual progress): while the application calls (a progress
+ * call or doorbell within standby_ns), the thread sleeps on its wake fd
+ * only, waking once per standby_ns to look; once the application has
+ * been silent that long (blocked outside libfabric, e.g. in its own
+ * out-of-band exchange), the thread progresses for it, sleeping in epoll
+ * on the link and the deadline timer, until the application is back.
+ * A peer whose last ACK was lost is answered without the application.
+ */
+static void *snic_standby_main(void *arg)
+{
+	struct uet_snic_dev *dev = arg;
+	uint64_t idle = dev->ap.standby_ns, now, last;
+	struct epoll_event ev[2];
+	struct pollfd pw;
+	int n;
+
+	for (;;) {
+		if (atomic_load_explicit(&dev->ap.stop, memory_order_acquire))
+			break;
+		now = uet_clock_now_ns();
+		last = atomic_load_explicit(&dev->app_ns, memory_order_relaxed);
+		if (last > now || now - last < idle) {
+			atomic_store_explicit(&dev->ap.acting, false,
+					      memory_order_relaxed);
+			pw.fd = dev->ap.wake_fd;
+			pw.events = POLLIN;
+			pw.revents = 0;
+			n = poll(&pw, 1, snic_ms_ceil(last > now ? idle :
+						      last + idle - now));
+			if (n < 0 && errno != EINTR)
+				break;
+			continue;
+		}
+		if (!atomic_load_explicit(&dev->ap.acting,
+					  memory_order_relaxed)) {
+			atomic_store_explicit(&dev->ap.acting, true,
+					      memory_order_relaxed);
+			pthread_mutex_lock(&dev->lock);
+			dev->armed_ns = UINT64_MAX;	/* arm it anew */
+			pthread_mutex_unlock(&dev->lock);
+		}
+		snic_progress_at(dev, now);	/* re-arms the timer */
+		/* A datagram, a deadline, stop, or time to look again. */
+		n = epoll_wait(dev->ap.ep_fd, ev, 2, snic_ms_ceil(idle));
+		if (n < 0 && errno != EINTR) {
+			UET_WARN(UET_LOG_EP_CTRL, "software NIC: standby "
+				 "epoll_wait: %d\n", errno);
+			break;
+		}
+	}
+	atomic_store_explicit(&dev->ap.acting, false, memory_order_relaxed);
+	return NULL;
+}
+
+static int snic_ap_start(struct uet_snic_dev *dev, uint64_t standby_ns)
+{
 	struct epoll_event ev;
 	int ret;
 
-	if (!d)
-		return -EINVAL;
-	dev = uet_snic_dev_of(d);
 	if (dev->ap.running)
 		return -EALREADY;
 	dev->ap.wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -256,12 +327,19 @@ int uet_snic_auto_progress_start(struct uet_hsi_dev *d)
 		goto err_ep;
 	}
 	atomic_store(&dev->ap.stop, false);
-	ret = pthread_create(&dev->ap.thread, NULL, snic_ap_main, dev);
+	atomic_store(&dev->ap.acting, false);
+	dev->ap.standby_ns = standby_ns;
+	atomic_store_explicit(&dev->app_ns, uet_clock_now_ns(),
+			      memory_order_relaxed);
+	ret = pthread_create(&dev->ap.thread, NULL, standby_ns ?
+			     snic_standby_main : snic_ap_main, dev);
 	if (ret) {
 		ret = -ret;
 		goto err_ep;
 	}
 	dev->ap.running = true;
+	if (standby_ns)
+		return 0;
 	/* Arm the timer for work queued before the thread existed. */
 	pthread_mutex_lock(&dev->lock);
 	atomic_store_explicit(&dev->sleepers, true, memory_order_release);
@@ -277,6 +355,20 @@ err_wake:
 	close(dev->ap.wake_fd);
 	dev->ap.wake_fd = -1;
 	return ret;
+}
+
+int uet_snic_auto_progress_start(struct uet_hsi_dev *d)
+{
+	if (!d)
+		return -EINVAL;
+	return snic_ap_start(uet_snic_dev_of(d), 0);
+}
+
+int uet_snic_standby_start(struct uet_hsi_dev *d, uint64_t idle_ns)
+{
+	if (!d || !idle_ns)
+		return -EINVAL;
+	return snic_ap_start(uet_snic_dev_of(d), idle_ns);
 }
 
 void uet_snic_auto_progress_stop(struct uet_hsi_dev *d)

@@ -1306,7 +1306,10 @@ START_TEST(test_send_held)
 	size_t i;
 	int k;
 
+	/* The target stays silent: no standby thread answers for it. */
+	setenv("FI_UET_STANDBY_MS", "0", 1);
 	pair_open(&p);
+	unsetenv("FI_UET_STANDBY_MS");
 	for (i = 0; i < sizeof(tx); i++)
 		tx[i] = (uint8_t)(i * 7 + 1);
 	/* The first send to the peer waits for its answer. */
@@ -1427,6 +1430,48 @@ START_TEST(test_close_delivers_held)
 END_TEST
 
 /*
+ * Under manual progress the NIC still answers its peers when the
+ * application stops calling (standby, FI_UET_STANDBY_MS): side 1 never
+ * calls while side 0's send waits for its ACK and response, as when a
+ * process sits in its own out-of-band exchange after its last receive.
+ * Without standby the send never completes (the datagram waits in side
+ * 1's socket); side 1 gets the message once it calls again.
+ */
+START_TEST(test_standby_answers_idle_side)
+{
+	static uint8_t tx[4096], rx[4096];
+	struct iovec iov = { tx, sizeof(tx) };
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct fi_msg msg;
+	struct pair p;
+
+	pair_open(&p);
+	memset(tx, 0x6b, sizeof(tx));
+	memset(rx, 0, sizeof(rx));
+	usleep(150 * 1000);		/* side 1 idle (standby: 50 ms) */
+	memset(&msg, 0, sizeof(msg));
+	msg.msg_iov = &iov;
+	msg.iov_count = 1;
+	msg.addr = p.s[0].peer;
+	ck_assert_int_eq(fi_sendmsg(p.s[0].ep, &msg, FI_TRANSMIT_COMPLETE),
+			 0);
+	/* Only side 0 progresses. */
+	ck_assert_msg(uet_test_cq_wait(p.s[0].cq, p.s[0].cq, 5000, &e, NULL,
+				       &err) == 1,
+		      "a send to an idle peer never completed");
+	ck_assert(e.flags & FI_SEND);
+	ck_assert_int_eq(fi_recv(p.s[1].ep, rx, sizeof(rx), NULL,
+				 FI_ADDR_UNSPEC, NULL), 0);
+	ck_assert_int_eq(uet_test_cq_wait(p.s[1].cq, p.s[0].cq, 2000, &e,
+					  NULL, &err), 1);
+	ck_assert_uint_eq(e.len, sizeof(rx));
+	ck_assert_int_eq(memcmp(rx, tx, sizeof(rx)), 0);
+	pair_close(&p);
+}
+END_TEST
+
+/*
  * Under manual progress a posted receive waits for the endpoint's next
  * call to ring the doorbell (a reply posted right after it shares the
  * doorbell); the next progress rings it, and the message lands in it.
@@ -1510,6 +1555,7 @@ static Suite *prov_suite(void)
 	tcase_add_test(tc, test_send_held);
 	tcase_add_test(tc, test_close_delivers_held);
 	tcase_add_test(tc, test_recv_rides_next_doorbell);
+	tcase_add_test(tc, test_standby_answers_idle_side);
 	suite_add_tcase(s, tc);
 	return s;
 }

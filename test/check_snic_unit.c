@@ -1753,7 +1753,7 @@ START_TEST(test_env)
 	unsetenv("FI_UET_CC_CSIG");
 
 	/* the declarations register (names, defaults within range) */
-	ck_assert_uint_eq(uet_snic_env_nvars, 20);
+	ck_assert_uint_eq(uet_snic_env_nvars, 21);
 	for (i = 0; i < uet_snic_env_nvars; i++)
 		ck_assert_ptr_nonnull(uet_snic_env_vars[i]->help);
 	ck_assert_int_eq(uet_env_register_all(uet_snic_env_vars,

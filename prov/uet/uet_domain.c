@@ -92,6 +92,8 @@ static int uet_domain_close(struct fid *fid)
 	}
 	if (dom->auto_progress)
 		dom->ops->auto_progress(dom->dev, false);
+	if (dom->standby)
+		dom->ops->standby(dom->dev, false);
 	dom->ops->close(dom->dev);
 	uet_hashmap_fini(&dom->mr_map);
 	uet_bind_set_fini(dom->eps);
@@ -271,6 +273,14 @@ static int uet_domain_open_dev(struct uet_domain *dom,
 		if (ret && ret != -ENOTSUP)
 			goto err_close;
 		dom->auto_progress = !ret;
+	} else if (dom->ops->standby) {
+		/* Manual progress: the device answers peers while the
+		 * application is away (FI_UET_STANDBY_MS; 0: off). */
+		ret = dom->ops->standby(dom->dev, true);
+		if (ret && ret != -ENOTSUP)
+			UET_WARN(FI_LOG_DOMAIN, "standby progress: %s\n",
+				 fi_strerror(-ret));
+		dom->standby = !ret;
 	}
 	UET_INFO(FI_LOG_DOMAIN, "domain %s: %s device on %s port %u\n",
 		 info->domain_attr && info->domain_attr->name ?

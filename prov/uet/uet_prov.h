@@ -105,6 +105,7 @@ struct uet_domain {
 	enum fi_progress data_progress;
 	uint64_t mr_mode;
 	bool auto_progress;		/* device thread started */
+	bool standby;			/* device standby thread started */
 	pthread_mutex_t lock;		/* pid allocation, mr_map */
 	uint8_t pid_used[4096 / 8];
 	struct uet_eq *eq;		/* async errors */
