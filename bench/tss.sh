@@ -5,8 +5,8 @@
 # FI_UET_TSS=required against off, interleaved, RUNS times (default 5):
 # 1 MiB bandwidth (MB/s) and 64-byte latency (usec/xfer), medians and
 # the required/off ratios; then the crypto path alone
-# (bench/uet_tss_crypto.c: ns per datagram, cycles per byte).  Not part
-# of make check.
+# (bench/uet_tss_crypto.c: ns per datagram, cycles per byte) and the whole
+# TSS link path per MiB (bench/uet_tss_path.c).  Not part of make check.
 #
 #   sh bench/tss.sh            RUNS=7 BW_ITERS=300 LAT_ITERS=20000
 set -u
@@ -90,4 +90,13 @@ if cc -O2 -Wall -I"$build" -I"$top/snic" -I"$top/util" -I"$top/wire" \
 	echo "crypto path (AES-256-GCM, OpenSSL $(pkg-config --modversion libcrypto)," \
 		"AES-NI: $(grep -q -w aes /proc/cpuinfo && echo yes || echo no)):"
 	"$build/bench/uet_tss_crypto"
+fi
+# The whole TSS link path over the in-memory link (bench/uet_tss_path.c).
+if cc -O2 -Wall -I"$build" -I"$top/snic" -I"$top/util" -I"$top/wire" \
+	-I"$top/hsi" -o "$build/bench/uet_tss_path" \
+	"$top/bench/uet_tss_path.c" "$build/.libs/libuet_dev.a" \
+	"$build/.libs/libuet_core.a" \
+	$(pkg-config --libs libcrypto 2>/dev/null || echo -lcrypto) -lpthread; then
+	echo "TSS link path (seal/open + headers, replay window, chunks):"
+	"$build/bench/uet_tss_path"
 fi
