@@ -18,11 +18,12 @@
  * recv: up to TSS_BATCH datagrams per inner call.  (Asking for fewer, so
  * that PDS sees a burst's first datagrams sooner, was measured: more
  * progress rounds, ACKs and system calls per MiB cost more CPU than it
- * saved, 1.2 -> 1.9 ms of CPU per MiB.)  When the inner link's receive buffers are writable (rx_writable: UDP,
- * the in-memory link) each datagram is opened in place and passed on in
- * that buffer; otherwise into a receive arena (valid until the next
- * recv, as the link contract says).  Unprotected datagrams accepted in
- * mode "on" are passed on in the inner link's buffer.
+ * saved, 1.2 -> 1.9 ms of CPU per MiB.)  When the inner link's receive
+ * buffers are writable (rx_writable: UDP, the in-memory link) each
+ * datagram is opened in place and passed on in that buffer; otherwise
+ * into a receive arena (valid until the next recv, as the link contract
+ * says).  Unprotected datagrams accepted in mode "on" are passed on in
+ * the inner link's buffer.
  */
 #include "config.h"
 
@@ -470,10 +471,15 @@ static int tss_recv(struct uet_link *link, struct uet_link_rx *rx,
 				continue;
 			}
 			/* The inner link lets us write its buffer: the
-			 * plaintext replaces the ciphertext. */
-			dst = in_place && in->len >= UET_TSS_AAD_LEN ?
-			      (uint8_t *)(uintptr_t)in->buf + UET_TSS_AAD_LEN :
-			      tl->rx_arena + off;
+			 * plaintext replaces the ciphertext.  A datagram too
+			 * short for that is malformed (tss_open_one). */
+			if (!in_place)
+				dst = tl->rx_arena + off;
+			else if (in->len >= UET_TSS_OVERHEAD)
+				dst = (uint8_t *)(uintptr_t)in->buf +
+				      UET_TSS_AAD_LEN;
+			else
+				dst = NULL;	/* not written */
 			len = tss_open_one(tl, in, dst);
 			if (len < 0) {
 				tss_drop(tl, (unsigned int)(-len - 1),
