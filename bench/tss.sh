@@ -5,8 +5,10 @@
 # FI_UET_TSS=required against off, interleaved, RUNS times (default 5):
 # 1 MiB bandwidth (MB/s) and 64-byte latency (usec/xfer), medians and
 # the required/off ratios; then the crypto path alone
-# (bench/uet_tss_crypto.c: ns per datagram, cycles per byte).  Not part
-# of make check.
+# (bench/uet_tss_crypto.c: ns per datagram, cycles per byte), the whole
+# TSS link path per MiB (bench/uet_tss_path.c) and the CPU per MiB of two
+# NICs driven by one thread (bench/uet_tss_nics.c).  Not part of make
+# check.
 #
 #   sh bench/tss.sh            RUNS=7 BW_ITERS=300 LAT_ITERS=20000
 set -u
@@ -90,4 +92,25 @@ if cc -O2 -Wall -I"$build" -I"$top/snic" -I"$top/util" -I"$top/wire" \
 	echo "crypto path (AES-256-GCM, OpenSSL $(pkg-config --modversion libcrypto)," \
 		"AES-NI: $(grep -q -w aes /proc/cpuinfo && echo yes || echo no)):"
 	"$build/bench/uet_tss_crypto"
+fi
+# The whole TSS link path over the in-memory link (bench/uet_tss_path.c).
+if cc -O2 -Wall -I"$build" -I"$top/snic" -I"$top/util" -I"$top/wire" \
+	-I"$top/hsi" -o "$build/bench/uet_tss_path" \
+	"$top/bench/uet_tss_path.c" "$build/.libs/libuet_dev.a" \
+	"$build/.libs/libuet_core.a" \
+	$(pkg-config --libs libcrypto 2>/dev/null || echo -lcrypto) -lpthread; then
+	echo "TSS link path (seal/open + headers, replay window, chunks):"
+	"$build/bench/uet_tss_path"
+fi
+# Two NICs over UDP driven by one thread: CPU per MiB, off vs required.
+ibv=""
+nm "$build/.libs/libuet_dev.a" 2>/dev/null | grep -q ' U ibv_' && ibv=-libverbs
+if cc -O2 -Wall -I"$build" -I"$top/snic" -I"$top/util" -I"$top/wire" \
+	-I"$top/hsi" -I"$top/test" -o "$build/bench/uet_tss_nics" \
+	"$top/bench/uet_tss_nics.c" "$top/test/snic_harness.c" \
+	"$build/.libs/libuet_dev.a" "$build/.libs/libuet_core.a" \
+	$(pkg-config --libs libcrypto 2>/dev/null || echo -lcrypto) $ibv \
+	-lpthread; then
+	echo "whole NIC path, one thread (CPU per 1 MiB message):"
+	FI_UET_TSS_KEY_FILE=$key "$build/bench/uet_tss_nics" 100 "$RUNS"
 fi

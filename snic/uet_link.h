@@ -127,6 +127,11 @@ struct uet_link_ops {
 	unsigned int (*entropies)(struct uet_link *link, uint16_t *ports,
 				  unsigned int n);
 	void (*close)(struct uet_link *link);
+	/* true: the caller may write into the buffers recv() returned, within
+	 * each datagram's [buf, buf + len), until the next recv() (a
+	 * wrapping link, e.g. TSS, then decrypts in place).  false: they are
+	 * read-only (they may be shared). */
+	bool rx_writable;
 };
 
 struct uet_link {

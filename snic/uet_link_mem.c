@@ -606,6 +606,7 @@ static const struct uet_link_ops uet_link_mem_ops = {
 	.mtu = uet_link_mem_mtu,
 	.local_addr = uet_link_mem_local_addr,
 	.close = uet_link_mem_close,
+	.rx_writable = true,
 };
 
 /* ---- fabric ---- */

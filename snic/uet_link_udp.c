@@ -846,6 +846,7 @@ static const struct uet_link_ops uet_link_udp_ops = {
 	.errors = uet_link_udp_errors,
 	.entropies = uet_link_udp_entropies,
 	.close = uet_link_udp_close,
+	.rx_writable = true,
 };
 
 int uet_link_udp_get_stats(struct uet_link *link,

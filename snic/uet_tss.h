@@ -90,6 +90,8 @@ struct uet_tss_stats {
 	uint64_t tx_pkts;		/* datagrams protected */
 	uint64_t rx_pkts;		/* datagrams authenticated */
 	uint64_t rx_plain;		/* unprotected, accepted (mode on) */
+	uint64_t rx_in_place;		/* of rx_pkts, opened in the inner
+					 * link's buffer (no copy) */
 	uint64_t rekeys;		/* SCI changes of the sender */
 	uint64_t ctx_new;		/* security contexts created */
 	uint64_t ctx_evicted;		/* ... and pushed out by newer ones */

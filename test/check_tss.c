@@ -1065,6 +1065,176 @@ START_TEST(test_nics_replay_after_close)
 }
 END_TEST
 
+/* ---- chunked sends, opening in place ---- */
+
+/* A recording link over an in-memory link: the bytes of every send call,
+ * the recv calls, and the last buffer recv returned (with a copy of its
+ * bytes).  rx_writable as the ops table says. */
+#define REC_MAX	64
+struct rec {
+	struct uet_link pub;
+	struct uet_link *inner;
+	unsigned int nsend, nrecv;
+	size_t send_bytes[REC_MAX];
+	unsigned int send_pkts[REC_MAX];
+	const uint8_t *last_buf;
+	size_t last_len;
+	uint8_t last_copy[65536];
+};
+
+static struct rec *rec_of(struct uet_link *l)
+{
+	return uet_container_of(l, struct rec, pub);
+}
+
+static int rec_send(struct uet_link *l, const struct uet_link_pkt *p,
+		    unsigned int n)
+{
+	struct rec *r = rec_of(l);
+	size_t bytes = 0;
+	unsigned int i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < p[i].iovcnt; j++)
+			bytes += p[i].iov[j].iov_len;
+	if (r->nsend < REC_MAX) {
+		r->send_bytes[r->nsend] = bytes;
+		r->send_pkts[r->nsend] = n;
+	}
+	r->nsend++;
+	return r->inner->ops->send(r->inner, p, n);
+}
+
+static int rec_recv(struct uet_link *l, struct uet_link_rx *rx,
+		    unsigned int n)
+{
+	struct rec *r = rec_of(l);
+	int got = r->inner->ops->recv(r->inner, rx, n);
+
+	r->nrecv++;
+	if (got > 0) {
+		r->last_buf = rx[got - 1].buf;
+		r->last_len = rx[got - 1].len;
+		ck_assert_uint_le(r->last_len, sizeof(r->last_copy));
+		memcpy(r->last_copy, r->last_buf, r->last_len);
+	}
+	return got;
+}
+
+static size_t rec_mtu(struct uet_link *l)
+{
+	return rec_of(l)->inner->ops->mtu(rec_of(l)->inner);
+}
+
+static int rec_local_addr(struct uet_link *l, struct uet_link_addr *a)
+{
+	return rec_of(l)->inner->ops->local_addr(rec_of(l)->inner, a);
+}
+
+static int rec_fd(struct uet_link *l)
+{
+	(void)l;
+	return -1;
+}
+
+static void rec_close(struct uet_link *l)
+{
+	(void)l;
+}
+
+static const struct uet_link_ops rec_ops_ro = {
+	.send = rec_send, .recv = rec_recv, .fd = rec_fd, .mtu = rec_mtu,
+	.local_addr = rec_local_addr, .close = rec_close,
+};
+static const struct uet_link_ops rec_ops_rw = {
+	.send = rec_send, .recv = rec_recv, .fd = rec_fd, .mtu = rec_mtu,
+	.local_addr = rec_local_addr, .close = rec_close,
+	.rx_writable = true,
+};
+
+/*
+ * 16 datagrams of 60000 bytes in one send: sealed and handed to the
+ * inner link in chunks of at most 64 KiB (one datagram each here), not
+ * in one call.  The receiver opens each one in the inner link's
+ * (writable) buffer, just after the TSS header, and returns that; with a
+ * read-only inner link it leaves the buffer as it was and returns its own.
+ */
+START_TEST(test_chunks_in_place)
+{
+	static uint8_t pt[16][60000];
+	static struct rec ra, rb;
+	struct uet_link_mem_fabric *fab;
+	struct uet_link *ia, *ib, *a, *b;
+	struct uet_link_addr db;
+	struct uet_link_pkt pk[16];
+	struct uet_link_rx rx[64];
+	struct uet_tss_cfg c;
+	unsigned int got = 0, i, tries;
+	int n, k;
+
+	for (i = 0; i < 16; i++)
+		memset(pt[i], 0x30 + (int)i, sizeof(pt[i]));
+	ck_assert_int_eq(uet_link_mem_fabric_create(&fab, 1, 65536), 0);
+	ck_assert_int_eq(uet_link_mem_open(fab, PORT_A, &ia), 0);
+	ck_assert_int_eq(uet_link_mem_open(fab, PORT_B, &ib), 0);
+	memset(&ra, 0, sizeof(ra));
+	memset(&rb, 0, sizeof(rb));
+	ra.pub.ops = &rec_ops_ro;
+	ra.inner = ia;
+	rb.pub.ops = &rec_ops_rw;
+	rb.inner = ib;
+	tss_cfg_init(&c, UET_TSS_REQUIRED, 0);
+	ck_assert_int_eq(uet_tss_link_open(&c, &ra.pub, false, &a), 0);
+	ck_assert_int_eq(uet_tss_link_open(&c, &rb.pub, false, &b), 0);
+	ck_assert_int_eq(ib->ops->local_addr(ib, &db), 0);
+	for (i = 0; i < 16; i++)
+		pk[i] = (struct uet_link_pkt){
+			.dst = &db, .iovcnt = 2,
+			.iov[0] = { pt[i], 50 },
+			.iov[1] = { pt[i] + 50, sizeof(pt[i]) - 50 },
+		};
+	ck_assert_int_eq(a->ops->send(a, pk, 16), 16);
+	ck_assert_uint_eq(ra.nsend, 16);
+	for (i = 0; i < ra.nsend; i++) {
+		ck_assert_uint_eq(ra.send_pkts[i], 1);
+		ck_assert_uint_eq(ra.send_bytes[i],
+				  sizeof(pt[i]) + UET_TSS_OVERHEAD);
+	}
+	for (tries = 0; got < 16 && tries < 100; tries++) {
+		n = b->ops->recv(b, rx, 64);
+		ck_assert_int_ge(n, 0);
+		for (k = 0; k < n; k++) {
+			ck_assert_uint_eq(rx[k].len, sizeof(pt[0]));
+			ck_assert_mem_eq(rx[k].buf, pt[got + (unsigned int)k],
+					 rx[k].len);
+		}
+		/* The last one is in the inner link's buffer. */
+		if (n > 0)
+			ck_assert_ptr_eq(rx[n - 1].buf,
+					 rb.last_buf + UET_TSS_AAD_LEN);
+		got += (unsigned int)n;
+	}
+	ck_assert_uint_eq(got, 16);
+	ck_assert_uint_eq(stats_of(b).rx_in_place, 16);
+
+	/* Read-only inner link: opened elsewhere, its buffer untouched. */
+	rb.pub.ops = &rec_ops_ro;
+	ck_assert_int_eq(a->ops->send(a, pk, 1), 1);
+	ck_assert_int_eq(b->ops->recv(b, rx, 64), 1);
+	ck_assert_mem_eq(rx[0].buf, pt[0], sizeof(pt[0]));
+	ck_assert_ptr_ne(rx[0].buf, rb.last_buf + UET_TSS_AAD_LEN);
+	ck_assert_mem_eq(rb.last_buf, rb.last_copy, rb.last_len);
+	ck_assert_uint_eq(stats_of(b).rx_in_place, 16);
+	ck_assert_uint_eq(stats_of(b).rx_pkts, 17);
+
+	a->ops->close(a);
+	b->ops->close(b);
+	ib->ops->close(ib);
+	ia->ops->close(ia);
+	uet_link_mem_fabric_destroy(fab);
+}
+END_TEST
+
 /* ---- UDP: GSO runs of protected datagrams ---- */
 
 START_TEST(test_udp_gso)
@@ -1145,6 +1315,7 @@ static Suite *tss_suite(void)
 	tcase_add_test(tc, test_nics_no_tss);
 	tcase_add_test(tc, test_nics_replay_after_close);
 	tcase_add_test(tc, test_udp_gso);
+	tcase_add_test(tc, test_chunks_in_place);
 	suite_add_tcase(s, tc);
 	return s;
 }
