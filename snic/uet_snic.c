@@ -647,6 +647,7 @@ int uet_snic_open_link(const struct uet_snic_cfg *cfg, uint32_t job_id,
 	dev->ap.wake_fd = -1;
 	dev->ap.ep_fd = -1;
 	uet_dlist_init(&dev->queues);
+	uet_dlist_init(&dev->sb.entry);
 	ret = pthread_mutex_init(&dev->lock, NULL);
 	if (ret) {
 		ret = -ret;
@@ -814,6 +815,7 @@ static void snic_close(struct uet_hsi_dev *d)
 
 	if (!dev)
 		return;
+	uet_snic_standby_stop(d);
 	uet_snic_auto_progress_stop(d);
 	snic_log_drops(d);
 
@@ -1061,7 +1063,7 @@ static int snic_standby(struct uet_hsi_dev *d, bool enable)
 	if (!d)
 		return -EINVAL;
 	if (!enable) {
-		uet_snic_auto_progress_stop(d);
+		uet_snic_standby_stop(d);
 		return 0;
 	}
 	ms = uet_snic_env_standby_ms();

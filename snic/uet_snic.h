@@ -96,10 +96,11 @@ uint64_t uet_snic_next_deadline(struct uet_hsi_dev *dev);
  * timerfd armed for the next deadline; never spins. */
 int uet_snic_auto_progress_start(struct uet_hsi_dev *dev);
 void uet_snic_auto_progress_stop(struct uet_hsi_dev *dev);
-/* Standby under manual progress (uet_hsi_dev_ops.standby): a thread that
- * progresses after idle_ns without a call from the application, until it
- * calls again; stopped by uet_snic_auto_progress_stop. */
+/* Standby under manual progress (uet_hsi_dev_ops.standby): one thread per
+ * process progresses a device after idle_ns without a call from its
+ * application, until it calls again.  stop is idempotent; close calls it. */
 int uet_snic_standby_start(struct uet_hsi_dev *dev, uint64_t idle_ns);
+void uet_snic_standby_stop(struct uet_hsi_dev *dev);
 
 struct uet_snic_stats {
 	uint64_t cmds, bad_cmds, doorbells;

@@ -180,14 +180,17 @@ struct uet_snic_dev {
 		atomic_bool stop;
 		int wake_fd;		/* eventfd */
 		int ep_fd;		/* epoll: wait_fd + wake_fd */
-		/* Standby (manual progress): the thread answers only after
-		 * standby_ns without a call from the application; 0: it is
-		 * the auto-progress thread. */
-		uint64_t standby_ns;
-		/* The standby thread is answering: the timer follows the
-		 * deadlines (as with sleepers). */
-		atomic_bool acting;
 	} ap;
+	/* Standby (manual progress, uet_snic_progress.c): the process's
+	 * standby thread answers for this device after standby_ns without
+	 * a call from the application. */
+	struct {
+		struct uet_dlist entry;	/* the standby list; linked: on */
+		uint64_t idle_ns;
+		/* Answering now: the timer follows the deadlines (as with
+		 * sleepers), the wait fd is in the thread's epoll set. */
+		atomic_bool acting;
+	} sb;
 	/* Time of the application's last progress call or doorbell. */
 	_Atomic uint64_t app_ns;
 

@@ -132,7 +132,7 @@ void uet_snic_rearm_locked(struct uet_snic_dev *dev, uint64_t now)
 
 	uet_snic_assert_locked(dev);
 	if (!atomic_load_explicit(&dev->sleepers, memory_order_relaxed) &&
-	    !atomic_load_explicit(&dev->ap.acting, memory_order_relaxed))
+	    !atomic_load_explicit(&dev->sb.acting, memory_order_relaxed))
 		return;
 	when = snic_next_deadline_locked(dev);
 	if (snic_deferred_locked(dev) &&
@@ -244,62 +244,7 @@ static int snic_ms_ceil(uint64_t ns)
 	return ms > 60000 ? 60000 : (int)ms;
 }
 
-/*
- * Standby (manual progress): while the application calls (a progress
- * call or doorbell within standby_ns), the thread sleeps on its wake fd
- * only, waking once per standby_ns to look; once the application has
- * been silent that long (blocked outside libfabric, e.g. in its own
- * out-of-band exchange), the thread progresses for it, sleeping in epoll
- * on the link and the deadline timer, until the application is back.
- * A peer whose last ACK was lost is answered without the application.
- */
-static void *snic_standby_main(void *arg)
-{
-	struct uet_snic_dev *dev = arg;
-	uint64_t idle = dev->ap.standby_ns, now, last;
-	struct epoll_event ev[2];
-	struct pollfd pw;
-	int n;
-
-	for (;;) {
-		if (atomic_load_explicit(&dev->ap.stop, memory_order_acquire))
-			break;
-		now = uet_clock_now_ns();
-		last = atomic_load_explicit(&dev->app_ns, memory_order_relaxed);
-		if (last > now || now - last < idle) {
-			atomic_store_explicit(&dev->ap.acting, false,
-					      memory_order_relaxed);
-			pw.fd = dev->ap.wake_fd;
-			pw.events = POLLIN;
-			pw.revents = 0;
-			n = poll(&pw, 1, snic_ms_ceil(last > now ? idle :
-						      last + idle - now));
-			if (n < 0 && errno != EINTR)
-				break;
-			continue;
-		}
-		if (!atomic_load_explicit(&dev->ap.acting,
-					  memory_order_relaxed)) {
-			atomic_store_explicit(&dev->ap.acting, true,
-					      memory_order_relaxed);
-			pthread_mutex_lock(&dev->lock);
-			dev->armed_ns = UINT64_MAX;	/* arm it anew */
-			pthread_mutex_unlock(&dev->lock);
-		}
-		snic_progress_at(dev, now);	/* re-arms the timer */
-		/* A datagram, a deadline, stop, or time to look again. */
-		n = epoll_wait(dev->ap.ep_fd, ev, 2, snic_ms_ceil(idle));
-		if (n < 0 && errno != EINTR) {
-			UET_WARN(UET_LOG_EP_CTRL, "software NIC: standby "
-				 "epoll_wait: %d\n", errno);
-			break;
-		}
-	}
-	atomic_store_explicit(&dev->ap.acting, false, memory_order_relaxed);
-	return NULL;
-}
-
-static int snic_ap_start(struct uet_snic_dev *dev, uint64_t standby_ns)
+static int snic_ap_start(struct uet_snic_dev *dev)
 {
 	struct epoll_event ev;
 	int ret;
@@ -327,19 +272,12 @@ static int snic_ap_start(struct uet_snic_dev *dev, uint64_t standby_ns)
 		goto err_ep;
 	}
 	atomic_store(&dev->ap.stop, false);
-	atomic_store(&dev->ap.acting, false);
-	dev->ap.standby_ns = standby_ns;
-	atomic_store_explicit(&dev->app_ns, uet_clock_now_ns(),
-			      memory_order_relaxed);
-	ret = pthread_create(&dev->ap.thread, NULL, standby_ns ?
-			     snic_standby_main : snic_ap_main, dev);
+	ret = pthread_create(&dev->ap.thread, NULL, snic_ap_main, dev);
 	if (ret) {
 		ret = -ret;
 		goto err_ep;
 	}
 	dev->ap.running = true;
-	if (standby_ns)
-		return 0;
 	/* Arm the timer for work queued before the thread existed. */
 	pthread_mutex_lock(&dev->lock);
 	atomic_store_explicit(&dev->sleepers, true, memory_order_release);
@@ -361,14 +299,7 @@ int uet_snic_auto_progress_start(struct uet_hsi_dev *d)
 {
 	if (!d)
 		return -EINVAL;
-	return snic_ap_start(uet_snic_dev_of(d), 0);
-}
-
-int uet_snic_standby_start(struct uet_hsi_dev *d, uint64_t idle_ns)
-{
-	if (!d || !idle_ns)
-		return -EINVAL;
-	return snic_ap_start(uet_snic_dev_of(d), idle_ns);
+	return snic_ap_start(uet_snic_dev_of(d));
 }
 
 void uet_snic_auto_progress_stop(struct uet_hsi_dev *d)
@@ -391,4 +322,225 @@ void uet_snic_auto_progress_stop(struct uet_hsi_dev *d)
 	close(dev->ap.ep_fd);
 	close(dev->ap.wake_fd);
 	dev->ap.ep_fd = dev->ap.wake_fd = -1;
+}
+
+/* ---- standby (manual progress) ---- */
+
+/*
+ * A hardware NIC answers its peers without the host.  Under manual
+ * progress the software NIC runs only inside the application's calls, so
+ * an application that got what it waited for and blocks elsewhere (its
+ * own out-of-band exchange) would leave a peer whose last ACK was lost
+ * retransmitting until it gives up.  One thread per process watches the
+ * devices put on standby: every progress call and doorbell records its
+ * time (app_ns); a device whose application has not called for idle_ns
+ * is progressed by the thread, its wait fd (link and deadline timer) in
+ * the thread's epoll set, until the application calls again.  While every
+ * application calls, the thread sleeps until the earliest moment one
+ * could become idle: one wake-up per idle_ns at most, nothing on the
+ * application's fast path but a relaxed store.
+ */
+static struct {
+	pthread_mutex_t lock;		/* the list; taken before dev->lock */
+	pthread_cond_t joined;		/* a stopped thread was joined */
+	struct uet_dlist devs;
+	pthread_t thread;
+	bool running;
+	bool stop;
+	bool joining;			/* stopped, not joined yet */
+	int wake_fd;			/* eventfd: list changed, or stop */
+	int ep_fd;			/* wake_fd + acting devices' wait fds */
+} snic_sb = { .lock = PTHREAD_MUTEX_INITIALIZER,
+	      .joined = PTHREAD_COND_INITIALIZER,
+	      .devs = { &snic_sb.devs, &snic_sb.devs },
+	      .wake_fd = -1, .ep_fd = -1 };
+
+static void snic_sb_act(struct uet_snic_dev *dev, bool on)
+{
+	struct epoll_event ev;
+
+	if (atomic_load_explicit(&dev->sb.acting, memory_order_relaxed) == on)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.events = EPOLLIN;
+	ev.data.ptr = dev;
+	if (on) {
+		pthread_mutex_lock(&dev->lock);
+		atomic_store_explicit(&dev->sb.acting, true,
+				      memory_order_relaxed);
+		dev->armed_ns = UINT64_MAX;	/* arm it anew */
+		pthread_mutex_unlock(&dev->lock);
+		if (epoll_ctl(snic_sb.ep_fd, EPOLL_CTL_ADD, dev->wait_fd, &ev))
+			UET_WARN_ONCE(UET_LOG_EP_CTRL, "software NIC: standby "
+				      "epoll_ctl: %d\n", errno);
+		return;
+	}
+	atomic_store_explicit(&dev->sb.acting, false, memory_order_relaxed);
+	(void)epoll_ctl(snic_sb.ep_fd, EPOLL_CTL_DEL, dev->wait_fd, &ev);
+}
+
+static void *snic_sb_main(void *arg)
+{
+	struct epoll_event ev[16];
+	struct uet_snic_dev *dev;
+	uint64_t now, last, next, v;
+	ssize_t r;
+	int n;
+
+	(void)arg;
+	pthread_mutex_lock(&snic_sb.lock);
+	while (!snic_sb.stop) {
+		now = uet_clock_now_ns();
+		next = now + 60 * UET_NSEC_PER_SEC;
+		uet_dlist_foreach_entry(&snic_sb.devs, dev, sb.entry) {
+			last = atomic_load_explicit(&dev->app_ns,
+						    memory_order_relaxed);
+			if (last > now || now - last < dev->sb.idle_ns) {
+				snic_sb_act(dev, false);
+				if (last <= now &&
+				    last + dev->sb.idle_ns < next)
+					next = last + dev->sb.idle_ns;
+				continue;
+			}
+			snic_sb_act(dev, true);
+			snic_progress_at(dev, now);	/* re-arms the timer */
+			if (now + dev->sb.idle_ns < next)
+				next = now + dev->sb.idle_ns;
+		}
+		pthread_mutex_unlock(&snic_sb.lock);
+		/* A datagram or deadline of an acting device, a change of
+		 * the list, or the time to look again. */
+		n = epoll_wait(snic_sb.ep_fd, ev, 16,
+			       snic_ms_ceil(next > now ? next - now : 0));
+		if (n < 0 && errno != EINTR)
+			UET_WARN_ONCE(UET_LOG_EP_CTRL, "software NIC: standby "
+				      "epoll_wait: %d\n", errno);
+		do {
+			r = read(snic_sb.wake_fd, &v, sizeof(v));
+		} while (r < 0 && errno == EINTR);
+		pthread_mutex_lock(&snic_sb.lock);
+	}
+	pthread_mutex_unlock(&snic_sb.lock);
+	return NULL;
+}
+
+static void snic_sb_wake(void)
+{
+	uint64_t one = 1;
+	ssize_t r;
+
+	do {
+		r = write(snic_sb.wake_fd, &one, sizeof(one));
+	} while (r < 0 && errno == EINTR);
+}
+
+/* The thread and its fds, under snic_sb.lock. */
+static int snic_sb_thread_start(void)
+{
+	struct epoll_event ev;
+	int ret;
+
+	while (snic_sb.joining)
+		pthread_cond_wait(&snic_sb.joined, &snic_sb.lock);
+	if (snic_sb.running)
+		return 0;
+	snic_sb.wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (snic_sb.wake_fd < 0)
+		return -errno;
+	snic_sb.ep_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (snic_sb.ep_fd < 0) {
+		ret = -errno;
+		goto err_wake;
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.events = EPOLLIN;
+	ev.data.ptr = NULL;
+	if (epoll_ctl(snic_sb.ep_fd, EPOLL_CTL_ADD, snic_sb.wake_fd, &ev)) {
+		ret = -errno;
+		goto err_ep;
+	}
+	snic_sb.stop = false;
+	ret = pthread_create(&snic_sb.thread, NULL, snic_sb_main, NULL);
+	if (ret) {
+		ret = -ret;
+		goto err_ep;
+	}
+	snic_sb.running = true;
+	return 0;
+
+err_ep:
+	close(snic_sb.ep_fd);
+	snic_sb.ep_fd = -1;
+err_wake:
+	close(snic_sb.wake_fd);
+	snic_sb.wake_fd = -1;
+	return ret;
+}
+
+int uet_snic_standby_start(struct uet_hsi_dev *d, uint64_t idle_ns)
+{
+	struct uet_snic_dev *dev;
+	int ret;
+
+	if (!d || !idle_ns)
+		return -EINVAL;
+	dev = uet_snic_dev_of(d);
+	if (dev->ap.running)
+		return -EALREADY;		/* auto progress needs none */
+	pthread_mutex_lock(&snic_sb.lock);
+	if (uet_dlist_linked(&dev->sb.entry)) {
+		ret = -EALREADY;
+		goto out;
+	}
+	ret = snic_sb_thread_start();
+	if (ret)
+		goto out;
+	dev->sb.idle_ns = idle_ns;
+	atomic_store_explicit(&dev->sb.acting, false, memory_order_relaxed);
+	atomic_store_explicit(&dev->app_ns, uet_clock_now_ns(),
+			      memory_order_relaxed);
+	uet_dlist_insert_tail(&snic_sb.devs, &dev->sb.entry);
+	snic_sb_wake();
+out:
+	pthread_mutex_unlock(&snic_sb.lock);
+	return ret;
+}
+
+void uet_snic_standby_stop(struct uet_hsi_dev *d)
+{
+	struct uet_snic_dev *dev;
+	pthread_t t;
+	bool join = false;
+
+	if (!d)
+		return;
+	dev = uet_snic_dev_of(d);
+	pthread_mutex_lock(&snic_sb.lock);
+	if (!uet_dlist_linked(&dev->sb.entry)) {
+		pthread_mutex_unlock(&snic_sb.lock);
+		return;
+	}
+	snic_sb_act(dev, false);
+	uet_dlist_remove(&dev->sb.entry);
+	if (uet_dlist_empty(&snic_sb.devs)) {
+		/* The last one: the thread goes (a process without devices
+		 * keeps no thread). */
+		snic_sb.stop = true;
+		snic_sb.running = false;
+		snic_sb.joining = true;
+		t = snic_sb.thread;
+		join = true;
+	}
+	snic_sb_wake();
+	pthread_mutex_unlock(&snic_sb.lock);
+	if (!join)
+		return;
+	pthread_join(t, NULL);
+	pthread_mutex_lock(&snic_sb.lock);
+	close(snic_sb.ep_fd);
+	close(snic_sb.wake_fd);
+	snic_sb.ep_fd = snic_sb.wake_fd = -1;
+	snic_sb.joining = false;
+	pthread_cond_broadcast(&snic_sb.joined);
+	pthread_mutex_unlock(&snic_sb.lock);
 }
