@@ -397,8 +397,7 @@ static void *snic_sb_main(void *arg)
 						    memory_order_relaxed);
 			if (last > now || now - last < dev->sb.idle_ns) {
 				snic_sb_act(dev, false);
-				if (last <= now &&
-				    last + dev->sb.idle_ns < next)
+				if (last + dev->sb.idle_ns < next)
 					next = last + dev->sb.idle_ns;
 				continue;
 			}
