@@ -16,41 +16,13 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#define HAVE_TSC 1
-#else
-#define HAVE_TSC 0
-#endif
+#include "bench_tsc.h"
 
 #include "uet_tss_internal.h"
-
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static uint64_t now_ns(void)
 {
 	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
-}
-
-/* TSC ticks per ns (0 without a TSC). */
-static double tsc_ghz(void)
-{
-#if HAVE_TSC
-	uint64_t t0 = clock_ns(CLOCK_MONOTONIC), c0 = __rdtsc(), t1;
-
-	do {
-		t1 = clock_ns(CLOCK_MONOTONIC);
-	} while (t1 - t0 < 50000000);
-	return (double)(__rdtsc() - c0) / (double)(t1 - t0);
-#else
-	return 0;
-#endif
 }
 
 int main(int argc, char **argv)

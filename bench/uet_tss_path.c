@@ -20,12 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#define HAVE_TSC 1
-#else
-#define HAVE_TSC 0
-#endif
+#include "bench_tsc.h"
 
 #include "uet_link_mem.h"
 #include "uet_tss.h"
@@ -34,28 +29,6 @@
 #define PORT_B	4794
 #define MIB	(1u << 20)
 #define HDR	64		/* PDS + SES headers, a separate iovec */
-
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static double tsc_ghz(void)
-{
-#if HAVE_TSC
-	uint64_t t0 = clock_ns(CLOCK_MONOTONIC), c0 = __rdtsc(), t1;
-
-	do {
-		t1 = clock_ns(CLOCK_MONOTONIC);
-	} while (t1 - t0 < 50000000);
-	return (double)(__rdtsc() - c0) / (double)(t1 - t0);
-#else
-	return 0;
-#endif
-}
 
 struct side {
 	struct uet_link_mem_fabric *fab;
