@@ -1086,20 +1086,15 @@ void uet_pds_rx_tos(struct uet_pds *pds, const uint8_t *buf, size_t len,
 	unknown = pds->st.unknown_pdc;
 	pds->rx_tos = tos;
 	type = (unsigned int)uet_pds_peek_type(buf, len);
-	if (UET_LINK_TOS_DSCP(tos) == UET_LINK_DSCP_TRIMMED &&
-	    (type == UET_PDS_TYPE_RUD_REQ || type == UET_PDS_TYPE_ROD_REQ ||
-	     type == UET_PDS_TYPE_RUD_CC_REQ ||
-	     type == UET_PDS_TYPE_ROD_CC_REQ))
-		type = UINT_MAX;	/* trimmed request */
 	switch (type) {
-	case UINT_MAX:
-		uet_pds_trimmed_rx(pds, buf, len, src, now);
-		break;
 	case UET_PDS_TYPE_RUD_REQ:
 	case UET_PDS_TYPE_ROD_REQ:
 	case UET_PDS_TYPE_RUD_CC_REQ:
 	case UET_PDS_TYPE_ROD_CC_REQ:
-		uet_pds_req_rx(pds, buf, len, src, now);
+		if (UET_LINK_TOS_DSCP(tos) == UET_LINK_DSCP_TRIMMED)
+			uet_pds_trimmed_rx(pds, buf, len, src, now);
+		else
+			uet_pds_req_rx(pds, buf, len, src, now);
 		break;
 	case UET_PDS_TYPE_RUDI_REQ:
 		uet_pds_rudi_req_rx(pds, buf, len, src, now);
