@@ -630,6 +630,13 @@ struct uet_ses_pkt *uet_ses_pkt_get(struct uet_ses *ses, uint8_t kind,
 				    void *owner);
 void uet_ses_pkt_put(struct uet_ses *ses, struct uet_ses_pkt *pkt);
 void uet_ses_pds_tx_room(void *ctx);
+/* The addressing of a send/RMA/atomic op from ep to dst: PDS key (with
+ * the SES traffic class and ep's delivery mode), target fields and the
+ * initiator ID. */
+void uet_ses_send_op_address(const struct uet_ses *ses,
+			     struct uet_ses_send_op *op,
+			     struct uet_ses_ep *ep,
+			     const struct uet_ses_addr *dst);
 void uet_ses_pds_tx_done(void *ctx, struct uet_pds_tx_pkt *pdspkt,
 			 int status, uint8_t rsp_next_hdr, const uint8_t *rsp,
 			 size_t rsp_len);

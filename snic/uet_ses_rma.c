@@ -467,16 +467,7 @@ int uet_ses_rma(struct uet_ses *ses, const struct uet_ses_rma_req *req,
 	if (ret)
 		goto err_release;
 
-	op->ep = req->ep;
-	op->key.job_id = req->dst.job_id;
-	op->key.dst = req->dst.fa;
-	op->key.tc = ses->cfg.tc;
-	op->key.mode = req->ep->mode;
-	uet_link_addr_key(&req->dst.fa, op->dst_fa);
-	op->job_id = req->dst.job_id;
-	op->pid_on_fep = req->dst.pid_on_fep;
-	op->ri = req->dst.ri;
-	op->initiator = uet_ses_initiator_id(req->ep->pid_on_fep, req->ep->ri);
+	uet_ses_send_op_address(ses, op, req->ep, &req->dst);
 	op->has_data = req->has_data && req->kind != UET_SES_RMA_READ;
 	op->header_data = op->has_data ? req->header_data : 0;
 	op->dc = req->dc;
