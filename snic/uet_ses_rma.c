@@ -395,7 +395,7 @@ static int ses_rma_req_check(const struct uet_ses *ses,
 	return 0;
 }
 
-static uint8_t ses_rma_opcode(uint8_t kind)
+uint8_t uet_ses_rma_opcode(uint8_t kind)
 {
 	switch (kind) {
 	case UET_SES_RMA_WRITE:
@@ -404,8 +404,10 @@ static uint8_t ses_rma_opcode(uint8_t kind)
 		return UET_READ;
 	case UET_SES_RMA_ATOMIC:
 		return UET_ATOMIC;
-	default:
+	case UET_SES_RMA_FETCH:
 		return UET_FETCHING_ATOMIC;
+	default:
+		return 0;
 	}
 }
 
@@ -474,7 +476,7 @@ int uet_ses_rma(struct uet_ses *ses, const struct uet_ses_rma_req *req,
 	op->op_ctx = req->op_ctx;
 	op->rc = UET_RC_OK;
 	op->rma = req->kind;
-	op->opcode = ses_rma_opcode(req->kind);
+	op->opcode = uet_ses_rma_opcode(req->kind);
 	op->rkey = req->key;
 	op->raddr = req->raddr;
 	op->amo_op = req->amo_op;
