@@ -319,6 +319,23 @@ static void uet_pdc_answer(struct uet_pds *pds, struct uet_pdc *pdc,
 
 /* ---- delivery to SES ---- */
 
+/* What SES is told of one request of pdc (rx and check upcalls). */
+static void uet_pdc_rx_info(struct uet_pds_rx_info *info,
+			    const struct uet_pds *pds, struct uet_pdc *pdc,
+			    uint8_t next_hdr, uint32_t psn, const uint8_t *ses,
+			    size_t ses_len)
+{
+	memset(info, 0, sizeof(*info));
+	info->src = &pdc->peer;
+	info->mode = pdc->mode;
+	info->next_hdr = next_hdr;
+	info->psn = psn;
+	info->pdc = uet_pdc_handle(pdc);
+	info->ses = ses;
+	info->ses_len = ses_len;
+	info->now = pds->now;
+}
+
 /* Give one request to SES; rsp->next_hdr is NONE unless it answered. */
 static int uet_pdc_deliver(struct uet_pds *pds, struct uet_pdc *pdc,
 			   uint8_t next_hdr, uint32_t psn, const uint8_t *ses,
@@ -331,14 +348,7 @@ static int uet_pdc_deliver(struct uet_pds *pds, struct uet_pdc *pdc,
 	rsp->next_hdr = UET_HDR_NONE;
 	if (!pds->have_up || !pds->up.rx)
 		return -EAGAIN;
-	info.src = &pdc->peer;
-	info.mode = pdc->mode;
-	info.next_hdr = next_hdr;
-	info.psn = psn;
-	info.pdc = uet_pdc_handle(pdc);
-	info.ses = ses;
-	info.ses_len = ses_len;
-	info.now = pds->now;
+	uet_pdc_rx_info(&info, pds, pdc, next_hdr, psn, ses, ses_len);
 	ret = pds->up.rx(pds->up_ctx, &info, rsp);
 	if (ret == -EAGAIN)
 		return ret;
@@ -370,15 +380,7 @@ static bool uet_pdc_check(struct uet_pds *pds, struct uet_pdc *pdc,
 
 	if (!pds->have_up || !pds->up.check)
 		return true;
-	memset(&info, 0, sizeof(info));
-	info.src = &pdc->peer;
-	info.mode = pdc->mode;
-	info.next_hdr = next_hdr;
-	info.psn = psn;
-	info.pdc = uet_pdc_handle(pdc);
-	info.ses = ses;
-	info.ses_len = ses_len;
-	info.now = pds->now;
+	uet_pdc_rx_info(&info, pds, pdc, next_hdr, psn, ses, ses_len);
 	return pds->up.check(pds->up_ctx, &info);
 }
 
