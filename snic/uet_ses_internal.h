@@ -669,6 +669,12 @@ struct uet_ses_ep *uet_ses_rx_ep(struct uet_ses *ses,
 				 const struct uet_pds_rx_info *info,
 				 uint32_t job_id, uint16_t pid_on_fep,
 				 uint16_t ri, bool rma, uint8_t *rc);
+/* The endpoint an RMA-side standard SOM=1 request h is for, or NULL
+ * once it was refused in rsp (uet_ses_rx_ep, uet_ses_rx_refuse). */
+struct uet_ses_ep *uet_ses_rx_som1_rma_ep(struct uet_ses *ses,
+					  const struct uet_pds_rx_info *info,
+					  const struct uet_ses_std_som1 *h,
+					  struct uet_pds_rsp *rsp);
 
 /* Count nothing; warn (FI_LOG_LEVEL=warn) at most once a second per
  * cause, with the number of drops since the last warning. */

@@ -792,12 +792,9 @@ static int ses_rx_amo(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	if (cas ? plen != 0 : plen != len)
 		return -EPROTO;
 
-	ep = uet_ses_rx_ep(ses, info, h->job_id, h->pid_on_fep,
-			   h->resource_index, true, &rc);
-	if (!ep) {
-		uet_ses_rx_refuse(ses, rsp, rc, h->message_id, h->job_id);
+	ep = uet_ses_rx_som1_rma_ep(ses, info, h, rsp);
+	if (!ep)
 		return 0;
-	}
 	if (op == UET_AMO_READ)
 		need = UET_SES_ACC_REMOTE_READ;
 	else if (fetch || cas)

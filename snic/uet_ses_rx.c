@@ -156,6 +156,21 @@ struct uet_ses_ep *uet_ses_rx_ep(struct uet_ses *ses,
 	return ep;
 }
 
+struct uet_ses_ep *uet_ses_rx_som1_rma_ep(struct uet_ses *ses,
+					  const struct uet_pds_rx_info *info,
+					  const struct uet_ses_std_som1 *h,
+					  struct uet_pds_rsp *rsp)
+{
+	struct uet_ses_ep *ep;
+	uint8_t rc;
+
+	ep = uet_ses_rx_ep(ses, info, h->job_id, h->pid_on_fep,
+			   h->resource_index, true, &rc);
+	if (!ep)
+		uet_ses_rx_refuse(ses, rsp, rc, h->message_id, h->job_id);
+	return ep;
+}
+
 void uet_ses_rx_msg_unmap(struct uet_ses *ses, struct uet_ses_rx_msg *msg)
 {
 	if (!msg->in_map)
