@@ -525,21 +525,6 @@ struct ses_rma_wpkt {
 	uint64_t plen;
 };
 
-/*
- * The fields of a write packet that the standard SOM=1 and SOM=0 headers
- * both carry, under the same names; a function cannot take either
- * struct, hence a macro.
- */
-#define SES_RMA_WPKT_FROM(q, h) do {					\
-	(q)->msg_id = (h)->message_id;					\
-	(q)->ri_gen = (h)->ri_generation;				\
-	(q)->job_id = (h)->job_id;					\
-	(q)->pid_on_fep = (h)->pid_on_fep;				\
-	(q)->ri = (h)->resource_index;					\
-	(q)->initiator = (h)->initiator;				\
-	(q)->key = (h)->match_bits;					\
-} while (0)
-
 /* A new access record (the event to deliver); NULL when out of memory. */
 static struct uet_ses_rma_rx *ses_rma_rx_new(struct uet_ses *ses,
 					     const struct uet_pds_rx_info *info,
@@ -900,7 +885,13 @@ int uet_ses_rx_rma_som1(struct uet_ses *ses,
 	q.som = true;
 	q.eom = h->ctl.eom;
 	q.hd = h->ctl.hd;
-	SES_RMA_WPKT_FROM(&q, h);
+	q.msg_id = h->message_id;
+	q.ri_gen = h->ri_generation;
+	q.job_id = h->job_id;
+	q.pid_on_fep = h->pid_on_fep;
+	q.ri = h->resource_index;
+	q.initiator = h->initiator;
+	q.key = h->match_bits;
 	q.header_data = h->header_data;
 	q.total = h->request_length;
 	q.start = h->buffer_offset;
@@ -925,7 +916,13 @@ int uet_ses_rx_rma_som0(struct uet_ses *ses,
 	    h->ctl.eom != (h->message_offset + q.plen == h->request_length))
 		return -EPROTO;
 	q.eom = h->ctl.eom;
-	SES_RMA_WPKT_FROM(&q, h);
+	q.msg_id = h->message_id;
+	q.ri_gen = h->ri_generation;
+	q.job_id = h->job_id;
+	q.pid_on_fep = h->pid_on_fep;
+	q.ri = h->resource_index;
+	q.initiator = h->initiator;
+	q.key = h->match_bits;
 	q.total = h->request_length;
 	/* buffer_offset is this packet's address: the message's is
 	 * message_offset before it (modulo 2^64, as the initiator added). */
