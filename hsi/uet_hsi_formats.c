@@ -403,25 +403,27 @@ int uet_hsi_cmd_ext_from_sgl(struct uet_hsi_cmd_ext *h,
 	return 0;
 }
 
+/* Byte off of an entry of size need: the byte or UET_WIRE_ETRUNC. */
+static int peek_u8(const uint8_t *buf, size_t len, size_t need, size_t off)
+{
+	if (len < need)
+		return UET_WIRE_ETRUNC;
+	return buf[off];
+}
+
 int uet_hsi_cmd_seg_peek_sgl_count(const uint8_t *buf, size_t len)
 {
-	if (len < UET_HSI_CMD_SEG_LEN)
-		return UET_WIRE_ETRUNC;
-	return buf[SEG_OFF_SGL_COUNT];
+	return peek_u8(buf, len, UET_HSI_CMD_SEG_LEN, SEG_OFF_SGL_COUNT);
 }
 
 int uet_hsi_cmd_seg_peek_opcode(const uint8_t *buf, size_t len)
 {
-	if (len < UET_HSI_CMD_SEG_LEN)
-		return UET_WIRE_ETRUNC;
-	return buf[SEG_OFF_OPCODE];
+	return peek_u8(buf, len, UET_HSI_CMD_SEG_LEN, SEG_OFF_OPCODE);
 }
 
 int uet_hsi_cmd_seg_peek_flags(const uint8_t *buf, size_t len)
 {
-	if (len < UET_HSI_CMD_SEG_LEN)
-		return UET_WIRE_ETRUNC;
-	return buf[SEG_OFF_FLAGS];
+	return peek_u8(buf, len, UET_HSI_CMD_SEG_LEN, SEG_OFF_FLAGS);
 }
 
 int uet_hsi_cmd_seg_peek_metadata(const uint8_t *buf, size_t len,
@@ -454,16 +456,12 @@ static int notif_check_marker(const uint8_t *buf)
 
 int uet_hsi_notif_peek_type(const uint8_t *buf, size_t len)
 {
-	if (len < UET_HSI_NOTIF_LEN)
-		return UET_WIRE_ETRUNC;
-	return buf[NOTIF_OFF_TYPE];
+	return peek_u8(buf, len, UET_HSI_NOTIF_LEN, NOTIF_OFF_TYPE);
 }
 
 int uet_hsi_notif_peek_flags(const uint8_t *buf, size_t len)
 {
-	if (len < UET_HSI_NOTIF_LEN)
-		return UET_WIRE_ETRUNC;
-	return buf[NOTIF_OFF_FLAGS];
+	return peek_u8(buf, len, UET_HSI_NOTIF_LEN, NOTIF_OFF_FLAGS);
 }
 
 bool uet_hsi_notif_has_continuation(const uint8_t *buf, size_t len)

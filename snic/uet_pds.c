@@ -994,12 +994,13 @@ int uet_pds_get_pdc_stats(const struct uet_pds *pds,
 }
 
 static void uet_pds_pdc_info_of(const struct uet_pdc *pdc,
-				struct uet_pds_pdc_info *i)
+				struct uet_hsi_pdc_info *i)
 {
 	memset(i, 0, sizeof(*i));
 	i->initiator = pdc->initiator;
 	i->established = pdc->rpdcid != 0;
-	i->mode = pdc->mode;
+	i->mode = pdc->mode == UET_PDS_MODE_ROD ? UET_HSI_QUEUE_MODE_ROD :
+		  UET_HSI_QUEUE_MODE_RUD;
 	i->lpdcid = pdc->lpdcid;
 	i->rpdcid = pdc->rpdcid;
 	i->tx_next_psn = pdc->next_psn;
@@ -1018,7 +1019,7 @@ static void uet_pds_pdc_info_of(const struct uet_pdc *pdc,
 
 int uet_pds_get_peer_pdcs(const struct uet_pds *pds,
 			  const struct uet_link_addr *peer,
-			  struct uet_pds_pdc_info *v, unsigned int max)
+			  struct uet_hsi_pdc_info *v, unsigned int max)
 {
 	const struct uet_pdc *pdc;
 	unsigned int n = 0;

@@ -53,6 +53,7 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include "uet_hsi_dev.h"
 #include "uet_link.h"
 #include "uet_list.h"
 
@@ -342,20 +343,12 @@ int uet_pds_get_pdc_stats(const struct uet_pds *pds,
 			  const struct uet_pds_key *key,
 			  struct uet_pds_stats *st);
 
-/* The state of one PDC (uet_pds_get_peer_pdcs). */
-struct uet_pds_pdc_info {
-	bool initiator;			/* we opened it (else the peer did) */
-	bool established;		/* the peer's PDCID is known */
-	uint8_t mode;			/* UET_PDS_MODE_RUD or _ROD */
-	uint16_t lpdcid, rpdcid;
-	uint32_t tx_next_psn;		/* next PSN to assign */
-	uint32_t tx_una_psn;		/* first PSN not known acked */
-	uint32_t tx_outstanding;	/* packets sent, not done */
-	uint32_t rx_next_psn;		/* cumulative ACK PSN + 1 */
-	uint32_t rx_window;		/* PSNs the receive window tracks */
-	uint64_t tx_pkts, rx_pkts, retx;
-	uint64_t srtt_ns, min_rtt_ns;	/* 0: no RTT sample yet */
-};
+/*
+ * The state of one PDC is the HSI's struct uet_hsi_pdc_info
+ * (hsi/uet_hsi_dev.h, query_peer_pdcs), which the PDS fills directly.
+ * The old name stays as an alias for callers not yet renamed.
+ */
+#define uet_pds_pdc_info uet_hsi_pdc_info
 
 /*
  * The PDCs open with the NIC at peer (both directions), at most max of
@@ -364,6 +357,6 @@ struct uet_pds_pdc_info {
  */
 int uet_pds_get_peer_pdcs(const struct uet_pds *pds,
 			  const struct uet_link_addr *peer,
-			  struct uet_pds_pdc_info *v, unsigned int max);
+			  struct uet_hsi_pdc_info *v, unsigned int max);
 
 #endif /* UET_PDS_H */

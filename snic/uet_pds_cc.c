@@ -497,16 +497,31 @@ static bool uet_pds_cc_loss_round(struct uet_pds *pds, struct uet_pds_ccd *d)
 	return true;
 }
 
-static void uet_pds_cc_on_drop(struct uet_pds *pds, struct uet_pdc *pdc,
-			       uint16_t ent)
+/*
+ * A packet of entropy ent was lost (trim, NACK, timeout): the entropy is
+ * marked bad; returns the PDC's CC state when NSCC should cut its window
+ * (first loss of a round), else NULL.
+ */
+static struct uet_pds_ccd *uet_pds_cc_loss(struct uet_pds *pds,
+					   struct uet_pdc *pdc, uint16_t ent)
 {
 	struct uet_pds_ccd *d = pdc->ccd;
 
 	if (!d)
-		return;
+		return NULL;
 	if (d->nent)
 		uet_pds_cc_ent_bad(pds, d, ent);
-	if ((pds->cfg.cc & UET_PDS_CC_NSCC) && uet_pds_cc_loss_round(pds, d)) {
+	if ((pds->cfg.cc & UET_PDS_CC_NSCC) && uet_pds_cc_loss_round(pds, d))
+		return d;
+	return NULL;
+}
+
+static void uet_pds_cc_on_drop(struct uet_pds *pds, struct uet_pdc *pdc,
+			       uint16_t ent)
+{
+	struct uet_pds_ccd *d = uet_pds_cc_loss(pds, pdc, ent);
+
+	if (d) {
 		d->cwnd -= d->cwnd > uet_pds_cc_mss(pds) ?
 			   uet_pds_cc_mss(pds) : 0;
 		uet_pds_cc_clamp(pds, d);
@@ -532,13 +547,9 @@ void uet_pds_cc_on_loss(struct uet_pds *pds, struct uet_pdc *pdc,
 void uet_pds_cc_on_timeout(struct uet_pds *pds, struct uet_pdc *pdc,
 			   uint16_t ent)
 {
-	struct uet_pds_ccd *d = pdc->ccd;
+	struct uet_pds_ccd *d = uet_pds_cc_loss(pds, pdc, ent);
 
-	if (!d)
-		return;
-	if (d->nent)
-		uet_pds_cc_ent_bad(pds, d, ent);
-	if ((pds->cfg.cc & UET_PDS_CC_NSCC) && uet_pds_cc_loss_round(pds, d)) {
+	if (d) {
 		d->cwnd /= 2;
 		uet_pds_cc_clamp(pds, d);
 	}

@@ -319,6 +319,23 @@ static void uet_pdc_answer(struct uet_pds *pds, struct uet_pdc *pdc,
 
 /* ---- delivery to SES ---- */
 
+/* What SES is told of one request of pdc (rx and check upcalls). */
+static void uet_pdc_rx_info(struct uet_pds_rx_info *info,
+			    const struct uet_pds *pds, struct uet_pdc *pdc,
+			    uint8_t next_hdr, uint32_t psn, const uint8_t *ses,
+			    size_t ses_len)
+{
+	memset(info, 0, sizeof(*info));
+	info->src = &pdc->peer;
+	info->mode = pdc->mode;
+	info->next_hdr = next_hdr;
+	info->psn = psn;
+	info->pdc = uet_pdc_handle(pdc);
+	info->ses = ses;
+	info->ses_len = ses_len;
+	info->now = pds->now;
+}
+
 /* Give one request to SES; rsp->next_hdr is NONE unless it answered. */
 static int uet_pdc_deliver(struct uet_pds *pds, struct uet_pdc *pdc,
 			   uint8_t next_hdr, uint32_t psn, const uint8_t *ses,
@@ -331,14 +348,7 @@ static int uet_pdc_deliver(struct uet_pds *pds, struct uet_pdc *pdc,
 	rsp->next_hdr = UET_HDR_NONE;
 	if (!pds->have_up || !pds->up.rx)
 		return -EAGAIN;
-	info.src = &pdc->peer;
-	info.mode = pdc->mode;
-	info.next_hdr = next_hdr;
-	info.psn = psn;
-	info.pdc = uet_pdc_handle(pdc);
-	info.ses = ses;
-	info.ses_len = ses_len;
-	info.now = pds->now;
+	uet_pdc_rx_info(&info, pds, pdc, next_hdr, psn, ses, ses_len);
 	ret = pds->up.rx(pds->up_ctx, &info, rsp);
 	if (ret == -EAGAIN)
 		return ret;
@@ -370,15 +380,7 @@ static bool uet_pdc_check(struct uet_pds *pds, struct uet_pdc *pdc,
 
 	if (!pds->have_up || !pds->up.check)
 		return true;
-	memset(&info, 0, sizeof(info));
-	info.src = &pdc->peer;
-	info.mode = pdc->mode;
-	info.next_hdr = next_hdr;
-	info.psn = psn;
-	info.pdc = uet_pdc_handle(pdc);
-	info.ses = ses;
-	info.ses_len = ses_len;
-	info.now = pds->now;
+	uet_pdc_rx_info(&info, pds, pdc, next_hdr, psn, ses, ses_len);
 	return pds->up.check(pds->up_ctx, &info);
 }
 
@@ -1086,20 +1088,15 @@ void uet_pds_rx_tos(struct uet_pds *pds, const uint8_t *buf, size_t len,
 	unknown = pds->st.unknown_pdc;
 	pds->rx_tos = tos;
 	type = (unsigned int)uet_pds_peek_type(buf, len);
-	if (UET_LINK_TOS_DSCP(tos) == UET_LINK_DSCP_TRIMMED &&
-	    (type == UET_PDS_TYPE_RUD_REQ || type == UET_PDS_TYPE_ROD_REQ ||
-	     type == UET_PDS_TYPE_RUD_CC_REQ ||
-	     type == UET_PDS_TYPE_ROD_CC_REQ))
-		type = UINT_MAX;	/* trimmed request */
 	switch (type) {
-	case UINT_MAX:
-		uet_pds_trimmed_rx(pds, buf, len, src, now);
-		break;
 	case UET_PDS_TYPE_RUD_REQ:
 	case UET_PDS_TYPE_ROD_REQ:
 	case UET_PDS_TYPE_RUD_CC_REQ:
 	case UET_PDS_TYPE_ROD_CC_REQ:
-		uet_pds_req_rx(pds, buf, len, src, now);
+		if (UET_LINK_TOS_DSCP(tos) == UET_LINK_DSCP_TRIMMED)
+			uet_pds_trimmed_rx(pds, buf, len, src, now);
+		else
+			uet_pds_req_rx(pds, buf, len, src, now);
 		break;
 	case UET_PDS_TYPE_RUDI_REQ:
 		uet_pds_rudi_req_rx(pds, buf, len, src, now);

@@ -335,6 +335,9 @@ enum uet_ses_rma_kind {
 				 * back in Response-with-Data */
 };
 
+/* The SES opcode of an RMA kind (UET_WRITE ...); 0 for another value. */
+uint8_t uet_ses_rma_opcode(uint8_t kind);
+
 /* Largest atomic payload (operand bytes) in one request. */
 #define UET_SES_AMO_MAX	512u
 

@@ -630,6 +630,13 @@ struct uet_ses_pkt *uet_ses_pkt_get(struct uet_ses *ses, uint8_t kind,
 				    void *owner);
 void uet_ses_pkt_put(struct uet_ses *ses, struct uet_ses_pkt *pkt);
 void uet_ses_pds_tx_room(void *ctx);
+/* The addressing of a send/RMA/atomic op from ep to dst: PDS key (with
+ * the SES traffic class and ep's delivery mode), target fields and the
+ * initiator ID. */
+void uet_ses_send_op_address(const struct uet_ses *ses,
+			     struct uet_ses_send_op *op,
+			     struct uet_ses_ep *ep,
+			     const struct uet_ses_addr *dst);
 void uet_ses_pds_tx_done(void *ctx, struct uet_pds_tx_pkt *pdspkt,
 			 int status, uint8_t rsp_next_hdr, const uint8_t *rsp,
 			 size_t rsp_len);
@@ -662,6 +669,12 @@ struct uet_ses_ep *uet_ses_rx_ep(struct uet_ses *ses,
 				 const struct uet_pds_rx_info *info,
 				 uint32_t job_id, uint16_t pid_on_fep,
 				 uint16_t ri, bool rma, uint8_t *rc);
+/* The endpoint an RMA-side standard SOM=1 request h is for, or NULL
+ * once it was refused in rsp (uet_ses_rx_ep, uet_ses_rx_refuse). */
+struct uet_ses_ep *uet_ses_rx_som1_rma_ep(struct uet_ses *ses,
+					  const struct uet_pds_rx_info *info,
+					  const struct uet_ses_std_som1 *h,
+					  struct uet_pds_rsp *rsp);
 
 /* Count nothing; warn (FI_LOG_LEVEL=warn) at most once a second per
  * cause, with the number of drops since the last warning. */

@@ -197,46 +197,47 @@ bool uet_ses_mr_contig(const struct uet_ses_mr *mr, uint64_t moff,
 	return len <= mr->seg_off[i] + mr->segs[i].iov_len - moff;
 }
 
-void uet_ses_mr_put(const struct uet_ses_mr *mr, uint64_t moff,
-		    const void *src, uint64_t len)
+/* Which way ses_mr_copy copies. */
+enum ses_mr_dir {
+	SES_MR_INTO,		/* buf -> region */
+	SES_MR_OUT_OF,		/* region -> buf */
+};
+
+static void ses_mr_copy(const struct uet_ses_mr *mr, uint64_t moff,
+			uint8_t *buf, uint64_t len, enum ses_mr_dir dir)
 {
-	const uint8_t *s = src;
-	uint64_t in, n;
+	uint8_t *seg;
+	uint64_t n;
 	size_t i;
 
 	if (!len)
 		return;
 	for (i = ses_mr_seg_of(mr, moff); len && i < mr->nsegs; i++) {
-		in = moff - mr->seg_off[i];
-		n = mr->segs[i].iov_len - in;
+		seg = (uint8_t *)mr->segs[i].iov_base + (moff - mr->seg_off[i]);
+		n = mr->segs[i].iov_len - (moff - mr->seg_off[i]);
 		if (n > len)
 			n = len;
-		memcpy((uint8_t *)mr->segs[i].iov_base + in, s, n);
-		s += n;
+		if (dir == SES_MR_INTO)
+			memcpy(seg, buf, n);
+		else
+			memcpy(buf, seg, n);
+		buf += n;
 		len -= n;
 		moff += n;
 	}
 }
 
+void uet_ses_mr_put(const struct uet_ses_mr *mr, uint64_t moff,
+		    const void *src, uint64_t len)
+{
+	/* SES_MR_INTO only reads buf. */
+	ses_mr_copy(mr, moff, (uint8_t *)(uintptr_t)src, len, SES_MR_INTO);
+}
+
 void uet_ses_mr_get(const struct uet_ses_mr *mr, uint64_t moff, void *dst,
 		    uint64_t len)
 {
-	uint8_t *d = dst;
-	uint64_t in, n;
-	size_t i;
-
-	if (!len)
-		return;
-	for (i = ses_mr_seg_of(mr, moff); len && i < mr->nsegs; i++) {
-		in = moff - mr->seg_off[i];
-		n = mr->segs[i].iov_len - in;
-		if (n > len)
-			n = len;
-		memcpy(d, (const uint8_t *)mr->segs[i].iov_base + in, n);
-		d += n;
-		len -= n;
-		moff += n;
-	}
+	ses_mr_copy(mr, moff, dst, len, SES_MR_OUT_OF);
 }
 
 int uet_ses_mr_reg(struct uet_ses *ses, const struct uet_ses_mr_attr *a,

@@ -299,12 +299,9 @@ int uet_ses_rx_read_req(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 
 	if (info->ses_len != UET_SES_STD_SOM1_LEN)
 		return -EPROTO;
-	ep = uet_ses_rx_ep(ses, info, h->job_id, h->pid_on_fep,
-			   h->resource_index, true, &rc);
-	if (!ep) {
-		uet_ses_rx_refuse(ses, rsp, rc, h->message_id, h->job_id);
+	ep = uet_ses_rx_som1_rma_ep(ses, info, h, rsp);
+	if (!ep)
 		return 0;
-	}
 	/* A rendezvous key first, then the RI table. */
 	node = uet_hashmap_lookup_u64(&ses->mkeys, h->match_bits);
 	if (!node)

@@ -395,7 +395,7 @@ static int ses_rma_req_check(const struct uet_ses *ses,
 	return 0;
 }
 
-static uint8_t ses_rma_opcode(uint8_t kind)
+uint8_t uet_ses_rma_opcode(uint8_t kind)
 {
 	switch (kind) {
 	case UET_SES_RMA_WRITE:
@@ -404,8 +404,10 @@ static uint8_t ses_rma_opcode(uint8_t kind)
 		return UET_READ;
 	case UET_SES_RMA_ATOMIC:
 		return UET_ATOMIC;
-	default:
+	case UET_SES_RMA_FETCH:
 		return UET_FETCHING_ATOMIC;
+	default:
+		return 0;
 	}
 }
 
@@ -467,23 +469,14 @@ int uet_ses_rma(struct uet_ses *ses, const struct uet_ses_rma_req *req,
 	if (ret)
 		goto err_release;
 
-	op->ep = req->ep;
-	op->key.job_id = req->dst.job_id;
-	op->key.dst = req->dst.fa;
-	op->key.tc = ses->cfg.tc;
-	op->key.mode = req->ep->mode;
-	uet_link_addr_key(&req->dst.fa, op->dst_fa);
-	op->job_id = req->dst.job_id;
-	op->pid_on_fep = req->dst.pid_on_fep;
-	op->ri = req->dst.ri;
-	op->initiator = uet_ses_initiator_id(req->ep->pid_on_fep, req->ep->ri);
+	uet_ses_send_op_address(ses, op, req->ep, &req->dst);
 	op->has_data = req->has_data && req->kind != UET_SES_RMA_READ;
 	op->header_data = op->has_data ? req->header_data : 0;
 	op->dc = req->dc;
 	op->op_ctx = req->op_ctx;
 	op->rc = UET_RC_OK;
 	op->rma = req->kind;
-	op->opcode = ses_rma_opcode(req->kind);
+	op->opcode = uet_ses_rma_opcode(req->kind);
 	op->rkey = req->key;
 	op->raddr = req->raddr;
 	op->amo_op = req->amo_op;
@@ -799,12 +792,9 @@ static int ses_rx_amo(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	if (cas ? plen != 0 : plen != len)
 		return -EPROTO;
 
-	ep = uet_ses_rx_ep(ses, info, h->job_id, h->pid_on_fep,
-			   h->resource_index, true, &rc);
-	if (!ep) {
-		uet_ses_rx_refuse(ses, rsp, rc, h->message_id, h->job_id);
+	ep = uet_ses_rx_som1_rma_ep(ses, info, h, rsp);
+	if (!ep)
 		return 0;
-	}
 	if (op == UET_AMO_READ)
 		need = UET_SES_ACC_REMOTE_READ;
 	else if (fetch || cas)

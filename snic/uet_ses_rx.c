@@ -156,6 +156,21 @@ struct uet_ses_ep *uet_ses_rx_ep(struct uet_ses *ses,
 	return ep;
 }
 
+struct uet_ses_ep *uet_ses_rx_som1_rma_ep(struct uet_ses *ses,
+					  const struct uet_pds_rx_info *info,
+					  const struct uet_ses_std_som1 *h,
+					  struct uet_pds_rsp *rsp)
+{
+	struct uet_ses_ep *ep;
+	uint8_t rc;
+
+	ep = uet_ses_rx_ep(ses, info, h->job_id, h->pid_on_fep,
+			   h->resource_index, true, &rc);
+	if (!ep)
+		uet_ses_rx_refuse(ses, rsp, rc, h->message_id, h->job_id);
+	return ep;
+}
+
 void uet_ses_rx_msg_unmap(struct uet_ses *ses, struct uet_ses_rx_msg *msg)
 {
 	if (!msg->in_map)
@@ -1212,6 +1227,24 @@ static int ses_rx_dispatch(struct uet_ses *ses,
 	}
 }
 
+/* The addressing fields of a request, whatever its format. */
+struct ses_rx_target {
+	uint32_t job;
+	uint16_t pid;
+	uint16_t ri;
+	uint8_t opcode;
+};
+
+static void ses_rx_target_set(struct ses_rx_target *t,
+			      const struct uet_ses_req_ctl *ctl, uint32_t job,
+			      uint16_t pid, uint16_t ri)
+{
+	t->job = job;
+	t->pid = pid;
+	t->ri = ri;
+	t->opcode = ctl->opcode;
+}
+
 /* The PDS check upcall: the request's endpoint exists and takes it. */
 bool uet_ses_pds_check(void *ctx, const struct uet_pds_rx_info *info)
 {
@@ -1219,9 +1252,8 @@ bool uet_ses_pds_check(void *ctx, const struct uet_pds_rx_info *info)
 	struct uet_ses_std_som1 s1;
 	struct uet_ses_std_som0 s0;
 	struct uet_ses *ses = ctx;
-	uint32_t job;
-	uint16_t pid, ri;
-	uint8_t opcode, rc;
+	struct ses_rx_target t;
+	uint8_t rc;
 	bool rma;
 
 	if (!ses || ses->zombie || ses->closing || !info || !info->ses)
@@ -1231,34 +1263,28 @@ bool uet_ses_pds_check(void *ctx, const struct uet_pds_rx_info *info)
 	case UET_SES_FMT_SMALL_MSG:
 		if (uet_ses_small_msg_decode(&sm, info->ses, info->ses_len) < 0)
 			return false;
-		job = sm.job_id;
-		pid = sm.pid_on_fep;
-		ri = sm.resource_index;
-		opcode = sm.ctl.opcode;
+		ses_rx_target_set(&t, &sm.ctl, sm.job_id, sm.pid_on_fep,
+				  sm.resource_index);
 		break;
 	case UET_SES_FMT_STD_SOM1:
 		if (uet_ses_std_som1_decode(&s1, info->ses, info->ses_len) < 0)
 			return false;
-		job = s1.job_id;
-		pid = s1.pid_on_fep;
-		ri = s1.resource_index;
-		opcode = s1.ctl.opcode;
+		ses_rx_target_set(&t, &s1.ctl, s1.job_id, s1.pid_on_fep,
+				  s1.resource_index);
 		break;
 	case UET_SES_FMT_STD_SOM0:
 		if (uet_ses_std_som0_decode(&s0, info->ses, info->ses_len) < 0)
 			return false;
-		job = s0.job_id;
-		pid = s0.pid_on_fep;
-		ri = s0.resource_index;
-		opcode = s0.ctl.opcode;
+		ses_rx_target_set(&t, &s0.ctl, s0.job_id, s0.pid_on_fep,
+				  s0.resource_index);
 		break;
 	default:
 		return false;
 	}
-	rma = uet_ses_opcode_is_rma(opcode) || opcode == UET_READ;
-	if (!uet_ses_ep_find(ses, job, pid, ri, &rc))
+	rma = uet_ses_opcode_is_rma(t.opcode) || t.opcode == UET_READ;
+	if (!uet_ses_ep_find(ses, t.job, t.pid, t.ri, &rc))
 		return false;
-	return uet_ses_rx_ep(ses, info, job, pid, ri, rma, &rc) != NULL;
+	return uet_ses_rx_ep(ses, info, t.job, t.pid, t.ri, rma, &rc) != NULL;
 }
 
 int uet_ses_pds_rx(void *ctx, const struct uet_pds_rx_info *info,

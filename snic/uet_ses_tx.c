@@ -830,6 +830,23 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 	return 0;
 }
 
+void uet_ses_send_op_address(const struct uet_ses *ses,
+			     struct uet_ses_send_op *op,
+			     struct uet_ses_ep *ep,
+			     const struct uet_ses_addr *dst)
+{
+	op->ep = ep;
+	op->key.job_id = dst->job_id;
+	op->key.dst = dst->fa;
+	op->key.tc = ses->cfg.tc;
+	op->key.mode = ep->mode;
+	uet_link_addr_key(&dst->fa, op->dst_fa);
+	op->job_id = dst->job_id;
+	op->pid_on_fep = dst->pid_on_fep;
+	op->ri = dst->ri;
+	op->initiator = uet_ses_initiator_id(ep->pid_on_fep, ep->ri);
+}
+
 int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 		 uint64_t now)
 {
@@ -879,16 +896,7 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 	}
 
 	op->iovcnt = req->iovcnt;
-	op->ep = req->ep;
-	op->key.job_id = req->dst.job_id;
-	op->key.dst = req->dst.fa;
-	op->key.tc = ses->cfg.tc;
-	op->key.mode = req->ep->mode;
-	uet_link_addr_key(&req->dst.fa, op->dst_fa);
-	op->job_id = req->dst.job_id;
-	op->pid_on_fep = req->dst.pid_on_fep;
-	op->ri = req->dst.ri;
-	op->initiator = uet_ses_initiator_id(req->ep->pid_on_fep, req->ep->ri);
+	uet_ses_send_op_address(ses, op, req->ep, &req->dst);
 	op->tagged = req->tagged;
 	op->tag = req->tagged ? req->tag : 0;
 	op->has_data = req->has_data;

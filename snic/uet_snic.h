@@ -33,9 +33,8 @@ int uet_snic_backend_register(void);
 /* The query_counters op (snic/uet_snic_backend.c). */
 int uet_snic_query_counters(struct uet_hsi_dev *dev,
 			    struct uet_hsi_counters *c);
-/* query_peer_pdcs (HSI op): uet_snic_get_peer_pdcs in HSI terms, at most
- * UET_SNIC_PEER_PDCS_MAX entries filled. */
-#define UET_SNIC_PEER_PDCS_MAX	64
+/* query_peer_pdcs (HSI op): uet_snic_get_peer_pdcs (the PDS fills the
+ * HSI's struct). */
 int uet_snic_query_peer_pdcs(struct uet_hsi_dev *dev, uint64_t peer,
 			     struct uet_hsi_pdc_info *v, unsigned int max);
 /* The env_vars and dgram_overhead ops (snic/uet_snic_env.c). */
@@ -118,7 +117,7 @@ void uet_snic_get_stats(struct uet_hsi_dev *dev, struct uet_snic_stats *st);
  * max), -ENOENT for an unknown handle, -EINVAL.
  */
 int uet_snic_get_peer_pdcs(struct uet_hsi_dev *dev, uint64_t peer,
-			   struct uet_pds_pdc_info *v, unsigned int max);
+			   struct uet_hsi_pdc_info *v, unsigned int max);
 /* PDS counters of the initiator PDC towards a peer (message mode). */
 int uet_snic_get_pdc_stats(struct uet_hsi_dev *dev, uint64_t peer,
 			   struct uet_pds_stats *st);

@@ -59,40 +59,8 @@ int uet_snic_query_counters(struct uet_hsi_dev *dev,
 int uet_snic_query_peer_pdcs(struct uet_hsi_dev *dev, uint64_t peer,
 			     struct uet_hsi_pdc_info *v, unsigned int max)
 {
-	struct uet_pds_pdc_info p[UET_SNIC_PEER_PDCS_MAX];
-	unsigned int k, n;
-	int ret;
-
-	if (!dev || (max && !v))
-		return -EINVAL;
-	ret = uet_snic_get_peer_pdcs(dev, peer, p,
-				     max < UET_SNIC_PEER_PDCS_MAX ? max :
-				     UET_SNIC_PEER_PDCS_MAX);
-	if (ret < 0)
-		return ret;
-	n = (unsigned int)ret < max ? (unsigned int)ret : max;
-	if (n > UET_SNIC_PEER_PDCS_MAX)
-		n = UET_SNIC_PEER_PDCS_MAX;
-	for (k = 0; k < n; k++) {
-		memset(&v[k], 0, sizeof(v[k]));
-		v[k].initiator = p[k].initiator;
-		v[k].established = p[k].established;
-		v[k].mode = p[k].mode == UET_PDS_MODE_ROD ?
-			    UET_HSI_QUEUE_MODE_ROD : UET_HSI_QUEUE_MODE_RUD;
-		v[k].lpdcid = p[k].lpdcid;
-		v[k].rpdcid = p[k].rpdcid;
-		v[k].tx_next_psn = p[k].tx_next_psn;
-		v[k].tx_una_psn = p[k].tx_una_psn;
-		v[k].tx_outstanding = p[k].tx_outstanding;
-		v[k].rx_next_psn = p[k].rx_next_psn;
-		v[k].rx_window = p[k].rx_window;
-		v[k].tx_pkts = p[k].tx_pkts;
-		v[k].rx_pkts = p[k].rx_pkts;
-		v[k].retx = p[k].retx;
-		v[k].srtt_ns = p[k].srtt_ns;
-		v[k].min_rtt_ns = p[k].min_rtt_ns;
-	}
-	return ret;
+	/* The PDS fills the HSI's struct itself. */
+	return uet_snic_get_peer_pdcs(dev, peer, v, max);
 }
 
 int uet_snic_backend_register(void)

@@ -246,23 +246,6 @@ out:
 		uet_snic_op_free_locked(dev, op);
 }
 
-/* E-6: the SES opcode of an RMA kind (buffer_id_0 of the notification). */
-static uint16_t snic_rma_opcode(uint8_t kind)
-{
-	switch (kind) {
-	case UET_SES_RMA_WRITE:
-		return UET_WRITE;
-	case UET_SES_RMA_READ:
-		return UET_READ;
-	case UET_SES_RMA_ATOMIC:
-		return UET_ATOMIC;
-	case UET_SES_RMA_FETCH:
-		return UET_FETCHING_ATOMIC;
-	default:
-		return 0;
-	}
-}
-
 void uet_snic_ses_rma_event(void *ctx, const struct uet_ses_rma_event *ev)
 {
 	struct uet_snic_dev *dev = ctx;
@@ -280,7 +263,8 @@ void uet_snic_ses_rma_event(void *ctx, const struct uet_ses_rma_event *ev)
 	rn.tag = ev->key;
 	rn.total_length = ev->len > UINT32_MAX ? UINT32_MAX :
 			  (uint32_t)ev->len;
-	rn.buffer_id_0 = snic_rma_opcode(ev->kind);
+	/* E-6: buffer_id_0 is the SES opcode of the RMA kind. */
+	rn.buffer_id_0 = uet_ses_rma_opcode(ev->kind);
 	rn.continuation = ev->has_data;
 	uet_hsi_recv_notif_encode(e[0], UET_HSI_NOTIF_LEN, &rn);
 	if (rn.continuation) {

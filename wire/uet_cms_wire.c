@@ -39,15 +39,41 @@ static int cc_byte0_get(const uint8_t *buf, uint8_t *cc_type)
 	return 0;
 }
 
+/*
+ * Length check and byte 0 of either form on encode: 0 with *p past
+ * byte 0, else UET_WIRE_ENOBUFS / UET_WIRE_ERANGE.
+ */
+static int cc_head_put(uint8_t **p, size_t len, size_t need,
+		       unsigned int cc_type)
+{
+	if (len < need)
+		return UET_WIRE_ENOBUFS;
+	if (!cc_type_valid(cc_type))
+		return UET_WIRE_ERANGE;
+	*p = uet_put_u8(*p, (uint8_t)(cc_type << CC_TYPE_SHIFT));
+	return 0;
+}
+
+/* Length check and byte 0 of either form on decode. */
+static int cc_head_get(const uint8_t *buf, size_t len, size_t need,
+		       uint8_t *cc_type)
+{
+	if (len < need)
+		return UET_WIRE_ETRUNC;
+	return cc_byte0_get(buf, cc_type);
+}
+
 ssize_t uet_cms_cc_state_compact_encode(uint8_t *buf, size_t len,
 				const struct uet_cms_cc_state_compact *h)
 {
-	if (len < UET_CMS_CC_STATE_COMPACT_LEN)
-		return UET_WIRE_ENOBUFS;
-	if (!cc_type_valid(h->cc_type) ||
+	int ret;
+
+	if (len >= UET_CMS_CC_STATE_COMPACT_LEN &&
 	    h->sent_bytes > UET_CMS_SENT_BYTES_MAX)
 		return UET_WIRE_ERANGE;
-	buf = uet_put_u8(buf, (uint8_t)(h->cc_type << CC_TYPE_SHIFT));
+	ret = cc_head_put(&buf, len, UET_CMS_CC_STATE_COMPACT_LEN, h->cc_type);
+	if (ret)
+		return ret;
 	buf = uet_put_be24(buf, h->sent_bytes);
 	uet_put_be32(buf, h->cwnd_bytes);
 	return UET_CMS_CC_STATE_COMPACT_LEN;
@@ -59,9 +85,7 @@ ssize_t uet_cms_cc_state_compact_decode(struct uet_cms_cc_state_compact *h,
 	uint8_t cc_type;
 	int ret;
 
-	if (len < UET_CMS_CC_STATE_COMPACT_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = cc_byte0_get(buf, &cc_type);
+	ret = cc_head_get(buf, len, UET_CMS_CC_STATE_COMPACT_LEN, &cc_type);
 	if (ret)
 		return ret;
 	h->cc_type = cc_type;
@@ -73,11 +97,11 @@ ssize_t uet_cms_cc_state_compact_decode(struct uet_cms_cc_state_compact *h,
 ssize_t uet_cms_cc_state_wide_encode(uint8_t *buf, size_t len,
 				     const struct uet_cms_cc_state_wide *h)
 {
-	if (len < UET_CMS_CC_STATE_WIDE_LEN)
-		return UET_WIRE_ENOBUFS;
-	if (!cc_type_valid(h->cc_type))
-		return UET_WIRE_ERANGE;
-	buf = uet_put_u8(buf, (uint8_t)(h->cc_type << CC_TYPE_SHIFT));
+	int ret;
+
+	ret = cc_head_put(&buf, len, UET_CMS_CC_STATE_WIDE_LEN, h->cc_type);
+	if (ret)
+		return ret;
 	uet_put_bytes(buf, h->cc_state, sizeof(h->cc_state));
 	return UET_CMS_CC_STATE_WIDE_LEN;
 }
@@ -88,9 +112,7 @@ ssize_t uet_cms_cc_state_wide_decode(struct uet_cms_cc_state_wide *h,
 	uint8_t cc_type;
 	int ret;
 
-	if (len < UET_CMS_CC_STATE_WIDE_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = cc_byte0_get(buf, &cc_type);
+	ret = cc_head_get(buf, len, UET_CMS_CC_STATE_WIDE_LEN, &cc_type);
 	if (ret)
 		return ret;
 	h->cc_type = cc_type;

@@ -310,6 +310,66 @@ static int prefix_get(struct req_prefix *x, const uint8_t *p, bool som)
 	return 0;
 }
 
+/*
+ * ---- bytes 0-11 shared by the small-message and optimized
+ * non-matching formats: as struct req_prefix, with message_id holding
+ * the 14-bit request_length (bytes 2-3) ----
+ */
+
+/* Both public structs start with the same six fields; a function cannot
+ * take either, so these two macros copy them to and from a req_prefix. */
+#define SMALL_PREFIX_OF(h) ((struct req_prefix){			\
+	.ctl = (h)->ctl, .message_id = (h)->request_length,		\
+	.ri_generation = (h)->ri_generation, .job_id = (h)->job_id,	\
+	.pid_on_fep = (h)->pid_on_fep,					\
+	.resource_index = (h)->resource_index })
+#define SMALL_PREFIX_TO(h, x) do {					\
+	(h)->ctl = (x)->ctl;						\
+	(h)->request_length = (x)->message_id;				\
+	(h)->ri_generation = (x)->ri_generation;			\
+	(h)->job_id = (x)->job_id;					\
+	(h)->pid_on_fep = (x)->pid_on_fep;				\
+	(h)->resource_index = (x)->resource_index;			\
+} while (0)
+
+static bool small_prefix_valid(const struct req_prefix *x)
+{
+	return req_ctl_valid(&x->ctl) && x->ctl.som && x->ctl.eom &&
+	       x->message_id <= UET_SES_SMALL_LEN_MAX &&
+	       x->job_id <= UET_JOB_ID_MAX &&
+	       addr_valid(x->pid_on_fep, x->resource_index);
+}
+
+static uint8_t *small_prefix_put(uint8_t *p, const struct req_prefix *x)
+{
+	p = small_ctl_put(p, &x->ctl);
+	p = uet_put_be16(p, x->message_id);
+	p = uet_put_u8(p, x->ri_generation);
+	p = uet_put_be24(p, x->job_id);
+	return addr_put(p, x->pid_on_fep, x->resource_index);
+}
+
+/* Reserved bits, then ranges (som = eom = 1). */
+static int small_prefix_get(struct req_prefix *x, const uint8_t *p)
+{
+	int ret;
+
+	ret = len14_get(&x->message_id, p + 2);
+	if (ret)
+		return ret;
+	ret = addr_get(&x->pid_on_fep, &x->resource_index, p + 8);
+	if (ret)
+		return ret;
+	ret = small_ctl_get(&x->ctl, p);
+	if (ret)
+		return ret;
+	if (!x->ctl.som || !x->ctl.eom)
+		return UET_WIRE_ERANGE;
+	x->ri_generation = uet_get_u8(p + 4);
+	x->job_id = uet_get_be24(p + 5);
+	return 0;
+}
+
 static bool is_defer_send_opcode(uint8_t opcode)
 {
 	return opcode == UET_DEFERRABLE_SEND || opcode == UET_DEFERRABLE_TSEND;
@@ -464,20 +524,14 @@ ssize_t uet_ses_std_som0_decode(struct uet_ses_std_som0 *h,
 ssize_t uet_ses_small_msg_encode(uint8_t *buf, size_t len,
 				 const struct uet_ses_small_msg *h)
 {
+	struct req_prefix x = SMALL_PREFIX_OF(h);
 	uint8_t *p;
 
 	if (len < UET_SES_SMALL_MSG_LEN)
 		return UET_WIRE_ENOBUFS;
-	if (!req_ctl_valid(&h->ctl) || !h->ctl.som || !h->ctl.eom ||
-	    h->request_length > UET_SES_SMALL_LEN_MAX ||
-	    h->job_id > UET_JOB_ID_MAX ||
-	    !addr_valid(h->pid_on_fep, h->resource_index))
+	if (!small_prefix_valid(&x))
 		return UET_WIRE_ERANGE;
-	p = small_ctl_put(buf, &h->ctl);
-	p = uet_put_be16(p, h->request_length);
-	p = uet_put_u8(p, h->ri_generation);
-	p = uet_put_be24(p, h->job_id);
-	p = addr_put(p, h->pid_on_fep, h->resource_index);
+	p = small_prefix_put(buf, &x);
 	p = uet_put_be32(p, h->initiator);
 	p = uet_put_be64(p, h->match_bits);
 	p = uet_put_be64(p, h->header_data);
@@ -488,28 +542,18 @@ ssize_t uet_ses_small_msg_encode(uint8_t *buf, size_t len,
 ssize_t uet_ses_small_msg_decode(struct uet_ses_small_msg *h,
 				 const uint8_t *buf, size_t len)
 {
-	struct uet_ses_small_msg v;
+	struct req_prefix x;
 	int ret;
 
 	if (len < UET_SES_SMALL_MSG_LEN)
 		return UET_WIRE_ETRUNC;
-	ret = len14_get(&v.request_length, buf + 2);
+	ret = small_prefix_get(&x, buf);
 	if (ret)
 		return ret;
-	ret = addr_get(&v.pid_on_fep, &v.resource_index, buf + 8);
-	if (ret)
-		return ret;
-	ret = small_ctl_get(&v.ctl, buf);
-	if (ret)
-		return ret;
-	if (!v.ctl.som || !v.ctl.eom)
-		return UET_WIRE_ERANGE;
-	v.ri_generation = uet_get_u8(buf + 4);
-	v.job_id = uet_get_be24(buf + 5);
-	v.initiator = uet_get_be32(buf + 12);
-	v.match_bits = uet_get_be64(buf + 16);
-	v.header_data = uet_get_be64(buf + 24);
-	*h = v;
+	SMALL_PREFIX_TO(h, &x);
+	h->initiator = uet_get_be32(buf + 12);
+	h->match_bits = uet_get_be64(buf + 16);
+	h->header_data = uet_get_be64(buf + 24);
 	return UET_SES_SMALL_MSG_LEN;
 }
 
@@ -520,20 +564,14 @@ ssize_t uet_ses_small_msg_decode(struct uet_ses_small_msg *h,
 ssize_t uet_ses_opt_nonmatch_encode(uint8_t *buf, size_t len,
 				    const struct uet_ses_opt_nonmatch *h)
 {
+	struct req_prefix x = SMALL_PREFIX_OF(h);
 	uint8_t *p;
 
 	if (len < UET_SES_OPT_NONMATCH_LEN)
 		return UET_WIRE_ENOBUFS;
-	if (!req_ctl_valid(&h->ctl) || !h->ctl.som || !h->ctl.eom ||
-	    h->ctl.hd || h->request_length > UET_SES_SMALL_LEN_MAX ||
-	    h->job_id > UET_JOB_ID_MAX ||
-	    !addr_valid(h->pid_on_fep, h->resource_index))
+	if (!small_prefix_valid(&x) || h->ctl.hd)
 		return UET_WIRE_ERANGE;
-	p = small_ctl_put(buf, &h->ctl);
-	p = uet_put_be16(p, h->request_length);
-	p = uet_put_u8(p, h->ri_generation);
-	p = uet_put_be24(p, h->job_id);
-	p = addr_put(p, h->pid_on_fep, h->resource_index);
+	p = small_prefix_put(buf, &x);
 	p = uet_put_be64(p, h->buffer_offset);
 	memset(p, 0, 12);
 	p += 12;
@@ -544,7 +582,7 @@ ssize_t uet_ses_opt_nonmatch_encode(uint8_t *buf, size_t len,
 ssize_t uet_ses_opt_nonmatch_decode(struct uet_ses_opt_nonmatch *h,
 				    const uint8_t *buf, size_t len)
 {
-	struct uet_ses_opt_nonmatch v;
+	struct req_prefix x;
 	int ret;
 
 	if (len < UET_SES_OPT_NONMATCH_LEN)
@@ -553,21 +591,11 @@ ssize_t uet_ses_opt_nonmatch_decode(struct uet_ses_opt_nonmatch *h,
 	if ((uet_get_u8(buf + 1) & SMALL1_HD) ||
 	    !uet_bytes_are_zero(buf + 20, 12))
 		return UET_WIRE_ERESERVED;
-	ret = len14_get(&v.request_length, buf + 2);
+	ret = small_prefix_get(&x, buf);
 	if (ret)
 		return ret;
-	ret = addr_get(&v.pid_on_fep, &v.resource_index, buf + 8);
-	if (ret)
-		return ret;
-	ret = small_ctl_get(&v.ctl, buf);
-	if (ret)
-		return ret;
-	if (!v.ctl.som || !v.ctl.eom)
-		return UET_WIRE_ERANGE;
-	v.ri_generation = uet_get_u8(buf + 4);
-	v.job_id = uet_get_be24(buf + 5);
-	v.buffer_offset = uet_get_be64(buf + 12);
-	*h = v;
+	SMALL_PREFIX_TO(h, &x);
+	h->buffer_offset = uet_get_be64(buf + 12);
 	return UET_SES_OPT_NONMATCH_LEN;
 }
 

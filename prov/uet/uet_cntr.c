@@ -159,7 +159,7 @@ static struct fi_ops_cntr uet_cntr_ops = {
 int uet_cntr_open(struct fid_domain *domain, struct fi_cntr_attr *attr,
 		  struct fid_cntr **out, void *context)
 {
-	struct uet_wait *ws = NULL;
+	struct uet_wait *ws;
 	struct uet_domain *dom;
 	struct uet_cntr *c;
 	int ret;
@@ -170,19 +170,9 @@ int uet_cntr_open(struct fid_domain *domain, struct fi_cntr_attr *attr,
 	dom = uet_container_of(domain, struct uet_domain, fid);
 	if (attr->events != FI_CNTR_EVENTS_COMP || attr->flags)
 		return -FI_EINVAL;
-	switch (attr->wait_obj) {
-	case FI_WAIT_NONE:
-	case FI_WAIT_UNSPEC:
-	case FI_WAIT_FD:
-		break;
-	case FI_WAIT_SET:
-		ws = uet_wait_of(attr->wait_set);
-		if (!ws)
-			return -FI_EINVAL;
-		break;
-	default:
-		return -FI_ENOSYS;
-	}
+	ret = uet_wait_attr_check(attr->wait_obj, attr->wait_set, &ws);
+	if (ret)
+		return ret;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -FI_ENOMEM;

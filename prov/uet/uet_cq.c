@@ -453,7 +453,7 @@ static struct fi_ops_cq uet_cq_ops = {
 int uet_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
 		struct fid_cq **out, void *context)
 {
-	struct uet_wait *ws = NULL;
+	struct uet_wait *ws;
 	struct uet_domain *dom;
 	struct uet_cq *cq;
 	int ret;
@@ -478,21 +478,9 @@ int uet_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
 	if (attr->flags & ~(uint64_t)FI_AFFINITY)
 		return -FI_EINVAL;
 #endif
-	switch (attr->wait_obj) {
-	case FI_WAIT_NONE:
-	case FI_WAIT_UNSPEC:
-	case FI_WAIT_FD:
-		break;
-	case FI_WAIT_SET:
-		ws = uet_wait_of(attr->wait_set);
-		if (!ws)
-			return -FI_EINVAL;
-		break;
-	default:
-		UET_WARN(FI_LOG_CQ, "wait object %d is not supported\n",
-			 attr->wait_obj);
-		return -FI_ENOSYS;
-	}
+	ret = uet_wait_attr_check(attr->wait_obj, attr->wait_set, &ws);
+	if (ret)
+		return ret;
 	if (attr->wait_cond != FI_CQ_COND_NONE &&
 	    attr->wait_cond != FI_CQ_COND_THRESHOLD)
 		return -FI_EINVAL;

@@ -70,11 +70,24 @@ int uet_eq_post(struct uet_eq *eq, uint32_t event, const void *buf,
 	return 0;
 }
 
+/* After a read of ev (NULL: nothing read): without FI_PEEK the event
+ * leaves the queue.  Caller holds eq->lock. */
+static void uet_eq_read_done_locked(struct uet_eq *eq,
+				    struct uet_eq_event *ev, uint64_t flags)
+{
+	if (!ev || (flags & FI_PEEK))
+		return;
+	uet_dlist_remove(&ev->entry);
+	eq->count--;
+	uet_eq_fd_update_locked(eq);
+	free(ev);
+}
+
 static ssize_t uet_eq_read(struct fid_eq *fid, uint32_t *event, void *buf,
 			   size_t len, uint64_t flags)
 {
 	struct uet_eq *eq = uet_container_of(fid, struct uet_eq, fid);
-	struct uet_eq_event *ev;
+	struct uet_eq_event *ev = NULL;
 	ssize_t ret;
 
 	if (flags & ~(uint64_t)FI_PEEK)
@@ -98,13 +111,8 @@ static ssize_t uet_eq_read(struct fid_eq *fid, uint32_t *event, void *buf,
 	if (ev->len)
 		memcpy(buf, ev->buf, ev->len);
 	ret = (ssize_t)ev->len;
-	if (!(flags & FI_PEEK)) {
-		uet_dlist_remove(&ev->entry);
-		eq->count--;
-		uet_eq_fd_update_locked(eq);
-		free(ev);
-	}
 out:
+	uet_eq_read_done_locked(eq, ret >= 0 ? ev : NULL, flags);
 	uet_unlock(&eq->lock, UET_LOCK_EQ);
 	return ret;
 }
@@ -133,13 +141,8 @@ static ssize_t uet_eq_readerr(struct fid_eq *fid, struct fi_eq_err_entry *buf,
 		buf->err_data_size = 0;
 	}
 	ret = sizeof(*buf);
-	if (!(flags & FI_PEEK)) {
-		uet_dlist_remove(&ev->entry);
-		eq->count--;
-		uet_eq_fd_update_locked(eq);
-		free(ev);
-	}
 out:
+	uet_eq_read_done_locked(eq, ret >= 0 ? ev : NULL, flags);
 	uet_unlock(&eq->lock, UET_LOCK_EQ);
 	return ret;
 }

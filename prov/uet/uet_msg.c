@@ -248,30 +248,79 @@ int uet_ep_post_cancel_locked(struct uet_ep *ep, struct uet_op *op)
 	return uet_post_cmd_locked(ep, &cmd);
 }
 
+/*
+ * The fi_ops_msg and fi_ops_tagged slots differ only in the request's
+ * kind, tag and ignore: each fills a struct uet_msg_req and hands it to
+ * one of these.  tx/rx add the endpoint's default op flags; the _buf
+ * forms post one buffer.
+ */
+static ssize_t uet_req_tx(struct fid_ep *fid, struct uet_msg_req *r)
+{
+	struct uet_ep *ep = uet_ep_of(fid);
+
+	r->flags |= ep->tx_op_flags;
+	return uet_ep_send(ep, r);
+}
+
+static ssize_t uet_req_tx_buf(struct fid_ep *fid, const void *buf,
+			      size_t len, struct uet_msg_req *r)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+
+	r->iov = &iov;
+	r->count = 1;
+	return uet_req_tx(fid, r);
+}
+
+/* fi_inject / fi_injectdata: no context, no completion. */
+static ssize_t uet_req_inject_buf(struct fid_ep *fid, const void *buf,
+				  size_t len, struct uet_msg_req *r)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+
+	r->iov = &iov;
+	r->count = 1;
+	r->flags |= FI_INJECT;
+	r->opts = UET_POST_SILENT;
+	return uet_ep_send(uet_ep_of(fid), r);
+}
+
+static ssize_t uet_req_rx(struct fid_ep *fid, struct uet_msg_req *r)
+{
+	struct uet_ep *ep = uet_ep_of(fid);
+
+	r->flags |= ep->rx_op_flags;
+	return uet_ep_recv(ep, r);
+}
+
+static ssize_t uet_req_rx_buf(struct fid_ep *fid, void *buf, size_t len,
+			      struct uet_msg_req *r)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+
+	r->iov = &iov;
+	r->count = 1;
+	return uet_req_rx(fid, r);
+}
+
 /* ---- fi_ops_msg ---- */
 
 static ssize_t uet_msg_send(struct fid_ep *fid, const void *buf, size_t len,
 			    void *desc, fi_addr_t dest_addr, void *context)
 {
-	struct uet_ep *ep = uet_ep_of(fid);
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-
 	(void)desc;
-	return uet_ep_send(ep, &(struct uet_msg_req){
-		.kind = FI_MSG, .iov = &iov, .count = 1, .addr = dest_addr,
-		.context = context, .flags = ep->tx_op_flags });
+	return uet_req_tx_buf(fid, buf, len, &(struct uet_msg_req){
+		.kind = FI_MSG, .addr = dest_addr, .context = context });
 }
 
 static ssize_t uet_msg_sendv(struct fid_ep *fid, const struct iovec *iov,
 			     void **desc, size_t count, fi_addr_t dest_addr,
 			     void *context)
 {
-	struct uet_ep *ep = uet_ep_of(fid);
-
 	(void)desc;
-	return uet_ep_send(ep, &(struct uet_msg_req){
+	return uet_req_tx(fid, &(struct uet_msg_req){
 		.kind = FI_MSG, .iov = iov, .count = count, .addr = dest_addr,
-		.context = context, .flags = ep->tx_op_flags });
+		.context = context });
 }
 
 static ssize_t uet_msg_sendmsg(struct fid_ep *fid, const struct fi_msg *msg,
@@ -288,61 +337,45 @@ static ssize_t uet_msg_sendmsg(struct fid_ep *fid, const struct fi_msg *msg,
 static ssize_t uet_msg_inject(struct fid_ep *fid, const void *buf,
 			      size_t len, fi_addr_t dest_addr)
 {
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-
-	return uet_ep_send(uet_ep_of(fid), &(struct uet_msg_req){
-		.kind = FI_MSG, .iov = &iov, .count = 1, .addr = dest_addr,
-		.flags = FI_INJECT, .opts = UET_POST_SILENT });
+	return uet_req_inject_buf(fid, buf, len, &(struct uet_msg_req){
+		.kind = FI_MSG, .addr = dest_addr });
 }
 
 static ssize_t uet_msg_senddata(struct fid_ep *fid, const void *buf,
 				size_t len, void *desc, uint64_t data,
 				fi_addr_t dest_addr, void *context)
 {
-	struct uet_ep *ep = uet_ep_of(fid);
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-
 	(void)desc;
-	return uet_ep_send(ep, &(struct uet_msg_req){
-		.kind = FI_MSG, .iov = &iov, .count = 1, .addr = dest_addr,
-		.context = context,
-		.flags = ep->tx_op_flags | FI_REMOTE_CQ_DATA, .data = data });
+	return uet_req_tx_buf(fid, buf, len, &(struct uet_msg_req){
+		.kind = FI_MSG, .addr = dest_addr, .context = context,
+		.flags = FI_REMOTE_CQ_DATA, .data = data });
 }
 
 static ssize_t uet_msg_injectdata(struct fid_ep *fid, const void *buf,
 				  size_t len, uint64_t data,
 				  fi_addr_t dest_addr)
 {
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-
-	return uet_ep_send(uet_ep_of(fid), &(struct uet_msg_req){
-		.kind = FI_MSG, .iov = &iov, .count = 1, .addr = dest_addr,
-		.flags = FI_INJECT | FI_REMOTE_CQ_DATA, .data = data,
-		.opts = UET_POST_SILENT });
+	return uet_req_inject_buf(fid, buf, len, &(struct uet_msg_req){
+		.kind = FI_MSG, .addr = dest_addr,
+		.flags = FI_REMOTE_CQ_DATA, .data = data });
 }
 
 static ssize_t uet_msg_recv(struct fid_ep *fid, void *buf, size_t len,
 			    void *desc, fi_addr_t src_addr, void *context)
 {
-	struct uet_ep *ep = uet_ep_of(fid);
-	struct iovec iov = { .iov_base = buf, .iov_len = len };
-
 	(void)desc;
-	return uet_ep_recv(ep, &(struct uet_msg_req){
-		.kind = FI_MSG, .iov = &iov, .count = 1, .addr = src_addr,
-		.context = context, .flags = ep->rx_op_flags });
+	return uet_req_rx_buf(fid, buf, len, &(struct uet_msg_req){
+		.kind = FI_MSG, .addr = src_addr, .context = context });
 }
 
 static ssize_t uet_msg_recvv(struct fid_ep *fid, const struct iovec *iov,
 			     void **desc, size_t count, fi_addr_t src_addr,
 			     void *context)
 {
-	struct uet_ep *ep = uet_ep_of(fid);
-
 	(void)desc;
-	return uet_ep_recv(ep, &(struct uet_msg_req){
+	return uet_req_rx(fid, &(struct uet_msg_req){
 		.kind = FI_MSG, .iov = iov, .count = count, .addr = src_addr,
-		.context = context, .flags = ep->rx_op_flags });
+		.context = context });
 }
 
 static ssize_t uet_msg_recvmsg(struct fid_ep *fid, const struct fi_msg *msg,
@@ -374,26 +407,20 @@ static ssize_t uet_tag_send(struct fid_ep *fid, const void *buf, size_t len,
 			    void *desc, fi_addr_t dest_addr, uint64_t tag,
 			    void *context)
 {
-	struct uet_ep *ep = uet_ep_of(fid);
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-
 	(void)desc;
-	return uet_ep_send(ep, &(struct uet_msg_req){
-		.kind = FI_TAGGED, .iov = &iov, .count = 1, .addr = dest_addr,
-		.context = context, .flags = ep->tx_op_flags, .tag = tag });
+	return uet_req_tx_buf(fid, buf, len, &(struct uet_msg_req){
+		.kind = FI_TAGGED, .addr = dest_addr, .context = context,
+		.tag = tag });
 }
 
 static ssize_t uet_tag_sendv(struct fid_ep *fid, const struct iovec *iov,
 			     void **desc, size_t count, fi_addr_t dest_addr,
 			     uint64_t tag, void *context)
 {
-	struct uet_ep *ep = uet_ep_of(fid);
-
 	(void)desc;
-	return uet_ep_send(ep, &(struct uet_msg_req){
+	return uet_req_tx(fid, &(struct uet_msg_req){
 		.kind = FI_TAGGED, .iov = iov, .count = count,
-		.addr = dest_addr, .context = context,
-		.flags = ep->tx_op_flags, .tag = tag });
+		.addr = dest_addr, .context = context, .tag = tag });
 }
 
 static ssize_t uet_tag_sendmsg(struct fid_ep *fid,
@@ -411,11 +438,8 @@ static ssize_t uet_tag_sendmsg(struct fid_ep *fid,
 static ssize_t uet_tag_inject(struct fid_ep *fid, const void *buf,
 			      size_t len, fi_addr_t dest_addr, uint64_t tag)
 {
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-
-	return uet_ep_send(uet_ep_of(fid), &(struct uet_msg_req){
-		.kind = FI_TAGGED, .iov = &iov, .count = 1, .addr = dest_addr,
-		.flags = FI_INJECT, .tag = tag, .opts = UET_POST_SILENT });
+	return uet_req_inject_buf(fid, buf, len, &(struct uet_msg_req){
+		.kind = FI_TAGGED, .addr = dest_addr, .tag = tag });
 }
 
 static ssize_t uet_tag_senddata(struct fid_ep *fid, const void *buf,
@@ -423,54 +447,40 @@ static ssize_t uet_tag_senddata(struct fid_ep *fid, const void *buf,
 				fi_addr_t dest_addr, uint64_t tag,
 				void *context)
 {
-	struct uet_ep *ep = uet_ep_of(fid);
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-
 	(void)desc;
-	return uet_ep_send(ep, &(struct uet_msg_req){
-		.kind = FI_TAGGED, .iov = &iov, .count = 1, .addr = dest_addr,
-		.context = context,
-		.flags = ep->tx_op_flags | FI_REMOTE_CQ_DATA, .tag = tag,
-		.data = data });
+	return uet_req_tx_buf(fid, buf, len, &(struct uet_msg_req){
+		.kind = FI_TAGGED, .addr = dest_addr, .context = context,
+		.flags = FI_REMOTE_CQ_DATA, .tag = tag, .data = data });
 }
 
 static ssize_t uet_tag_injectdata(struct fid_ep *fid, const void *buf,
 				  size_t len, uint64_t data,
 				  fi_addr_t dest_addr, uint64_t tag)
 {
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-
-	return uet_ep_send(uet_ep_of(fid), &(struct uet_msg_req){
-		.kind = FI_TAGGED, .iov = &iov, .count = 1, .addr = dest_addr,
-		.flags = FI_INJECT | FI_REMOTE_CQ_DATA, .tag = tag,
-		.data = data, .opts = UET_POST_SILENT });
+	return uet_req_inject_buf(fid, buf, len, &(struct uet_msg_req){
+		.kind = FI_TAGGED, .addr = dest_addr,
+		.flags = FI_REMOTE_CQ_DATA, .tag = tag, .data = data });
 }
 
 static ssize_t uet_tag_recv(struct fid_ep *fid, void *buf, size_t len,
 			    void *desc, fi_addr_t src_addr, uint64_t tag,
 			    uint64_t ignore, void *context)
 {
-	struct uet_ep *ep = uet_ep_of(fid);
-	struct iovec iov = { .iov_base = buf, .iov_len = len };
-
 	(void)desc;
-	return uet_ep_recv(ep, &(struct uet_msg_req){
-		.kind = FI_TAGGED, .iov = &iov, .count = 1, .addr = src_addr,
-		.context = context, .flags = ep->rx_op_flags, .tag = tag,
-		.ignore = ignore });
+	return uet_req_rx_buf(fid, buf, len, &(struct uet_msg_req){
+		.kind = FI_TAGGED, .addr = src_addr, .context = context,
+		.tag = tag, .ignore = ignore });
 }
 
 static ssize_t uet_tag_recvv(struct fid_ep *fid, const struct iovec *iov,
 			     void **desc, size_t count, fi_addr_t src_addr,
 			     uint64_t tag, uint64_t ignore, void *context)
 {
-	struct uet_ep *ep = uet_ep_of(fid);
-
 	(void)desc;
-	return uet_ep_recv(ep, &(struct uet_msg_req){
+	return uet_req_rx(fid, &(struct uet_msg_req){
 		.kind = FI_TAGGED, .iov = iov, .count = count,
-		.addr = src_addr, .context = context,
-		.flags = ep->rx_op_flags, .tag = tag, .ignore = ignore });
+		.addr = src_addr, .context = context, .tag = tag,
+		.ignore = ignore });
 }
 
 static ssize_t uet_tag_recvmsg(struct fid_ep *fid,

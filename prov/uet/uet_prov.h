@@ -183,6 +183,11 @@ int uet_wait_open(struct fid_fabric *fabric, struct fi_wait_attr *attr,
 		  struct fid_wait **waitset);
 /* The uet wait set of attr->wait_set, or NULL when it is none. */
 struct uet_wait *uet_wait_of(struct fid_wait *waitset);
+/* The wait object of a CQ or counter attr: 0 with *ws the wait set
+ * (FI_WAIT_SET) or NULL (none, unspec, fd); -FI_EINVAL for a wait set
+ * that is not uet's, -FI_ENOSYS for another wait object. */
+int uet_wait_attr_check(enum fi_wait_obj wait_obj, struct fid_wait *waitset,
+			struct uet_wait **ws);
 /* A CQ or counter joins / leaves the set (at open / close); signal_fd is
  * the member's own wake-up fd or -1.  0 or -FI_E*. */
 int uet_wait_join(struct uet_wait *ws, struct fid *member,

@@ -236,20 +236,19 @@ static ssize_t uet_rma_msg(struct fid_ep *fid, const struct fi_msg_rma *msg,
 	return uet_rma_post(uet_ep_of(fid), &r);
 }
 
-static ssize_t uet_rma_one(struct fid_ep *fid, uint64_t dir, void *buf,
-			   size_t len, fi_addr_t addr, uint64_t raddr,
-			   uint64_t key, void *context, uint64_t flags,
-			   uint64_t data, unsigned int opts)
+/* One local buffer onto one remote segment of the same length; r holds
+ * the rest of the request. */
+static ssize_t uet_rma_one(struct fid_ep *fid, void *buf, size_t len,
+			   uint64_t raddr, uint64_t key, struct uet_rma_req *r)
 {
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
 	struct fi_rma_iov rma = { .addr = raddr, .len = len, .key = key };
-	struct uet_rma_req r = {
-		.dir = dir, .iov = &iov, .count = 1, .dest_addr = addr,
-		.rma_iov = &rma, .rma_count = 1, .context = context,
-		.flags = flags, .data = data, .opts = opts,
-	};
 
-	return uet_rma_post(uet_ep_of(fid), &r);
+	r->iov = &iov;
+	r->count = 1;
+	r->rma_iov = &rma;
+	r->rma_count = 1;
+	return uet_rma_post(uet_ep_of(fid), r);
 }
 
 static ssize_t uet_rma_vec(struct fid_ep *fid, uint64_t dir,
@@ -279,9 +278,10 @@ static ssize_t uet_rma_read(struct fid_ep *fid, void *buf, size_t len,
 			    uint64_t key, void *context)
 {
 	(void)desc;
-	return uet_rma_one(fid, FI_READ, buf, len, src_addr, addr, key, context,
-			   uet_ep_of(fid)->tx_op_flags &
-			   ~(uint64_t)UET_RMA_NOT_READ, 0, 0);
+	return uet_rma_one(fid, buf, len, addr, key, &(struct uet_rma_req){
+		.dir = FI_READ, .dest_addr = src_addr, .context = context,
+		.flags = uet_ep_of(fid)->tx_op_flags &
+			 ~(uint64_t)UET_RMA_NOT_READ });
 }
 
 static ssize_t uet_rma_readv(struct fid_ep *fid, const struct iovec *iov,
@@ -304,8 +304,10 @@ static ssize_t uet_rma_write(struct fid_ep *fid, const void *buf, size_t len,
 			     uint64_t key, void *context)
 {
 	(void)desc;
-	return uet_rma_one(fid, FI_WRITE, (void *)buf, len, dest_addr, addr, key,
-			   context, uet_ep_of(fid)->tx_op_flags, 0, 0);
+	return uet_rma_one(fid, (void *)buf, len, addr, key,
+			   &(struct uet_rma_req){
+		.dir = FI_WRITE, .dest_addr = dest_addr, .context = context,
+		.flags = uet_ep_of(fid)->tx_op_flags });
 }
 
 static ssize_t uet_rma_writev(struct fid_ep *fid, const struct iovec *iov,
@@ -327,8 +329,10 @@ static ssize_t uet_rma_inject(struct fid_ep *fid, const void *buf,
 			      size_t len, fi_addr_t dest_addr, uint64_t addr,
 			      uint64_t key)
 {
-	return uet_rma_one(fid, FI_WRITE, (void *)buf, len, dest_addr, addr, key,
-			   NULL, FI_INJECT, 0, UET_POST_SILENT);
+	return uet_rma_one(fid, (void *)buf, len, addr, key,
+			   &(struct uet_rma_req){
+		.dir = FI_WRITE, .dest_addr = dest_addr, .flags = FI_INJECT,
+		.opts = UET_POST_SILENT });
 }
 
 static ssize_t uet_rma_writedata(struct fid_ep *fid, const void *buf,
@@ -337,9 +341,11 @@ static ssize_t uet_rma_writedata(struct fid_ep *fid, const void *buf,
 				 uint64_t key, void *context)
 {
 	(void)desc;
-	return uet_rma_one(fid, FI_WRITE, (void *)buf, len, dest_addr, addr, key,
-			   context, uet_ep_of(fid)->tx_op_flags |
-			   FI_REMOTE_CQ_DATA, data, 0);
+	return uet_rma_one(fid, (void *)buf, len, addr, key,
+			   &(struct uet_rma_req){
+		.dir = FI_WRITE, .dest_addr = dest_addr, .context = context,
+		.flags = uet_ep_of(fid)->tx_op_flags | FI_REMOTE_CQ_DATA,
+		.data = data });
 }
 
 static ssize_t uet_rma_injectdata(struct fid_ep *fid, const void *buf,
@@ -347,9 +353,11 @@ static ssize_t uet_rma_injectdata(struct fid_ep *fid, const void *buf,
 				  fi_addr_t dest_addr, uint64_t addr,
 				  uint64_t key)
 {
-	return uet_rma_one(fid, FI_WRITE, (void *)buf, len, dest_addr, addr, key,
-			   NULL, FI_INJECT | FI_REMOTE_CQ_DATA, data,
-			   UET_POST_SILENT);
+	return uet_rma_one(fid, (void *)buf, len, addr, key,
+			   &(struct uet_rma_req){
+		.dir = FI_WRITE, .dest_addr = dest_addr,
+		.flags = FI_INJECT | FI_REMOTE_CQ_DATA, .data = data,
+		.opts = UET_POST_SILENT });
 }
 
 struct fi_ops_rma uet_ep_rma_ops = {

@@ -124,6 +124,25 @@ struct uet_wait *uet_wait_of(struct fid_wait *waitset)
 	return uet_container_of(waitset, struct uet_wait, fid);
 }
 
+int uet_wait_attr_check(enum fi_wait_obj wait_obj, struct fid_wait *waitset,
+			struct uet_wait **ws)
+{
+	*ws = NULL;
+	switch (wait_obj) {
+	case FI_WAIT_NONE:
+	case FI_WAIT_UNSPEC:
+	case FI_WAIT_FD:
+		return 0;
+	case FI_WAIT_SET:
+		*ws = uet_wait_of(waitset);
+		return *ws ? 0 : -FI_EINVAL;
+	default:
+		UET_WARN(FI_LOG_CORE, "wait object %d is not supported\n",
+			 wait_obj);
+		return -FI_ENOSYS;
+	}
+}
+
 int uet_wait_join(struct uet_wait *ws, struct fid *member,
 		  struct uet_domain *dom, int signal_fd)
 {
