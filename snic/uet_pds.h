@@ -346,9 +346,7 @@ int uet_pds_get_pdc_stats(const struct uet_pds *pds,
 /*
  * The state of one PDC is the HSI's struct uet_hsi_pdc_info
  * (hsi/uet_hsi_dev.h, query_peer_pdcs), which the PDS fills directly.
- * The old name stays as an alias for callers not yet renamed.
  */
-#define uet_pds_pdc_info uet_hsi_pdc_info
 
 /*
  * The PDCs open with the NIC at peer (both directions), at most max of

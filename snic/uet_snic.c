@@ -996,7 +996,7 @@ int uet_snic_get_pdc_stats(struct uet_hsi_dev *d, uint64_t handle,
 }
 
 int uet_snic_get_peer_pdcs(struct uet_hsi_dev *d, uint64_t handle,
-			   struct uet_pds_pdc_info *v, unsigned int max)
+			   struct uet_hsi_pdc_info *v, unsigned int max)
 {
 	struct uet_snic_dev *dev = uet_snic_dev_of(d);
 	struct uet_snic_peer *peer;
