@@ -15,7 +15,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 lib=${1:-$top/build/.libs}
 iters=${2:-4000}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap '[ -n "${CPU_KEEP:-}" ] && cp "$tmp"/* "$CPU_KEEP"/ 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 export FI_PROVIDER_PATH="$lib" FI_UET_IFACE=lo
 for t in strace valgrind callgrind_annotate fi_pingpong; do
 	command -v $t >/dev/null 2>&1 || { echo "cpu.sh: needs $t" >&2; exit 2; }
