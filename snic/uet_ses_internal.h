@@ -49,7 +49,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 #include <sys/uio.h>
 
 #include "uet_bufpool.h"
@@ -485,33 +484,6 @@ struct uet_ses_notice {
 	bool built;
 };
 
-/*
- * The entry the last lookup in a byte-keyed map found.  Consecutive
- * messages of a ping-pong or a stream look the same key up: a key
- * compare instead of hashing it (issue 18).  Whoever removes an entry
- * from the map forgets it here first (uet_ses_memo_forget).
- */
-struct uet_ses_memo {
-	struct uet_hnode *node;
-};
-
-static inline struct uet_hnode *
-uet_ses_memo_lookup(struct uet_ses_memo *m, const struct uet_hashmap *map,
-		    const void *key)
-{
-	if (m->node && !memcmp(m->node->key.bytes, key, map->key_len))
-		return m->node;
-	m->node = uet_hashmap_lookup_bytes(map, key);
-	return m->node;
-}
-
-static inline void uet_ses_memo_forget(struct uet_ses_memo *m,
-				       const struct uet_hnode *n)
-{
-	if (m->node == n)
-		m->node = NULL;
-}
-
 struct uet_ses {
 	struct uet_ses_cfg cfg;
 	struct uet_pds *pds;
@@ -526,11 +498,11 @@ struct uet_ses {
 	uint16_t next_msg_id;
 	struct uet_hashmap rx_msgs;	/* uet_ses_rx_msg by {stream, id} */
 	struct uet_hashmap tx_streams;	/* uet_ses_txs by stream key */
-	struct uet_ses_memo txs_memo;
+	struct uet_hashmap_memo txs_memo;
 	struct uet_dlist txs_idle;	/* uet_ses_txs without sends */
 	size_t txs_idle_n;
 	struct uet_hashmap rx_streams;	/* uet_ses_rxs by stream key */
-	struct uet_ses_memo rxs_memo;
+	struct uet_hashmap_memo rxs_memo;
 	struct uet_dlist rxs_lru;
 	struct uet_dlist rxs_held;
 	uint64_t held_bytes;		/* bounce buffers of held messages */
@@ -538,7 +510,7 @@ struct uet_ses {
 	struct uet_hashmap mkeys;	/* uet_ses_send_op by memory key */
 	uint64_t mkey_seq;
 	struct uet_hashmap routes;	/* uet_ses_route by route key */
-	struct uet_ses_memo route_memo;
+	struct uet_hashmap_memo route_memo;
 	struct uet_hashmap rma_rx;	/* uet_ses_rma_rx by {stream, id} */
 	/* RI table */
 	struct uet_ses_mr_slot *mr_slots;

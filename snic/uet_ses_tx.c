@@ -49,7 +49,7 @@ static struct uet_ses_txs *ses_txs_get(struct uet_ses *ses,
 	uet_ses_stream_key(k, &dst->fa,
 			   uet_ses_initiator_id(ep->pid_on_fep, ep->ri),
 			   dst->job_id, dst->pid_on_fep, dst->ri);
-	n = uet_ses_memo_lookup(&ses->txs_memo, &ses->tx_streams, k);
+	n = uet_hashmap_memo_lookup(&ses->txs_memo, &ses->tx_streams, k);
 	if (n)
 		return uet_container_of(n, struct uet_ses_txs, node);
 	/* Forget the stream idle the longest: a later send to it simply
@@ -59,7 +59,7 @@ static struct uet_ses_txs *ses_txs_get(struct uet_ses *ses,
 					    idle);
 		uet_dlist_remove(&txs->idle);
 		ses->txs_idle_n--;
-		uet_ses_memo_forget(&ses->txs_memo, &txs->node);
+		uet_hashmap_memo_forget(&ses->txs_memo, &txs->node);
 		uet_hashmap_remove(&ses->tx_streams, &txs->node);
 		uet_bufpool_put(&ses->txs_pool, txs);
 	}
@@ -286,7 +286,7 @@ static struct uet_ses_route *ses_route_get(struct uet_ses *ses,
 		k[0] = 'P';
 		memcpy(k + 1, &p, sizeof(p));
 	}
-	n = uet_ses_memo_lookup(&ses->route_memo, &ses->routes, k);
+	n = uet_hashmap_memo_lookup(&ses->route_memo, &ses->routes, k);
 	if (n)
 		return uet_container_of(n, struct uet_ses_route, node);
 	rt = uet_bufpool_get(&ses->route_pool);
@@ -316,7 +316,7 @@ void uet_ses_routes_sweep(struct uet_ses *ses)
 		rt = uet_container_of(n, struct uet_ses_route, node);
 		if (rt->inflight || !uet_dlist_empty(&rt->parked))
 			continue;
-		uet_ses_memo_forget(&ses->route_memo, n);
+		uet_hashmap_memo_forget(&ses->route_memo, n);
 		uet_hashmap_remove(&ses->routes, n);
 		uet_bufpool_put(&ses->route_pool, rt);
 	}

@@ -1915,49 +1915,6 @@ START_TEST(test_unsupported)
 END_TEST
 
 /* Initiator ids: 12 bits of PIDonFEP, 12 of resource index. */
-/*
- * The one-entry memo in front of SES's byte-keyed maps (streams, routes):
- * a hit needs the same key, a miss falls back to the map, and an entry
- * forgotten before its removal is never returned again, even when its
- * memory comes back under another key.
- */
-START_TEST(test_memo)
-{
-	struct uet_hnode a, b, *n;
-	struct uet_ses_memo m = { NULL };
-	struct uet_hashmap map;
-	uint8_t ka[UET_SES_STREAM_KEY_LEN], kb[UET_SES_STREAM_KEY_LEN];
-
-	memset(ka, 0xa5, sizeof(ka));
-	memset(kb, 0xa5, sizeof(kb));
-	kb[sizeof(kb) - 1] = 0x5a;	/* differs in the last byte only */
-	ck_assert_int_eq(uet_hashmap_init(&map, sizeof(ka), 0), 0);
-	ck_assert_ptr_null(uet_ses_memo_lookup(&m, &map, ka));
-	ck_assert_int_eq(uet_hashmap_insert_bytes(&map, &a, ka), 0);
-	ck_assert_int_eq(uet_hashmap_insert_bytes(&map, &b, kb), 0);
-	ck_assert_ptr_eq(uet_ses_memo_lookup(&m, &map, ka), &a);
-	ck_assert_ptr_eq(m.node, &a);
-	ck_assert_ptr_eq(uet_ses_memo_lookup(&m, &map, kb), &b);
-	ck_assert_ptr_eq(uet_ses_memo_lookup(&m, &map, ka), &a);
-	/* Forgetting another entry keeps the memo; its own clears it. */
-	uet_ses_memo_forget(&m, &b);
-	ck_assert_ptr_eq(m.node, &a);
-	uet_ses_memo_forget(&m, &a);
-	ck_assert_ptr_null(m.node);
-	uet_hashmap_remove(&map, &a);
-	ck_assert_ptr_null(uet_ses_memo_lookup(&m, &map, ka));
-	/* a's memory reused under b's key: found by b's key only. */
-	uet_ses_memo_forget(&m, &b);
-	uet_hashmap_remove(&map, &b);
-	ck_assert_int_eq(uet_hashmap_insert_bytes(&map, &a, kb), 0);
-	n = uet_ses_memo_lookup(&m, &map, kb);
-	ck_assert_ptr_eq(n, &a);
-	ck_assert_ptr_null(uet_ses_memo_lookup(&m, &map, ka));
-	ck_assert_ptr_eq(uet_ses_memo_lookup(&m, &map, kb), &a);
-	uet_hashmap_fini(&map);
-}
-END_TEST
-
 START_TEST(test_initiator_id)
 {
 	ck_assert_uint_eq(uet_ses_initiator_id(0xabc, 0x123), 0xabc123);
@@ -3693,7 +3650,6 @@ static Suite *ses_suite(void)
 	tcase_add_test(tc, test_destroy_during_pull);
 	tcase_add_test(tc, test_unsupported);
 	tcase_add_test(tc, test_initiator_id);
-	tcase_add_test(tc, test_memo);
 	tcase_add_test(tc, test_random_traffic);
 	tcase_add_test(tc, test_order_expected);
 	tcase_add_test(tc, test_order_unexpected);
