@@ -64,3 +64,23 @@ awk '
 	}
 	calls = 0
 }'
+# The same per call, from the inclusive totals: the receive's CQ entry
+# (notification decode, uet_ep_recv_done) and a fi_cq_read pass less the
+# datagrams and CQ entries it handled (the cost of an empty poll).
+callgrind_annotate --inclusive=yes --threshold=100 "$tmp/cli" 2>/dev/null >"$tmp/incl"
+callgrind_annotate --inclusive=yes --threshold=100 --tree=calling "$tmp/cli" 2>/dev/null \
+	>"$tmp/calling"
+ir() { awk -v f=":$1 [" 'index($0, f) && !/ > / { v = $1; gsub(/,/, "", v)
+	print v; exit }' "$tmp/incl"; }
+calls() { awk -v f=":$1 (" '/ > / && index($0, f) { m = $0
+	sub(/.*\(/, "", m); sub(/x\).*/, "", m); gsub(/,/, "", m); s += m }
+	END { print s + 0 }' "$tmp/calling"; }
+cq=$(ir uet_cq_readfrom); ncq=$(calls uet_cq_readfrom)
+rx=$(ir uet_pds_rx_tos); rd=$(ir uet_ep_recv_done); nrd=$(calls uet_ep_recv_done)
+if [ -n "$cq" ] && [ "$ncq" -gt 0 ] && [ "$nrd" -gt 0 ]; then
+	printf "  %-20s %8d per call (%d calls)\n" "CQ entry (recv)" \
+	       $((rd / nrd)) "$nrd"
+	printf "  %-20s %8d per call (%d calls)\n" "fi_cq_read, net" \
+	       $(((cq - ${rx:-0} - rd) / ncq)) "$ncq"
+fi
+

@@ -711,6 +711,19 @@ void uet_ses_push(struct uet_ses *ses)
 
 /* ---- sends ---- */
 
+/* The addressing and matching fields every send header carries (small
+ * message, SOM=1, SOM=0: the same fields of three wire structures). */
+static void ses_send_ident(const struct uet_ses_send_op *op, uint32_t *job_id,
+			   uint16_t *pid_on_fep, uint16_t *ri,
+			   uint32_t *initiator, uint64_t *match_bits)
+{
+	*job_id = op->job_id;
+	*pid_on_fep = op->pid_on_fep;
+	*ri = op->ri;
+	*initiator = op->initiator;
+	*match_bits = op->tag;
+}
+
 static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 			  struct uet_ses_pkt **out)
 {
@@ -765,11 +778,9 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		ctl.hd = op->has_data;
 		sm.ctl = ctl;
 		sm.request_length = (uint16_t)op->len;
-		sm.job_id = op->job_id;
-		sm.pid_on_fep = op->pid_on_fep;
-		sm.resource_index = op->ri;
-		sm.initiator = op->initiator;
-		sm.match_bits = op->tag;
+		ses_send_ident(op, &sm.job_id, &sm.pid_on_fep,
+			       &sm.resource_index, &sm.initiator,
+			       &sm.match_bits);
 		sm.header_data = op->has_data ? op->header_data : 0;
 		n = uet_ses_small_msg_encode(p->hdr, sizeof(p->hdr), &sm);
 		p->next_hdr = UET_HDR_REQUEST_MEDIUM;
@@ -779,11 +790,9 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		ctl.hd = op->has_data;
 		s1.ctl = ctl;
 		s1.message_id = op->msg_id;
-		s1.job_id = op->job_id;
-		s1.pid_on_fep = op->pid_on_fep;
-		s1.resource_index = op->ri;
-		s1.initiator = op->initiator;
-		s1.match_bits = op->tag;
+		ses_send_ident(op, &s1.job_id, &s1.pid_on_fep,
+			       &s1.resource_index, &s1.initiator,
+			       &s1.match_bits);
 		s1.header_data = op->has_data ? op->header_data : 0;
 		s1.request_length = (uint32_t)op->len;
 		n = uet_ses_std_som1_encode(p->hdr, sizeof(p->hdr), &s1);
@@ -803,11 +812,9 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		memset(&s0, 0, sizeof(s0));
 		s0.ctl = ctl;
 		s0.message_id = op->msg_id;
-		s0.job_id = op->job_id;
-		s0.pid_on_fep = op->pid_on_fep;
-		s0.resource_index = op->ri;
-		s0.initiator = op->initiator;
-		s0.match_bits = op->tag;
+		ses_send_ident(op, &s0.job_id, &s0.pid_on_fep,
+			       &s0.resource_index, &s0.initiator,
+			       &s0.match_bits);
 		s0.payload_length = (uint16_t)plen;
 		s0.message_offset = (uint32_t)off;
 		s0.request_length = (uint32_t)op->len;
