@@ -368,6 +368,42 @@ static void owner_init(struct owner *o)
 		}							\
 	} while (0)
 
+/* Side 1 as lnx opens a core endpoint: a peer CQ (o's), a peer SRX
+ * bound to the endpoint; both sides enabled and connected (uid). */
+static void peer_pair_open(struct pair *p, struct owner *o,
+			   struct fid_ep **srx, fi_addr_t uid)
+{
+	struct fi_peer_cq_context cqc = { .size = sizeof(cqc) };
+	struct fi_peer_srx_context srxc = { .size = sizeof(srxc) };
+	struct fi_rx_attr rxa = { .op_flags = FI_PEER };
+
+	owner_init(o);
+	cqc.cq = &o->cq;
+	srxc.srx = &o->srx;
+	pair_init(p, FI_PEER | FI_AV_USER_ID);
+	side_objs(p, 0, 0, NULL);
+	side_objs(p, 1, FI_PEER, &cqc);
+	ck_assert_int_eq(fi_srx_context(p->s[1].dom, &rxa, srx, &srxc), 0);
+	ck_assert_int_eq(fi_ep_bind(p->s[1].ep, &(*srx)->fid, 0), 0);
+	ck_assert_int_eq(fi_enable(p->s[0].ep), 0);
+	ck_assert_int_eq(fi_enable(p->s[1].ep), 0);
+	pair_connect(p, uid);
+}
+
+/* Everything but the endpoint and the SRX of side 1. */
+static void peer_pair_close_rest(struct pair *p)
+{
+	ck_assert_int_eq(fi_close(&p->s[0].ep->fid), 0);
+	ck_assert_int_eq(fi_close(&p->s[0].av->fid), 0);
+	ck_assert_int_eq(fi_close(&p->s[1].av->fid), 0);
+	ck_assert_int_eq(fi_close(&p->s[0].cq->fid), 0);
+	ck_assert_int_eq(fi_close(&p->s[1].cq->fid), 0);
+	ck_assert_int_eq(fi_close(&p->s[0].dom->fid), 0);
+	ck_assert_int_eq(fi_close(&p->s[1].dom->fid), 0);
+	ck_assert_int_eq(fi_close(&p->fab->fid), 0);
+	fi_freeinfo(p->info);
+}
+
 /* A peer CQ and a peer SRX: an expected message lands in the owner's
  * posted buffer, an unexpected one is queued with the owner and lands
  * when the owner starts it, a discarded one never lands; every
@@ -474,15 +510,48 @@ START_TEST(test_peer_srx)
 	/* the sender's completions were ordinary */
 	ck_assert_int_eq(fi_close(&p.s[1].ep->fid), 0);
 	ck_assert_int_eq(fi_close(&srx->fid), 0);
-	ck_assert_int_eq(fi_close(&p.s[0].ep->fid), 0);
-	ck_assert_int_eq(fi_close(&p.s[0].av->fid), 0);
-	ck_assert_int_eq(fi_close(&p.s[1].av->fid), 0);
-	ck_assert_int_eq(fi_close(&p.s[0].cq->fid), 0);
-	ck_assert_int_eq(fi_close(&p.s[1].cq->fid), 0);
-	ck_assert_int_eq(fi_close(&p.s[0].dom->fid), 0);
-	ck_assert_int_eq(fi_close(&p.s[1].dom->fid), 0);
-	ck_assert_int_eq(fi_close(&p.fab->fid), 0);
-	fi_freeinfo(p.info);
+	peer_pair_close_rest(&p);
+	ck_assert_int_eq(uet_peer_msgs_live(), 0);
+	free(o);
+}
+END_TEST
+
+/* Messages still queued with the owner when the endpoint closes (lnx
+ * closes its core endpoint and SRX without discarding its unexpected
+ * queue): start then fails, discard frees the record, and the SRX's
+ * close frees the records left. */
+START_TEST(test_peer_close_queued)
+{
+	struct fi_peer_rx_entry *q[3];
+	struct fid_ep *srx;
+	struct owner *o;
+	struct pair p;
+	int i;
+
+	o = calloc(1, sizeof(*o));
+	ck_assert_ptr_nonnull(o);
+	peer_pair_open(&p, o, &srx, 0x77);
+	ck_assert_int_eq(uet_peer_msgs_live(), 0);
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(fi_tsend(p.s[0].ep, "queued", 7, NULL,
+					  p.s[0].peer, 20 + i, NULL), 0);
+	WAIT_UNTIL(&p, o->nqueued >= 3);
+	for (i = 0; i < 3; i++) {
+		q[i] = o->queued[i];
+		ck_assert_uint_eq(q[i]->tag, 20 + i);
+	}
+	ck_assert_int_eq(uet_peer_msgs_live(), 3);
+	ck_assert_int_eq(fi_close(&p.s[1].ep->fid), 0);
+	/* the records outlive the endpoint, not its use */
+	ck_assert_int_eq(uet_peer_msgs_live(), 3);
+	ck_assert_int_eq(o->srx.peer_ops->start_tag(q[0]), -FI_EINVAL);
+	ck_assert_int_eq(o->srx.peer_ops->discard_tag(q[1]), 0);
+	ck_assert_ptr_null(q[1]->peer_context);
+	ck_assert_int_eq(uet_peer_msgs_live(), 2);
+	ck_assert_int_eq(fi_close(&srx->fid), 0);
+	ck_assert_int_eq(uet_peer_msgs_live(), 0);
+	peer_pair_close_rest(&p);
+	ck_assert_int_eq(o->ncomp, 0);
 	free(o);
 }
 END_TEST
@@ -540,6 +609,7 @@ static Suite *prov_peer_suite(void)
 	tcase_add_test(tc, test_domain2_endpoint2);
 #if UET_HAVE_PEER
 	tcase_add_test(tc, test_peer_srx);
+	tcase_add_test(tc, test_peer_close_queued);
 	tcase_add_test(tc, test_peer_info);
 #endif
 	suite_add_tcase(s, tc);
