@@ -27,6 +27,7 @@
 #include "uet_info.h"
 #include "uet_log.h"
 #include "uet_nic.h"
+#include "uet_peer.h"
 #include "uet_prov.h"
 #include "uet_test.h"
 #include "uet_xlate.h"
@@ -797,7 +798,19 @@ START_TEST(test_info_check)
 	CHECK_ALTERED((free(dup->domain_attr->name),
 		       dup->domain_attr->name = strdup("eth-none")),
 		      -FI_ENODATA);
-	CHECK_ALTERED(dup->addr_format = FI_ADDR_STR, -FI_ENODATA);
+	/* text addresses only for a peer's owner (FI_PEER: lnx) */
+	CHECK_ALTERED((dup->caps &= ~(uint64_t)FI_PEER,
+		       dup->addr_format = FI_ADDR_STR), -FI_ENODATA);
+#if UET_HAVE_PEER
+	CHECK_ALTERED((free(dup->src_addr),
+		       dup->src_addr = strdup("uet://127.0.0.1:0/0/0"),
+		       dup->src_addrlen = strlen(dup->src_addr) + 1,
+		       dup->addr_format = FI_ADDR_STR), 0);
+	CHECK_ALTERED((free(dup->src_addr),
+		       dup->src_addr = strdup("uet://10.0.0.1:0/0/0"),
+		       dup->src_addrlen = strlen(dup->src_addr) + 1,
+		       dup->addr_format = FI_ADDR_STR), -FI_ENODATA);
+#endif
 	/* a source address lo does not own */
 	CHECK_ALTERED(((uint8_t *)dup->src_addr)[4] = 10, -FI_ENODATA);
 #undef CHECK_ALTERED

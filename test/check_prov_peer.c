@@ -13,6 +13,7 @@
 
 #include <rdma/fi_errno.h>
 
+#include "uet_addr.h"
 #include "uet_clock.h"
 #include "uet_info.h"
 #include "uet_peer.h"
@@ -563,6 +564,7 @@ START_TEST(test_peer_info)
 {
 	struct fi_info *hints, *info, *cur;
 	char foreign[600];
+	struct uet_addr a;
 
 	hints = fi_allocinfo();
 	ck_assert_ptr_nonnull(hints);
@@ -578,8 +580,32 @@ START_TEST(test_peer_info)
 		ck_assert_uint_eq(cur->ep_attr->auth_key_size, 0);
 		ck_assert_uint_le(cur->tx_attr->iov_limit, 4);
 		ck_assert_uint_le(cur->rx_attr->iov_limit, 4);
+		/* text addresses, the format shm takes too */
+		ck_assert_uint_eq(cur->addr_format, FI_ADDR_STR);
+		ck_assert_int_eq(uet_addr_from_text(&a, cur->src_addr,
+						    cur->src_addrlen), 0);
 	}
 	fi_freeinfo(info);
+	/* as fi_pingpong's client over lnx asks: lnx's format (text) and
+	 * lnx's address of the server */
+	hints->addr_format = FI_ADDR_STR;
+	memset(foreign, 'y', sizeof(foreign));
+	hints->dest_addr = malloc(sizeof(foreign));
+	ck_assert_ptr_nonnull(hints->dest_addr);
+	memcpy(hints->dest_addr, foreign, sizeof(foreign));
+	hints->dest_addrlen = sizeof(foreign);
+	ck_assert_int_eq(uet_getinfo(API, NULL, NULL, 0, hints, &info), 0);
+	ck_assert_uint_eq(info->addr_format, FI_ADDR_STR);
+	fi_freeinfo(info);
+	free(hints->dest_addr);
+	hints->dest_addr = NULL;
+	hints->dest_addrlen = 0;
+	/* a sockaddr format asked for is kept */
+	hints->addr_format = FI_SOCKADDR_IN;
+	ck_assert_int_eq(uet_getinfo(API, NULL, NULL, 0, hints, &info), 0);
+	ck_assert_uint_eq(info->addr_format, FI_SOCKADDR_IN);
+	fi_freeinfo(info);
+	hints->addr_format = FI_FORMAT_UNSPEC;
 	/* an address of the owner's format (lnx: host name and its core
 	 * addresses) */
 	memset(foreign, 'x', sizeof(foreign));
