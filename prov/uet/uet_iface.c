@@ -151,7 +151,7 @@ static size_t uet_iface_drop_unusable(struct uet_iface *ifs, size_t n,
 			if (!inet_ntop(AF_INET6, &ifs[i].addr.u.sin6.sin6_addr,
 				       txt, sizeof(txt)))
 				txt[0] = '\0';
-			UET_INFO(FI_LOG_FABRIC, "%s: address %s skipped: "
+			UET_INFO(UET_LOG_FABRIC, "%s: address %s skipped: "
 				 "tentative or duplicate (IPv6 duplicate "
 				 "address detection)\n", ifs[i].name, txt);
 			continue;
@@ -209,7 +209,7 @@ int uet_iface_get(const char *list, int want, struct uet_iface **ifsp,
 	if (nv6) {
 		ret = uet_iface_v6_unusable(&bad, &nbad);
 		if (ret)
-			UET_DBG(FI_LOG_FABRIC, "IPv6 address states unknown "
+			UET_DBG(UET_LOG_FABRIC, "IPv6 address states unknown "
 				"(%d): no address skipped\n", ret);
 		else
 			n = uet_iface_drop_unusable(ifs, n, bad, nbad);
