@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Table-driven field codec tests (wire/uet_wire_fields.h): byte order,
+ * widths, reserved bytes and the three check passes.
+ */
+#include <string.h>
+
+#include "uet_test.h"
+#include "uet_wire_fields.h"
+
+struct wf_demo {
+	uint8_t a;
+	uint16_t b;		/* 12 bits on the wire */
+	uint32_t c;		/* 24 bits on the wire (BE only) */
+	uint32_t d;		/* != 0 */
+	uint64_t e;		/* even (ok) */
+	uint8_t raw[3];
+};
+
+static bool even(uint64_t v)
+{
+	return !(v & 1);
+}
+
+/* a 0, b 1-2, c 3-5, rsvd 6-7, d 8-11, e 12-19, raw 20-22 */
+static const struct uet_wire_field demo_fields[] = {
+	UET_WF_U(struct wf_demo, a, 0, 1),
+	UET_WF_U(struct wf_demo, b, 1, 2, .max = 0xfff),
+	UET_WF_U(struct wf_demo, c, 3, 3),
+	UET_WF_R(6, 2),
+	UET_WF_U(struct wf_demo, d, 8, 4, .flags = UET_WF_NONZERO),
+	UET_WF_U(struct wf_demo, e, 12, 8, .ok = even),
+	UET_WF_B(struct wf_demo, raw, 20),
+};
+
+static const struct uet_wf_table demo_be = UET_WF_TABLE(demo_fields,
+							UET_WF_BE);
+
+static const struct wf_demo demo_ref = {
+	.a = 0x11, .b = 0x0abc, .c = 0x123456, .d = 0x01020304,
+	.e = 0x0102030405060708ull, .raw = { 0xaa, 0xbb, 0xcc },
+};
+
+static const uint8_t demo_vec[23] = {
+	0x11, 0x0a, 0xbc, 0x12, 0x34, 0x56, 0x00, 0x00,
+	0x01, 0x02, 0x03, 0x04,
+	0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+	0xaa, 0xbb, 0xcc,
+};
+
+START_TEST(test_be_vector)
+{
+	uint8_t b[sizeof(demo_vec)];
+	struct wf_demo h;
+
+	memset(b, 0xa5, sizeof(b));
+	uet_wf_put(&demo_be, b, &demo_ref);
+	ck_assert(!memcmp(b, demo_vec, sizeof(b)));
+	memset(&h, 0, sizeof(h));
+	uet_wf_get(&demo_be, &h, demo_vec);
+	ck_assert(!memcmp(&h, &demo_ref, sizeof(h)));
+	ck_assert_int_eq(uet_wf_check_wire(&demo_be, demo_vec,
+					   UET_WF_RESERVED), 0);
+	ck_assert_int_eq(uet_wf_check_wire(&demo_be, demo_vec,
+					   UET_WF_REQUIRED), 0);
+	ck_assert_int_eq(uet_wf_check_wire(&demo_be, demo_vec,
+					   UET_WF_VALUES), 0);
+}
+END_TEST
+
+START_TEST(test_le_order)
+{
+	static const struct uet_wire_field le_fields[] = {
+		UET_WF_U(struct wf_demo, b, 0, 2),
+		UET_WF_U(struct wf_demo, d, 2, 4),
+		UET_WF_U(struct wf_demo, e, 6, 8),
+	};
+	static const struct uet_wf_table le = UET_WF_TABLE(le_fields,
+							   UET_WF_LE);
+	static const uint8_t vec[14] = {
+		0xbc, 0x0a, 0x04, 0x03, 0x02, 0x01,
+		0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01,
+	};
+	struct wf_demo h = { 0 };
+	uint8_t b[sizeof(vec)];
+
+	uet_wf_put(&le, b, &demo_ref);
+	ck_assert(!memcmp(b, vec, sizeof(b)));
+	uet_wf_get(&le, &h, vec);
+	ck_assert_uint_eq(h.b, demo_ref.b);
+	ck_assert_uint_eq(h.d, demo_ref.d);
+	ck_assert(h.e == demo_ref.e);
+	ck_assert_uint_eq(h.a, 0);	/* not in the table: untouched */
+}
+END_TEST
+
+START_TEST(test_host_checks)
+{
+	struct wf_demo h = demo_ref;
+
+	h.b = 0x1000;			/* above max */
+	ck_assert_int_eq(uet_wf_check_host(&demo_be, &h, UET_WF_RESERVED),
+			 UET_WIRE_ERANGE);
+	h = demo_ref;
+	h.c = 0x1000000;		/* wider than 3 bytes */
+	ck_assert_int_eq(uet_wf_check_host(&demo_be, &h, UET_WF_RESERVED),
+			 UET_WIRE_ERANGE);
+	h = demo_ref;
+	h.d = 0;
+	ck_assert_int_eq(uet_wf_check_host(&demo_be, &h, UET_WF_RESERVED), 0);
+	ck_assert_int_eq(uet_wf_check_host(&demo_be, &h, UET_WF_REQUIRED),
+			 UET_WIRE_ERANGE);
+	h = demo_ref;
+	h.e |= 1;
+	ck_assert_int_eq(uet_wf_check_host(&demo_be, &h, UET_WF_REQUIRED), 0);
+	ck_assert_int_eq(uet_wf_check_host(&demo_be, &h, UET_WF_VALUES),
+			 UET_WIRE_ERANGE);
+}
+END_TEST
+
+START_TEST(test_wire_checks)
+{
+	uint8_t b[sizeof(demo_vec)];
+
+	memcpy(b, demo_vec, sizeof(b));
+	b[7] = 0x01;			/* reserved byte */
+	ck_assert_int_eq(uet_wf_check_wire(&demo_be, b, UET_WF_RESERVED),
+			 UET_WIRE_ERESERVED);
+	memcpy(b, demo_vec, sizeof(b));
+	b[1] = 0x1a;			/* a bit above b's 12 */
+	ck_assert_int_eq(uet_wf_check_wire(&demo_be, b, UET_WF_RESERVED),
+			 UET_WIRE_ERESERVED);
+	memcpy(b, demo_vec, sizeof(b));
+	memset(b + 8, 0, 4);		/* d = 0 */
+	ck_assert_int_eq(uet_wf_check_wire(&demo_be, b, UET_WF_RESERVED), 0);
+	ck_assert_int_eq(uet_wf_check_wire(&demo_be, b, UET_WF_REQUIRED),
+			 UET_WIRE_ERANGE);
+	memcpy(b, demo_vec, sizeof(b));
+	b[19] |= 1;			/* e odd */
+	ck_assert_int_eq(uet_wf_check_wire(&demo_be, b, UET_WF_VALUES),
+			 UET_WIRE_ERANGE);
+}
+END_TEST
+
+static Suite *wire_fields_suite(void)
+{
+	Suite *s = suite_create("wire_fields");
+	TCase *tc = tcase_create("fields");
+
+	tcase_add_test(tc, test_be_vector);
+	tcase_add_test(tc, test_le_order);
+	tcase_add_test(tc, test_host_checks);
+	tcase_add_test(tc, test_wire_checks);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+UET_TEST_MAIN(wire_fields_suite)
