@@ -142,6 +142,69 @@ START_TEST(test_wire_checks)
 }
 END_TEST
 
+struct wf_bits {
+	bool f0;
+	uint8_t lo;		/* bits 3:1 */
+	uint16_t hi;		/* bits 15:8 */
+	uint8_t marker;		/* decode only */
+};
+
+static bool marker_odd(uint64_t v)
+{
+	return v & 1;
+}
+
+/* LE16 word at 0: f0 bit 0, lo bits 3:1, reserved 7:4, hi 15:8;
+ * byte 2 a decode-only marker. */
+static const struct uet_wire_field bits_fields[] = {
+	UET_WF_BIT(struct wf_bits, f0, 0, 2, 0, 1),
+	UET_WF_BIT(struct wf_bits, lo, 0, 2, 1, 3, .max = 6),
+	UET_WF_RB(0, 2, 4, 4),
+	UET_WF_BIT(struct wf_bits, hi, 0, 2, 8, 8),
+	UET_WF_U(struct wf_bits, marker, 2, 1, .flags = UET_WF_DECODE_ONLY,
+		 .ok = marker_odd),
+};
+
+START_TEST(test_bits)
+{
+	static const struct uet_wf_table t = UET_WF_TABLE(bits_fields,
+							  UET_WF_LE);
+	struct wf_bits h = { .f0 = true, .lo = 5, .hi = 0xa5, .marker = 2 };
+	uint8_t b[3] = { 0xff, 0xff, 0x77 };
+	struct wf_bits g;
+
+	ck_assert_int_eq(uet_wf_check_host(&t, &h, UET_WF_RESERVED), 0);
+	/* the marker is not checked or written by encoders */
+	ck_assert_int_eq(uet_wf_check_host(&t, &h, UET_WF_VALUES), 0);
+	uet_wf_put(&t, b, &h);
+	ck_assert_uint_eq(b[0], 0x0b);	/* 1 | 5 << 1, reserved cleared */
+	ck_assert_uint_eq(b[1], 0xa5);
+	ck_assert_uint_eq(b[2], 0x77);
+	ck_assert_int_eq(uet_wf_check_wire(&t, b, UET_WF_RESERVED), 0);
+	ck_assert_int_eq(uet_wf_check_wire(&t, b, UET_WF_VALUES), 0);
+	memset(&g, 0, sizeof(g));
+	uet_wf_get(&t, &g, b);
+	ck_assert(g.f0);
+	ck_assert_uint_eq(g.lo, 5);
+	ck_assert_uint_eq(g.hi, 0xa5);
+	ck_assert_uint_eq(g.marker, 0x77);
+
+	b[0] |= 0x40;			/* a reserved bit */
+	ck_assert_int_eq(uet_wf_check_wire(&t, b, UET_WF_RESERVED),
+			 UET_WIRE_ERESERVED);
+	b[0] = 0x0e;			/* lo = 7 > max */
+	ck_assert_int_eq(uet_wf_check_wire(&t, b, UET_WF_RESERVED),
+			 UET_WIRE_ERESERVED);
+	h.lo = 7;
+	ck_assert_int_eq(uet_wf_check_host(&t, &h, UET_WF_RESERVED),
+			 UET_WIRE_ERANGE);
+	b[0] = 0x0b;
+	b[2] = 0x76;			/* marker refused by ok() */
+	ck_assert_int_eq(uet_wf_check_wire(&t, b, UET_WF_VALUES),
+			 UET_WIRE_ERANGE);
+}
+END_TEST
+
 static Suite *wire_fields_suite(void)
 {
 	Suite *s = suite_create("wire_fields");
@@ -151,6 +214,7 @@ static Suite *wire_fields_suite(void)
 	tcase_add_test(tc, test_le_order);
 	tcase_add_test(tc, test_host_checks);
 	tcase_add_test(tc, test_wire_checks);
+	tcase_add_test(tc, test_bits);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -112,12 +112,33 @@ static void wire_put(const struct uet_wire_field *f, uint8_t *p,
 	}
 }
 
-/* Largest value a UINT field takes: its max, or what its width holds. */
+static uint64_t bits_mask(unsigned int bits)
+{
+	return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+}
+
+/* Largest value a UINT or BITS field takes: its max, or its width's. */
 static uint64_t field_max(const struct uet_wire_field *f)
 {
 	if (f->max)
 		return f->max;
-	return f->len >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * f->len)) - 1;
+	return bits_mask(f->kind == UET_WF_BITS ? f->bits : 8u * f->len);
+}
+
+static bool is_value(const struct uet_wire_field *f)
+{
+	return f->kind == UET_WF_UINT || f->kind == UET_WF_BITS;
+}
+
+/* The field's value as the wire holds it (BITS: shifted down). */
+static uint64_t wire_value(const struct uet_wire_field *f, const uint8_t *buf,
+			   enum uet_wf_order order)
+{
+	uint64_t w = wire_get(f, buf + f->off, order);
+
+	if (f->kind == UET_WF_BITS || f->kind == UET_WF_RSVD_BITS)
+		return w >> f->shift & bits_mask(f->bits);
+	return w;
 }
 
 /* One pass over one value; reserved_err is the error of that pass. */
@@ -141,7 +162,8 @@ int uet_wf_check_host(const struct uet_wf_table *t, const void *h,
 	int ret;
 
 	for (i = 0; i < t->n; i++) {
-		if (t->f[i].kind != UET_WF_UINT)
+		if (!is_value(&t->f[i]) ||
+		    (t->f[i].flags & UET_WF_DECODE_ONLY))
 			continue;
 		ret = value_check(&t->f[i], member_get(&t->f[i], h), pass,
 				  UET_WIRE_ERANGE);
@@ -163,14 +185,28 @@ int uet_wf_check_wire(const struct uet_wf_table *t, const uint8_t *buf,
 		if (f->kind == UET_WF_RSVD && pass == UET_WF_RESERVED &&
 		    !uet_bytes_are_zero(buf + f->off, f->len))
 			return UET_WIRE_ERESERVED;
-		if (f->kind != UET_WF_UINT)
+		if (f->kind == UET_WF_RSVD_BITS && pass == UET_WF_RESERVED &&
+		    wire_value(f, buf, t->order))
+			return UET_WIRE_ERESERVED;
+		if (!is_value(f))
 			continue;
-		ret = value_check(f, wire_get(f, buf + f->off, t->order), pass,
+		ret = value_check(f, wire_value(f, buf, t->order), pass,
 				  UET_WIRE_ERESERVED);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+/* Set (or, for RSVD_BITS, clear) the field's bits of its word. */
+static void bits_put(const struct uet_wire_field *f, uint8_t *buf,
+		     enum uet_wf_order order, uint64_t v)
+{
+	uint64_t mask = bits_mask(f->bits) << f->shift;
+	uint64_t w = wire_get(f, buf + f->off, order);
+
+	w = (w & ~mask) | (v << f->shift & mask);
+	wire_put(f, buf + f->off, order, w);
 }
 
 void uet_wf_put(const struct uet_wf_table *t, uint8_t *buf, const void *h)
@@ -180,12 +216,18 @@ void uet_wf_put(const struct uet_wf_table *t, uint8_t *buf, const void *h)
 
 	for (i = 0; i < t->n; i++) {
 		f = &t->f[i];
-		if (f->kind == UET_WF_UINT)
+		if (f->flags & UET_WF_DECODE_ONLY)
+			continue;
+		if (f->kind == UET_WF_BITS)
+			bits_put(f, buf, t->order, member_get(f, h));
+		else if (f->kind == UET_WF_RSVD_BITS)
+			bits_put(f, buf, t->order, 0);
+		else if (f->kind == UET_WF_UINT)
 			wire_put(f, buf + f->off, t->order, member_get(f, h));
 		else if (f->kind == UET_WF_BYTES)
 			memcpy(buf + f->off, (const uint8_t *)h + f->moff,
 			       f->len);
-		else
+		else if (f->kind == UET_WF_RSVD)
 			memset(buf + f->off, 0, f->len);
 	}
 }
@@ -197,8 +239,8 @@ void uet_wf_get(const struct uet_wf_table *t, void *h, const uint8_t *buf)
 
 	for (i = 0; i < t->n; i++) {
 		f = &t->f[i];
-		if (f->kind == UET_WF_UINT)
-			member_set(f, h, wire_get(f, buf + f->off, t->order));
+		if (is_value(f))
+			member_set(f, h, wire_value(f, buf, t->order));
 		else if (f->kind == UET_WF_BYTES)
 			memcpy((uint8_t *)h + f->moff, buf + f->off, f->len);
 	}

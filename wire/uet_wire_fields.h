@@ -31,6 +31,8 @@ enum uet_wf_kind {
 	UET_WF_UINT,	/* unsigned integer, 1, 2, 3 (BE only), 4 or 8 bytes */
 	UET_WF_BYTES,	/* byte array member copied as it is */
 	UET_WF_RSVD,	/* reserved: written as zeros, must read as zeros */
+	UET_WF_BITS,	/* bits shift..shift+bits-1 of an integer word */
+	UET_WF_RSVD_BITS, /* reserved bits of a word: written 0, read as 0 */
 };
 
 enum uet_wf_order {
@@ -45,6 +47,8 @@ enum uet_wf_pass {
 };
 
 #define UET_WF_NONZERO	0x01u	/* 0 is refused (ERANGE) */
+#define UET_WF_DECODE_ONLY 0x02u /* read by decoders; encoders neither check
+				  * nor write it (e.g. an HSI marker) */
 
 struct uet_wire_field {
 	uint8_t kind;		/* enum uet_wf_kind */
@@ -52,9 +56,11 @@ struct uet_wire_field {
 	uint8_t len;		/* wire bytes */
 	uint8_t msize;		/* sizeof the struct member (0 for RSVD) */
 	uint16_t moff;		/* offsetof the struct member */
-	uint8_t flags;		/* UET_WF_NONZERO */
-	uint64_t max;		/* UINT: largest value (0: the field's width) */
-	bool (*ok)(uint64_t v);	/* UINT: value check, or NULL */
+	uint8_t flags;		/* UET_WF_NONZERO, UET_WF_DECODE_ONLY */
+	uint8_t shift;		/* BITS, RSVD_BITS: lowest bit in the word */
+	uint8_t bits;		/* BITS, RSVD_BITS: how many bits */
+	uint64_t max;		/* UINT, BITS: largest value (0: the width) */
+	bool (*ok)(uint64_t v);	/* UINT, BITS: value check, or NULL */
 };
 
 struct uet_wf_table {
@@ -78,6 +84,16 @@ struct uet_wf_table {
 /* len_ reserved bytes at off_. */
 #define UET_WF_R(off_, len_)						\
 	{ .kind = UET_WF_RSVD, .off = (off_), .len = (len_) }
+/* Bits shift_ .. shift_ + bits_ - 1 of the len_-byte word at off_; every
+ * bit of such a word must belong to one UET_WF_BITS or UET_WF_RB entry. */
+#define UET_WF_BIT(type, member, off_, len_, shift_, bits_, ...)	\
+	{ .kind = UET_WF_BITS, .off = (off_), .len = (len_),		\
+	  .shift = (shift_), .bits = (bits_),				\
+	  .msize = sizeof(((type *)0)->member),				\
+	  .moff = offsetof(type, member), __VA_ARGS__ }
+#define UET_WF_RB(off_, len_, shift_, bits_)				\
+	{ .kind = UET_WF_RSVD_BITS, .off = (off_), .len = (len_),	\
+	  .shift = (shift_), .bits = (bits_) }
 
 #define UET_WF_TABLE(fields, order_)					\
 	{ .f = (fields), .n = sizeof(fields) / sizeof((fields)[0]),	\
