@@ -489,21 +489,11 @@ int uet_hsi_notif_set_marker(uint8_t *buf, size_t len, unsigned int marker)
 }
 
 /*
- * Formats that are a list of fields (uet_wire_fields.h): an optional
- * fixed type byte at offset 0, then the table.  Encode: values (ERANGE),
- * then the bytes; the marker is the ring's to write.  Decode: type
- * (ETYPE), reserved bits (ERESERVED), values and then the marker
- * (ERANGE); the output is written only when every check passed.
+ * Formats that are a list of fields (uet_wire_fields.h), the type byte
+ * (UET_WF_K) included; uet_wf_encode/uet_wf_decode run them.  Decode
+ * order: type (ETYPE), reserved bits (ERESERVED), values and then the
+ * marker (ERANGE).  The marker is the ring's to write: encoders skip it.
  */
-struct hsi_fmt {
-	int type;		/* byte 0, or -1 when the format has none */
-	uint8_t len;
-	uint16_t size;		/* sizeof the struct */
-	struct uet_wf_table t;
-};
-
-#define HSI_TABLE(fields)	UET_WF_TABLE(fields, UET_WF_LE)
-
 static bool marker_ok(uint64_t marker)
 {
 	return uet_hsi_marker_valid((unsigned int)marker);
@@ -513,56 +503,24 @@ static bool marker_ok(uint64_t marker)
 #define HSI_MARKER(type)						\
 	UET_WF_U(type, marker, UET_HSI_NOTIF_MARKER_OFF, 1,		\
 		 .flags = UET_WF_DECODE_ONLY, .ok = marker_ok)
+/* The type byte of a notification. */
+#define HSI_TYPE(value)		UET_WF_K(NOTIF_OFF_TYPE, 1, value)
 
-static ssize_t hsi_encode(const struct hsi_fmt *f, uint8_t *buf, size_t len,
-			  const void *h)
-{
-	int ret;
-
-	if (len < f->len)
-		return UET_WIRE_ENOBUFS;
-	ret = uet_wf_check_host(&f->t, h, UET_WF_RESERVED);
-	if (!ret)
-		ret = uet_wf_check_host(&f->t, h, UET_WF_VALUES);
-	if (ret)
-		return ret;
-	if (f->type >= 0)
-		buf[NOTIF_OFF_TYPE] = (uint8_t)f->type;
-	uet_wf_put(&f->t, buf, h);
-	return f->len;
-}
-
-static ssize_t hsi_decode(const struct hsi_fmt *f, void *h,
-			  const uint8_t *buf, size_t len)
-{
-	int ret = 0;
-
-	if (len < f->len)
-		return UET_WIRE_ETRUNC;
-	if (f->type >= 0)
-		ret = notif_check_head(buf, (uint8_t)f->type);
-	if (!ret)
-		ret = uet_wf_check_wire(&f->t, buf, UET_WF_RESERVED);
-	if (!ret)
-		ret = uet_wf_check_wire(&f->t, buf, UET_WF_VALUES);
-	if (ret)
-		return ret;
-	memset(h, 0, f->size);
-	uet_wf_get(&f->t, h, buf);
-	return f->len;
-}
-
-/* Typed entry points of one format (uet_hsi_formats.h). */
-#define HSI_CODEC(name, type, fmt)					\
+/* Typed entry points of the format whose table is fields and whose
+ * length is need (uet_hsi_formats.h). */
+#define HSI_CODEC(name, type, fields, need)				\
+	static const struct uet_wf_table name##_table =			\
+		UET_WF_TABLE(fields, UET_WF_LE);			\
 	ssize_t uet_hsi_##name##_encode(uint8_t *buf, size_t len,	\
 					const type *h)			\
 	{								\
-		return hsi_encode(&(fmt), buf, len, h);			\
+		return uet_wf_encode(&name##_table, need, buf, len, h);	\
 	}								\
 	ssize_t uet_hsi_##name##_decode(type *h, const uint8_t *buf,	\
 					size_t len)			\
 	{								\
-		return hsi_decode(&(fmt), h, buf, len);			\
+		return uet_wf_decode(&name##_table, need, sizeof(type),	\
+				     h, buf, len);			\
 	}
 
 /* ------------------------------------------------------------------ */
@@ -570,6 +528,7 @@ static ssize_t hsi_decode(const struct hsi_fmt *f, void *h,
 /* ------------------------------------------------------------------ */
 
 static const struct uet_wire_field recv_notif_fields[] = {
+	HSI_TYPE(UET_HSI_NOTIF_RECV),
 	UET_WF_BIT(struct uet_hsi_recv_notif, is_inline, NOTIF_OFF_FLAGS, 1,
 		   0, 1),
 	UET_WF_BIT(struct uet_hsi_recv_notif, continuation, NOTIF_OFF_FLAGS,
@@ -594,13 +553,8 @@ _Static_assert(UET_HSI_RECV_FLAG_INLINE == 1 << 0 &&
 	       UET_HSI_RECV_FLAG_RMA == 1 << 2 &&
 	       UET_HSI_RECV_FLAG_RSVD_MASK == 0xf8, "receive flag bits");
 
-static const struct hsi_fmt fmt_recv_notif = {
-	.type = UET_HSI_NOTIF_RECV, .len = UET_HSI_RECV_NOTIF_LEN,
-	.size = sizeof(struct uet_hsi_recv_notif),
-	.t = HSI_TABLE(recv_notif_fields),
-};
-
-HSI_CODEC(recv_notif, struct uet_hsi_recv_notif, fmt_recv_notif)
+HSI_CODEC(recv_notif, struct uet_hsi_recv_notif, recv_notif_fields,
+	  UET_HSI_RECV_NOTIF_LEN)
 
 /* ------------------------------------------------------------------ */
 /* Receive continuation entry (E-5)                                    */
@@ -689,6 +643,7 @@ ssize_t uet_hsi_recv_cont_decode(struct uet_hsi_recv_cont *h,
 /* ------------------------------------------------------------------ */
 
 static const struct uet_wire_field send_cmpl_fields[] = {
+	HSI_TYPE(UET_HSI_NOTIF_SEND),
 	UET_WF_U(struct uet_hsi_send_cmpl, flags, NOTIF_OFF_FLAGS, 1),
 	UET_WF_U(struct uet_hsi_send_cmpl, status, NOTIF_OFF_STATUS, 2),
 	UET_WF_R(SEND_OFF_RSVD0, SEND_RSVD0_LEN),
@@ -698,13 +653,8 @@ static const struct uet_wire_field send_cmpl_fields[] = {
 	HSI_MARKER(struct uet_hsi_send_cmpl),
 };
 
-static const struct hsi_fmt fmt_send_cmpl = {
-	.type = UET_HSI_NOTIF_SEND, .len = UET_HSI_SEND_CMPL_LEN,
-	.size = sizeof(struct uet_hsi_send_cmpl),
-	.t = HSI_TABLE(send_cmpl_fields),
-};
-
-HSI_CODEC(send_cmpl, struct uet_hsi_send_cmpl, fmt_send_cmpl)
+HSI_CODEC(send_cmpl, struct uet_hsi_send_cmpl, send_cmpl_fields,
+	  UET_HSI_SEND_CMPL_LEN)
 
 /* ------------------------------------------------------------------ */
 /* Event notification                                                  */
@@ -718,6 +668,7 @@ static bool event_type_ok(uint64_t event_type)
 
 /* status: severity in bits 1:0, status_code in bits 15:2. */
 static const struct uet_wire_field event_notif_fields[] = {
+	HSI_TYPE(UET_HSI_NOTIF_EVENT),
 	UET_WF_U(struct uet_hsi_event_notif, event_type, EVT_OFF_EVENT_TYPE, 1,
 		 .ok = event_type_ok),
 	UET_WF_BIT(struct uet_hsi_event_notif, severity, EVT_OFF_STATUS, 2,
@@ -738,13 +689,8 @@ _Static_assert(UET_HSI_EVENT_SEV_MASK == (1u << UET_HSI_EVENT_CODE_SHIFT) - 1 &&
 	       UET_HSI_EVENT_CODE_MAX == 0xffffu >> UET_HSI_EVENT_CODE_SHIFT,
 	       "severity and status_code fill the status word");
 
-static const struct hsi_fmt fmt_event_notif = {
-	.type = UET_HSI_NOTIF_EVENT, .len = UET_HSI_EVENT_NOTIF_LEN,
-	.size = sizeof(struct uet_hsi_event_notif),
-	.t = HSI_TABLE(event_notif_fields),
-};
-
-HSI_CODEC(event_notif, struct uet_hsi_event_notif, fmt_event_notif)
+HSI_CODEC(event_notif, struct uet_hsi_event_notif, event_notif_fields,
+	  UET_HSI_EVENT_NOTIF_LEN)
 
 /* ------------------------------------------------------------------ */
 /* Generic notification entry                                          */
@@ -811,6 +757,7 @@ static bool qwv_type_ok(uint64_t vtype)
 }
 
 static const struct uet_wire_field qw_violation_fields[] = {
+	HSI_TYPE(UET_HSI_NOTIF_QW_VIOLATION),
 	UET_WF_U(struct uet_hsi_qw_violation, violation_type, QWV_OFF_VTYPE, 1,
 		 .ok = qwv_type_ok),
 	UET_WF_U(struct uet_hsi_qw_violation, endpoint_id, QWV_OFF_ENDPOINT,
@@ -822,13 +769,8 @@ static const struct uet_wire_field qw_violation_fields[] = {
 	HSI_MARKER(struct uet_hsi_qw_violation),
 };
 
-static const struct hsi_fmt fmt_qw_violation = {
-	.type = UET_HSI_NOTIF_QW_VIOLATION, .len = UET_HSI_QW_VIOLATION_LEN,
-	.size = sizeof(struct uet_hsi_qw_violation),
-	.t = HSI_TABLE(qw_violation_fields),
-};
-
-HSI_CODEC(qw_violation, struct uet_hsi_qw_violation, fmt_qw_violation)
+HSI_CODEC(qw_violation, struct uet_hsi_qw_violation, qw_violation_fields,
+	  UET_HSI_QW_VIOLATION_LEN)
 
 /* ------------------------------------------------------------------ */
 /* PCIe phase-1 descriptors                                            */
@@ -854,13 +796,8 @@ static const struct uet_wire_field pcie_cmd_fields[] = {
 	UET_WF_R(PCIE_OFF_RSVD, PCIE_RSVD_LEN),
 };
 
-static const struct hsi_fmt fmt_pcie_cmd = {
-	.type = -1, .len = UET_HSI_PCIE_CMD_LEN,
-	.size = sizeof(struct uet_hsi_pcie_cmd),
-	.t = HSI_TABLE(pcie_cmd_fields),
-};
-
-HSI_CODEC(pcie_cmd, struct uet_hsi_pcie_cmd, fmt_pcie_cmd)
+HSI_CODEC(pcie_cmd, struct uet_hsi_pcie_cmd, pcie_cmd_fields,
+	  UET_HSI_PCIE_CMD_LEN)
 
 static const struct uet_wire_field pcie_notif_fields[] = {
 	UET_WF_BIT(struct uet_hsi_pcie_notif, type, PCIE_OFF_QW0, 8, 0, 8),
@@ -873,13 +810,8 @@ static const struct uet_wire_field pcie_notif_fields[] = {
 	UET_WF_R(PCIE_OFF_RSVD, PCIE_RSVD_LEN),
 };
 
-static const struct hsi_fmt fmt_pcie_notif = {
-	.type = -1, .len = UET_HSI_PCIE_NOTIF_LEN,
-	.size = sizeof(struct uet_hsi_pcie_notif),
-	.t = HSI_TABLE(pcie_notif_fields),
-};
-
-HSI_CODEC(pcie_notif, struct uet_hsi_pcie_notif, fmt_pcie_notif)
+HSI_CODEC(pcie_notif, struct uet_hsi_pcie_notif, pcie_notif_fields,
+	  UET_HSI_PCIE_NOTIF_LEN)
 
 /* ------------------------------------------------------------------ */
 /* Names                                                               */

@@ -205,6 +205,58 @@ START_TEST(test_bits)
 }
 END_TEST
 
+struct wf_typed {
+	uint16_t v;		/* != 0 */
+};
+
+/* type byte 0x42, reserved byte, v (BE16) */
+static const struct uet_wire_field typed_fields[] = {
+	UET_WF_K(0, 1, 0x42),
+	UET_WF_R(1, 1),
+	UET_WF_U(struct wf_typed, v, 2, 2, .flags = UET_WF_NONZERO),
+};
+
+START_TEST(test_whole_format)
+{
+	static const struct uet_wf_table t = UET_WF_TABLE(typed_fields,
+							  UET_WF_BE);
+	const struct wf_typed ref = { .v = 0x1234 };
+	uint8_t b[4] = { 0xff, 0xff, 0xff, 0xff };
+	uint8_t before[4];
+	struct wf_typed h = { .v = 7 };
+
+	ck_assert_int_eq(uet_wf_encode(&t, 4, b, 3, &ref), UET_WIRE_ENOBUFS);
+	memcpy(before, b, sizeof(b));
+	ck_assert_int_eq(uet_wf_encode(&t, 4, b, 4, &(struct wf_typed){ 0 }),
+			 UET_WIRE_ERANGE);
+	ck_assert(!memcmp(b, before, sizeof(b)));	/* nothing written */
+	ck_assert_int_eq(uet_wf_encode(&t, 4, b, 4, &ref), 4);
+	ck_assert_uint_eq(b[0], 0x42);
+	ck_assert_uint_eq(b[1], 0);
+	ck_assert_uint_eq(b[2], 0x12);
+	ck_assert_uint_eq(b[3], 0x34);
+
+	ck_assert_int_eq(uet_wf_decode(&t, 4, sizeof(h), &h, b, 3),
+			 UET_WIRE_ETRUNC);
+	ck_assert_int_eq(uet_wf_decode(&t, 4, sizeof(h), &h, b, 4), 4);
+	ck_assert_uint_eq(h.v, 0x1234);
+	/* type before reserved before required */
+	b[0] = 0x43;
+	b[1] = 1;
+	h.v = 7;
+	ck_assert_int_eq(uet_wf_decode(&t, 4, sizeof(h), &h, b, 4),
+			 UET_WIRE_ETYPE);
+	b[0] = 0x42;
+	b[2] = b[3] = 0;
+	ck_assert_int_eq(uet_wf_decode(&t, 4, sizeof(h), &h, b, 4),
+			 UET_WIRE_ERESERVED);
+	b[1] = 0;
+	ck_assert_int_eq(uet_wf_decode(&t, 4, sizeof(h), &h, b, 4),
+			 UET_WIRE_ERANGE);
+	ck_assert_uint_eq(h.v, 7);			/* untouched */
+}
+END_TEST
+
 static Suite *wire_fields_suite(void)
 {
 	Suite *s = suite_create("wire_fields");
@@ -215,6 +267,7 @@ static Suite *wire_fields_suite(void)
 	tcase_add_test(tc, test_host_checks);
 	tcase_add_test(tc, test_wire_checks);
 	tcase_add_test(tc, test_bits);
+	tcase_add_test(tc, test_whole_format);
 	suite_add_tcase(s, tc);
 	return s;
 }

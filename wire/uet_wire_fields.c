@@ -146,6 +146,8 @@ static int value_check(const struct uet_wire_field *f, uint64_t v,
 		       enum uet_wf_pass pass, int reserved_err)
 {
 	switch (pass) {
+	case UET_WF_TYPE:
+		return 0;
 	case UET_WF_RESERVED:
 		return v > field_max(f) ? reserved_err : 0;
 	case UET_WF_REQUIRED:
@@ -185,6 +187,9 @@ int uet_wf_check_wire(const struct uet_wf_table *t, const uint8_t *buf,
 		if (f->kind == UET_WF_RSVD && pass == UET_WF_RESERVED &&
 		    !uet_bytes_are_zero(buf + f->off, f->len))
 			return UET_WIRE_ERESERVED;
+		if (f->kind == UET_WF_CONST && pass == UET_WF_TYPE &&
+		    wire_get(f, buf + f->off, t->order) != f->max)
+			return UET_WIRE_ETYPE;
 		if (f->kind == UET_WF_RSVD_BITS && pass == UET_WF_RESERVED &&
 		    wire_value(f, buf, t->order))
 			return UET_WIRE_ERESERVED;
@@ -222,6 +227,8 @@ void uet_wf_put(const struct uet_wf_table *t, uint8_t *buf, const void *h)
 			bits_put(f, buf, t->order, member_get(f, h));
 		else if (f->kind == UET_WF_RSVD_BITS)
 			bits_put(f, buf, t->order, 0);
+		else if (f->kind == UET_WF_CONST)
+			wire_put(f, buf + f->off, t->order, f->max);
 		else if (f->kind == UET_WF_UINT)
 			wire_put(f, buf + f->off, t->order, member_get(f, h));
 		else if (f->kind == UET_WF_BYTES)
@@ -244,4 +251,40 @@ void uet_wf_get(const struct uet_wf_table *t, void *h, const uint8_t *buf)
 		else if (f->kind == UET_WF_BYTES)
 			memcpy((uint8_t *)h + f->moff, buf + f->off, f->len);
 	}
+}
+
+ssize_t uet_wf_encode(const struct uet_wf_table *t, size_t need,
+		      uint8_t *buf, size_t len, const void *h)
+{
+	int ret;
+
+	if (len < need)
+		return UET_WIRE_ENOBUFS;
+	ret = uet_wf_check_host(t, h, UET_WF_RESERVED);
+	if (!ret)
+		ret = uet_wf_check_host(t, h, UET_WF_REQUIRED);
+	if (!ret)
+		ret = uet_wf_check_host(t, h, UET_WF_VALUES);
+	if (ret)
+		return ret;
+	uet_wf_put(t, buf, h);
+	return (ssize_t)need;
+}
+
+ssize_t uet_wf_decode(const struct uet_wf_table *t, size_t need,
+		      size_t size, void *h, const uint8_t *buf, size_t len)
+{
+	enum uet_wf_pass pass;
+	int ret;
+
+	if (len < need)
+		return UET_WIRE_ETRUNC;
+	for (pass = UET_WF_TYPE; pass <= UET_WF_VALUES; pass++) {
+		ret = uet_wf_check_wire(t, buf, pass);
+		if (ret)
+			return ret;
+	}
+	memset(h, 0, size);
+	uet_wf_get(t, h, buf);
+	return (ssize_t)need;
 }

@@ -9,8 +9,10 @@
  * are refused.  The same table drives the encoder, the decoder and their
  * checks, so a format's layout is written once.
  *
- * Checks come in three passes, so that a codec can keep the error order
- * the UET_WIRE_E* conventions ask for (uet_wire.h):
+ * Checks come in passes, so that a codec can keep the error order the
+ * UET_WIRE_E* conventions ask for (uet_wire.h):
+ *   UET_WF_TYPE      decode: a UET_WF_CONST field (the format's type
+ *                    byte) that does not hold its value: UET_WIRE_ETYPE.
  *   UET_WF_RESERVED  encode: a value wider than its field (or above its
  *                    max) is UET_WIRE_ERANGE; decode: a reserved field
  *                    not zero, or a bit above max set, is
@@ -33,6 +35,7 @@ enum uet_wf_kind {
 	UET_WF_RSVD,	/* reserved: written as zeros, must read as zeros */
 	UET_WF_BITS,	/* bits shift..shift+bits-1 of an integer word */
 	UET_WF_RSVD_BITS, /* reserved bits of a word: written 0, read as 0 */
+	UET_WF_CONST,	/* the format's type: .max written, else ETYPE */
 };
 
 enum uet_wf_order {
@@ -41,6 +44,7 @@ enum uet_wf_order {
 };
 
 enum uet_wf_pass {
+	UET_WF_TYPE,
 	UET_WF_RESERVED,
 	UET_WF_REQUIRED,
 	UET_WF_VALUES,
@@ -95,6 +99,11 @@ struct uet_wf_table {
 	{ .kind = UET_WF_RSVD_BITS, .off = (off_), .len = (len_),	\
 	  .shift = (shift_), .bits = (bits_) }
 
+/* A len_-byte constant (the format's type) at off_. */
+#define UET_WF_K(off_, len_, value)					\
+	{ .kind = UET_WF_CONST, .off = (off_), .len = (len_),		\
+	  .max = (value) }
+
 #define UET_WF_TABLE(fields, order_)					\
 	{ .f = (fields), .n = sizeof(fields) / sizeof((fields)[0]),	\
 	  .order = (order_) }
@@ -110,5 +119,17 @@ int uet_wf_check_wire(const struct uet_wf_table *t, const uint8_t *buf,
 void uet_wf_put(const struct uet_wf_table *t, uint8_t *buf, const void *h);
 /* Read every field of buf into h (members not in the table untouched). */
 void uet_wf_get(const struct uet_wf_table *t, void *h, const uint8_t *buf);
+
+/*
+ * A whole format made of its table alone: encode checks the length
+ * (UET_WIRE_ENOBUFS) and every pass, then writes need bytes; decode
+ * checks the length (UET_WIRE_ETRUNC) and the passes in the order
+ * above, then clears the size bytes of h and fills it.  Both return need
+ * or the error; nothing is written on failure.
+ */
+ssize_t uet_wf_encode(const struct uet_wf_table *t, size_t need,
+		      uint8_t *buf, size_t len, const void *h);
+ssize_t uet_wf_decode(const struct uet_wf_table *t, size_t need,
+		      size_t size, void *h, const uint8_t *buf, size_t len);
 
 #endif /* UET_WIRE_FIELDS_H */
