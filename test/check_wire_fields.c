@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Table-driven field codec tests (wire/uet_wire_fields.h): byte order,
- * widths, reserved bytes and the three check passes.
+ * widths, reserved bytes, the check passes and the one-loop check that
+ * stands in for them on good headers.
  */
 #include <string.h>
 
@@ -257,6 +258,95 @@ START_TEST(test_whole_format)
 }
 END_TEST
 
+/* True when no ordered pass refuses buf (decode) or h (encode). */
+static bool wire_passes_ok(const struct uet_wf_table *t, const uint8_t *buf)
+{
+	enum uet_wf_pass pass;
+
+	for (pass = UET_WF_TYPE; pass <= UET_WF_VALUES; pass++)
+		if (uet_wf_check_wire(t, buf, pass))
+			return false;
+	return true;
+}
+
+static bool host_passes_ok(const struct uet_wf_table *t, const void *h)
+{
+	enum uet_wf_pass pass;
+
+	for (pass = UET_WF_TYPE; pass <= UET_WF_VALUES; pass++)
+		if (uet_wf_check_host(t, h, pass))
+			return false;
+	return true;
+}
+
+/* Every value of every byte of a good header, one byte at a time: the
+ * one-loop check agrees with the ordered passes. */
+static void clean_matches_wire(const struct uet_wf_table *t,
+			       const uint8_t *good, size_t len)
+{
+	uint8_t b[32];
+	size_t i;
+	unsigned int v;
+
+	ck_assert_uint_le(len, sizeof(b));
+	memcpy(b, good, len);
+	ck_assert(uet_wf_wire_clean(t, b));
+	for (i = 0; i < len; i++) {
+		for (v = 0; v < 256; v++) {
+			b[i] = (uint8_t)v;
+			ck_assert_msg(uet_wf_wire_clean(t, b) ==
+				      wire_passes_ok(t, b),
+				      "byte %zu value 0x%02x", i, v);
+		}
+		b[i] = good[i];
+	}
+}
+
+START_TEST(test_clean_matches_passes)
+{
+	static const struct uet_wf_table bits = UET_WF_TABLE(bits_fields,
+							     UET_WF_LE);
+	static const struct uet_wf_table typed = UET_WF_TABLE(typed_fields,
+							      UET_WF_BE);
+	static const uint8_t bits_vec[3] = { 0x0b, 0xa5, 0x77 };
+	static const uint8_t typed_vec[4] = { 0x42, 0, 0x12, 0x34 };
+	static const uint8_t typed_one[4] = { 0x42, 0, 0, 1 };
+	static const uint16_t bv[] = { 0, 0xfff, 0x1000, 0xffff };
+	static const uint32_t dv[] = { 0, 1, 0x1000000 };
+	static const uint64_t ev[] = { 2, 3 };
+	struct wf_demo h = demo_ref;
+	struct wf_bits hb = { .marker = 2 };
+	uint8_t demo_one[sizeof(demo_vec)];
+	size_t i, j, k;
+
+	/* one nonzero byte in d, so that one change can make it 0 */
+	memcpy(demo_one, demo_vec, sizeof(demo_one));
+	memset(demo_one + 8, 0, 3);
+	clean_matches_wire(&demo_be, demo_vec, sizeof(demo_vec));
+	clean_matches_wire(&demo_be, demo_one, sizeof(demo_one));
+	clean_matches_wire(&bits, bits_vec, sizeof(bits_vec));
+	clean_matches_wire(&typed, typed_vec, sizeof(typed_vec));
+	clean_matches_wire(&typed, typed_one, sizeof(typed_one));
+
+	for (i = 0; i < sizeof(bv) / sizeof(bv[0]); i++)
+		for (j = 0; j < sizeof(dv) / sizeof(dv[0]); j++)
+			for (k = 0; k < sizeof(ev) / sizeof(ev[0]); k++) {
+				h.b = bv[i];
+				h.c = dv[j];
+				h.d = dv[j];
+				h.e = ev[k];
+				ck_assert(uet_wf_host_clean(&demo_be, &h) ==
+					  host_passes_ok(&demo_be, &h));
+			}
+	for (i = 0; i < 16; i++) {
+		hb.lo = (uint8_t)i;
+		hb.hi = (uint16_t)(i << 6);
+		ck_assert(uet_wf_host_clean(&bits, &hb) ==
+			  host_passes_ok(&bits, &hb));
+	}
+}
+END_TEST
+
 static Suite *wire_fields_suite(void)
 {
 	Suite *s = suite_create("wire_fields");
@@ -268,6 +358,7 @@ static Suite *wire_fields_suite(void)
 	tcase_add_test(tc, test_wire_checks);
 	tcase_add_test(tc, test_bits);
 	tcase_add_test(tc, test_whole_format);
+	tcase_add_test(tc, test_clean_matches_passes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -621,17 +621,21 @@ static int base_get(const struct pds_fmt *f, union pds_base_hdr *b,
 	}
 }
 
-static ssize_t pds_encode(const struct pds_fmt *f, uint8_t *buf, size_t len,
-			  const void *h)
+/* Inlined into each typed entry point, so that f is a constant. */
+UET_WF_INLINE ssize_t pds_encode(const struct pds_fmt *f, uint8_t *buf,
+				 size_t len, const void *h)
 {
+	bool clean;
 	int ret;
 
 	if (len < f->len)
 		return UET_WIRE_ENOBUFS;
+	/* A clean table skips its ordered passes (uet_wire_fields.h). */
+	clean = uet_wf_host_clean(&f->ext, h);
 	ret = base_check(f, h);
-	if (!ret)
+	if (!ret && !clean)
 		ret = uet_wf_check_host(&f->ext, h, UET_WF_RESERVED);
-	if (!ret)
+	if (!ret && !clean)
 		ret = uet_wf_check_host(&f->ext, h, UET_WF_VALUES);
 	if (ret)
 		return ret;
@@ -640,19 +644,22 @@ static ssize_t pds_encode(const struct pds_fmt *f, uint8_t *buf, size_t len,
 	return f->len;
 }
 
-static ssize_t pds_decode(const struct pds_fmt *f, void *h,
-			  const uint8_t *buf, size_t len)
+UET_WF_INLINE ssize_t pds_decode(const struct pds_fmt *f, void *h,
+				 const uint8_t *buf, size_t len)
 {
 	union pds_base_hdr b;
 	size_t n;
+	bool clean;
 	int ret;
 
 	if (len < f->len)
 		return UET_WIRE_ETRUNC;
+	/* A clean table skips its ordered passes (uet_wire_fields.h). */
+	clean = uet_wf_wire_clean(&f->ext, buf);
 	ret = base_get(f, &b, &n, buf);
-	if (!ret)
+	if (!ret && !clean)
 		ret = uet_wf_check_wire(&f->ext, buf, UET_WF_RESERVED);
-	if (!ret)
+	if (!ret && !clean)
 		ret = uet_wf_check_wire(&f->ext, buf, UET_WF_VALUES);
 	if (ret)
 		return ret;

@@ -527,22 +527,26 @@ static int head_check(const struct ses_fmt *f, const void *h)
 	}
 }
 
-static ssize_t ses_encode(const struct ses_fmt *f, uint8_t *buf, size_t len,
-			  const void *h)
+/* Inlined into each typed entry point, so that f is a constant. */
+UET_WF_INLINE ssize_t ses_encode(const struct ses_fmt *f, uint8_t *buf,
+				 size_t len, const void *h)
 {
+	bool clean;
 	int ret;
 
 	if (len < f->len)
 		return UET_WIRE_ENOBUFS;
+	/* A clean table skips its ordered passes (uet_wire_fields.h). */
+	clean = uet_wf_host_clean(&f->t, h);
 	ret = head_check(f, h);
-	if (!ret)
+	if (!ret && !clean)
 		ret = uet_wf_check_host(&f->t, h, UET_WF_RESERVED);
-	if (!ret)
+	if (!ret && !clean)
 		ret = uet_wf_check_host(&f->t, h, UET_WF_REQUIRED);
 	if (!ret && f->opcode_ok &&
 	    !f->opcode_ok(((const struct uet_ses_req_ctl *)h)->opcode))
 		ret = UET_WIRE_ETYPE;
-	if (!ret)
+	if (!ret && !clean)
 		ret = uet_wf_check_host(&f->t, h, UET_WF_VALUES);
 	if (ret)
 		return ret;
@@ -574,26 +578,29 @@ static int req_head_get(const struct ses_fmt *f, struct uet_ses_req_ctl *c,
 	return 0;
 }
 
-static ssize_t ses_decode(const struct ses_fmt *f, void *h,
-			  const uint8_t *buf, size_t len)
+UET_WF_INLINE ssize_t ses_decode(const struct ses_fmt *f, void *h,
+				 const uint8_t *buf, size_t len)
 {
 	struct uet_ses_req_ctl req = { 0 };
 	struct uet_ses_rsp_ctl rsp = { 0 };
+	bool clean;
 	int ret = 0;
 
 	if (len < f->len)
 		return UET_WIRE_ETRUNC;
+	/* A clean table skips its ordered passes (uet_wire_fields.h). */
+	clean = uet_wf_wire_clean(&f->t, buf);
 	if (f->head == HEAD_RSP)
 		ret = rsp_ctl_get(&rsp, buf, f->rsp_opcode);
-	if (!ret)
+	if (!ret && !clean)
 		ret = uet_wf_check_wire(&f->t, buf, UET_WF_RESERVED);
 	if (!ret && (f->head == HEAD_REQ || f->head == HEAD_SMALL))
 		ret = req_head_get(f, &req, buf);
-	if (!ret)
+	if (!ret && !clean)
 		ret = uet_wf_check_wire(&f->t, buf, UET_WF_REQUIRED);
 	if (!ret && f->opcode_ok && !f->opcode_ok(req.opcode))
 		ret = UET_WIRE_ETYPE;
-	if (!ret)
+	if (!ret && !clean)
 		ret = uet_wf_check_wire(&f->t, buf, UET_WF_VALUES);
 	if (ret)
 		return ret;
