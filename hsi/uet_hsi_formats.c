@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "uet_hsi_formats.h"
+#include "uet_wire_fields.h"
 
 /* ---- field sizes, checked against the format lengths ---- */
 
@@ -131,7 +132,6 @@ _Static_assert(UET_HSI_NOTIF_MARKER_OFF == UET_HSI_NOTIF_LEN - 1,
 #define QWV_RSVD_LEN		39
 
 #define PCIE_OFF_QW0		0	/* opcode / status qword */
-#define PCIE_QW0_RSVD_MASK	(~0ull << 16)
 #define PCIE_OFF_ADDR		8
 #define PCIE_OFF_LEN		16
 #define PCIE_OFF_WORD5		20	/* cmd: reserved; notif: error_code */
@@ -488,68 +488,73 @@ int uet_hsi_notif_set_marker(uint8_t *buf, size_t len, unsigned int marker)
 	return 0;
 }
 
+/*
+ * Formats that are a list of fields (uet_wire_fields.h), the type byte
+ * (UET_WF_K) included; uet_wf_encode/uet_wf_decode run them.  Decode
+ * order: type (ETYPE), reserved bits (ERESERVED), values and then the
+ * marker (ERANGE).  The marker is the ring's to write: encoders skip it.
+ */
+static bool marker_ok(uint64_t marker)
+{
+	return uet_hsi_marker_valid((unsigned int)marker);
+}
+
+/* The marker of a notification: read and checked by decoders only. */
+#define HSI_MARKER(type)						\
+	UET_WF_U(type, marker, UET_HSI_NOTIF_MARKER_OFF, 1,		\
+		 .flags = UET_WF_DECODE_ONLY, .ok = marker_ok)
+/* The type byte of a notification. */
+#define HSI_TYPE(value)		UET_WF_K(NOTIF_OFF_TYPE, 1, value)
+
+/* Typed entry points of the format whose table is fields and whose
+ * length is need (uet_hsi_formats.h). */
+#define HSI_CODEC(name, type, fields, need)				\
+	static const struct uet_wf_table name##_table =			\
+		UET_WF_TABLE(fields, UET_WF_LE);			\
+	ssize_t uet_hsi_##name##_encode(uint8_t *buf, size_t len,	\
+					const type *h)			\
+	{								\
+		return uet_wf_encode(&name##_table, need, buf, len, h);	\
+	}								\
+	ssize_t uet_hsi_##name##_decode(type *h, const uint8_t *buf,	\
+					size_t len)			\
+	{								\
+		return uet_wf_decode(&name##_table, need, sizeof(type),	\
+				     h, buf, len);			\
+	}
+
 /* ------------------------------------------------------------------ */
 /* Receive notification                                                */
 /* ------------------------------------------------------------------ */
 
-ssize_t uet_hsi_recv_notif_encode(uint8_t *buf, size_t len,
-				  const struct uet_hsi_recv_notif *h)
-{
-	if (len < UET_HSI_RECV_NOTIF_LEN)
-		return UET_WIRE_ENOBUFS;
-	buf[NOTIF_OFF_TYPE] = UET_HSI_NOTIF_RECV;
-	buf[NOTIF_OFF_FLAGS] =
-		(uint8_t)((h->is_inline ? UET_HSI_RECV_FLAG_INLINE : 0) |
-			  (h->continuation ?
-			   UET_HSI_RECV_FLAG_CONTINUATION : 0) |
-			  (h->rma ? UET_HSI_RECV_FLAG_RMA : 0));
-	uet_put_le16(buf + NOTIF_OFF_STATUS, h->status);
-	uet_put_le32(buf + RECV_OFF_SRC_ID, h->src_id);
-	uet_put_le64(buf + RECV_OFF_TAG, h->tag);
-	uet_put_le32(buf + RECV_OFF_TOTAL_LEN, h->total_length);
-	uet_put_le16(buf + RECV_OFF_BUF_ID_0, h->buffer_id_0);
-	uet_put_le16(buf + RECV_OFF_BUF_ID_1, h->buffer_id_1);
-	uet_put_le16(buf + RECV_OFF_BUF_OFF, h->buffer_offset);
-	memset(buf + RECV_OFF_RSVD, 0, RECV_RSVD_LEN);
-	memcpy(buf + RECV_OFF_INLINE, h->inline_data, UET_HSI_RECV_INLINE_MAX);
-	return UET_HSI_RECV_NOTIF_LEN;
-}
+static const struct uet_wire_field recv_notif_fields[] = {
+	HSI_TYPE(UET_HSI_NOTIF_RECV),
+	UET_WF_BIT(struct uet_hsi_recv_notif, is_inline, NOTIF_OFF_FLAGS, 1,
+		   0, 1),
+	UET_WF_BIT(struct uet_hsi_recv_notif, continuation, NOTIF_OFF_FLAGS,
+		   1, 1, 1),
+	UET_WF_BIT(struct uet_hsi_recv_notif, rma, NOTIF_OFF_FLAGS, 1, 2, 1),
+	UET_WF_RB(NOTIF_OFF_FLAGS, 1, 3, 5),	/* RECV_FLAG_RSVD_MASK */
+	UET_WF_U(struct uet_hsi_recv_notif, status, NOTIF_OFF_STATUS, 2),
+	UET_WF_U(struct uet_hsi_recv_notif, src_id, RECV_OFF_SRC_ID, 4),
+	UET_WF_U(struct uet_hsi_recv_notif, tag, RECV_OFF_TAG, 8),
+	UET_WF_U(struct uet_hsi_recv_notif, total_length, RECV_OFF_TOTAL_LEN,
+		 4),
+	UET_WF_U(struct uet_hsi_recv_notif, buffer_id_0, RECV_OFF_BUF_ID_0, 2),
+	UET_WF_U(struct uet_hsi_recv_notif, buffer_id_1, RECV_OFF_BUF_ID_1, 2),
+	UET_WF_U(struct uet_hsi_recv_notif, buffer_offset, RECV_OFF_BUF_OFF, 2),
+	UET_WF_R(RECV_OFF_RSVD, RECV_RSVD_LEN),
+	UET_WF_B(struct uet_hsi_recv_notif, inline_data, RECV_OFF_INLINE),
+	HSI_MARKER(struct uet_hsi_recv_notif),
+};
 
-ssize_t uet_hsi_recv_notif_decode(struct uet_hsi_recv_notif *h,
-				  const uint8_t *buf, size_t len)
-{
-	struct uet_hsi_recv_notif t;
-	uint8_t flags;
-	int ret;
+_Static_assert(UET_HSI_RECV_FLAG_INLINE == 1 << 0 &&
+	       UET_HSI_RECV_FLAG_CONTINUATION == 1 << 1 &&
+	       UET_HSI_RECV_FLAG_RMA == 1 << 2 &&
+	       UET_HSI_RECV_FLAG_RSVD_MASK == 0xf8, "receive flag bits");
 
-	if (len < UET_HSI_RECV_NOTIF_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = notif_check_head(buf, UET_HSI_NOTIF_RECV);
-	if (ret)
-		return ret;
-	flags = buf[NOTIF_OFF_FLAGS];
-	if ((flags & UET_HSI_RECV_FLAG_RSVD_MASK) ||
-	    !uet_bytes_are_zero(buf + RECV_OFF_RSVD, RECV_RSVD_LEN))
-		return UET_WIRE_ERESERVED;
-	ret = notif_check_marker(buf);
-	if (ret)
-		return ret;
-
-	t.is_inline = !!(flags & UET_HSI_RECV_FLAG_INLINE);
-	t.continuation = !!(flags & UET_HSI_RECV_FLAG_CONTINUATION);
-	t.rma = !!(flags & UET_HSI_RECV_FLAG_RMA);
-	t.status = uet_get_le16(buf + NOTIF_OFF_STATUS);
-	t.src_id = uet_get_le32(buf + RECV_OFF_SRC_ID);
-	t.tag = uet_get_le64(buf + RECV_OFF_TAG);
-	t.total_length = uet_get_le32(buf + RECV_OFF_TOTAL_LEN);
-	t.buffer_id_0 = uet_get_le16(buf + RECV_OFF_BUF_ID_0);
-	t.buffer_id_1 = uet_get_le16(buf + RECV_OFF_BUF_ID_1);
-	t.buffer_offset = uet_get_le16(buf + RECV_OFF_BUF_OFF);
-	memcpy(t.inline_data, buf + RECV_OFF_INLINE, UET_HSI_RECV_INLINE_MAX);
-	t.marker = buf[UET_HSI_NOTIF_MARKER_OFF];
-	*h = t;
-	return UET_HSI_RECV_NOTIF_LEN;
-}
+HSI_CODEC(recv_notif, struct uet_hsi_recv_notif, recv_notif_fields,
+	  UET_HSI_RECV_NOTIF_LEN)
 
 /* ------------------------------------------------------------------ */
 /* Receive continuation entry (E-5)                                    */
@@ -637,115 +642,55 @@ ssize_t uet_hsi_recv_cont_decode(struct uet_hsi_recv_cont *h,
 /* Send completion                                                     */
 /* ------------------------------------------------------------------ */
 
-ssize_t uet_hsi_send_cmpl_encode(uint8_t *buf, size_t len,
-				 const struct uet_hsi_send_cmpl *h)
-{
-	if (len < UET_HSI_SEND_CMPL_LEN)
-		return UET_WIRE_ENOBUFS;
-	buf[NOTIF_OFF_TYPE] = UET_HSI_NOTIF_SEND;
-	buf[NOTIF_OFF_FLAGS] = h->flags;
-	uet_put_le16(buf + NOTIF_OFF_STATUS, h->status);
-	memset(buf + SEND_OFF_RSVD0, 0, SEND_RSVD0_LEN);
-	uet_put_le64(buf + SEND_OFF_OP_CONTEXT, h->op_context);
-	uet_put_le32(buf + SEND_OFF_BYTES_SENT, h->bytes_sent);
-	memset(buf + SEND_OFF_RSVD1, 0, SEND_RSVD1_LEN);
-	return UET_HSI_SEND_CMPL_LEN;
-}
+static const struct uet_wire_field send_cmpl_fields[] = {
+	HSI_TYPE(UET_HSI_NOTIF_SEND),
+	UET_WF_U(struct uet_hsi_send_cmpl, flags, NOTIF_OFF_FLAGS, 1),
+	UET_WF_U(struct uet_hsi_send_cmpl, status, NOTIF_OFF_STATUS, 2),
+	UET_WF_R(SEND_OFF_RSVD0, SEND_RSVD0_LEN),
+	UET_WF_U(struct uet_hsi_send_cmpl, op_context, SEND_OFF_OP_CONTEXT, 8),
+	UET_WF_U(struct uet_hsi_send_cmpl, bytes_sent, SEND_OFF_BYTES_SENT, 4),
+	UET_WF_R(SEND_OFF_RSVD1, SEND_RSVD1_LEN),
+	HSI_MARKER(struct uet_hsi_send_cmpl),
+};
 
-ssize_t uet_hsi_send_cmpl_decode(struct uet_hsi_send_cmpl *h,
-				 const uint8_t *buf, size_t len)
-{
-	struct uet_hsi_send_cmpl t;
-	int ret;
-
-	if (len < UET_HSI_SEND_CMPL_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = notif_check_head(buf, UET_HSI_NOTIF_SEND);
-	if (ret)
-		return ret;
-	if (!uet_bytes_are_zero(buf + SEND_OFF_RSVD0, SEND_RSVD0_LEN) ||
-	    !uet_bytes_are_zero(buf + SEND_OFF_RSVD1, SEND_RSVD1_LEN))
-		return UET_WIRE_ERESERVED;
-	ret = notif_check_marker(buf);
-	if (ret)
-		return ret;
-
-	t.flags = buf[NOTIF_OFF_FLAGS];
-	t.status = uet_get_le16(buf + NOTIF_OFF_STATUS);
-	t.op_context = uet_get_le64(buf + SEND_OFF_OP_CONTEXT);
-	t.bytes_sent = uet_get_le32(buf + SEND_OFF_BYTES_SENT);
-	t.marker = buf[UET_HSI_NOTIF_MARKER_OFF];
-	*h = t;
-	return UET_HSI_SEND_CMPL_LEN;
-}
+HSI_CODEC(send_cmpl, struct uet_hsi_send_cmpl, send_cmpl_fields,
+	  UET_HSI_SEND_CMPL_LEN)
 
 /* ------------------------------------------------------------------ */
 /* Event notification                                                  */
 /* ------------------------------------------------------------------ */
 
-static bool event_type_valid(unsigned int event_type)
+static bool event_type_ok(uint64_t event_type)
 {
 	return event_type >= UET_HSI_EVENT_RXPOOL_EXHAUSTED &&
 	       event_type <= UET_HSI_EVENT_MAX;
 }
 
-ssize_t uet_hsi_event_notif_encode(uint8_t *buf, size_t len,
-				   const struct uet_hsi_event_notif *h)
-{
-	uint16_t status;
+/* status: severity in bits 1:0, status_code in bits 15:2. */
+static const struct uet_wire_field event_notif_fields[] = {
+	HSI_TYPE(UET_HSI_NOTIF_EVENT),
+	UET_WF_U(struct uet_hsi_event_notif, event_type, EVT_OFF_EVENT_TYPE, 1,
+		 .ok = event_type_ok),
+	UET_WF_BIT(struct uet_hsi_event_notif, severity, EVT_OFF_STATUS, 2,
+		   0, UET_HSI_EVENT_CODE_SHIFT, .max = UET_HSI_SEV_FATAL),
+	UET_WF_BIT(struct uet_hsi_event_notif, status_code, EVT_OFF_STATUS, 2,
+		   UET_HSI_EVENT_CODE_SHIFT, 16 - UET_HSI_EVENT_CODE_SHIFT,
+		   .max = UET_HSI_EVENT_CODE_MAX),
+	UET_WF_U(struct uet_hsi_event_notif, endpoint_id, EVT_OFF_ENDPOINT, 2),
+	UET_WF_R(EVT_OFF_RSVD0, EVT_RSVD0_LEN),
+	UET_WF_U(struct uet_hsi_event_notif, event_data, EVT_OFF_DATA, 8),
+	UET_WF_U(struct uet_hsi_event_notif, timestamp, EVT_OFF_TIMESTAMP, 8),
+	UET_WF_R(EVT_OFF_RSVD1, EVT_RSVD1_LEN),
+	HSI_MARKER(struct uet_hsi_event_notif),
+};
 
-	if (len < UET_HSI_EVENT_NOTIF_LEN)
-		return UET_WIRE_ENOBUFS;
-	if (!event_type_valid(h->event_type) ||
-	    h->severity > UET_HSI_SEV_FATAL ||
-	    h->status_code > UET_HSI_EVENT_CODE_MAX)
-		return UET_WIRE_ERANGE;
-	status = (uint16_t)(h->status_code << UET_HSI_EVENT_CODE_SHIFT |
-			    h->severity);
+_Static_assert(UET_HSI_EVENT_SEV_MASK == (1u << UET_HSI_EVENT_CODE_SHIFT) - 1 &&
+	       UET_HSI_SEV_FATAL == UET_HSI_EVENT_SEV_MASK &&
+	       UET_HSI_EVENT_CODE_MAX == 0xffffu >> UET_HSI_EVENT_CODE_SHIFT,
+	       "severity and status_code fill the status word");
 
-	buf[NOTIF_OFF_TYPE] = UET_HSI_NOTIF_EVENT;
-	buf[EVT_OFF_EVENT_TYPE] = h->event_type;
-	uet_put_le16(buf + EVT_OFF_STATUS, status);
-	uet_put_le16(buf + EVT_OFF_ENDPOINT, h->endpoint_id);
-	memset(buf + EVT_OFF_RSVD0, 0, EVT_RSVD0_LEN);
-	uet_put_le64(buf + EVT_OFF_DATA, h->event_data);
-	uet_put_le64(buf + EVT_OFF_TIMESTAMP, h->timestamp);
-	memset(buf + EVT_OFF_RSVD1, 0, EVT_RSVD1_LEN);
-	return UET_HSI_EVENT_NOTIF_LEN;
-}
-
-ssize_t uet_hsi_event_notif_decode(struct uet_hsi_event_notif *h,
-				   const uint8_t *buf, size_t len)
-{
-	struct uet_hsi_event_notif t;
-	uint16_t status;
-	int ret;
-
-	if (len < UET_HSI_EVENT_NOTIF_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = notif_check_head(buf, UET_HSI_NOTIF_EVENT);
-	if (ret)
-		return ret;
-	if (!uet_bytes_are_zero(buf + EVT_OFF_RSVD0, EVT_RSVD0_LEN) ||
-	    !uet_bytes_are_zero(buf + EVT_OFF_RSVD1, EVT_RSVD1_LEN))
-		return UET_WIRE_ERESERVED;
-	if (!event_type_valid(buf[EVT_OFF_EVENT_TYPE]))
-		return UET_WIRE_ERANGE;
-	ret = notif_check_marker(buf);
-	if (ret)
-		return ret;
-
-	status = uet_get_le16(buf + EVT_OFF_STATUS);
-	t.event_type = buf[EVT_OFF_EVENT_TYPE];
-	t.severity = status & UET_HSI_EVENT_SEV_MASK;
-	t.status_code = status >> UET_HSI_EVENT_CODE_SHIFT;
-	t.endpoint_id = uet_get_le16(buf + EVT_OFF_ENDPOINT);
-	t.event_data = uet_get_le64(buf + EVT_OFF_DATA);
-	t.timestamp = uet_get_le64(buf + EVT_OFF_TIMESTAMP);
-	t.marker = buf[UET_HSI_NOTIF_MARKER_OFF];
-	*h = t;
-	return UET_HSI_EVENT_NOTIF_LEN;
-}
+HSI_CODEC(event_notif, struct uet_hsi_event_notif, event_notif_fields,
+	  UET_HSI_EVENT_NOTIF_LEN)
 
 /* ------------------------------------------------------------------ */
 /* Generic notification entry                                          */
@@ -806,139 +751,67 @@ ssize_t uet_hsi_notif_entry_decode(struct uet_hsi_notif_entry *h,
 /* QW violation event                                                  */
 /* ------------------------------------------------------------------ */
 
-static bool qwv_type_valid(unsigned int vtype)
+static bool qwv_type_ok(uint64_t vtype)
 {
 	return vtype == UET_HSI_QWV_SUB_QW || vtype == UET_HSI_QWV_UNALIGNED;
 }
 
-ssize_t uet_hsi_qw_violation_encode(uint8_t *buf, size_t len,
-				    const struct uet_hsi_qw_violation *h)
-{
-	if (len < UET_HSI_QW_VIOLATION_LEN)
-		return UET_WIRE_ENOBUFS;
-	if (!qwv_type_valid(h->violation_type))
-		return UET_WIRE_ERANGE;
-	buf[NOTIF_OFF_TYPE] = UET_HSI_NOTIF_QW_VIOLATION;
-	buf[QWV_OFF_VTYPE] = h->violation_type;
-	uet_put_le16(buf + QWV_OFF_ENDPOINT, h->endpoint_id);
-	uet_put_le32(buf + QWV_OFF_SIZE, h->size_or_offset);
-	uet_put_le64(buf + QWV_OFF_BAR, h->bar_offset);
-	uet_put_le64(buf + QWV_OFF_TIMESTAMP, h->timestamp);
-	memset(buf + QWV_OFF_RSVD, 0, QWV_RSVD_LEN);
-	return UET_HSI_QW_VIOLATION_LEN;
-}
+static const struct uet_wire_field qw_violation_fields[] = {
+	HSI_TYPE(UET_HSI_NOTIF_QW_VIOLATION),
+	UET_WF_U(struct uet_hsi_qw_violation, violation_type, QWV_OFF_VTYPE, 1,
+		 .ok = qwv_type_ok),
+	UET_WF_U(struct uet_hsi_qw_violation, endpoint_id, QWV_OFF_ENDPOINT,
+		 2),
+	UET_WF_U(struct uet_hsi_qw_violation, size_or_offset, QWV_OFF_SIZE, 4),
+	UET_WF_U(struct uet_hsi_qw_violation, bar_offset, QWV_OFF_BAR, 8),
+	UET_WF_U(struct uet_hsi_qw_violation, timestamp, QWV_OFF_TIMESTAMP, 8),
+	UET_WF_R(QWV_OFF_RSVD, QWV_RSVD_LEN),
+	HSI_MARKER(struct uet_hsi_qw_violation),
+};
 
-ssize_t uet_hsi_qw_violation_decode(struct uet_hsi_qw_violation *h,
-				    const uint8_t *buf, size_t len)
-{
-	struct uet_hsi_qw_violation t;
-	int ret;
-
-	if (len < UET_HSI_QW_VIOLATION_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = notif_check_head(buf, UET_HSI_NOTIF_QW_VIOLATION);
-	if (ret)
-		return ret;
-	if (!uet_bytes_are_zero(buf + QWV_OFF_RSVD, QWV_RSVD_LEN))
-		return UET_WIRE_ERESERVED;
-	if (!qwv_type_valid(buf[QWV_OFF_VTYPE]))
-		return UET_WIRE_ERANGE;
-	ret = notif_check_marker(buf);
-	if (ret)
-		return ret;
-	t.violation_type = buf[QWV_OFF_VTYPE];
-	t.endpoint_id = uet_get_le16(buf + QWV_OFF_ENDPOINT);
-	t.size_or_offset = uet_get_le32(buf + QWV_OFF_SIZE);
-	t.bar_offset = uet_get_le64(buf + QWV_OFF_BAR);
-	t.timestamp = uet_get_le64(buf + QWV_OFF_TIMESTAMP);
-	t.marker = buf[UET_HSI_NOTIF_MARKER_OFF];
-	*h = t;
-	return UET_HSI_QW_VIOLATION_LEN;
-}
+HSI_CODEC(qw_violation, struct uet_hsi_qw_violation, qw_violation_fields,
+	  UET_HSI_QW_VIOLATION_LEN)
 
 /* ------------------------------------------------------------------ */
 /* PCIe phase-1 descriptors                                            */
 /* ------------------------------------------------------------------ */
 
-ssize_t uet_hsi_pcie_cmd_encode(uint8_t *buf, size_t len,
-				const struct uet_hsi_pcie_cmd *h)
+static bool pcie_len_ok(uint64_t packet_length)
 {
-	if (len < UET_HSI_PCIE_CMD_LEN)
-		return UET_WIRE_ENOBUFS;
-	if (h->packet_length > UET_HSI_PCIE_PKT_MAX)
-		return UET_WIRE_ERANGE;
-	uet_put_le64(buf + PCIE_OFF_QW0,
-		     (uint64_t)h->flags << 8 | h->op);
-	uet_put_le64(buf + PCIE_OFF_ADDR, h->packet_addr);
-	uet_put_le32(buf + PCIE_OFF_LEN, h->packet_length);
-	uet_put_le32(buf + PCIE_OFF_WORD5, 0);
-	memcpy(buf + PCIE_OFF_METADATA, h->metadata,
-	       UET_HSI_PCIE_METADATA_LEN);
-	memset(buf + PCIE_OFF_RSVD, 0, PCIE_RSVD_LEN);
-	return UET_HSI_PCIE_CMD_LEN;
+	return packet_length <= UET_HSI_PCIE_PKT_MAX;
 }
 
-ssize_t uet_hsi_pcie_cmd_decode(struct uet_hsi_pcie_cmd *h,
-				const uint8_t *buf, size_t len)
-{
-	struct uet_hsi_pcie_cmd t;
-	uint64_t qw0;
+/* Quadword 0: op (command) or type (notification) in bits 7:0, flags in
+ * bits 15:8, bits 63:16 reserved; word 5 is reserved in a command and
+ * the error code in a notification. */
+static const struct uet_wire_field pcie_cmd_fields[] = {
+	UET_WF_BIT(struct uet_hsi_pcie_cmd, op, PCIE_OFF_QW0, 8, 0, 8),
+	UET_WF_BIT(struct uet_hsi_pcie_cmd, flags, PCIE_OFF_QW0, 8, 8, 8),
+	UET_WF_RB(PCIE_OFF_QW0, 8, 16, 48),
+	UET_WF_U(struct uet_hsi_pcie_cmd, packet_addr, PCIE_OFF_ADDR, 8),
+	UET_WF_U(struct uet_hsi_pcie_cmd, packet_length, PCIE_OFF_LEN, 4,
+		 .ok = pcie_len_ok),
+	UET_WF_R(PCIE_OFF_WORD5, 4),
+	UET_WF_B(struct uet_hsi_pcie_cmd, metadata, PCIE_OFF_METADATA),
+	UET_WF_R(PCIE_OFF_RSVD, PCIE_RSVD_LEN),
+};
 
-	if (len < UET_HSI_PCIE_CMD_LEN)
-		return UET_WIRE_ETRUNC;
-	qw0 = uet_get_le64(buf + PCIE_OFF_QW0);
-	if ((qw0 & PCIE_QW0_RSVD_MASK) ||
-	    !uet_bytes_are_zero(buf + PCIE_OFF_WORD5, 4) ||
-	    !uet_bytes_are_zero(buf + PCIE_OFF_RSVD, PCIE_RSVD_LEN))
-		return UET_WIRE_ERESERVED;
-	t.op = (uint8_t)qw0;
-	t.flags = (uint8_t)(qw0 >> 8);
-	t.packet_addr = uet_get_le64(buf + PCIE_OFF_ADDR);
-	t.packet_length = uet_get_le32(buf + PCIE_OFF_LEN);
-	if (t.packet_length > UET_HSI_PCIE_PKT_MAX)
-		return UET_WIRE_ERANGE;
-	memcpy(t.metadata, buf + PCIE_OFF_METADATA, UET_HSI_PCIE_METADATA_LEN);
-	*h = t;
-	return UET_HSI_PCIE_CMD_LEN;
-}
+HSI_CODEC(pcie_cmd, struct uet_hsi_pcie_cmd, pcie_cmd_fields,
+	  UET_HSI_PCIE_CMD_LEN)
 
-ssize_t uet_hsi_pcie_notif_encode(uint8_t *buf, size_t len,
-				  const struct uet_hsi_pcie_notif *h)
-{
-	if (len < UET_HSI_PCIE_NOTIF_LEN)
-		return UET_WIRE_ENOBUFS;
-	uet_put_le64(buf + PCIE_OFF_QW0,
-		     (uint64_t)h->flags << 8 | h->type);
-	uet_put_le64(buf + PCIE_OFF_ADDR, h->packet_addr);
-	uet_put_le32(buf + PCIE_OFF_LEN, h->packet_length);
-	uet_put_le32(buf + PCIE_OFF_WORD5, h->error_code);
-	memcpy(buf + PCIE_OFF_METADATA, h->metadata,
-	       UET_HSI_PCIE_METADATA_LEN);
-	memset(buf + PCIE_OFF_RSVD, 0, PCIE_RSVD_LEN);
-	return UET_HSI_PCIE_NOTIF_LEN;
-}
+static const struct uet_wire_field pcie_notif_fields[] = {
+	UET_WF_BIT(struct uet_hsi_pcie_notif, type, PCIE_OFF_QW0, 8, 0, 8),
+	UET_WF_BIT(struct uet_hsi_pcie_notif, flags, PCIE_OFF_QW0, 8, 8, 8),
+	UET_WF_RB(PCIE_OFF_QW0, 8, 16, 48),
+	UET_WF_U(struct uet_hsi_pcie_notif, packet_addr, PCIE_OFF_ADDR, 8),
+	UET_WF_U(struct uet_hsi_pcie_notif, packet_length, PCIE_OFF_LEN, 4),
+	UET_WF_U(struct uet_hsi_pcie_notif, error_code, PCIE_OFF_WORD5, 4),
+	UET_WF_B(struct uet_hsi_pcie_notif, metadata, PCIE_OFF_METADATA),
+	UET_WF_R(PCIE_OFF_RSVD, PCIE_RSVD_LEN),
+};
 
-ssize_t uet_hsi_pcie_notif_decode(struct uet_hsi_pcie_notif *h,
-				  const uint8_t *buf, size_t len)
-{
-	struct uet_hsi_pcie_notif t;
-	uint64_t qw0;
-
-	if (len < UET_HSI_PCIE_NOTIF_LEN)
-		return UET_WIRE_ETRUNC;
-	qw0 = uet_get_le64(buf + PCIE_OFF_QW0);
-	if ((qw0 & PCIE_QW0_RSVD_MASK) ||
-	    !uet_bytes_are_zero(buf + PCIE_OFF_RSVD, PCIE_RSVD_LEN))
-		return UET_WIRE_ERESERVED;
-	t.type = (uint8_t)qw0;
-	t.flags = (uint8_t)(qw0 >> 8);
-	t.packet_addr = uet_get_le64(buf + PCIE_OFF_ADDR);
-	t.packet_length = uet_get_le32(buf + PCIE_OFF_LEN);
-	t.error_code = uet_get_le32(buf + PCIE_OFF_WORD5);
-	memcpy(t.metadata, buf + PCIE_OFF_METADATA, UET_HSI_PCIE_METADATA_LEN);
-	*h = t;
-	return UET_HSI_PCIE_NOTIF_LEN;
-}
+HSI_CODEC(pcie_notif, struct uet_hsi_pcie_notif, pcie_notif_fields,
+	  UET_HSI_PCIE_NOTIF_LEN)
 
 /* ------------------------------------------------------------------ */
 /* Names                                                               */

@@ -130,27 +130,9 @@ int uet_snic_get_pdc_stats(struct uet_hsi_dev *dev, uint64_t peer,
  * one a second) at FI_LOG_LEVEL=warn.
  */
 enum uet_snic_drop {
-	UET_SNIC_DROP_MALFORMED,	/* PDS: undecodable datagrams */
-	UET_SNIC_DROP_UNKNOWN_PDC,	/* PDS: no such PDC */
-	UET_SNIC_DROP_WRONG_MODE,	/* PDS: request of another mode */
-	UET_SNIC_DROP_SYN_REFUSED,	/* PDS: PDC released, SES refused */
-	UET_SNIC_DROP_SRC_LIMIT,	/* PDS: per-source PDC limit */
-	UET_SNIC_DROP_REPLAY,		/* PDS: replay of a closed PDC */
-	UET_SNIC_DROP_SYN_CONFLICT,	/* PDS: syn would reset a busy PDC */
-	UET_SNIC_DROP_HOLD_LIMIT,	/* PDS: ROD hold bound per PDC */
-	UET_SNIC_DROP_HOLD_EXPIRED,	/* PDS: PDCs with stale held packets */
-	UET_SNIC_DROP_SES_MALFORMED,	/* SES: malformed headers */
-	UET_SNIC_DROP_ADDR,		/* SES: no such endpoint */
-	UET_SNIC_DROP_MODE,		/* SES: RMA/send in the wrong mode */
-	UET_SNIC_DROP_OVERLAP,		/* SES: bytes already received */
-	UET_SNIC_DROP_AHEAD,		/* SES: unexpected data too far ahead */
-	UET_SNIC_DROP_UNEXP_FULL,	/* SES: unexpected bound (retried) */
-	UET_SNIC_DROP_MSG_EXPIRED,	/* SES: incomplete messages timed out */
-	UET_SNIC_DROP_RMA_FULL,		/* SES: write record bound (retried) */
-	UET_SNIC_DROP_RMA_EXPIRED,	/* SES: incomplete writes timed out */
-	UET_SNIC_DROP_RMA_KEY,		/* SES: bad or stale memory key */
-	UET_SNIC_DROP_RMA_ACCESS,	/* SES: permission or range */
-	UET_SNIC_DROP_TSS_MALFORMED,	/* TSS: short or bad TSS header */
+	/* 0 .. UET_HSI_DROP_N - 1: the PDS and SES causes, enum uet_hsi_drop
+	 * (hsi/uet_hsi_dev.h); the software NIC adds the TSS ones. */
+	UET_SNIC_DROP_TSS_MALFORMED = UET_HSI_DROP_N, /* TSS: short or bad TSS header */
 	UET_SNIC_DROP_TSS_AUTH,		/* TSS: tag did not verify */
 	UET_SNIC_DROP_TSS_UNPROTECTED,	/* TSS: required, packet had none */
 	UET_SNIC_DROP_TSS_REPLAY,	/* TSS: sequence number seen */

@@ -11,10 +11,6 @@
 #include "uet_snic.h"
 #include "uet_tss.h"
 
-_Static_assert((int)UET_SNIC_DROP_RMA_ACCESS == (int)UET_HSI_DROP_RMA_ACCESS,
-	       "uet_hsi_drop follows uet_snic_drop");
-_Static_assert((int)UET_SNIC_DROP_TSS_MALFORMED == (int)UET_HSI_DROP_N,
-	       "the PDS and SES causes come first");
 _Static_assert((int)UET_TSS_OFF == (int)UET_HSI_TSS_OFF &&
 	       (int)UET_TSS_ON == (int)UET_HSI_TSS_ON &&
 	       (int)UET_TSS_REQUIRED == (int)UET_HSI_TSS_REQUIRED,

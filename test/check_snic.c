@@ -2210,8 +2210,8 @@ START_TEST(test_rud_uud_queues)
 		struct uet_snic_drops d;
 
 		ck_assert_int_eq(uet_snic_get_drops(W.nic[1].dev, &d), 0);
-		ck_assert_uint_eq(d.v[UET_SNIC_DROP_MODE], 1);
-		ck_assert_str_eq(uet_snic_drop_name(UET_SNIC_DROP_MODE),
+		ck_assert_uint_eq(d.v[UET_HSI_DROP_MODE], 1);
+		ck_assert_str_eq(uet_snic_drop_name(UET_HSI_DROP_MODE),
 				 "mode_refused");
 	}
 	for (k = 0; k < 1; k++) {

@@ -4,7 +4,10 @@
  * cc_flags[3:0] (reserved).  Layouts as implemented:
  * docs/conformance.md (4.1).
  */
+#include <string.h>
+
 #include "uet_cms_wire.h"
+#include "uet_wire_fields.h"
 
 #define CC_TYPE_SHIFT		4
 #define CC_FLAGS_MASK		0x0f
@@ -26,96 +29,60 @@ static bool cc_type_valid(unsigned int cc_type)
 	return cc_type == UET_CC_NSCC || cc_type == UET_CC_CREDIT;
 }
 
-/* Byte 0: 0 on success, else UET_WIRE_ERESERVED / UET_WIRE_ERANGE. */
-static int cc_byte0_get(const uint8_t *buf, uint8_t *cc_type)
+static bool cc_type_ok(uint64_t cc_type)
 {
-	uint8_t b = uet_get_u8(buf);
-
-	if (b & CC_FLAGS_MASK)
-		return UET_WIRE_ERESERVED;
-	if (!cc_type_valid(b >> CC_TYPE_SHIFT))
-		return UET_WIRE_ERANGE;
-	*cc_type = b >> CC_TYPE_SHIFT;
-	return 0;
+	return cc_type_valid((unsigned int)cc_type);
 }
 
-/*
- * Length check and byte 0 of either form on encode: 0 with *p past
- * byte 0, else UET_WIRE_ENOBUFS / UET_WIRE_ERANGE.
- */
-static int cc_head_put(uint8_t **p, size_t len, size_t need,
-		       unsigned int cc_type)
-{
-	if (len < need)
-		return UET_WIRE_ENOBUFS;
-	if (!cc_type_valid(cc_type))
-		return UET_WIRE_ERANGE;
-	*p = uet_put_u8(*p, (uint8_t)(cc_type << CC_TYPE_SHIFT));
-	return 0;
-}
+/* Byte 0 of both forms: cc_type[7:4], cc_flags[3:0] reserved. */
+#define CC_BYTE0_FIELDS(type)						\
+	UET_WF_BIT(type, cc_type, 0, 1, CC_TYPE_SHIFT, 4, .ok = cc_type_ok), \
+	UET_WF_RB(0, 1, 0, CC_TYPE_SHIFT)
 
-/* Length check and byte 0 of either form on decode. */
-static int cc_head_get(const uint8_t *buf, size_t len, size_t need,
-		       uint8_t *cc_type)
-{
-	if (len < need)
-		return UET_WIRE_ETRUNC;
-	return cc_byte0_get(buf, cc_type);
-}
+_Static_assert(CC_FLAGS_MASK == (1u << CC_TYPE_SHIFT) - 1, "byte 0");
+
+static const struct uet_wire_field compact_fields[] = {
+	CC_BYTE0_FIELDS(struct uet_cms_cc_state_compact),
+	UET_WF_U(struct uet_cms_cc_state_compact, sent_bytes, OFF_SENT_BYTES,
+		 3, .max = UET_CMS_SENT_BYTES_MAX),
+	UET_WF_U(struct uet_cms_cc_state_compact, cwnd_bytes, OFF_CWND_BYTES,
+		 4),
+};
+
+static const struct uet_wire_field wide_fields[] = {
+	CC_BYTE0_FIELDS(struct uet_cms_cc_state_wide),
+	UET_WF_B(struct uet_cms_cc_state_wide, cc_state, OFF_WIDE_STATE),
+};
+
+static const struct uet_wf_table compact_table =
+	UET_WF_TABLE(compact_fields, UET_WF_BE);
+static const struct uet_wf_table wide_table =
+	UET_WF_TABLE(wide_fields, UET_WF_BE);
 
 ssize_t uet_cms_cc_state_compact_encode(uint8_t *buf, size_t len,
 				const struct uet_cms_cc_state_compact *h)
 {
-	int ret;
-
-	if (len >= UET_CMS_CC_STATE_COMPACT_LEN &&
-	    h->sent_bytes > UET_CMS_SENT_BYTES_MAX)
-		return UET_WIRE_ERANGE;
-	ret = cc_head_put(&buf, len, UET_CMS_CC_STATE_COMPACT_LEN, h->cc_type);
-	if (ret)
-		return ret;
-	buf = uet_put_be24(buf, h->sent_bytes);
-	uet_put_be32(buf, h->cwnd_bytes);
-	return UET_CMS_CC_STATE_COMPACT_LEN;
+	return uet_wf_encode(&compact_table, UET_CMS_CC_STATE_COMPACT_LEN,
+			     buf, len, h);
 }
 
 ssize_t uet_cms_cc_state_compact_decode(struct uet_cms_cc_state_compact *h,
 					const uint8_t *buf, size_t len)
 {
-	uint8_t cc_type;
-	int ret;
-
-	ret = cc_head_get(buf, len, UET_CMS_CC_STATE_COMPACT_LEN, &cc_type);
-	if (ret)
-		return ret;
-	h->cc_type = cc_type;
-	h->sent_bytes = uet_get_be24(buf + OFF_SENT_BYTES);
-	h->cwnd_bytes = uet_get_be32(buf + OFF_CWND_BYTES);
-	return UET_CMS_CC_STATE_COMPACT_LEN;
+	return uet_wf_decode(&compact_table, UET_CMS_CC_STATE_COMPACT_LEN,
+			     sizeof(*h), h, buf, len);
 }
 
 ssize_t uet_cms_cc_state_wide_encode(uint8_t *buf, size_t len,
 				     const struct uet_cms_cc_state_wide *h)
 {
-	int ret;
-
-	ret = cc_head_put(&buf, len, UET_CMS_CC_STATE_WIDE_LEN, h->cc_type);
-	if (ret)
-		return ret;
-	uet_put_bytes(buf, h->cc_state, sizeof(h->cc_state));
-	return UET_CMS_CC_STATE_WIDE_LEN;
+	return uet_wf_encode(&wide_table, UET_CMS_CC_STATE_WIDE_LEN, buf, len,
+			     h);
 }
 
 ssize_t uet_cms_cc_state_wide_decode(struct uet_cms_cc_state_wide *h,
 				     const uint8_t *buf, size_t len)
 {
-	uint8_t cc_type;
-	int ret;
-
-	ret = cc_head_get(buf, len, UET_CMS_CC_STATE_WIDE_LEN, &cc_type);
-	if (ret)
-		return ret;
-	h->cc_type = cc_type;
-	memcpy(h->cc_state, buf + OFF_WIDE_STATE, sizeof(h->cc_state));
-	return UET_CMS_CC_STATE_WIDE_LEN;
+	return uet_wf_decode(&wide_table, UET_CMS_CC_STATE_WIDE_LEN,
+			     sizeof(*h), h, buf, len);
 }

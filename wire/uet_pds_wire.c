@@ -5,9 +5,15 @@
  * Every header is handled in three steps: the encoder checks the output
  * length and every host field before it writes a byte; the decoder
  * checks the input length before it reads a byte, decodes into a local
- * struct and copies it out only on success.
+ * struct and copies it out only on success.  The RUD/ROD request, ACK
+ * and NACK forms share one encoder and decoder (pds_encode, pds_decode):
+ * a base header plus a field table (uet_wire_fields.h) for their CC
+ * bytes.
  */
+#include <string.h>
+
 #include "uet_pds_wire.h"
+#include "uet_wire_fields.h"
 
 /* ------------------------------------------------------------------ */
 /* Prologue: big-endian u16 = type[15:11] next_hdr[10:7] flags[6:0].   */
@@ -174,6 +180,23 @@ static uint16_t pdc_est_pack(uint8_t pdc_info, uint16_t psn_offset)
 	return (uint16_t)(pdc_info << PDC_INFO_SHIFT | psn_offset);
 }
 
+/* The dpdcid slot (bytes 10-11) of a RUD/ROD request or a control
+ * packet: dpdcid, or pdc_info and psn_offset when syn = 1 (reserved
+ * pdc_info bits: UET_WIRE_ERESERVED). */
+static int pdc_slot_get(const uint8_t *buf, bool syn, uint16_t *dpdcid,
+			uint8_t *pdc_info, uint16_t *psn_offset)
+{
+	uint16_t dst = uet_get_be16(buf + OFF_DPDCID);
+
+	if (!syn) {
+		*dpdcid = dst;
+		return 0;
+	}
+	*pdc_info = (uint8_t)(dst >> PDC_INFO_SHIFT);
+	*psn_offset = dst & UET_PSN_OFFSET_MAX;
+	return *pdc_info & UET_PDC_INFO_RSVD_MASK ? UET_WIRE_ERESERVED : 0;
+}
+
 static bool cc_type_valid(unsigned int cc_type)
 {
 	return cc_type == UET_CC_NSCC || cc_type == UET_CC_CREDIT;
@@ -299,7 +322,7 @@ static int rud_rod_get(struct uet_pds_rud_rod_req *out, const uint8_t *buf,
 {
 	struct uet_pds_rud_rod_req h = { 0 };
 	uint8_t flags;
-	uint16_t dst;
+	int ret;
 
 	prologue_unpack(buf, &h.type, &h.next_hdr, &flags);
 	if (!rud_rod_type_valid(h.type, cc))
@@ -312,77 +335,14 @@ static int rud_rod_get(struct uet_pds_rud_rod_req *out, const uint8_t *buf,
 	h.clear_psn_offset = uet_get_be16(buf + OFF_W16);
 	h.psn = uet_get_be32(buf + OFF_W32);
 	h.spdcid = uet_get_be16(buf + OFF_SPDCID);
-	dst = uet_get_be16(buf + OFF_DPDCID);
-	if (h.syn) {
-		h.pdc_info = (uint8_t)(dst >> PDC_INFO_SHIFT);
-		h.psn_offset = dst & UET_PSN_OFFSET_MAX;
-		if (h.pdc_info & UET_PDC_INFO_RSVD_MASK)
-			return UET_WIRE_ERESERVED;
-	} else {
-		h.dpdcid = dst;
-	}
+	ret = pdc_slot_get(buf, h.syn, &h.dpdcid, &h.pdc_info, &h.psn_offset);
+	if (ret)
+		return ret;
 	if (h.next_hdr > UET_HDR_MAX || h.spdcid == 0 ||
 	    (!h.syn && h.dpdcid == 0))
 		return UET_WIRE_ERANGE;
 	*out = h;
 	return 0;
-}
-
-ssize_t uet_pds_rud_rod_req_encode(uint8_t *buf, size_t len,
-				   const struct uet_pds_rud_rod_req *h)
-{
-	int ret;
-
-	if (len < UET_PDS_RUD_ROD_REQ_LEN)
-		return UET_WIRE_ENOBUFS;
-	ret = rud_rod_check(h, false);
-	if (ret)
-		return ret;
-	rud_rod_put(buf, h);
-	return UET_PDS_RUD_ROD_REQ_LEN;
-}
-
-ssize_t uet_pds_rud_rod_req_decode(struct uet_pds_rud_rod_req *h,
-				   const uint8_t *buf, size_t len)
-{
-	int ret;
-
-	if (len < UET_PDS_RUD_ROD_REQ_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = rud_rod_get(h, buf, false);
-	return ret ? ret : UET_PDS_RUD_ROD_REQ_LEN;
-}
-
-ssize_t uet_pds_rud_rod_cc_req_encode(uint8_t *buf, size_t len,
-				      const struct uet_pds_rud_rod_cc_req *h)
-{
-	int ret;
-
-	if (len < UET_PDS_RUD_ROD_CC_REQ_LEN)
-		return UET_WIRE_ENOBUFS;
-	ret = rud_rod_check(&h->req, true);
-	if (ret)
-		return ret;
-	rud_rod_put(buf, &h->req);
-	uet_put_bytes(buf + OFF_EXT, h->req_cc_state,
-		      sizeof(h->req_cc_state));
-	return UET_PDS_RUD_ROD_CC_REQ_LEN;
-}
-
-ssize_t uet_pds_rud_rod_cc_req_decode(struct uet_pds_rud_rod_cc_req *h,
-				      const uint8_t *buf, size_t len)
-{
-	struct uet_pds_rud_rod_req req;
-	int ret;
-
-	if (len < UET_PDS_RUD_ROD_CC_REQ_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = rud_rod_get(&req, buf, true);
-	if (ret)
-		return ret;
-	h->req = req;
-	memcpy(h->req_cc_state, buf + OFF_EXT, sizeof(h->req_cc_state));
-	return UET_PDS_RUD_ROD_CC_REQ_LEN;
 }
 
 /* ------------------------------------------------------------------ */
@@ -529,134 +489,6 @@ static int ack_get(struct uet_pds_ack *out, const uint8_t *buf, uint8_t type)
 	return 0;
 }
 
-/* cc_type/cc_flags, mpr, sack_psn_offset, sack_bitmap (bytes 12-23). */
-static void sack_put(uint8_t *buf, uint8_t cc_type, uint8_t mpr,
-		     int16_t sack_psn_offset, uint64_t sack_bitmap)
-{
-	uet_put_u8(buf + OFF_CC_TYPE, (uint8_t)(cc_type << CC_TYPE_SHIFT));
-	uet_put_u8(buf + OFF_MPR, mpr);
-	uet_put_be16(buf + OFF_SACK_OFF, (uint16_t)sack_psn_offset);
-	uet_put_be64(buf + OFF_SACK_BITMAP, sack_bitmap);
-}
-
-static int sack_get(const uint8_t *buf, uint8_t *cc_type, uint8_t *mpr,
-		    int16_t *sack_psn_offset, uint64_t *sack_bitmap)
-{
-	uint8_t b = uet_get_u8(buf + OFF_CC_TYPE);
-
-	if (b & CC_FLAGS_MASK)
-		return UET_WIRE_ERESERVED;
-	if (!cc_type_valid(b >> CC_TYPE_SHIFT))
-		return UET_WIRE_ERANGE;
-	*cc_type = b >> CC_TYPE_SHIFT;
-	*mpr = uet_get_u8(buf + OFF_MPR);
-	*sack_psn_offset = s16(uet_get_be16(buf + OFF_SACK_OFF));
-	*sack_bitmap = uet_get_be64(buf + OFF_SACK_BITMAP);
-	return 0;
-}
-
-ssize_t uet_pds_ack_encode(uint8_t *buf, size_t len,
-			   const struct uet_pds_ack *h)
-{
-	int ret;
-
-	if (len < UET_PDS_ACK_LEN)
-		return UET_WIRE_ENOBUFS;
-	ret = ack_check(h);
-	if (ret)
-		return ret;
-	ack_put(buf, UET_PDS_TYPE_ACK, h);
-	return UET_PDS_ACK_LEN;
-}
-
-ssize_t uet_pds_ack_decode(struct uet_pds_ack *h,
-			   const uint8_t *buf, size_t len)
-{
-	int ret;
-
-	if (len < UET_PDS_ACK_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = ack_get(h, buf, UET_PDS_TYPE_ACK);
-	return ret ? ret : UET_PDS_ACK_LEN;
-}
-
-ssize_t uet_pds_ack_cc_encode(uint8_t *buf, size_t len,
-			      const struct uet_pds_ack_cc *h)
-{
-	int ret;
-
-	if (len < UET_PDS_ACK_CC_LEN)
-		return UET_WIRE_ENOBUFS;
-	ret = ack_check(&h->ack);
-	if (ret)
-		return ret;
-	if (!cc_type_valid(h->cc_type))
-		return UET_WIRE_ERANGE;
-	ack_put(buf, UET_PDS_TYPE_ACK_CC, &h->ack);
-	sack_put(buf, h->cc_type, h->mpr, h->sack_psn_offset, h->sack_bitmap);
-	uet_put_be64(buf + OFF_CC_STATE, h->ack_cc_state);
-	return UET_PDS_ACK_CC_LEN;
-}
-
-ssize_t uet_pds_ack_cc_decode(struct uet_pds_ack_cc *out,
-			      const uint8_t *buf, size_t len)
-{
-	struct uet_pds_ack_cc h = { 0 };
-	int ret;
-
-	if (len < UET_PDS_ACK_CC_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = ack_get(&h.ack, buf, UET_PDS_TYPE_ACK_CC);
-	if (ret)
-		return ret;
-	ret = sack_get(buf, &h.cc_type, &h.mpr, &h.sack_psn_offset,
-		       &h.sack_bitmap);
-	if (ret)
-		return ret;
-	h.ack_cc_state = uet_get_be64(buf + OFF_CC_STATE);
-	*out = h;
-	return UET_PDS_ACK_CC_LEN;
-}
-
-ssize_t uet_pds_ack_ccx_encode(uint8_t *buf, size_t len,
-			       const struct uet_pds_ack_ccx *h)
-{
-	int ret;
-
-	if (len < UET_PDS_ACK_CCX_LEN)
-		return UET_WIRE_ENOBUFS;
-	ret = ack_check(&h->ack);
-	if (ret)
-		return ret;
-	if (!cc_type_valid(h->cc_type))
-		return UET_WIRE_ERANGE;
-	ack_put(buf, UET_PDS_TYPE_ACK_CCX, &h->ack);
-	sack_put(buf, h->cc_type, h->mpr, h->sack_psn_offset, h->sack_bitmap);
-	uet_put_bytes(buf + OFF_CC_STATE, h->ack_ccx_state,
-		      sizeof(h->ack_ccx_state));
-	return UET_PDS_ACK_CCX_LEN;
-}
-
-ssize_t uet_pds_ack_ccx_decode(struct uet_pds_ack_ccx *out,
-			       const uint8_t *buf, size_t len)
-{
-	struct uet_pds_ack_ccx h = { 0 };
-	int ret;
-
-	if (len < UET_PDS_ACK_CCX_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = ack_get(&h.ack, buf, UET_PDS_TYPE_ACK_CCX);
-	if (ret)
-		return ret;
-	ret = sack_get(buf, &h.cc_type, &h.mpr, &h.sack_psn_offset,
-		       &h.sack_bitmap);
-	if (ret)
-		return ret;
-	memcpy(h.ack_ccx_state, buf + OFF_CC_STATE, sizeof(h.ack_ccx_state));
-	*out = h;
-	return UET_PDS_ACK_CCX_LEN;
-}
-
 /* ------------------------------------------------------------------ */
 /* NACK, NACK_CCX                                                      */
 /* ------------------------------------------------------------------ */
@@ -712,62 +544,223 @@ static int nack_get(struct uet_pds_nack *out, const uint8_t *buf,
 	return 0;
 }
 
-ssize_t uet_pds_nack_encode(uint8_t *buf, size_t len,
-			    const struct uet_pds_nack *h)
-{
-	int ret;
+/* ------------------------------------------------------------------ */
+/* Formats built on a 12-byte base header                              */
+/* ------------------------------------------------------------------ */
 
-	if (len < UET_PDS_NACK_LEN)
-		return UET_WIRE_ENOBUFS;
-	ret = nack_check(h);
-	if (ret)
-		return ret;
-	nack_put(buf, UET_PDS_TYPE_NACK, h);
-	return UET_PDS_NACK_LEN;
-}
+enum pds_base {
+	BASE_RUD_ROD,		/* rud_rod_*, cc = false */
+	BASE_RUD_ROD_CC,	/* rud_rod_*, cc = true */
+	BASE_ACK,		/* ack_* */
+	BASE_NACK,		/* nack_* */
+};
 
-ssize_t uet_pds_nack_decode(struct uet_pds_nack *h,
-			    const uint8_t *buf, size_t len)
-{
-	int ret;
+/*
+ * A format that is a base header (RUD/ROD request, ACK or NACK: the
+ * struct's first member, or the struct itself) and a field table for the
+ * bytes after byte 12 (uet_wire_fields.h).  Encode: the base checks,
+ * then the table's (ERANGE), then the bytes.  Decode: the base (ETYPE,
+ * ERESERVED, ERANGE), then the table (ERESERVED, ERANGE); the output is
+ * written only when every check passed.
+ */
+struct pds_fmt {
+	uint8_t base;		/* enum pds_base */
+	uint8_t type;		/* ACK, NACK: this format's prologue type */
+	uint8_t len;		/* UET_PDS_*_LEN */
+	uint16_t size;		/* sizeof the struct */
+	struct uet_wf_table ext;
+};
 
-	if (len < UET_PDS_NACK_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = nack_get(h, buf, UET_PDS_TYPE_NACK);
-	return ret ? ret : UET_PDS_NACK_LEN;
-}
-
-ssize_t uet_pds_nack_ccx_encode(uint8_t *buf, size_t len,
-				const struct uet_pds_nack_ccx *h)
-{
-	int ret;
-
-	if (len < UET_PDS_NACK_CCX_LEN)
-		return UET_WIRE_ENOBUFS;
-	ret = nack_check(&h->nack);
-	if (ret)
-		return ret;
-	nack_put(buf, UET_PDS_TYPE_NACK_CCX, &h->nack);
-	uet_put_bytes(buf + OFF_EXT, h->nack_ccx_state,
-		      sizeof(h->nack_ccx_state));
-	return UET_PDS_NACK_CCX_LEN;
-}
-
-ssize_t uet_pds_nack_ccx_decode(struct uet_pds_nack_ccx *h,
-				const uint8_t *buf, size_t len)
-{
+union pds_base_hdr {
+	struct uet_pds_rud_rod_req req;
+	struct uet_pds_ack ack;
 	struct uet_pds_nack nack;
+};
+
+static int base_check(const struct pds_fmt *f, const void *h)
+{
+	switch (f->base) {
+	case BASE_ACK:
+		return ack_check(h);
+	case BASE_NACK:
+		return nack_check(h);
+	default:
+		return rud_rod_check(h, f->base == BASE_RUD_ROD_CC);
+	}
+}
+
+static void base_put(const struct pds_fmt *f, uint8_t *buf, const void *h)
+{
+	switch (f->base) {
+	case BASE_ACK:
+		ack_put(buf, f->type, h);
+		break;
+	case BASE_NACK:
+		nack_put(buf, f->type, h);
+		break;
+	default:
+		rud_rod_put(buf, h);
+		break;
+	}
+}
+
+/* The base header into b; *n is the size of the member it filled. */
+static int base_get(const struct pds_fmt *f, union pds_base_hdr *b,
+		    size_t *n, const uint8_t *buf)
+{
+	switch (f->base) {
+	case BASE_ACK:
+		*n = sizeof(b->ack);
+		return ack_get(&b->ack, buf, f->type);
+	case BASE_NACK:
+		*n = sizeof(b->nack);
+		return nack_get(&b->nack, buf, f->type);
+	default:
+		*n = sizeof(b->req);
+		return rud_rod_get(&b->req, buf, f->base == BASE_RUD_ROD_CC);
+	}
+}
+
+/* Inlined into each typed entry point, so that f is a constant. */
+UET_WF_INLINE ssize_t pds_encode(const struct pds_fmt *f, uint8_t *buf,
+				 size_t len, const void *h)
+{
+	bool clean;
 	int ret;
 
-	if (len < UET_PDS_NACK_CCX_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = nack_get(&nack, buf, UET_PDS_TYPE_NACK_CCX);
+	if (len < f->len)
+		return UET_WIRE_ENOBUFS;
+	/* A clean table skips its ordered passes (uet_wire_fields.h). */
+	clean = uet_wf_host_clean(&f->ext, h);
+	ret = base_check(f, h);
+	if (!ret && !clean)
+		ret = uet_wf_check_host(&f->ext, h, UET_WF_RESERVED);
+	if (!ret && !clean)
+		ret = uet_wf_check_host(&f->ext, h, UET_WF_VALUES);
 	if (ret)
 		return ret;
-	h->nack = nack;
-	memcpy(h->nack_ccx_state, buf + OFF_EXT, sizeof(h->nack_ccx_state));
-	return UET_PDS_NACK_CCX_LEN;
+	base_put(f, buf, h);
+	uet_wf_put(&f->ext, buf, h);
+	return f->len;
 }
+
+UET_WF_INLINE ssize_t pds_decode(const struct pds_fmt *f, void *h,
+				 const uint8_t *buf, size_t len)
+{
+	union pds_base_hdr b;
+	size_t n;
+	bool clean;
+	int ret;
+
+	if (len < f->len)
+		return UET_WIRE_ETRUNC;
+	/* A clean table skips its ordered passes (uet_wire_fields.h). */
+	clean = uet_wf_wire_clean(&f->ext, buf);
+	ret = base_get(f, &b, &n, buf);
+	if (!ret && !clean)
+		ret = uet_wf_check_wire(&f->ext, buf, UET_WF_RESERVED);
+	if (!ret && !clean)
+		ret = uet_wf_check_wire(&f->ext, buf, UET_WF_VALUES);
+	if (ret)
+		return ret;
+	memset(h, 0, f->size);
+	memcpy(h, &b, n);
+	uet_wf_get(&f->ext, h, buf);
+	return f->len;
+}
+
+static bool cc_type_ok(uint64_t cc_type)
+{
+	return cc_type_valid((unsigned int)cc_type);
+}
+
+/* Bytes 12-23 of ACK_CC and ACK_CCX: cc_type[7:4] cc_flags[3:0]
+ * (reserved), mpr, sack_psn_offset, sack_bitmap. */
+#define SACK_FIELDS(type)						\
+	UET_WF_BIT(type, cc_type, OFF_CC_TYPE, 1, CC_TYPE_SHIFT, 4,	\
+		   .ok = cc_type_ok),					\
+	UET_WF_RB(OFF_CC_TYPE, 1, 0, CC_TYPE_SHIFT),			\
+	UET_WF_U(type, mpr, OFF_MPR, 1),				\
+	UET_WF_U(type, sack_psn_offset, OFF_SACK_OFF, 2),		\
+	UET_WF_U(type, sack_bitmap, OFF_SACK_BITMAP, 8)
+
+_Static_assert(CC_FLAGS_MASK == (1u << CC_TYPE_SHIFT) - 1, "cc byte");
+
+static const struct uet_wire_field rud_rod_cc_fields[] = {
+	UET_WF_B(struct uet_pds_rud_rod_cc_req, req_cc_state, OFF_EXT),
+};
+
+static const struct uet_wire_field ack_cc_fields[] = {
+	SACK_FIELDS(struct uet_pds_ack_cc),
+	UET_WF_U(struct uet_pds_ack_cc, ack_cc_state, OFF_CC_STATE, 8),
+};
+
+static const struct uet_wire_field ack_ccx_fields[] = {
+	SACK_FIELDS(struct uet_pds_ack_ccx),
+	UET_WF_B(struct uet_pds_ack_ccx, ack_ccx_state, OFF_CC_STATE),
+};
+
+static const struct uet_wire_field nack_ccx_fields[] = {
+	UET_WF_B(struct uet_pds_nack_ccx, nack_ccx_state, OFF_EXT),
+};
+
+#define PDS_EXT(fields)		UET_WF_TABLE(fields, UET_WF_BE)
+
+static const struct pds_fmt fmt_rud_rod = {
+	BASE_RUD_ROD, 0, UET_PDS_RUD_ROD_REQ_LEN,
+	sizeof(struct uet_pds_rud_rod_req), { 0 },
+};
+static const struct pds_fmt fmt_rud_rod_cc = {
+	BASE_RUD_ROD_CC, 0, UET_PDS_RUD_ROD_CC_REQ_LEN,
+	sizeof(struct uet_pds_rud_rod_cc_req), PDS_EXT(rud_rod_cc_fields),
+};
+static const struct pds_fmt fmt_ack = {
+	BASE_ACK, UET_PDS_TYPE_ACK, UET_PDS_ACK_LEN,
+	sizeof(struct uet_pds_ack), { 0 },
+};
+static const struct pds_fmt fmt_ack_cc = {
+	BASE_ACK, UET_PDS_TYPE_ACK_CC, UET_PDS_ACK_CC_LEN,
+	sizeof(struct uet_pds_ack_cc), PDS_EXT(ack_cc_fields),
+};
+static const struct pds_fmt fmt_ack_ccx = {
+	BASE_ACK, UET_PDS_TYPE_ACK_CCX, UET_PDS_ACK_CCX_LEN,
+	sizeof(struct uet_pds_ack_ccx), PDS_EXT(ack_ccx_fields),
+};
+static const struct pds_fmt fmt_nack = {
+	BASE_NACK, UET_PDS_TYPE_NACK, UET_PDS_NACK_LEN,
+	sizeof(struct uet_pds_nack), { 0 },
+};
+static const struct pds_fmt fmt_nack_ccx = {
+	BASE_NACK, UET_PDS_TYPE_NACK_CCX, UET_PDS_NACK_CCX_LEN,
+	sizeof(struct uet_pds_nack_ccx), PDS_EXT(nack_ccx_fields),
+};
+
+_Static_assert(offsetof(struct uet_pds_rud_rod_cc_req, req) == 0 &&
+	       offsetof(struct uet_pds_ack_cc, ack) == 0 &&
+	       offsetof(struct uet_pds_ack_ccx, ack) == 0 &&
+	       offsetof(struct uet_pds_nack_ccx, nack) == 0,
+	       "the base header is the first member");
+
+/* Typed entry points of one format (uet_pds_wire.h). */
+#define PDS_CODEC(name, type, fmt)					\
+	ssize_t uet_pds_##name##_encode(uint8_t *buf, size_t len,	\
+					const type *h)			\
+	{								\
+		return pds_encode(&(fmt), buf, len, h);			\
+	}								\
+	ssize_t uet_pds_##name##_decode(type *h, const uint8_t *buf,	\
+					size_t len)			\
+	{								\
+		return pds_decode(&(fmt), h, buf, len);			\
+	}
+
+PDS_CODEC(rud_rod_req, struct uet_pds_rud_rod_req, fmt_rud_rod)
+PDS_CODEC(rud_rod_cc_req, struct uet_pds_rud_rod_cc_req, fmt_rud_rod_cc)
+PDS_CODEC(ack, struct uet_pds_ack, fmt_ack)
+PDS_CODEC(ack_cc, struct uet_pds_ack_cc, fmt_ack_cc)
+PDS_CODEC(ack_ccx, struct uet_pds_ack_ccx, fmt_ack_ccx)
+PDS_CODEC(nack, struct uet_pds_nack, fmt_nack)
+PDS_CODEC(nack_ccx, struct uet_pds_nack_ccx, fmt_nack_ccx)
 
 /* ------------------------------------------------------------------ */
 /* Control packet                                                      */
@@ -802,7 +795,7 @@ ssize_t uet_pds_cp_decode(struct uet_pds_cp *out,
 {
 	struct uet_pds_cp h = { 0 };
 	uint8_t type, flags;
-	uint16_t dst;
+	int ret;
 
 	if (len < UET_PDS_CP_LEN)
 		return UET_WIRE_ETRUNC;
@@ -818,15 +811,9 @@ ssize_t uet_pds_cp_decode(struct uet_pds_cp *out,
 	h.probe_opaque = uet_get_be16(buf + OFF_W16);
 	h.psn = uet_get_be32(buf + OFF_W32);
 	h.spdcid = uet_get_be16(buf + OFF_SPDCID);
-	dst = uet_get_be16(buf + OFF_DPDCID);
-	if (h.syn) {
-		h.pdc_info = (uint8_t)(dst >> PDC_INFO_SHIFT);
-		h.psn_offset = dst & UET_PSN_OFFSET_MAX;
-		if (h.pdc_info & UET_PDC_INFO_RSVD_MASK)
-			return UET_WIRE_ERESERVED;
-	} else {
-		h.dpdcid = dst;
-	}
+	ret = pdc_slot_get(buf, h.syn, &h.dpdcid, &h.pdc_info, &h.psn_offset);
+	if (ret)
+		return ret;
 	if (h.ctl_type > UET_CTL_MAX || h.spdcid == 0 ||
 	    (!h.syn && h.dpdcid == 0))
 		return UET_WIRE_ERANGE;

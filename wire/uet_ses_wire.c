@@ -2,14 +2,16 @@
 /*
  * SES header codecs.  Field layouts: docs/conformance.md (4.2).
  *
- * Every format is fixed-size: encoders and decoders check the length once
- * against UET_SES_*_LEN and then read or write with the byte-order
- * helpers.  Decoders build the result in a local struct and copy it out
- * only on success.
+ * Every format is fixed-size and described once, by a struct ses_fmt: its
+ * head (request, small-request or response bytes 0-1, packed bit by bit
+ * below) and a table of its other fields (uet_wire_fields.h).  One
+ * encoder and one decoder (ses_encode, ses_decode) serve every format;
+ * decoders check every byte before they write the output struct.
  */
-#include <assert.h>
+#include <string.h>
 
 #include "uet_ses_wire.h"
+#include "uet_wire_fields.h"
 
 /* ---- bits private to the SES formats ---- */
 
@@ -28,10 +30,6 @@
 #define RSP0_LIST_SHIFT		6
 #define RSP1_RC_MASK		0x3fu
 #define SES_LIST_MAX		UET_LIST_UNEXPECTED
-/* 16-bit words with a 12-bit value in bits 11:0 (pid_on_fep, RI). */
-#define ADDR_RSVD_MASK		0xf000u
-/* 16-bit words with a 14-bit length in bits 13:0. */
-#define LEN14_RSVD_MASK		0xc000u
 /* Ready-to-restart buffer_offset: 0 to 2^32 - 2 (ses-formats.md 3.10). */
 #define RTR_OFFSET_MAX		0xfffffffeull
 
@@ -224,151 +222,7 @@ static int rsp_ctl_get(struct uet_ses_rsp_ctl *c, const uint8_t *p,
 	return 0;
 }
 
-/* ---- 12-bit addressing words and 14-bit lengths ---- */
-
-static bool addr_valid(uint16_t pid_on_fep, uint16_t resource_index)
-{
-	return pid_on_fep <= UET_PID_ON_FEP_MAX &&
-	       resource_index <= UET_RESOURCE_INDEX_MAX;
-}
-
-static uint8_t *addr_put(uint8_t *p, uint16_t pid_on_fep,
-			 uint16_t resource_index)
-{
-	p = uet_put_be16(p, pid_on_fep);
-	return uet_put_be16(p, resource_index);
-}
-
-static int addr_get(uint16_t *pid_on_fep, uint16_t *resource_index,
-		    const uint8_t *p)
-{
-	uint16_t pid = uet_get_be16(p), ri = uet_get_be16(p + 2);
-
-	if ((pid | ri) & ADDR_RSVD_MASK)
-		return UET_WIRE_ERESERVED;
-	*pid_on_fep = pid;
-	*resource_index = ri;
-	return 0;
-}
-
-static int len14_get(uint16_t *v, const uint8_t *p)
-{
-	uint16_t w = uet_get_be16(p);
-
-	if (w & LEN14_RSVD_MASK)
-		return UET_WIRE_ERESERVED;
-	*v = w;
-	return 0;
-}
-
-/* ---- bytes 0-11 shared by SOM=1, SOM=0, deferrable send and RTR ---- */
-
-struct req_prefix {
-	struct uet_ses_req_ctl ctl;
-	uint16_t message_id;
-	uint8_t ri_generation;
-	uint32_t job_id;
-	uint16_t pid_on_fep;
-	uint16_t resource_index;
-};
-
-#define REQ_PREFIX_LEN	(REQ_PREFIX_BITS / 8)
-
-/* Ranges of the prefix; som must equal the format's som. */
-static bool prefix_valid(const struct req_prefix *x, bool som)
-{
-	return req_ctl_valid(&x->ctl) && x->ctl.som == som && x->message_id &&
-	       x->job_id <= UET_JOB_ID_MAX &&
-	       addr_valid(x->pid_on_fep, x->resource_index);
-}
-
-static uint8_t *prefix_put(uint8_t *p, const struct req_prefix *x)
-{
-	p = req_ctl_put(p, &x->ctl);
-	p = uet_put_be16(p, x->message_id);
-	p = uet_put_u8(p, x->ri_generation);
-	p = uet_put_be24(p, x->job_id);
-	return addr_put(p, x->pid_on_fep, x->resource_index);
-}
-
-/* Reserved bits, then ranges; som as given and message_id != 0. */
-static int prefix_get(struct req_prefix *x, const uint8_t *p, bool som)
-{
-	int ret;
-
-	ret = addr_get(&x->pid_on_fep, &x->resource_index, p + 8);
-	if (ret)
-		return ret;
-	ret = req_ctl_get(&x->ctl, p);
-	if (ret)
-		return ret;
-	x->message_id = uet_get_be16(p + 2);
-	x->ri_generation = uet_get_u8(p + 4);
-	x->job_id = uet_get_be24(p + 5);
-	if (x->ctl.som != som || !x->message_id)
-		return UET_WIRE_ERANGE;
-	return 0;
-}
-
-/*
- * ---- bytes 0-11 shared by the small-message and optimized
- * non-matching formats: as struct req_prefix, with message_id holding
- * the 14-bit request_length (bytes 2-3) ----
- */
-
-/* Both public structs start with the same six fields; a function cannot
- * take either, so these two macros copy them to and from a req_prefix. */
-#define SMALL_PREFIX_OF(h) ((struct req_prefix){			\
-	.ctl = (h)->ctl, .message_id = (h)->request_length,		\
-	.ri_generation = (h)->ri_generation, .job_id = (h)->job_id,	\
-	.pid_on_fep = (h)->pid_on_fep,					\
-	.resource_index = (h)->resource_index })
-#define SMALL_PREFIX_TO(h, x) do {					\
-	(h)->ctl = (x)->ctl;						\
-	(h)->request_length = (x)->message_id;				\
-	(h)->ri_generation = (x)->ri_generation;			\
-	(h)->job_id = (x)->job_id;					\
-	(h)->pid_on_fep = (x)->pid_on_fep;				\
-	(h)->resource_index = (x)->resource_index;			\
-} while (0)
-
-static bool small_prefix_valid(const struct req_prefix *x)
-{
-	return req_ctl_valid(&x->ctl) && x->ctl.som && x->ctl.eom &&
-	       x->message_id <= UET_SES_SMALL_LEN_MAX &&
-	       x->job_id <= UET_JOB_ID_MAX &&
-	       addr_valid(x->pid_on_fep, x->resource_index);
-}
-
-static uint8_t *small_prefix_put(uint8_t *p, const struct req_prefix *x)
-{
-	p = small_ctl_put(p, &x->ctl);
-	p = uet_put_be16(p, x->message_id);
-	p = uet_put_u8(p, x->ri_generation);
-	p = uet_put_be24(p, x->job_id);
-	return addr_put(p, x->pid_on_fep, x->resource_index);
-}
-
-/* Reserved bits, then ranges (som = eom = 1). */
-static int small_prefix_get(struct req_prefix *x, const uint8_t *p)
-{
-	int ret;
-
-	ret = len14_get(&x->message_id, p + 2);
-	if (ret)
-		return ret;
-	ret = addr_get(&x->pid_on_fep, &x->resource_index, p + 8);
-	if (ret)
-		return ret;
-	ret = small_ctl_get(&x->ctl, p);
-	if (ret)
-		return ret;
-	if (!x->ctl.som || !x->ctl.eom)
-		return UET_WIRE_ERANGE;
-	x->ri_generation = uet_get_u8(p + 4);
-	x->job_id = uet_get_be24(p + 5);
-	return 0;
-}
+/* ---- which request opcodes each 44-byte format carries ---- */
 
 static bool is_defer_send_opcode(uint8_t opcode)
 {
@@ -376,423 +230,429 @@ static bool is_defer_send_opcode(uint8_t opcode)
 }
 
 /*
- * Opcodes that have their own 44-byte format: not valid in a standard
+ * Opcodes that have their own 44-byte format are not valid in a standard
  * SOM=1 or SOM=0 header (ETYPE).
  */
-static bool has_own_std_format(uint8_t opcode)
+static bool std_opcode_ok(uint8_t opcode)
 {
-	return is_defer_send_opcode(opcode) || opcode == UET_DEFERRABLE_RTR;
+	return !is_defer_send_opcode(opcode) && opcode != UET_DEFERRABLE_RTR;
 }
 
-/* ------------------------------------------------------------------ */
-/* Standard request, SOM=1                                             */
-/* ------------------------------------------------------------------ */
-
-ssize_t uet_ses_std_som1_encode(uint8_t *buf, size_t len,
-				const struct uet_ses_std_som1 *h)
+static bool rtr_opcode_ok(uint8_t opcode)
 {
-	const struct req_prefix x = {
-		.ctl = h->ctl, .message_id = h->message_id,
-		.ri_generation = h->ri_generation, .job_id = h->job_id,
-		.pid_on_fep = h->pid_on_fep,
-		.resource_index = h->resource_index,
-	};
-	uint8_t *p;
-
-	if (len < UET_SES_STD_SOM1_LEN)
-		return UET_WIRE_ENOBUFS;
-	if (!prefix_valid(&x, true))
-		return UET_WIRE_ERANGE;
-	if (has_own_std_format(h->ctl.opcode))
-		return UET_WIRE_ETYPE;
-	p = prefix_put(buf, &x);
-	p = uet_put_be64(p, h->buffer_offset);
-	p = uet_put_be32(p, h->initiator);
-	p = uet_put_be64(p, h->match_bits);
-	p = uet_put_be64(p, h->header_data);
-	p = uet_put_be32(p, h->request_length);
-	assert(p - buf == UET_SES_STD_SOM1_LEN);
-	return UET_SES_STD_SOM1_LEN;
+	return opcode == UET_DEFERRABLE_RTR;
 }
 
-ssize_t uet_ses_std_som1_decode(struct uet_ses_std_som1 *h,
-				const uint8_t *buf, size_t len)
-{
-	struct req_prefix x;
-	int ret;
+/* ---- value checks of single fields ---- */
 
-	if (len < UET_SES_STD_SOM1_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = prefix_get(&x, buf, true);
-	if (ret)
-		return ret;
-	if (has_own_std_format(x.ctl.opcode))
-		return UET_WIRE_ETYPE;
-	*h = (struct uet_ses_std_som1){
-		.ctl = x.ctl, .message_id = x.message_id,
-		.ri_generation = x.ri_generation, .job_id = x.job_id,
-		.pid_on_fep = x.pid_on_fep,
-		.resource_index = x.resource_index,
-		.buffer_offset = uet_get_be64(buf + 12),
-		.initiator = uet_get_be32(buf + 20),
-		.match_bits = uet_get_be64(buf + 24),
-		.header_data = uet_get_be64(buf + 32),
-		.request_length = uet_get_be32(buf + 40),
-	};
-	return UET_SES_STD_SOM1_LEN;
+/* Ready-to-restart buffer_offset: 0 to 2^32 - 2 (ses-formats.md 3.10). */
+static bool rtr_offset_ok(uint64_t v)
+{
+	return v <= RTR_OFFSET_MAX;
 }
 
-/* ------------------------------------------------------------------ */
-/* Standard request, SOM=0                                             */
-/* ------------------------------------------------------------------ */
-
-/* Bytes 32-35 of SOM=0 (C-16); bytes 0-31 and 40-43 are as SOM=1. */
-#define SOM0_OFF_RSVD		32	/* 16 reserved bits */
-#define SOM0_OFF_PAYLOAD_LEN	34	/* rsvd 2 + payload_length 14 */
-
-ssize_t uet_ses_std_som0_encode(uint8_t *buf, size_t len,
-				const struct uet_ses_std_som0 *h)
+/* ses-formats.md 3.7 lists all of Table 3-21 for the 8-byte extension. */
+static bool amo_ext_op_ok(uint64_t op)
 {
-	const struct req_prefix x = {
-		.ctl = h->ctl, .message_id = h->message_id,
-		.ri_generation = h->ri_generation, .job_id = h->job_id,
-		.pid_on_fep = h->pid_on_fep,
-		.resource_index = h->resource_index,
-	};
-	uint8_t *p;
-
-	if (len < UET_SES_STD_SOM0_LEN)
-		return UET_WIRE_ENOBUFS;
-	/* hd is reserved in a continuation: there is no header_data */
-	if (!prefix_valid(&x, false) || h->ctl.hd ||
-	    h->payload_length > UET_SES_SMALL_LEN_MAX)
-		return UET_WIRE_ERANGE;
-	if (has_own_std_format(h->ctl.opcode))
-		return UET_WIRE_ETYPE;
-	p = prefix_put(buf, &x);
-	p = uet_put_be64(p, h->buffer_offset);
-	p = uet_put_be32(p, h->initiator);
-	p = uet_put_be64(p, h->match_bits);
-	p = uet_put_be16(p, 0);
-	p = uet_put_be16(p, h->payload_length);
-	p = uet_put_be32(p, h->message_offset);
-	p = uet_put_be32(p, h->request_length);
-	assert(p - buf == UET_SES_STD_SOM0_LEN);
-	return UET_SES_STD_SOM0_LEN;
+	return op <= UET_AMO_OP_MAX;
 }
 
-ssize_t uet_ses_std_som0_decode(struct uet_ses_std_som0 *h,
-				const uint8_t *buf, size_t len)
-{
-	struct req_prefix x;
-	uint16_t payload_length;
-	int ret;
-
-	if (len < UET_SES_STD_SOM0_LEN)
-		return UET_WIRE_ETRUNC;
-	/* hd is reserved: a continuation carries no header_data */
-	if ((uet_get_u8(buf + 1) & REQ1_HD) ||
-	    !uet_bytes_are_zero(buf + SOM0_OFF_RSVD, 2))
-		return UET_WIRE_ERESERVED;
-	ret = len14_get(&payload_length, buf + SOM0_OFF_PAYLOAD_LEN);
-	if (ret)
-		return ret;
-	ret = prefix_get(&x, buf, false);
-	if (ret)
-		return ret;
-	if (has_own_std_format(x.ctl.opcode))
-		return UET_WIRE_ETYPE;
-	*h = (struct uet_ses_std_som0){
-		.ctl = x.ctl, .message_id = x.message_id,
-		.ri_generation = x.ri_generation, .job_id = x.job_id,
-		.pid_on_fep = x.pid_on_fep,
-		.resource_index = x.resource_index,
-		.buffer_offset = uet_get_be64(buf + 12),
-		.initiator = uet_get_be32(buf + 20),
-		.match_bits = uet_get_be64(buf + 24),
-		.payload_length = payload_length,
-		.message_offset = uet_get_be32(buf + 36),
-		.request_length = uet_get_be32(buf + 40),
-	};
-	return UET_SES_STD_SOM0_LEN;
-}
-
-/* ------------------------------------------------------------------ */
-/* Small message / small RMA                                           */
-/* ------------------------------------------------------------------ */
-
-ssize_t uet_ses_small_msg_encode(uint8_t *buf, size_t len,
-				 const struct uet_ses_small_msg *h)
-{
-	struct req_prefix x = SMALL_PREFIX_OF(h);
-	uint8_t *p;
-
-	if (len < UET_SES_SMALL_MSG_LEN)
-		return UET_WIRE_ENOBUFS;
-	if (!small_prefix_valid(&x))
-		return UET_WIRE_ERANGE;
-	p = small_prefix_put(buf, &x);
-	p = uet_put_be32(p, h->initiator);
-	p = uet_put_be64(p, h->match_bits);
-	p = uet_put_be64(p, h->header_data);
-	assert(p - buf == UET_SES_SMALL_MSG_LEN);
-	return UET_SES_SMALL_MSG_LEN;
-}
-
-ssize_t uet_ses_small_msg_decode(struct uet_ses_small_msg *h,
-				 const uint8_t *buf, size_t len)
-{
-	struct req_prefix x;
-	int ret;
-
-	if (len < UET_SES_SMALL_MSG_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = small_prefix_get(&x, buf);
-	if (ret)
-		return ret;
-	SMALL_PREFIX_TO(h, &x);
-	h->initiator = uet_get_be32(buf + 12);
-	h->match_bits = uet_get_be64(buf + 16);
-	h->header_data = uet_get_be64(buf + 24);
-	return UET_SES_SMALL_MSG_LEN;
-}
-
-/* ------------------------------------------------------------------ */
-/* Optimized non-matching                                              */
-/* ------------------------------------------------------------------ */
-
-ssize_t uet_ses_opt_nonmatch_encode(uint8_t *buf, size_t len,
-				    const struct uet_ses_opt_nonmatch *h)
-{
-	struct req_prefix x = SMALL_PREFIX_OF(h);
-	uint8_t *p;
-
-	if (len < UET_SES_OPT_NONMATCH_LEN)
-		return UET_WIRE_ENOBUFS;
-	if (!small_prefix_valid(&x) || h->ctl.hd)
-		return UET_WIRE_ERANGE;
-	p = small_prefix_put(buf, &x);
-	p = uet_put_be64(p, h->buffer_offset);
-	memset(p, 0, 12);
-	p += 12;
-	assert(p - buf == UET_SES_OPT_NONMATCH_LEN);
-	return UET_SES_OPT_NONMATCH_LEN;
-}
-
-ssize_t uet_ses_opt_nonmatch_decode(struct uet_ses_opt_nonmatch *h,
-				    const uint8_t *buf, size_t len)
-{
-	struct req_prefix x;
-	int ret;
-
-	if (len < UET_SES_OPT_NONMATCH_LEN)
-		return UET_WIRE_ETRUNC;
-	/* hd is reserved in this format (ses-formats.md Table 3-10) */
-	if ((uet_get_u8(buf + 1) & SMALL1_HD) ||
-	    !uet_bytes_are_zero(buf + 20, 12))
-		return UET_WIRE_ERESERVED;
-	ret = small_prefix_get(&x, buf);
-	if (ret)
-		return ret;
-	SMALL_PREFIX_TO(h, &x);
-	h->buffer_offset = uet_get_be64(buf + 12);
-	return UET_SES_OPT_NONMATCH_LEN;
-}
-
-/* ------------------------------------------------------------------ */
-/* Response                                                            */
-/* ------------------------------------------------------------------ */
-
-ssize_t uet_ses_rsp_encode(uint8_t *buf, size_t len,
-			   const struct uet_ses_rsp *h)
-{
-	uint8_t *p;
-
-	int ret;
-
-	if (len < UET_SES_RSP_LEN)
-		return UET_WIRE_ENOBUFS;
-	ret = rsp_ctl_check(&h->ctl, UET_RESPONSE);
-	if (ret)
-		return ret;
-	if (!h->message_id || h->job_id > UET_JOB_ID_MAX)
-		return UET_WIRE_ERANGE;
-	p = rsp_ctl_put(buf, &h->ctl);
-	p = uet_put_be16(p, h->message_id);
-	p = uet_put_u8(p, h->ri_generation);
-	p = uet_put_be24(p, h->job_id);
-	p = uet_put_be32(p, h->modified_length);
-	p = uet_put_be32(p, 0);
-	assert(p - buf == UET_SES_RSP_LEN);
-	return UET_SES_RSP_LEN;
-}
-
-ssize_t uet_ses_rsp_decode(struct uet_ses_rsp *h, const uint8_t *buf,
-			   size_t len)
-{
-	struct uet_ses_rsp v;
-	int ret;
-
-	if (len < UET_SES_RSP_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = rsp_ctl_get(&v.ctl, buf, UET_RESPONSE);
-	if (ret)
-		return ret;
-	if (!uet_bytes_are_zero(buf + 12, 4))
-		return UET_WIRE_ERESERVED;
-	v.message_id = uet_get_be16(buf + 2);
-	v.ri_generation = uet_get_u8(buf + 4);
-	v.job_id = uet_get_be24(buf + 5);
-	v.modified_length = uet_get_be32(buf + 8);
-	if (!v.message_id)
-		return UET_WIRE_ERANGE;
-	*h = v;
-	return UET_SES_RSP_LEN;
-}
-
-/* ------------------------------------------------------------------ */
-/* Response with data                                                  */
-/* ------------------------------------------------------------------ */
-
-ssize_t uet_ses_rsp_data_encode(uint8_t *buf, size_t len,
-				const struct uet_ses_rsp_data *h)
-{
-	uint8_t *p;
-
-	int ret;
-
-	if (len < UET_SES_RSP_DATA_LEN)
-		return UET_WIRE_ENOBUFS;
-	ret = rsp_ctl_check(&h->ctl, UET_RESPONSE_W_DATA);
-	if (ret)
-		return ret;
-	if (!h->read_request_message_id || h->job_id > UET_JOB_ID_MAX ||
-	    h->payload_length > UET_SES_SMALL_LEN_MAX)
-		return UET_WIRE_ERANGE;
-	p = rsp_ctl_put(buf, &h->ctl);
-	p = uet_put_be16(p, h->response_message_id);
-	p = uet_put_u8(p, 0);
-	p = uet_put_be24(p, h->job_id);
-	p = uet_put_be16(p, h->read_request_message_id);
-	p = uet_put_be16(p, h->payload_length);
-	p = uet_put_be32(p, h->modified_length);
-	p = uet_put_be32(p, h->message_offset);
-	p = uet_put_be32(p, 0);
-	assert(p - buf == UET_SES_RSP_DATA_LEN);
-	return UET_SES_RSP_DATA_LEN;
-}
-
-ssize_t uet_ses_rsp_data_decode(struct uet_ses_rsp_data *h,
-				const uint8_t *buf, size_t len)
-{
-	struct uet_ses_rsp_data v;
-	int ret;
-
-	if (len < UET_SES_RSP_DATA_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = rsp_ctl_get(&v.ctl, buf, UET_RESPONSE_W_DATA);
-	if (ret)
-		return ret;
-	if (uet_get_u8(buf + 4) || !uet_bytes_are_zero(buf + 20, 4))
-		return UET_WIRE_ERESERVED;
-	ret = len14_get(&v.payload_length, buf + 10);
-	if (ret)
-		return ret;
-	v.response_message_id = uet_get_be16(buf + 2);
-	v.job_id = uet_get_be24(buf + 5);
-	v.read_request_message_id = uet_get_be16(buf + 8);
-	v.modified_length = uet_get_be32(buf + 12);
-	v.message_offset = uet_get_be32(buf + 16);
-	if (!v.read_request_message_id)
-		return UET_WIRE_ERANGE;
-	*h = v;
-	return UET_SES_RSP_DATA_LEN;
-}
-
-/* ------------------------------------------------------------------ */
-/* Optimized response with data                                        */
-/* ------------------------------------------------------------------ */
-
-ssize_t uet_ses_opt_rsp_data_encode(uint8_t *buf, size_t len,
-				    const struct uet_ses_opt_rsp_data *h)
-{
-	uint8_t *p;
-
-	int ret;
-
-	if (len < UET_SES_OPT_RSP_DATA_LEN)
-		return UET_WIRE_ENOBUFS;
-	ret = rsp_ctl_check(&h->ctl, UET_RESPONSE_W_DATA);
-	if (ret)
-		return ret;
-	if (h->payload_length > UET_SES_SMALL_LEN_MAX ||
-	    h->job_id > UET_JOB_ID_MAX)
-		return UET_WIRE_ERANGE;
-	p = rsp_ctl_put(buf, &h->ctl);
-	p = uet_put_be16(p, h->payload_length);
-	p = uet_put_u8(p, 0);
-	p = uet_put_be24(p, h->job_id);
-	p = uet_put_be32(p, h->original_request_psn);
-	p = uet_put_be32(p, 0);
-	assert(p - buf == UET_SES_OPT_RSP_DATA_LEN);
-	return UET_SES_OPT_RSP_DATA_LEN;
-}
-
-ssize_t uet_ses_opt_rsp_data_decode(struct uet_ses_opt_rsp_data *h,
-				    const uint8_t *buf, size_t len)
-{
-	struct uet_ses_opt_rsp_data v;
-	int ret;
-
-	if (len < UET_SES_OPT_RSP_DATA_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = rsp_ctl_get(&v.ctl, buf, UET_RESPONSE_W_DATA);
-	if (ret)
-		return ret;
-	if (uet_get_u8(buf + 4) || !uet_bytes_are_zero(buf + 12, 4))
-		return UET_WIRE_ERESERVED;
-	ret = len14_get(&v.payload_length, buf + 2);
-	if (ret)
-		return ret;
-	v.job_id = uet_get_be24(buf + 5);
-	v.original_request_psn = uet_get_be32(buf + 8);
-	*h = v;
-	return UET_SES_OPT_RSP_DATA_LEN;
-}
-
-/* ------------------------------------------------------------------ */
-/* Atomic and compare-and-swap extensions                              */
-/* ------------------------------------------------------------------ */
-
-static bool amo_is_cas(unsigned int op)
+static bool amo_cas_op_ok(uint64_t op)
 {
 	return (op >= UET_AMO_CSWAP && op <= UET_AMO_CSWAP_GT) ||
 	       op == UET_AMO_MSWAP;
 }
 
-/* ses-formats.md 3.7 lists all of Table 3-21 for the 8-byte extension. */
-static bool amo_ext_op_valid(unsigned int op)
+static bool amo_dtype_ok(uint64_t dtype)
 {
-	return op <= UET_AMO_OP_MAX;
+	return dtype <= UINT8_MAX && uet_amo_dtype_size((unsigned int)dtype);
 }
 
-ssize_t uet_ses_atomic_ext_encode(uint8_t *buf, size_t len,
-				  const struct uet_ses_atomic_ext *h)
-{
-	uint8_t *p;
+/* ---- one description per format ---- */
 
-	if (len < UET_SES_ATOMIC_EXT_LEN)
+enum ses_head {
+	HEAD_NONE,	/* extension headers: fields only */
+	HEAD_REQ,	/* request bytes 0-1 (req_ctl_*) */
+	HEAD_SMALL,	/* small/optimized request bytes 0-1 (small_ctl_*) */
+	HEAD_RSP,	/* response bytes 0-1 (rsp_ctl_*) */
+};
+
+/*
+ * Bytes 0-1 (the head) are the struct's first member, ctl; the table
+ * lists every other field.  Check order, encode: head, widths and
+ * required fields (ERANGE), opcode (ETYPE), value checks (ERANGE).
+ * Decode: a response head (ETYPE, ERANGE), reserved fields and bits
+ * (ERESERVED), a request head (ERESERVED, ERANGE), required fields
+ * (ERANGE), opcode (ETYPE), value checks (ERANGE).
+ */
+struct ses_fmt {
+	uint8_t head;		/* enum ses_head */
+	uint8_t len;		/* UET_SES_*_LEN */
+	uint16_t size;		/* sizeof the struct */
+	bool som;		/* HEAD_REQ: the som it carries */
+	bool hd_rsvd;		/* request hd is reserved in this format */
+	uint8_t rsp_opcode;	/* HEAD_RSP: the format's opcode */
+	bool (*opcode_ok)(uint8_t opcode);	/* HEAD_REQ: else ETYPE */
+	struct uet_wf_table t;
+};
+
+/* Bytes 4-11 of every request format. */
+#define REQ_ADDR_FIELDS(T)						\
+	UET_WF_U(T, ri_generation, 4, 1),				\
+	UET_WF_U(T, job_id, 5, 3),					\
+	UET_WF_U(T, pid_on_fep, 8, 2, .max = UET_PID_ON_FEP_MAX),	\
+	UET_WF_U(T, resource_index, 10, 2, .max = UET_RESOURCE_INDEX_MAX)
+/* Bytes 2-11 of SOM=1, SOM=0, deferrable send and RTR. */
+#define REQ_PREFIX_FIELDS(T)						\
+	UET_WF_U(T, message_id, 2, 2, .flags = UET_WF_NONZERO),	\
+	REQ_ADDR_FIELDS(T)
+/* Bytes 2-11 of small message and optimized non-matching. */
+#define SMALL_PREFIX_FIELDS(T)						\
+	UET_WF_U(T, request_length, 2, 2, .max = UET_SES_SMALL_LEN_MAX), \
+	REQ_ADDR_FIELDS(T)
+
+#define FMT_TABLE(fields)	UET_WF_TABLE(fields, UET_WF_BE)
+
+static const struct uet_wire_field som1_fields[] = {
+	REQ_PREFIX_FIELDS(struct uet_ses_std_som1),
+	UET_WF_U(struct uet_ses_std_som1, buffer_offset, 12, 8),
+	UET_WF_U(struct uet_ses_std_som1, initiator, 20, 4),
+	UET_WF_U(struct uet_ses_std_som1, match_bits, 24, 8),
+	UET_WF_U(struct uet_ses_std_som1, header_data, 32, 8),
+	UET_WF_U(struct uet_ses_std_som1, request_length, 40, 4),
+};
+
+static const struct ses_fmt fmt_som1 = {
+	.head = HEAD_REQ, .len = UET_SES_STD_SOM1_LEN,
+	.size = sizeof(struct uet_ses_std_som1), .som = true,
+	.opcode_ok = std_opcode_ok, .t = FMT_TABLE(som1_fields),
+};
+
+/* Bytes 32-35 of SOM=0 (C-16); bytes 0-31 and 40-43 are as SOM=1;
+ * hd is reserved: a continuation carries no header_data. */
+static const struct uet_wire_field som0_fields[] = {
+	REQ_PREFIX_FIELDS(struct uet_ses_std_som0),
+	UET_WF_U(struct uet_ses_std_som0, buffer_offset, 12, 8),
+	UET_WF_U(struct uet_ses_std_som0, initiator, 20, 4),
+	UET_WF_U(struct uet_ses_std_som0, match_bits, 24, 8),
+	UET_WF_R(32, 2),
+	UET_WF_U(struct uet_ses_std_som0, payload_length, 34, 2,
+		 .max = UET_SES_SMALL_LEN_MAX),
+	UET_WF_U(struct uet_ses_std_som0, message_offset, 36, 4),
+	UET_WF_U(struct uet_ses_std_som0, request_length, 40, 4),
+};
+
+static const struct ses_fmt fmt_som0 = {
+	.head = HEAD_REQ, .len = UET_SES_STD_SOM0_LEN,
+	.size = sizeof(struct uet_ses_std_som0), .som = false,
+	.hd_rsvd = true, .opcode_ok = std_opcode_ok,
+	.t = FMT_TABLE(som0_fields),
+};
+
+static const struct uet_wire_field small_msg_fields[] = {
+	SMALL_PREFIX_FIELDS(struct uet_ses_small_msg),
+	UET_WF_U(struct uet_ses_small_msg, initiator, 12, 4),
+	UET_WF_U(struct uet_ses_small_msg, match_bits, 16, 8),
+	UET_WF_U(struct uet_ses_small_msg, header_data, 24, 8),
+};
+
+static const struct ses_fmt fmt_small_msg = {
+	.head = HEAD_SMALL, .len = UET_SES_SMALL_MSG_LEN,
+	.size = sizeof(struct uet_ses_small_msg), .som = true,
+	.t = FMT_TABLE(small_msg_fields),
+};
+
+/* hd is reserved in this format (ses-formats.md Table 3-10). */
+static const struct uet_wire_field opt_nonmatch_fields[] = {
+	SMALL_PREFIX_FIELDS(struct uet_ses_opt_nonmatch),
+	UET_WF_U(struct uet_ses_opt_nonmatch, buffer_offset, 12, 8),
+	UET_WF_R(20, 12),
+};
+
+static const struct ses_fmt fmt_opt_nonmatch = {
+	.head = HEAD_SMALL, .len = UET_SES_OPT_NONMATCH_LEN,
+	.size = sizeof(struct uet_ses_opt_nonmatch), .som = true,
+	.hd_rsvd = true, .t = FMT_TABLE(opt_nonmatch_fields),
+};
+
+static const struct uet_wire_field rsp_fields[] = {
+	UET_WF_U(struct uet_ses_rsp, message_id, 2, 2,
+		 .flags = UET_WF_NONZERO),
+	UET_WF_U(struct uet_ses_rsp, ri_generation, 4, 1),
+	UET_WF_U(struct uet_ses_rsp, job_id, 5, 3),
+	UET_WF_U(struct uet_ses_rsp, modified_length, 8, 4),
+	UET_WF_R(12, 4),
+};
+
+static const struct ses_fmt fmt_rsp = {
+	.head = HEAD_RSP, .len = UET_SES_RSP_LEN,
+	.size = sizeof(struct uet_ses_rsp), .rsp_opcode = UET_RESPONSE,
+	.t = FMT_TABLE(rsp_fields),
+};
+
+static const struct uet_wire_field rsp_data_fields[] = {
+	UET_WF_U(struct uet_ses_rsp_data, response_message_id, 2, 2),
+	UET_WF_R(4, 1),
+	UET_WF_U(struct uet_ses_rsp_data, job_id, 5, 3),
+	UET_WF_U(struct uet_ses_rsp_data, read_request_message_id, 8, 2,
+		 .flags = UET_WF_NONZERO),
+	UET_WF_U(struct uet_ses_rsp_data, payload_length, 10, 2,
+		 .max = UET_SES_SMALL_LEN_MAX),
+	UET_WF_U(struct uet_ses_rsp_data, modified_length, 12, 4),
+	UET_WF_U(struct uet_ses_rsp_data, message_offset, 16, 4),
+	UET_WF_R(20, 4),
+};
+
+static const struct ses_fmt fmt_rsp_data = {
+	.head = HEAD_RSP, .len = UET_SES_RSP_DATA_LEN,
+	.size = sizeof(struct uet_ses_rsp_data),
+	.rsp_opcode = UET_RESPONSE_W_DATA, .t = FMT_TABLE(rsp_data_fields),
+};
+
+static const struct uet_wire_field opt_rsp_data_fields[] = {
+	UET_WF_U(struct uet_ses_opt_rsp_data, payload_length, 2, 2,
+		 .max = UET_SES_SMALL_LEN_MAX),
+	UET_WF_R(4, 1),
+	UET_WF_U(struct uet_ses_opt_rsp_data, job_id, 5, 3),
+	UET_WF_U(struct uet_ses_opt_rsp_data, original_request_psn, 8, 4),
+	UET_WF_R(12, 4),
+};
+
+static const struct ses_fmt fmt_opt_rsp_data = {
+	.head = HEAD_RSP, .len = UET_SES_OPT_RSP_DATA_LEN,
+	.size = sizeof(struct uet_ses_opt_rsp_data),
+	.rsp_opcode = UET_RESPONSE_W_DATA,
+	.t = FMT_TABLE(opt_rsp_data_fields),
+};
+
+static const struct uet_wire_field atomic_ext_fields[] = {
+	UET_WF_U(struct uet_ses_atomic_ext, atomic_opcode, 0, 1,
+		 .ok = amo_ext_op_ok),
+	UET_WF_U(struct uet_ses_atomic_ext, atomic_datatype, 1, 1,
+		 .ok = amo_dtype_ok),
+	UET_WF_U(struct uet_ses_atomic_ext, semantic_control, 2, 2),
+	UET_WF_R(4, 4),
+};
+
+static const struct ses_fmt fmt_atomic_ext = {
+	.head = HEAD_NONE, .len = UET_SES_ATOMIC_EXT_LEN,
+	.size = sizeof(struct uet_ses_atomic_ext),
+	.t = FMT_TABLE(atomic_ext_fields),
+};
+
+static const struct uet_wire_field cas_ext_fields[] = {
+	UET_WF_U(struct uet_ses_cas_ext, atomic_opcode, 0, 1,
+		 .ok = amo_cas_op_ok),
+	UET_WF_U(struct uet_ses_cas_ext, atomic_datatype, 1, 1,
+		 .ok = amo_dtype_ok),
+	UET_WF_U(struct uet_ses_cas_ext, semantic_control, 2, 2),
+	UET_WF_R(4, 4),
+	UET_WF_B(struct uet_ses_cas_ext, compare_mask_value, 8),
+	UET_WF_B(struct uet_ses_cas_ext, swap_value, 24),
+};
+
+static const struct ses_fmt fmt_cas_ext = {
+	.head = HEAD_NONE, .len = UET_SES_CAS_EXT_LEN,
+	.size = sizeof(struct uet_ses_cas_ext),
+	.t = FMT_TABLE(cas_ext_fields),
+};
+
+static const struct uet_wire_field rdzv_ext_fields[] = {
+	UET_WF_U(struct uet_ses_rdzv_ext, eager_length, 0, 4),
+	UET_WF_U(struct uet_ses_rdzv_ext, memory_key, 4, 8),
+	UET_WF_U(struct uet_ses_rdzv_ext, buffer_offset, 12, 8),
+	UET_WF_U(struct uet_ses_rdzv_ext, remaining_length, 20, 4),
+	UET_WF_R(24, 8),
+};
+
+static const struct ses_fmt fmt_rdzv_ext = {
+	.head = HEAD_NONE, .len = UET_SES_RDZV_EXT_LEN,
+	.size = sizeof(struct uet_ses_rdzv_ext),
+	.t = FMT_TABLE(rdzv_ext_fields),
+};
+
+static const struct uet_wire_field defer_send_fields[] = {
+	REQ_PREFIX_FIELDS(struct uet_ses_defer_send),
+	UET_WF_U(struct uet_ses_defer_send, initiator_restart_token, 12, 4),
+	UET_WF_U(struct uet_ses_defer_send, target_restart_token, 16, 4),
+	UET_WF_U(struct uet_ses_defer_send, initiator, 20, 4),
+	UET_WF_U(struct uet_ses_defer_send, match_bits, 24, 8),
+	UET_WF_U(struct uet_ses_defer_send, header_data, 32, 8),
+	UET_WF_U(struct uet_ses_defer_send, request_length, 40, 4),
+};
+
+static const struct ses_fmt fmt_defer_send = {
+	.head = HEAD_REQ, .len = UET_SES_DEFER_SEND_LEN,
+	.size = sizeof(struct uet_ses_defer_send), .som = true,
+	.opcode_ok = is_defer_send_opcode,
+	.t = FMT_TABLE(defer_send_fields),
+};
+
+static const struct uet_wire_field rtr_fields[] = {
+	REQ_PREFIX_FIELDS(struct uet_ses_rtr),
+	UET_WF_U(struct uet_ses_rtr, buffer_offset, 12, 8,
+		 .ok = rtr_offset_ok),
+	UET_WF_U(struct uet_ses_rtr, initiator_restart_token, 20, 4),
+	UET_WF_U(struct uet_ses_rtr, target_restart_token, 24, 4),
+	UET_WF_R(28, 4),
+	UET_WF_U(struct uet_ses_rtr, header_data, 32, 8),
+	UET_WF_U(struct uet_ses_rtr, request_length, 40, 4),
+};
+
+static const struct ses_fmt fmt_rtr = {
+	.head = HEAD_REQ, .len = UET_SES_RTR_LEN,
+	.size = sizeof(struct uet_ses_rtr), .som = true,
+	.opcode_ok = rtr_opcode_ok, .t = FMT_TABLE(rtr_fields),
+};
+
+/* ---- the codec every format goes through ---- */
+
+/* Request heads: ranges, som as the format's (small: som = eom = 1), hd
+ * clear where it is reserved.  Response heads: rsp_ctl_check. */
+static int head_check(const struct ses_fmt *f, const void *h)
+{
+	const struct uet_ses_req_ctl *c = h;
+
+	switch (f->head) {
+	case HEAD_RSP:
+		return rsp_ctl_check(h, f->rsp_opcode);
+	case HEAD_REQ:
+	case HEAD_SMALL:
+		if (!req_ctl_valid(c) || c->som != f->som ||
+		    (f->head == HEAD_SMALL && !c->eom) || (f->hd_rsvd && c->hd))
+			return UET_WIRE_ERANGE;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Inlined into each typed entry point, so that f is a constant. */
+UET_WF_INLINE ssize_t ses_encode(const struct ses_fmt *f, uint8_t *buf,
+				 size_t len, const void *h)
+{
+	bool clean;
+	int ret;
+
+	if (len < f->len)
 		return UET_WIRE_ENOBUFS;
-	if (!amo_ext_op_valid(h->atomic_opcode) ||
-	    !uet_amo_dtype_size(h->atomic_datatype))
-		return UET_WIRE_ERANGE;
-	p = uet_put_u8(buf, h->atomic_opcode);
-	p = uet_put_u8(p, h->atomic_datatype);
-	p = uet_put_be16(p, h->semantic_control);
-	p = uet_put_be32(p, 0);
-	assert(p - buf == UET_SES_ATOMIC_EXT_LEN);
-	return UET_SES_ATOMIC_EXT_LEN;
+	/* A clean table skips its ordered passes (uet_wire_fields.h). */
+	clean = uet_wf_host_clean(&f->t, h);
+	ret = head_check(f, h);
+	if (!ret && !clean)
+		ret = uet_wf_check_host(&f->t, h, UET_WF_RESERVED);
+	if (!ret && !clean)
+		ret = uet_wf_check_host(&f->t, h, UET_WF_REQUIRED);
+	if (!ret && f->opcode_ok &&
+	    !f->opcode_ok(((const struct uet_ses_req_ctl *)h)->opcode))
+		ret = UET_WIRE_ETYPE;
+	if (!ret && !clean)
+		ret = uet_wf_check_host(&f->t, h, UET_WF_VALUES);
+	if (ret)
+		return ret;
+	if (f->head == HEAD_RSP)
+		rsp_ctl_put(buf, h);
+	else if (f->head == HEAD_REQ)
+		req_ctl_put(buf, h);
+	else if (f->head == HEAD_SMALL)
+		small_ctl_put(buf, h);
+	uet_wf_put(&f->t, buf, h);
+	return f->len;
 }
+
+/* A request head: the hd bit where it is reserved (ERESERVED), then
+ * bytes 0-1 (ERESERVED, ERANGE), then som/eom (ERANGE). */
+static int req_head_get(const struct ses_fmt *f, struct uet_ses_req_ctl *c,
+			const uint8_t *buf)
+{
+	bool small = f->head == HEAD_SMALL;
+	int ret;
+
+	if (f->hd_rsvd && (uet_get_u8(buf + 1) & (small ? SMALL1_HD : REQ1_HD)))
+		return UET_WIRE_ERESERVED;
+	ret = small ? small_ctl_get(c, buf) : req_ctl_get(c, buf);
+	if (ret)
+		return ret;
+	if (c->som != f->som || (small && !c->eom))
+		return UET_WIRE_ERANGE;
+	return 0;
+}
+
+UET_WF_INLINE ssize_t ses_decode(const struct ses_fmt *f, void *h,
+				 const uint8_t *buf, size_t len)
+{
+	struct uet_ses_req_ctl req = { 0 };
+	struct uet_ses_rsp_ctl rsp = { 0 };
+	bool clean;
+	int ret = 0;
+
+	if (len < f->len)
+		return UET_WIRE_ETRUNC;
+	/* A clean table skips its ordered passes (uet_wire_fields.h). */
+	clean = uet_wf_wire_clean(&f->t, buf);
+	if (f->head == HEAD_RSP)
+		ret = rsp_ctl_get(&rsp, buf, f->rsp_opcode);
+	if (!ret && !clean)
+		ret = uet_wf_check_wire(&f->t, buf, UET_WF_RESERVED);
+	if (!ret && (f->head == HEAD_REQ || f->head == HEAD_SMALL))
+		ret = req_head_get(f, &req, buf);
+	if (!ret && !clean)
+		ret = uet_wf_check_wire(&f->t, buf, UET_WF_REQUIRED);
+	if (!ret && f->opcode_ok && !f->opcode_ok(req.opcode))
+		ret = UET_WIRE_ETYPE;
+	if (!ret && !clean)
+		ret = uet_wf_check_wire(&f->t, buf, UET_WF_VALUES);
+	if (ret)
+		return ret;
+	memset(h, 0, f->size);
+	if (f->head == HEAD_RSP)
+		memcpy(h, &rsp, sizeof(rsp));
+	else if (f->head != HEAD_NONE)
+		memcpy(h, &req, sizeof(req));
+	uet_wf_get(&f->t, h, buf);
+	return f->len;
+}
+
+/*
+ * The public encoder and decoder of one format (uet_ses_wire.h): typed
+ * entry points into ses_encode/ses_decode.  ctl, where the format has
+ * one, is the struct's first member (the head).
+ */
+#define SES_CODEC(name, type, fmt)					\
+	ssize_t uet_ses_##name##_encode(uint8_t *buf, size_t len,	\
+					const type *h)			\
+	{								\
+		return ses_encode(&(fmt), buf, len, h);			\
+	}								\
+	ssize_t uet_ses_##name##_decode(type *h, const uint8_t *buf,	\
+					size_t len)			\
+	{								\
+		return ses_decode(&(fmt), h, buf, len);			\
+	}
+
+SES_CODEC(std_som1, struct uet_ses_std_som1, fmt_som1)
+SES_CODEC(std_som0, struct uet_ses_std_som0, fmt_som0)
+SES_CODEC(small_msg, struct uet_ses_small_msg, fmt_small_msg)
+SES_CODEC(opt_nonmatch, struct uet_ses_opt_nonmatch, fmt_opt_nonmatch)
+SES_CODEC(rsp, struct uet_ses_rsp, fmt_rsp)
+SES_CODEC(rsp_data, struct uet_ses_rsp_data, fmt_rsp_data)
+SES_CODEC(opt_rsp_data, struct uet_ses_opt_rsp_data, fmt_opt_rsp_data)
+SES_CODEC(atomic_ext, struct uet_ses_atomic_ext, fmt_atomic_ext)
+SES_CODEC(cas_ext, struct uet_ses_cas_ext, fmt_cas_ext)
+SES_CODEC(rdzv_ext, struct uet_ses_rdzv_ext, fmt_rdzv_ext)
+SES_CODEC(defer_send, struct uet_ses_defer_send, fmt_defer_send)
+SES_CODEC(rtr, struct uet_ses_rtr, fmt_rtr)
+
+_Static_assert(offsetof(struct uet_ses_std_som1, ctl) == 0 &&
+	       offsetof(struct uet_ses_std_som0, ctl) == 0 &&
+	       offsetof(struct uet_ses_small_msg, ctl) == 0 &&
+	       offsetof(struct uet_ses_opt_nonmatch, ctl) == 0 &&
+	       offsetof(struct uet_ses_rsp, ctl) == 0 &&
+	       offsetof(struct uet_ses_rsp_data, ctl) == 0 &&
+	       offsetof(struct uet_ses_opt_rsp_data, ctl) == 0 &&
+	       offsetof(struct uet_ses_defer_send, ctl) == 0 &&
+	       offsetof(struct uet_ses_rtr, ctl) == 0,
+	       "the head is the first member");
 
 int uet_ses_amo_ext_peek(const uint8_t *buf, size_t len, uint8_t *op,
 			 uint8_t *dtype)
@@ -802,230 +662,6 @@ int uet_ses_amo_ext_peek(const uint8_t *buf, size_t len, uint8_t *op,
 	*op = uet_get_u8(buf);
 	*dtype = uet_get_u8(buf + 1);
 	return 0;
-}
-
-ssize_t uet_ses_atomic_ext_decode(struct uet_ses_atomic_ext *h,
-				  const uint8_t *buf, size_t len)
-{
-	struct uet_ses_atomic_ext v;
-
-	if (len < UET_SES_ATOMIC_EXT_LEN)
-		return UET_WIRE_ETRUNC;
-	if (!uet_bytes_are_zero(buf + 4, 4))
-		return UET_WIRE_ERESERVED;
-	v.atomic_opcode = uet_get_u8(buf);
-	v.atomic_datatype = uet_get_u8(buf + 1);
-	v.semantic_control = uet_get_be16(buf + 2);
-	if (!amo_ext_op_valid(v.atomic_opcode) ||
-	    !uet_amo_dtype_size(v.atomic_datatype))
-		return UET_WIRE_ERANGE;
-	*h = v;
-	return UET_SES_ATOMIC_EXT_LEN;
-}
-
-ssize_t uet_ses_cas_ext_encode(uint8_t *buf, size_t len,
-			       const struct uet_ses_cas_ext *h)
-{
-	uint8_t *p;
-
-	if (len < UET_SES_CAS_EXT_LEN)
-		return UET_WIRE_ENOBUFS;
-	if (!amo_is_cas(h->atomic_opcode) ||
-	    !uet_amo_dtype_size(h->atomic_datatype))
-		return UET_WIRE_ERANGE;
-	p = uet_put_u8(buf, h->atomic_opcode);
-	p = uet_put_u8(p, h->atomic_datatype);
-	p = uet_put_be16(p, h->semantic_control);
-	p = uet_put_be32(p, 0);
-	p = uet_put_bytes(p, h->compare_mask_value,
-			  sizeof(h->compare_mask_value));
-	p = uet_put_bytes(p, h->swap_value, sizeof(h->swap_value));
-	assert(p - buf == UET_SES_CAS_EXT_LEN);
-	return UET_SES_CAS_EXT_LEN;
-}
-
-ssize_t uet_ses_cas_ext_decode(struct uet_ses_cas_ext *h,
-			       const uint8_t *buf, size_t len)
-{
-	struct uet_ses_cas_ext v;
-
-	if (len < UET_SES_CAS_EXT_LEN)
-		return UET_WIRE_ETRUNC;
-	if (!uet_bytes_are_zero(buf + 4, 4))
-		return UET_WIRE_ERESERVED;
-	v.atomic_opcode = uet_get_u8(buf);
-	v.atomic_datatype = uet_get_u8(buf + 1);
-	v.semantic_control = uet_get_be16(buf + 2);
-	if (!amo_is_cas(v.atomic_opcode) ||
-	    !uet_amo_dtype_size(v.atomic_datatype))
-		return UET_WIRE_ERANGE;
-	memcpy(v.compare_mask_value, buf + 8, sizeof(v.compare_mask_value));
-	memcpy(v.swap_value, buf + 24, sizeof(v.swap_value));
-	*h = v;
-	return UET_SES_CAS_EXT_LEN;
-}
-
-/* ------------------------------------------------------------------ */
-/* Rendezvous extension                                                */
-/* ------------------------------------------------------------------ */
-
-ssize_t uet_ses_rdzv_ext_encode(uint8_t *buf, size_t len,
-				const struct uet_ses_rdzv_ext *h)
-{
-	uint8_t *p;
-
-	if (len < UET_SES_RDZV_EXT_LEN)
-		return UET_WIRE_ENOBUFS;
-	p = uet_put_be32(buf, h->eager_length);
-	p = uet_put_be64(p, h->memory_key);
-	p = uet_put_be64(p, h->buffer_offset);
-	p = uet_put_be32(p, h->remaining_length);
-	p = uet_put_be64(p, 0);
-	assert(p - buf == UET_SES_RDZV_EXT_LEN);
-	return UET_SES_RDZV_EXT_LEN;
-}
-
-ssize_t uet_ses_rdzv_ext_decode(struct uet_ses_rdzv_ext *h,
-				const uint8_t *buf, size_t len)
-{
-	if (len < UET_SES_RDZV_EXT_LEN)
-		return UET_WIRE_ETRUNC;
-	if (!uet_bytes_are_zero(buf + 24, 8))
-		return UET_WIRE_ERESERVED;
-	*h = (struct uet_ses_rdzv_ext){
-		.eager_length = uet_get_be32(buf),
-		.memory_key = uet_get_be64(buf + 4),
-		.buffer_offset = uet_get_be64(buf + 12),
-		.remaining_length = uet_get_be32(buf + 20),
-	};
-	return UET_SES_RDZV_EXT_LEN;
-}
-
-/* ------------------------------------------------------------------ */
-/* Deferrable send                                                     */
-/* ------------------------------------------------------------------ */
-
-ssize_t uet_ses_defer_send_encode(uint8_t *buf, size_t len,
-				  const struct uet_ses_defer_send *h)
-{
-	const struct req_prefix x = {
-		.ctl = h->ctl, .message_id = h->message_id,
-		.ri_generation = h->ri_generation, .job_id = h->job_id,
-		.pid_on_fep = h->pid_on_fep,
-		.resource_index = h->resource_index,
-	};
-	uint8_t *p;
-
-	if (len < UET_SES_DEFER_SEND_LEN)
-		return UET_WIRE_ENOBUFS;
-	if (!prefix_valid(&x, true))
-		return UET_WIRE_ERANGE;
-	if (!is_defer_send_opcode(h->ctl.opcode))
-		return UET_WIRE_ETYPE;
-	p = prefix_put(buf, &x);
-	p = uet_put_be32(p, h->initiator_restart_token);
-	p = uet_put_be32(p, h->target_restart_token);
-	p = uet_put_be32(p, h->initiator);
-	p = uet_put_be64(p, h->match_bits);
-	p = uet_put_be64(p, h->header_data);
-	p = uet_put_be32(p, h->request_length);
-	assert(p - buf == UET_SES_DEFER_SEND_LEN);
-	return UET_SES_DEFER_SEND_LEN;
-}
-
-ssize_t uet_ses_defer_send_decode(struct uet_ses_defer_send *h,
-				  const uint8_t *buf, size_t len)
-{
-	struct req_prefix x;
-	int ret;
-
-	if (len < UET_SES_DEFER_SEND_LEN)
-		return UET_WIRE_ETRUNC;
-	ret = prefix_get(&x, buf, true);
-	if (ret)
-		return ret;
-	if (!is_defer_send_opcode(x.ctl.opcode))
-		return UET_WIRE_ETYPE;
-	*h = (struct uet_ses_defer_send){
-		.ctl = x.ctl, .message_id = x.message_id,
-		.ri_generation = x.ri_generation, .job_id = x.job_id,
-		.pid_on_fep = x.pid_on_fep,
-		.resource_index = x.resource_index,
-		.initiator_restart_token = uet_get_be32(buf + 12),
-		.target_restart_token = uet_get_be32(buf + 16),
-		.initiator = uet_get_be32(buf + 20),
-		.match_bits = uet_get_be64(buf + 24),
-		.header_data = uet_get_be64(buf + 32),
-		.request_length = uet_get_be32(buf + 40),
-	};
-	return UET_SES_DEFER_SEND_LEN;
-}
-
-/* ------------------------------------------------------------------ */
-/* Ready to restart                                                    */
-/* ------------------------------------------------------------------ */
-
-ssize_t uet_ses_rtr_encode(uint8_t *buf, size_t len,
-			   const struct uet_ses_rtr *h)
-{
-	const struct req_prefix x = {
-		.ctl = h->ctl, .message_id = h->message_id,
-		.ri_generation = h->ri_generation, .job_id = h->job_id,
-		.pid_on_fep = h->pid_on_fep,
-		.resource_index = h->resource_index,
-	};
-	uint8_t *p;
-
-	if (len < UET_SES_RTR_LEN)
-		return UET_WIRE_ENOBUFS;
-	if (!prefix_valid(&x, true))
-		return UET_WIRE_ERANGE;
-	if (h->ctl.opcode != UET_DEFERRABLE_RTR)
-		return UET_WIRE_ETYPE;
-	if (h->buffer_offset > RTR_OFFSET_MAX)
-		return UET_WIRE_ERANGE;
-	p = prefix_put(buf, &x);
-	p = uet_put_be64(p, h->buffer_offset);
-	p = uet_put_be32(p, h->initiator_restart_token);
-	p = uet_put_be32(p, h->target_restart_token);
-	p = uet_put_be32(p, 0);
-	p = uet_put_be64(p, h->header_data);
-	p = uet_put_be32(p, h->request_length);
-	assert(p - buf == UET_SES_RTR_LEN);
-	return UET_SES_RTR_LEN;
-}
-
-ssize_t uet_ses_rtr_decode(struct uet_ses_rtr *h, const uint8_t *buf,
-			   size_t len)
-{
-	struct req_prefix x;
-	uint64_t buffer_offset;
-	int ret;
-
-	if (len < UET_SES_RTR_LEN)
-		return UET_WIRE_ETRUNC;
-	if (!uet_bytes_are_zero(buf + 28, 4))
-		return UET_WIRE_ERESERVED;
-	ret = prefix_get(&x, buf, true);
-	if (ret)
-		return ret;
-	if (x.ctl.opcode != UET_DEFERRABLE_RTR)
-		return UET_WIRE_ETYPE;
-	buffer_offset = uet_get_be64(buf + 12);
-	if (buffer_offset > RTR_OFFSET_MAX)
-		return UET_WIRE_ERANGE;
-	*h = (struct uet_ses_rtr){
-		.ctl = x.ctl, .message_id = x.message_id,
-		.ri_generation = x.ri_generation, .job_id = x.job_id,
-		.pid_on_fep = x.pid_on_fep,
-		.resource_index = x.resource_index,
-		.buffer_offset = buffer_offset,
-		.initiator_restart_token = uet_get_be32(buf + 20),
-		.target_restart_token = uet_get_be32(buf + 24),
-		.header_data = uet_get_be64(buf + 32),
-		.request_length = uet_get_be32(buf + 40),
-	};
-	return UET_SES_RTR_LEN;
 }
 
 /* ------------------------------------------------------------------ */
