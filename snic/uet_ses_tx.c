@@ -229,6 +229,7 @@ struct uet_ses_pkt *uet_ses_pkt_get(struct uet_ses *ses, uint8_t kind,
 
 void uet_ses_pkt_put(struct uet_ses *ses, struct uet_ses_pkt *pkt)
 {
+	uet_ses_mr_pkt_del(pkt);
 	if (pkt->bounce)
 		uet_bufpool_put(&ses->bounce_pool, pkt->bounce);
 	uet_bufpool_put(&ses->pkt_pool, pkt);
