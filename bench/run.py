@@ -39,7 +39,8 @@ TIMEOUT = 120
 # lossless case it repeats.
 LOSS_PPM = 10000
 LOSS_CASES = {"pp_bw_1m_loss1": "pp_bw_1m",
-              "rma_write_1m_loss1": "rma_write_1m"}
+              "rma_write_1m_loss1": "rma_write_1m",
+              "rma_read_1m_loss1": "rma_read_1m"}
 
 
 def free_port():
@@ -150,9 +151,9 @@ def case_rma_write(prov, args, env=None):
     return v / 1000.0 if v is not None else None
 
 
-def case_rma_read(prov, args):
+def case_rma_read(prov, args, env=None):
     v = fabtest(prov, "fi_rma_bw", ["-o", "read", "-I", "200"], 1 << 20,
-                "MB/sec", args)
+                "MB/sec", args, env)
     return v / 1000.0 if v is not None else None
 
 
@@ -209,6 +210,9 @@ def build_cases(args):
             ("rma_write_1m_loss1",
              "fi_rma_bw -o write 1 MiB bandwidth, 1% loss", "GB/s", True,
              lambda p, a: case_rma_write(p, a, env=loss_env()), None),
+            ("rma_read_1m_loss1",
+             "fi_rma_bw -o read 1 MiB bandwidth, 1% loss", "GB/s", True,
+             lambda p, a: case_rma_read(p, a, env=loss_env()), None),
         ]
     if args.mpi_bench:
         cases += [

@@ -649,6 +649,10 @@ void uet_ses_send_op_address(const struct uet_ses *ses,
 			     struct uet_ses_send_op *op,
 			     struct uet_ses_ep *ep,
 			     const struct uet_ses_addr *dst);
+/* The transmit entry and lists of a new send/RMA/atomic op. */
+void uet_ses_send_op_init(struct uet_ses_send_op *op);
+/* op is accepted: on ses->sends and the transmit queue, and pushed. */
+void uet_ses_send_op_start(struct uet_ses *ses, struct uet_ses_send_op *op);
 void uet_ses_pds_tx_done(void *ctx, struct uet_pds_tx_pkt *pdspkt,
 			 int status, uint8_t rsp_next_hdr, const uint8_t *rsp,
 			 size_t rsp_len);

@@ -482,17 +482,11 @@ int uet_ses_rma(struct uet_ses *ses, const struct uet_ses_rma_req *req,
 	op->amo_op = req->amo_op;
 	op->amo_dtype = req->amo_dtype;
 	memcpy(op->compare, req->compare, sizeof(op->compare));
-	op->txi.type = UET_SES_TXI_SEND;
-	uet_dlist_init(&op->txi.entry);
-	uet_dlist_init(&op->replies);
-	uet_dlist_init(&op->seq_entry);
-	uet_dlist_init(&op->reads);
+	uet_ses_send_op_init(op);
 
-	uet_dlist_insert_tail(&ses->sends, &op->entry);
 	ses->rma_ops++;
 	ses->stats.rma_tx++;
-	uet_ses_txi_queue(ses, &op->txi);
-	uet_ses_push(ses);
+	uet_ses_send_op_start(ses, op);
 	ret = 0;
 	goto out;
 
