@@ -257,6 +257,8 @@ def main():
     ap.add_argument("--iters-lat", type=int, default=10000)
     ap.add_argument("--sweep", action="store_true")
     ap.add_argument("--plot", action="store_true")
+    ap.add_argument("--cases", default=None,
+                    help="comma-separated case ids to run (default: all)")
     args = ap.parse_args()
 
     out = args.out or os.path.join(HERE, "results",
@@ -268,6 +270,13 @@ def main():
     if "uet" not in provs:
         sys.exit("uet is not listed by fi_info (set --prov-path)")
     cases = build_cases(args)
+    if args.cases:
+        want = set(args.cases.split(","))
+        cases = [c for c in cases if c[0] in want]
+        # A loss case needs the lossless case it is compared with.
+        if not cases or any(c in LOSS_CASES and LOSS_CASES[c] not in want
+                            for c in want):
+            sys.exit("--cases: unknown id, or a loss case without its base")
     rows = []
     for run in range(args.runs):
         for cid, title, unit, hib, fn, limit in cases:
