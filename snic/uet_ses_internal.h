@@ -799,6 +799,8 @@ void uet_ses_mr_pkt_del(struct uet_ses_pkt *pkt);
 
 int uet_ses_rma_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		      struct uet_ses_pkt **out);
+/* Bytes per UET_READ of an RMA read (the last one may have fewer). */
+uint64_t uet_ses_rma_read_chunk(const struct uet_ses *ses);
 /* op stopped: its READs are orphaned (answers to them are ignored). */
 void uet_ses_rma_stop(struct uet_ses *ses, struct uet_ses_send_op *op);
 /* op is finishing: its message_id goes. */

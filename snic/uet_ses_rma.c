@@ -10,7 +10,8 @@
  *     address, request_length, header_data) and SOM=0 continuations whose
  *     buffer_offset is their own remote address (message_offset added);
  *     the eom packet asks for its SES response.
- *   - READ: one UET_READ per chunk of at most UET_SES_READ_CHUNK bytes
+ *   - READ: one UET_READ per chunk of uet_ses_rma_read_chunk() bytes
+ *     (UET_SES_READ_CHUNK rounded down to whole reply payloads)
  *     (a uet_ses_read each, with its own id), answered by
  *     Response-with-Data packets placed in the caller's iovecs.
  *   - ATOMIC / FETCH: one SOM=1 packet (UET_ATOMIC / UET_FETCHING_ATOMIC)
@@ -215,6 +216,22 @@ static void ses_rma_read_attach(struct uet_ses_send_op *op,
 	uet_dlist_insert_tail(&op->reads, &rd->entry);
 }
 
+/*
+ * Bytes per UET_READ: UET_SES_READ_CHUNK rounded down to whole
+ * Response-with-Data payloads (the target's, taken to be ours: both ends
+ * run one MTU), so that every reply but the operation's last is full.
+ * A chunk of 64 KiB was 4 full replies and one of 4 bytes on loopback:
+ * a fifth packet per chunk, and a break in every GSO run.
+ */
+uint64_t uet_ses_rma_read_chunk(const struct uet_ses *ses)
+{
+	uint64_t p = ses->pay_rdata;
+
+	if (!p || p > UET_SES_READ_CHUNK)
+		return UET_SES_READ_CHUNK;
+	return UET_SES_READ_CHUNK / p * p;
+}
+
 static int ses_rma_read_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 			      struct uet_ses_pkt **out)
 {
@@ -224,8 +241,8 @@ static int ses_rma_read_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 	uint64_t len = op->len - op->next_off;
 	ssize_t n;
 
-	if (len > UET_SES_READ_CHUNK)
-		len = UET_SES_READ_CHUNK;
+	if (len > uet_ses_rma_read_chunk(ses))
+		len = uet_ses_rma_read_chunk(ses);
 	rd = ses_rma_read_new(ses, op, &pkt);
 	if (!rd)
 		return -EAGAIN;
