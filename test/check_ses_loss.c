@@ -646,6 +646,83 @@ START_TEST(test_loss_errors)
 }
 END_TEST
 
+/* Fake time for n operations of len bytes (kind) in flight at once from
+ * node 0 against key, all completed with status 0. */
+static uint64_t flow_time(struct lw *w, uint8_t kind, uint64_t key,
+			  uint8_t **buf, unsigned int n, size_t len)
+{
+	size_t ns = w->n[0].ns, i;
+	uint64_t t0 = w->now;
+
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(lw_rma(w, kind, key, 0, false, 0, buf[i],
+					len, 1, new_ctx(w)), 0);
+	lw_wait_count(w, ns + n);
+	for (i = ns; i < ns + n; i++)
+		ck_assert_int_eq(w->n[0].s[i].status, 0);
+	return w->now - t0;
+}
+
+/*
+ * The window and ACK policy keep read replies flowing as they keep a
+ * write's packets: 16 operations of 1 MiB in flight (fi_rma_bw's
+ * pattern) take no longer to read than to write in fake time, lossless
+ * (both bound by the PDS window, no retransmission) and with 1% loss,
+ * where either keeps at least half of its lossless rate.
+ */
+START_TEST(test_read_flow)
+{
+	enum { N = 16 };
+	const size_t len = MIB;
+	uint64_t t[2][2], key;
+	uint8_t *mem, *buf[N];
+	struct uet_pds_stats ps;
+	struct lw *w = lw_new();
+	unsigned int i, loss, k;
+
+	lw_faults(w, 0);
+	mem = calloc(1, len);
+	ck_assert_ptr_nonnull(mem);
+	key = mr_reg(w, mem, len, ACC_RW, false);
+	for (i = 0; i < N; i++) {
+		buf[i] = calloc(1, len);
+		ck_assert_ptr_nonnull(buf[i]);
+	}
+	ck_assert_int_eq(lw_wait_rma(w, UET_SES_RMA_READ, key, buf[0],
+				     4096).status, 0);
+	for (loss = 0; loss < 2; loss++) {
+		lw_faults(w, loss ? 10000 : 0);
+		for (k = 0; k < 2; k++)
+			t[loss][k] = flow_time(w, k ? UET_SES_RMA_WRITE :
+					       UET_SES_RMA_READ, key, buf, N,
+					       len);
+		if (!loss) {
+			uet_pds_get_stats(w->n[1].pds, &ps);
+			ck_assert_uint_eq(ps.retx, 0);
+		}
+	}
+	/* read (k 0) against write (k 1): 10% of slack, 25% with loss
+	 * (each run loses other packets) */
+	for (loss = 0; loss < 2; loss++)
+		ck_assert_msg(t[loss][0] * 100 <= t[loss][1] * (loss ? 125 :
+								  110),
+			      "loss %u: read %llu ns, write %llu ns", loss,
+			      (unsigned long long)t[loss][0],
+			      (unsigned long long)t[loss][1]);
+	for (k = 0; k < 2; k++)
+		ck_assert_msg(t[1][k] <= 2 * t[0][k],
+			      "%s: lossy %llu ns, lossless %llu ns",
+			      k ? "write" : "read",
+			      (unsigned long long)t[1][k],
+			      (unsigned long long)t[0][k]);
+	ck_assert_int_eq(uet_ses_mr_dereg(w->n[1].ses, key), 0);
+	for (i = 0; i < N; i++)
+		free(buf[i]);
+	free(mem);
+	lw_free(w);
+}
+END_TEST
+
 static Suite *ses_loss_suite(void)
 {
 	Suite *s = suite_create("ses_loss");
@@ -657,6 +734,7 @@ static Suite *ses_loss_suite(void)
 	tcase_add_test(tc, test_loss_errors);
 	tcase_add_test(tc, test_read_dereg_in_flight);
 	tcase_add_test(tc, test_read_dereg_midway);
+	tcase_add_test(tc, test_read_flow);
 	suite_add_tcase(s, tc);
 	return s;
 }
