@@ -15,7 +15,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 lib=${1:-$top/build/.libs}
 iters=${2:-4000}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap '[ -n "${CPU_KEEP:-}" ] && cp "$tmp"/* "$CPU_KEEP"/ 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 export FI_PROVIDER_PATH="$lib" FI_UET_IFACE=lo
 for t in strace valgrind callgrind_annotate fi_pingpong; do
 	command -v $t >/dev/null 2>&1 || { echo "cpu.sh: needs $t" >&2; exit 2; }
@@ -64,3 +64,23 @@ awk '
 	}
 	calls = 0
 }'
+# The same per call, from the inclusive totals: the receive's CQ entry
+# (notification decode, uet_ep_recv_done) and a fi_cq_read pass less the
+# datagrams and CQ entries it handled (the cost of an empty poll).
+callgrind_annotate --inclusive=yes --threshold=100 "$tmp/cli" 2>/dev/null >"$tmp/incl"
+callgrind_annotate --inclusive=yes --threshold=100 --tree=calling "$tmp/cli" 2>/dev/null \
+	>"$tmp/calling"
+ir() { awk -v f=":$1 [" 'index($0, f) && !/ > / { v = $1; gsub(/,/, "", v)
+	print v; exit }' "$tmp/incl"; }
+calls() { awk -v f=":$1 (" '/ > / && index($0, f) { m = $0
+	sub(/.*\(/, "", m); sub(/x\).*/, "", m); gsub(/,/, "", m); s += m }
+	END { print s + 0 }' "$tmp/calling"; }
+cq=$(ir uet_cq_readfrom); ncq=$(calls uet_cq_readfrom)
+rx=$(ir uet_pds_rx_tos); rd=$(ir uet_ep_recv_done); nrd=$(calls uet_ep_recv_done)
+if [ -n "$cq" ] && [ "$ncq" -gt 0 ] && [ "$nrd" -gt 0 ]; then
+	printf "  %-20s %8d per call (%d calls)\n" "CQ entry (recv)" \
+	       $((rd / nrd)) "$nrd"
+	printf "  %-20s %8d per call (%d calls)\n" "fi_cq_read, net" \
+	       $(((cq - ${rx:-0} - rd) / ncq)) "$ncq"
+fi
+

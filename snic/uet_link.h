@@ -132,6 +132,9 @@ struct uet_link_ops {
 	 * wrapping link, e.g. TSS, then decrypts in place).  false: they are
 	 * read-only (they may be shared). */
 	bool rx_writable;
+	/* true: recv() sets the tos of every entry it returns (the caller
+	 * need not clear them first).  false: it may leave tos alone. */
+	bool rx_sets_tos;
 };
 
 struct uet_link {

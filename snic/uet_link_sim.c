@@ -555,6 +555,7 @@ static const struct uet_link_ops uet_link_sim_ops = {
 	.mtu = uet_link_sim_mtu,
 	.local_addr = uet_link_sim_local_addr,
 	.close = uet_link_sim_close,
+	.rx_sets_tos = true,
 };
 
 /* ---- topology ---- */

@@ -847,6 +847,7 @@ static const struct uet_link_ops uet_link_udp_ops = {
 	.entropies = uet_link_udp_entropies,
 	.close = uet_link_udp_close,
 	.rx_writable = true,
+	.rx_sets_tos = true,
 };
 
 int uet_link_udp_get_stats(struct uet_link *link,

@@ -901,8 +901,9 @@ int uet_pds_poll(struct uet_pds *pds, uint64_t now)
 		return -EINVAL;
 	uet_pds_batch_begin(pds);
 	/* Links that cannot read the TOS byte leave it alone. */
-	for (i = 0; i < (int)UET_PDS_RECV_BATCH; i++)
-		rx[i].tos = 0;
+	if (!pds->link->ops->rx_sets_tos)
+		for (i = 0; i < (int)UET_PDS_RECV_BATCH; i++)
+			rx[i].tos = 0;
 	n = pds->link->ops->recv(pds->link, rx, UET_PDS_RECV_BATCH);
 	for (i = 0; i < n; i++)
 		uet_pds_rx_tos(pds, rx[i].buf, rx[i].len, &rx[i].src,

@@ -190,6 +190,18 @@ void uet_pdc_rx_clear(struct uet_pds *pds, struct uet_pdc *pdc,
 		uet_pdc_ret_free(pds, pdc, r);
 }
 
+/* Any PSN received beyond the cumulative point (a hole before it): the
+ * first set bit ends the scan, no count needed (issue 18). */
+static bool uet_pdc_rx_holes(const struct uet_pdc *pdc)
+{
+	size_t i, n = ((size_t)pdc->win.mask + 1) / 64;
+
+	for (i = 0; i < n; i++)
+		if (pdc->win.words[i])
+			return true;
+	return false;
+}
+
 /* ---- output: ACK, NACK ---- */
 
 static void uet_pdc_send_ack(struct uet_pds *pds, struct uet_pdc *pdc,
@@ -229,7 +241,7 @@ static void uet_pdc_send_ack(struct uet_pds *pds, struct uet_pdc *pdc,
 	cc.ack.dpdcid = pdc->rpdcid;
 	type = uet_pds_cc_ack_fill(pds, pdc, &cc.cc_type, &cc.ack_cc_state,
 				  ccx_state, &cc.ack.m, now);
-	if (uet_psn_window_count(&pdc->win)) {
+	if (uet_pdc_rx_holes(pdc)) {
 		/* Holes: SACK the 64 PSNs after cack_psn. */
 		if (type == UET_PDS_TYPE_ACK) {
 			type = UET_PDS_TYPE_ACK_CC;
@@ -648,7 +660,7 @@ static void uet_pdc_req_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 	pdc->ack_psn = psn;
 	immediate = h->ar || rsp.next_hdr != UET_HDR_NONE || psn != base ||
 		    uet_psn_window_base(&pdc->win) - base != 1 ||
-		    uet_psn_window_count(&pdc->win) ||
+		    uet_pdc_rx_holes(pdc) ||
 		    pdc->ack_pending >= pds->cfg.ack_coalesce;
 	if (immediate && pds->batch && rsp.next_hdr == UET_HDR_NONE &&
 	    pdc->ack_pending < pds->cfg.ack_coalesce)

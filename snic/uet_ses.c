@@ -728,11 +728,24 @@ void uet_ses_set_now(struct uet_ses *ses, uint64_t now)
 		ses->now = now;
 }
 
+/* Nothing queued to send, held for order, incomplete, to reap or to
+ * sweep: a progress pass has no work (the common empty poll). */
+static bool ses_idle(const struct uet_ses *ses)
+{
+	return uet_dlist_empty(&ses->txq) && uet_dlist_empty(&ses->reapq) &&
+	       uet_dlist_empty(&ses->rxs_held) &&
+	       uet_dlist_empty(&ses->rx_inc) &&
+	       uet_dlist_empty(&ses->rma_inc) &&
+	       uet_hashmap_count(&ses->routes) <= UET_SES_ROUTES_IDLE_MAX;
+}
+
 void uet_ses_progress(struct uet_ses *ses, uint64_t now)
 {
 	if (!ses || ses->zombie)
 		return;
 	uet_ses_set_now(ses, now);
+	if (!ses->depth && ses_idle(ses))
+		return;
 	uet_ses_enter(ses);
 	uet_ses_ord_timer(ses);
 	uet_ses_expire(ses);

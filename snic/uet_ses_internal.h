@@ -510,9 +510,11 @@ struct uet_ses {
 	uint16_t next_msg_id;
 	struct uet_hashmap rx_msgs;	/* uet_ses_rx_msg by {stream, id} */
 	struct uet_hashmap tx_streams;	/* uet_ses_txs by stream key */
+	struct uet_hashmap_memo txs_memo;
 	struct uet_dlist txs_idle;	/* uet_ses_txs without sends */
 	size_t txs_idle_n;
 	struct uet_hashmap rx_streams;	/* uet_ses_rxs by stream key */
+	struct uet_hashmap_memo rxs_memo;
 	struct uet_dlist rxs_lru;
 	struct uet_dlist rxs_held;
 	uint64_t held_bytes;		/* bounce buffers of held messages */
@@ -520,6 +522,7 @@ struct uet_ses {
 	struct uet_hashmap mkeys;	/* uet_ses_send_op by memory key */
 	uint64_t mkey_seq;
 	struct uet_hashmap routes;	/* uet_ses_route by route key */
+	struct uet_hashmap_memo route_memo;
 	struct uet_hashmap rma_rx;	/* uet_ses_rma_rx by {stream, id} */
 	/* RI table */
 	struct uet_ses_mr_slot *mr_slots;

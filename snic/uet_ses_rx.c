@@ -460,7 +460,7 @@ void uet_ses_recv_matched(struct uet_ses *ses, struct uet_ses_recv_op *r,
 	struct uet_ses_rxs *rxs;
 	struct uet_hnode *n;
 
-	n = uet_hashmap_lookup_bytes(&ses->rx_streams, key);
+	n = uet_hashmap_memo_lookup(&ses->rxs_memo, &ses->rx_streams, key);
 	if (!n || r->crxs)
 		return;
 	rxs = uet_container_of(n, struct uet_ses_rxs, node);
@@ -487,6 +487,7 @@ static void ses_rxs_free(struct uet_ses *ses, struct uet_ses_rxs *rxs)
 						      entry),
 				-ECANCELED, UET_RC_CANCELLED);
 	ses_cmplq_flush(ses, rxs, true);
+	uet_hashmap_memo_forget(&ses->rxs_memo, &rxs->node);
 	uet_hashmap_remove(&ses->rx_streams, &rxs->node);
 	uet_dlist_remove(&rxs->lru);
 	uet_dlist_remove(&rxs->hentry);
@@ -510,7 +511,7 @@ static struct uet_ses_rxs *ses_rxs_get(struct uet_ses *ses,
 	struct uet_ses_rxs *rxs;
 	struct uet_hnode *n;
 
-	n = uet_hashmap_lookup_bytes(&ses->rx_streams, key);
+	n = uet_hashmap_memo_lookup(&ses->rxs_memo, &ses->rx_streams, key);
 	if (n) {
 		rxs = uet_container_of(n, struct uet_ses_rxs, node);
 		if (uet_dlist_linked(&rxs->lru)) {
@@ -966,7 +967,8 @@ static int ses_rx_send(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	uet_ses_stream_key(key, info->src, q->initiator, q->job_id,
 			   q->pid_on_fep, q->ri);
 	uet_put_be16(key + UET_SES_STREAM_KEY_LEN, q->msg_id);
-	if (q->msg_id) {
+	/* No message in progress (the single-packet case): no lookup. */
+	if (q->msg_id && uet_hashmap_count(&ses->rx_msgs)) {
 		n = uet_hashmap_lookup_bytes(&ses->rx_msgs, key);
 		m = n ? uet_container_of(n, struct uet_ses_rx_msg, node) : NULL;
 		if (m && ses_rx_fits(m, ep, q))

@@ -49,7 +49,7 @@ static struct uet_ses_txs *ses_txs_get(struct uet_ses *ses,
 	uet_ses_stream_key(k, &dst->fa,
 			   uet_ses_initiator_id(ep->pid_on_fep, ep->ri),
 			   dst->job_id, dst->pid_on_fep, dst->ri);
-	n = uet_hashmap_lookup_bytes(&ses->tx_streams, k);
+	n = uet_hashmap_memo_lookup(&ses->txs_memo, &ses->tx_streams, k);
 	if (n)
 		return uet_container_of(n, struct uet_ses_txs, node);
 	/* Forget the stream idle the longest: a later send to it simply
@@ -59,6 +59,7 @@ static struct uet_ses_txs *ses_txs_get(struct uet_ses *ses,
 					    idle);
 		uet_dlist_remove(&txs->idle);
 		ses->txs_idle_n--;
+		uet_hashmap_memo_forget(&ses->txs_memo, &txs->node);
 		uet_hashmap_remove(&ses->tx_streams, &txs->node);
 		uet_bufpool_put(&ses->txs_pool, txs);
 	}
@@ -286,7 +287,7 @@ static struct uet_ses_route *ses_route_get(struct uet_ses *ses,
 		k[0] = 'P';
 		memcpy(k + 1, &p, sizeof(p));
 	}
-	n = uet_hashmap_lookup_bytes(&ses->routes, k);
+	n = uet_hashmap_memo_lookup(&ses->route_memo, &ses->routes, k);
 	if (n)
 		return uet_container_of(n, struct uet_ses_route, node);
 	rt = uet_bufpool_get(&ses->route_pool);
@@ -316,6 +317,7 @@ void uet_ses_routes_sweep(struct uet_ses *ses)
 		rt = uet_container_of(n, struct uet_ses_route, node);
 		if (rt->inflight || !uet_dlist_empty(&rt->parked))
 			continue;
+		uet_hashmap_memo_forget(&ses->route_memo, n);
 		uet_hashmap_remove(&ses->routes, n);
 		uet_bufpool_put(&ses->route_pool, rt);
 	}
@@ -710,6 +712,19 @@ void uet_ses_push(struct uet_ses *ses)
 
 /* ---- sends ---- */
 
+/* The addressing and matching fields every send header carries (small
+ * message, SOM=1, SOM=0: the same fields of three wire structures). */
+static void ses_send_ident(const struct uet_ses_send_op *op, uint32_t *job_id,
+			   uint16_t *pid_on_fep, uint16_t *ri,
+			   uint32_t *initiator, uint64_t *match_bits)
+{
+	*job_id = op->job_id;
+	*pid_on_fep = op->pid_on_fep;
+	*ri = op->ri;
+	*initiator = op->initiator;
+	*match_bits = op->tag;
+}
+
 static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 			  struct uet_ses_pkt **out)
 {
@@ -764,11 +779,9 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		ctl.hd = op->has_data;
 		sm.ctl = ctl;
 		sm.request_length = (uint16_t)op->len;
-		sm.job_id = op->job_id;
-		sm.pid_on_fep = op->pid_on_fep;
-		sm.resource_index = op->ri;
-		sm.initiator = op->initiator;
-		sm.match_bits = op->tag;
+		ses_send_ident(op, &sm.job_id, &sm.pid_on_fep,
+			       &sm.resource_index, &sm.initiator,
+			       &sm.match_bits);
 		sm.header_data = op->has_data ? op->header_data : 0;
 		n = uet_ses_small_msg_encode(p->hdr, sizeof(p->hdr), &sm);
 		p->next_hdr = UET_HDR_REQUEST_MEDIUM;
@@ -778,11 +791,9 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		ctl.hd = op->has_data;
 		s1.ctl = ctl;
 		s1.message_id = op->msg_id;
-		s1.job_id = op->job_id;
-		s1.pid_on_fep = op->pid_on_fep;
-		s1.resource_index = op->ri;
-		s1.initiator = op->initiator;
-		s1.match_bits = op->tag;
+		ses_send_ident(op, &s1.job_id, &s1.pid_on_fep,
+			       &s1.resource_index, &s1.initiator,
+			       &s1.match_bits);
 		s1.header_data = op->has_data ? op->header_data : 0;
 		s1.request_length = (uint32_t)op->len;
 		n = uet_ses_std_som1_encode(p->hdr, sizeof(p->hdr), &s1);
@@ -802,11 +813,9 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		memset(&s0, 0, sizeof(s0));
 		s0.ctl = ctl;
 		s0.message_id = op->msg_id;
-		s0.job_id = op->job_id;
-		s0.pid_on_fep = op->pid_on_fep;
-		s0.resource_index = op->ri;
-		s0.initiator = op->initiator;
-		s0.match_bits = op->tag;
+		ses_send_ident(op, &s0.job_id, &s0.pid_on_fep,
+			       &s0.resource_index, &s0.initiator,
+			       &s0.match_bits);
 		s0.payload_length = (uint16_t)plen;
 		s0.message_offset = (uint32_t)off;
 		s0.request_length = (uint32_t)op->len;

@@ -71,7 +71,7 @@ uint32_t uet_snic_peer_find_locked(struct uet_snic_dev *dev,
 	if (a->ss.ss_family != AF_INET && a->ss.ss_family != AF_INET6)
 		return UET_HSI_PEER_UNKNOWN;
 	uet_link_addr_key(a, key);
-	n = uet_hashmap_lookup_bytes(&dev->peer_map, key);
+	n = uet_hashmap_memo_lookup(&dev->peer_memo, &dev->peer_map, key);
 	if (!n)
 		return UET_HSI_PEER_UNKNOWN;
 	return uet_container_of(n, struct uet_snic_peer, node)->handle;
@@ -174,6 +174,7 @@ static int snic_peer_remove(struct uet_hsi_dev *d, uint64_t handle)
 	}
 	if (--peer->refs)
 		goto out;
+	uet_hashmap_memo_forget(&dev->peer_memo, &peer->node);
 	uet_hashmap_remove(&dev->peer_map, &peer->node);
 	dev->peers[handle] = NULL;
 	if (handle < dev->peer_hint)

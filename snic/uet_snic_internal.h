@@ -148,6 +148,7 @@ struct uet_snic_dev {
 	uint32_t peers_cap;
 	uint32_t peer_hint;		/* no free slot below this index */
 	struct uet_hashmap peer_map;	/* canonical address -> peer */
+	struct uet_hashmap_memo peer_memo;
 
 	/* Memory registrations by key (the keys come from the SES RI
 	 * table, which checks remote accesses). */

@@ -538,6 +538,50 @@ START_TEST(test_byte_keys_collide)
 END_TEST
 
 /* Random insert/remove/lookup against a presence array. */
+/*
+ * The one-entry memo in front of a byte-keyed map (SES streams and routes,
+ * the software NIC's peers):
+ * a hit needs the same key, a miss falls back to the map, and an entry
+ * forgotten before its removal is never returned again, even when its
+ * memory comes back under another key.
+ */
+START_TEST(test_memo)
+{
+	struct uet_hnode a, b, *n;
+	struct uet_hashmap_memo m = { NULL };
+	struct uet_hashmap map;
+	uint8_t ka[34], kb[34];
+
+	memset(ka, 0xa5, sizeof(ka));
+	memset(kb, 0xa5, sizeof(kb));
+	kb[sizeof(kb) - 1] = 0x5a;	/* differs in the last byte only */
+	ck_assert_int_eq(uet_hashmap_init(&map, sizeof(ka), 0), 0);
+	ck_assert_ptr_null(uet_hashmap_memo_lookup(&m, &map, ka));
+	ck_assert_int_eq(uet_hashmap_insert_bytes(&map, &a, ka), 0);
+	ck_assert_int_eq(uet_hashmap_insert_bytes(&map, &b, kb), 0);
+	ck_assert_ptr_eq(uet_hashmap_memo_lookup(&m, &map, ka), &a);
+	ck_assert_ptr_eq(m.node, &a);
+	ck_assert_ptr_eq(uet_hashmap_memo_lookup(&m, &map, kb), &b);
+	ck_assert_ptr_eq(uet_hashmap_memo_lookup(&m, &map, ka), &a);
+	/* Forgetting another entry keeps the memo; its own clears it. */
+	uet_hashmap_memo_forget(&m, &b);
+	ck_assert_ptr_eq(m.node, &a);
+	uet_hashmap_memo_forget(&m, &a);
+	ck_assert_ptr_null(m.node);
+	uet_hashmap_remove(&map, &a);
+	ck_assert_ptr_null(uet_hashmap_memo_lookup(&m, &map, ka));
+	/* a's memory reused under b's key: found by b's key only. */
+	uet_hashmap_memo_forget(&m, &b);
+	uet_hashmap_remove(&map, &b);
+	ck_assert_int_eq(uet_hashmap_insert_bytes(&map, &a, kb), 0);
+	n = uet_hashmap_memo_lookup(&m, &map, kb);
+	ck_assert_ptr_eq(n, &a);
+	ck_assert_ptr_null(uet_hashmap_memo_lookup(&m, &map, ka));
+	ck_assert_ptr_eq(uet_hashmap_memo_lookup(&m, &map, kb), &a);
+	uet_hashmap_fini(&map);
+}
+END_TEST
+
 START_TEST(test_random_model)
 {
 	enum { N = 4096, ROUNDS = 200000 };
@@ -590,6 +634,7 @@ static Suite *util_hashmap_suite(void)
 	tcase_add_test(tc, test_byte_keys);
 	tcase_add_test(tc, test_byte_keys_collide);
 	tcase_add_test(tc, test_random_model);
+	tcase_add_test(tc, test_memo);
 	suite_add_tcase(s, tc);
 	return s;
 }

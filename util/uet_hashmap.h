@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "uet_list.h"	/* uet_container_of() to get from node to object */
 
@@ -87,6 +88,33 @@ struct uet_hnode *uet_hashmap_lookup_bytes(const struct uet_hashmap *map,
 
 /* Remove a node that is in this map. */
 void uet_hashmap_remove(struct uet_hashmap *map, struct uet_hnode *node);
+
+/*
+ * The entry the last lookup in a byte-keyed map found.  Consecutive
+ * messages of a ping-pong or a stream look the same key up: one key
+ * compare instead of hashing it.  Whoever removes an entry from the map
+ * forgets it here first (uet_hashmap_memo_forget).
+ */
+struct uet_hashmap_memo {
+	struct uet_hnode *node;
+};
+
+static inline struct uet_hnode *
+uet_hashmap_memo_lookup(struct uet_hashmap_memo *m,
+			const struct uet_hashmap *map, const void *key)
+{
+	if (m->node && !memcmp(m->node->key.bytes, key, map->key_len))
+		return m->node;
+	m->node = uet_hashmap_lookup_bytes(map, key);
+	return m->node;
+}
+
+static inline void uet_hashmap_memo_forget(struct uet_hashmap_memo *m,
+					   const struct uet_hnode *n)
+{
+	if (m->node == n)
+		m->node = NULL;
+}
 
 /*
  * Iteration in bucket order:
