@@ -21,17 +21,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_tsc.h"
 #include "snic_harness.h"
 
 #define RMA_NICS_ROUNDS_MAX	64
-
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* ops operations of len bytes from a against key at b, depth at a time;
  * 0, or -1 (a post failed, an operation failed, or no progress). */
@@ -104,13 +97,6 @@ out_a:
 	return ret;
 }
 
-static int cmp(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 int main(int argc, char **argv)
 {
 	unsigned int ops = argc > 1 ? (unsigned int)atoi(argv[1]) : 200;
@@ -147,11 +133,8 @@ int main(int argc, char **argv)
 		}
 	if (m1 - m0 < 2)
 		return 0;
-	for (m = 0; m < 2; m++) {
-		qsort(cpu[m], rounds, sizeof(double), cmp);
-		med[m] = rounds % 2 ? cpu[m][rounds / 2] :
-			 (cpu[m][rounds / 2 - 1] + cpu[m][rounds / 2]) / 2;
-	}
+	for (m = 0; m < 2; m++)
+		med[m] = bench_median(cpu[m], rounds);
 	printf("median CPU per MiB: write %.1f usec, read %.1f usec; "
 	       "read/write %.3f\n", med[0] / 1e3, med[1] / 1e3,
 	       med[1] / med[0]);
