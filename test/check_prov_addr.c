@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rdma/fabric.h>
@@ -231,6 +232,69 @@ START_TEST(test_addr_str)
 }
 END_TEST
 
+/* FI_ADDR_STR text read back: uet's own form (ids optional) and
+ * libfabric's sockaddr forms; every truncated prefix and malformed
+ * text refused. */
+START_TEST(test_addr_from_text)
+{
+	static const char *bad[] = {
+		"", "uet://", "uet://127.0.0.1", "uet://127.0.0.1:",
+		"uet://127.0.0.1:65536", "uet://127.0.0.1:1/4096/0",
+		"uet://127.0.0.1:1/1", "uet://127.0.0.1:1/1/", "uet://[::1:1",
+		"uet://[::1]", "uet://[::1]x1", "uet://1.2.3:1", "uet://::1:1",
+		"fi_sockaddr_in://[::1]:1", "fi_sockaddr_in6://1.2.3.4:1",
+		"fi_sockaddr_in://1.2.3.4:1/0/0", "tcp://1.2.3.4:1",
+		"uet://[fe80::1%]:1", "uet://127.0.0.1:1 ",
+	};
+	struct uet_addr a = addr4("127.0.0.1", 4793, 5, 6), b;
+	struct uet_addr c = addr6("fe80::2", 7, 2, 4095, 4095);
+	char buf[UET_ADDR_STR_MAX];
+	size_t len, i, n;
+	void *text;
+
+	len = sizeof(buf);
+	ck_assert_int_eq(uet_addr_str(&a, buf, &len), 0);
+	ck_assert_int_eq(uet_addr_from_text(&b, buf, len), 0);
+	ck_assert_int_eq(uet_addr_cmp(&a, &b), 0);
+	ck_assert_uint_eq(b.pid, 5);
+	ck_assert_uint_eq(b.ri, 6);
+	len = sizeof(buf);
+	ck_assert_int_eq(uet_addr_str(&c, buf, &len), 0);
+	ck_assert_int_eq(uet_addr_from_text(&b, buf, len), 0);
+	ck_assert_int_eq(uet_addr_cmp(&c, &b), 0);
+	/* every prefix of a valid text (NUL cut short) is refused */
+	for (n = 0; n + 1 < len; n++)
+		ck_assert_int_eq(uet_addr_from_text(&b, buf, n), -FI_EINVAL);
+	/* libfabric's forms, ids 0 */
+	ck_assert_int_eq(uet_addr_from_text(&b, "fi_sockaddr_in://10.1.2.3:9",
+					    28), 0);
+	a = addr4("10.1.2.3", 9, 0, 0);
+	ck_assert_int_eq(uet_addr_cmp(&a, &b), 0);
+	ck_assert_int_eq(uet_addr_from_text(&b, "fi_sockaddr_in6://[::1]:0",
+					    26), 0);
+	c = addr6("::1", 0, 0, 0, 0);
+	ck_assert_int_eq(uet_addr_cmp(&c, &b), 0);
+	ck_assert_int_eq(uet_addr_from_text(&b, "uet://10.1.2.3:9", 17), 0);
+	ck_assert_int_eq(uet_addr_cmp(&a, &b), 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(uet_addr_from_text(&b, bad[i],
+						 strlen(bad[i]) + 1) ==
+			      -FI_EINVAL, "accepted '%s'", bad[i]);
+	ck_assert_int_eq(uet_addr_from_text(NULL, "uet://1.2.3.4:1", 16),
+			 -FI_EINVAL);
+	/* an info's address by its format */
+	a = addr4("127.0.0.1", 4793, 1, 2);
+	ck_assert_int_eq(uet_addr_to_text(&a, &text, &len), 0);
+	ck_assert_str_eq(text, "uet://127.0.0.1:4793/1/2");
+	ck_assert_uint_eq(len, strlen(text) + 1);
+	ck_assert_int_eq(uet_addr_from_info(&b, FI_ADDR_STR, text, len), 0);
+	ck_assert_int_eq(uet_addr_cmp(&a, &b), 0);
+	ck_assert_int_eq(uet_addr_from_info(&b, FI_SOCKADDR_IN, text, len),
+			 -FI_EINVAL);
+	free(text);
+}
+END_TEST
+
 START_TEST(test_addr_resolve)
 {
 	struct uet_addr a;
@@ -331,6 +395,7 @@ static Suite *addr_suite(void)
 	tcase_add_test(tc, test_addr_ids_roundtrip);
 	tcase_add_test(tc, test_addr_malformed);
 	tcase_add_test(tc, test_addr_str);
+	tcase_add_test(tc, test_addr_from_text);
 	tcase_add_test(tc, test_addr_resolve);
 	tcase_add_test(tc, test_addr_cmp);
 	tcase_add_test(tc, test_addr_insertsym);

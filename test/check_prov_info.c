@@ -7,6 +7,9 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,6 +27,7 @@
 #include "uet_info.h"
 #include "uet_log.h"
 #include "uet_nic.h"
+#include "uet_peer.h"
 #include "uet_prov.h"
 #include "uet_test.h"
 #include "uet_xlate.h"
@@ -794,7 +798,19 @@ START_TEST(test_info_check)
 	CHECK_ALTERED((free(dup->domain_attr->name),
 		       dup->domain_attr->name = strdup("eth-none")),
 		      -FI_ENODATA);
-	CHECK_ALTERED(dup->addr_format = FI_ADDR_STR, -FI_ENODATA);
+	/* text addresses only for a peer's owner (FI_PEER: lnx) */
+	CHECK_ALTERED((dup->caps &= ~(uint64_t)FI_PEER,
+		       dup->addr_format = FI_ADDR_STR), -FI_ENODATA);
+#if UET_HAVE_PEER
+	CHECK_ALTERED((free(dup->src_addr),
+		       dup->src_addr = strdup("uet://127.0.0.1:0/0/0"),
+		       dup->src_addrlen = strlen(dup->src_addr) + 1,
+		       dup->addr_format = FI_ADDR_STR), 0);
+	CHECK_ALTERED((free(dup->src_addr),
+		       dup->src_addr = strdup("uet://10.0.0.1:0/0/0"),
+		       dup->src_addrlen = strlen(dup->src_addr) + 1,
+		       dup->addr_format = FI_ADDR_STR), -FI_ENODATA);
+#endif
 	/* a source address lo does not own */
 	CHECK_ALTERED(((uint8_t *)dup->src_addr)[4] = 10, -FI_ENODATA);
 #undef CHECK_ALTERED
@@ -948,6 +964,114 @@ static void put(const char *dir, const char *name, const char *text)
 /* fi_info->nic: lo as the kernel describes it, and a fake sysfs tree for
  * a virtio-net interface under a PCI function; fi_dupinfo copies it,
  * fi_freeinfo frees it. */
+/* Append to b (at *off) one RTM_NEWADDR message of seq: family, flags
+ * in ifa_flags (ifa8) and, when flags32 is not 0, in IFA_FLAGS. */
+static void nl_addr_msg(uint8_t *b, size_t *off, uint32_t seq, int family,
+			uint32_t ifindex, const char *ip, uint8_t ifa8,
+			uint32_t flags32)
+{
+	struct nlmsghdr *nh = (struct nlmsghdr *)(b + *off);
+	struct ifaddrmsg *ifa = NLMSG_DATA(nh);
+	struct rtattr *rta;
+	size_t alen = family == AF_INET6 ? 16 : 4;
+
+	memset(nh, 0, NLMSG_SPACE(sizeof(*ifa)));
+	nh->nlmsg_type = RTM_NEWADDR;
+	nh->nlmsg_seq = seq;
+	nh->nlmsg_flags = NLM_F_MULTI;
+	ifa->ifa_family = (uint8_t)family;
+	ifa->ifa_index = ifindex;
+	ifa->ifa_flags = ifa8;
+	nh->nlmsg_len = NLMSG_LENGTH(sizeof(*ifa));
+	rta = (struct rtattr *)(b + *off + NLMSG_ALIGN(nh->nlmsg_len));
+	rta->rta_type = IFA_ADDRESS;
+	rta->rta_len = (unsigned short)RTA_LENGTH(alen);
+	ck_assert_int_eq(inet_pton(family, ip, RTA_DATA(rta)), 1);
+	nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + RTA_ALIGN(rta->rta_len);
+	if (flags32) {
+		rta = (struct rtattr *)(b + *off + nh->nlmsg_len);
+		rta->rta_type = IFA_FLAGS;
+		rta->rta_len = (unsigned short)RTA_LENGTH(sizeof(flags32));
+		memcpy(RTA_DATA(rta), &flags32, sizeof(flags32));
+		nh->nlmsg_len += RTA_ALIGN(rta->rta_len);
+	}
+	*off += NLMSG_ALIGN(nh->nlmsg_len);
+}
+
+static void nl_ctl_msg(uint8_t *b, size_t *off, uint32_t seq, int type,
+		       int error)
+{
+	struct nlmsghdr *nh = (struct nlmsghdr *)(b + *off);
+	struct nlmsgerr *e = NLMSG_DATA(nh);
+
+	memset(nh, 0, NLMSG_SPACE(sizeof(*e)));
+	nh->nlmsg_type = (uint16_t)type;
+	nh->nlmsg_seq = seq;
+	nh->nlmsg_len = NLMSG_LENGTH(type == NLMSG_ERROR ? sizeof(*e) :
+							   sizeof(int));
+	if (type == NLMSG_ERROR)
+		e->error = error;
+	*off += NLMSG_ALIGN(nh->nlmsg_len);
+}
+
+/* IPv6 addresses bind() refuses, from an RTM_GETADDR dump: tentative
+ * (not optimistic) and DAD-failed ones; the 32-bit IFA_FLAGS wins over
+ * ifa_flags; other families, other sequence numbers and the rest are
+ * not listed; truncation and kernel errors are reported. */
+START_TEST(test_iface_nl_unusable)
+{
+	uint8_t b[2048] __attribute__((aligned(8)));
+	struct uet_iface_v6_addr *v = NULL;
+	struct in6_addr want;
+	size_t off = 0, n = 0, cap = 0;
+
+	ck_assert(uet_iface_nl_flags_unusable(0x40));	/* tentative */
+	ck_assert(!uet_iface_nl_flags_unusable(0x44));	/* + optimistic */
+	ck_assert(uet_iface_nl_flags_unusable(0x48));	/* + dadfailed */
+	ck_assert(uet_iface_nl_flags_unusable(0x08));
+	ck_assert(!uet_iface_nl_flags_unusable(0x80));	/* permanent */
+	ck_assert(!uet_iface_nl_flags_unusable(0));
+
+	nl_addr_msg(b, &off, 7, AF_INET6, 2, "fe80::1", 0x40, 0);
+	nl_addr_msg(b, &off, 7, AF_INET6, 3, "fe80::2", 0x44, 0);
+	nl_addr_msg(b, &off, 7, AF_INET6, 4, "fd00::3", 0x80, 0x48);
+	nl_addr_msg(b, &off, 7, AF_INET6, 5, "fd00::4", 0x40, 0x80);
+	nl_addr_msg(b, &off, 7, AF_INET6, 1, "::1", 0x80, 0);
+	nl_addr_msg(b, &off, 7, AF_INET, 6, "10.0.0.1", 0x40, 0);
+	nl_addr_msg(b, &off, 8, AF_INET6, 7, "fe80::7", 0x40, 0);
+	ck_assert_int_eq(uet_iface_nl_parse(b, off, 7, &v, &n, &cap), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(v[0].ifindex, 2);
+	ck_assert_int_eq(inet_pton(AF_INET6, "fe80::1", &want), 1);
+	ck_assert_mem_eq(&v[0].addr, &want, sizeof(want));
+	ck_assert_uint_eq(v[1].ifindex, 4);
+	ck_assert_uint_eq(v[1].flags, 0x48);
+	ck_assert_int_eq(inet_pton(AF_INET6, "fd00::3", &want), 1);
+	ck_assert_mem_eq(&v[1].addr, &want, sizeof(want));
+	/* the end of the dump */
+	off = 0;
+	nl_addr_msg(b, &off, 7, AF_INET6, 9, "fe80::9", 0x48, 0);
+	nl_ctl_msg(b, &off, 7, NLMSG_DONE, 0);
+	ck_assert_int_eq(uet_iface_nl_parse(b, off, 7, &v, &n, &cap), 1);
+	ck_assert_uint_eq(n, 3);
+	/* a message cut short */
+	off = 0;
+	nl_addr_msg(b, &off, 7, AF_INET6, 9, "fe80::9", 0x48, 0);
+	ck_assert_int_eq(uet_iface_nl_parse(b, off - 4, 7, &v, &n, &cap),
+			 -FI_EINVAL);
+	/* the kernel's error */
+	off = 0;
+	nl_ctl_msg(b, &off, 7, NLMSG_ERROR, -EPERM);
+	ck_assert_int_eq(uet_iface_nl_parse(b, off, 7, &v, &n, &cap),
+			 -FI_EIO);
+	free(v);
+	/* and the live one answers (a bounded netlink dump) */
+	v = NULL;
+	ck_assert_int_eq(uet_iface_v6_unusable(&v, &n), 0);
+	free(v);
+}
+END_TEST
+
 START_TEST(test_info_nic)
 {
 	char root[] = "/tmp/uet_nic_XXXXXX", d[512], l[512];
@@ -1126,6 +1250,7 @@ static Suite *info_suite(void)
 	tcase_add_test(tc, test_info_order_all_ifaces);
 	tcase_add_test(tc, test_iface_fabric_names);
 	tcase_add_test(tc, test_iface_order);
+	tcase_add_test(tc, test_iface_nl_unusable);
 	tcase_add_test(tc, test_xlate);
 	suite_add_tcase(s, tc);
 	return s;

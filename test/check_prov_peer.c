@@ -13,6 +13,7 @@
 
 #include <rdma/fi_errno.h>
 
+#include "uet_addr.h"
 #include "uet_clock.h"
 #include "uet_info.h"
 #include "uet_peer.h"
@@ -368,6 +369,42 @@ static void owner_init(struct owner *o)
 		}							\
 	} while (0)
 
+/* Side 1 as lnx opens a core endpoint: a peer CQ (o's), a peer SRX
+ * bound to the endpoint; both sides enabled and connected (uid). */
+static void peer_pair_open(struct pair *p, struct owner *o,
+			   struct fid_ep **srx, fi_addr_t uid)
+{
+	struct fi_peer_cq_context cqc = { .size = sizeof(cqc) };
+	struct fi_peer_srx_context srxc = { .size = sizeof(srxc) };
+	struct fi_rx_attr rxa = { .op_flags = FI_PEER };
+
+	owner_init(o);
+	cqc.cq = &o->cq;
+	srxc.srx = &o->srx;
+	pair_init(p, FI_PEER | FI_AV_USER_ID);
+	side_objs(p, 0, 0, NULL);
+	side_objs(p, 1, FI_PEER, &cqc);
+	ck_assert_int_eq(fi_srx_context(p->s[1].dom, &rxa, srx, &srxc), 0);
+	ck_assert_int_eq(fi_ep_bind(p->s[1].ep, &(*srx)->fid, 0), 0);
+	ck_assert_int_eq(fi_enable(p->s[0].ep), 0);
+	ck_assert_int_eq(fi_enable(p->s[1].ep), 0);
+	pair_connect(p, uid);
+}
+
+/* Everything but the endpoint and the SRX of side 1. */
+static void peer_pair_close_rest(struct pair *p)
+{
+	ck_assert_int_eq(fi_close(&p->s[0].ep->fid), 0);
+	ck_assert_int_eq(fi_close(&p->s[0].av->fid), 0);
+	ck_assert_int_eq(fi_close(&p->s[1].av->fid), 0);
+	ck_assert_int_eq(fi_close(&p->s[0].cq->fid), 0);
+	ck_assert_int_eq(fi_close(&p->s[1].cq->fid), 0);
+	ck_assert_int_eq(fi_close(&p->s[0].dom->fid), 0);
+	ck_assert_int_eq(fi_close(&p->s[1].dom->fid), 0);
+	ck_assert_int_eq(fi_close(&p->fab->fid), 0);
+	fi_freeinfo(p->info);
+}
+
 /* A peer CQ and a peer SRX: an expected message lands in the owner's
  * posted buffer, an unexpected one is queued with the owner and lands
  * when the owner starts it, a discarded one never lands; every
@@ -474,15 +511,48 @@ START_TEST(test_peer_srx)
 	/* the sender's completions were ordinary */
 	ck_assert_int_eq(fi_close(&p.s[1].ep->fid), 0);
 	ck_assert_int_eq(fi_close(&srx->fid), 0);
-	ck_assert_int_eq(fi_close(&p.s[0].ep->fid), 0);
-	ck_assert_int_eq(fi_close(&p.s[0].av->fid), 0);
-	ck_assert_int_eq(fi_close(&p.s[1].av->fid), 0);
-	ck_assert_int_eq(fi_close(&p.s[0].cq->fid), 0);
-	ck_assert_int_eq(fi_close(&p.s[1].cq->fid), 0);
-	ck_assert_int_eq(fi_close(&p.s[0].dom->fid), 0);
-	ck_assert_int_eq(fi_close(&p.s[1].dom->fid), 0);
-	ck_assert_int_eq(fi_close(&p.fab->fid), 0);
-	fi_freeinfo(p.info);
+	peer_pair_close_rest(&p);
+	ck_assert_int_eq(uet_peer_msgs_live(), 0);
+	free(o);
+}
+END_TEST
+
+/* Messages still queued with the owner when the endpoint closes (lnx
+ * closes its core endpoint and SRX without discarding its unexpected
+ * queue): start then fails, discard frees the record, and the SRX's
+ * close frees the records left. */
+START_TEST(test_peer_close_queued)
+{
+	struct fi_peer_rx_entry *q[3];
+	struct fid_ep *srx;
+	struct owner *o;
+	struct pair p;
+	int i;
+
+	o = calloc(1, sizeof(*o));
+	ck_assert_ptr_nonnull(o);
+	peer_pair_open(&p, o, &srx, 0x77);
+	ck_assert_int_eq(uet_peer_msgs_live(), 0);
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(fi_tsend(p.s[0].ep, "queued", 7, NULL,
+					  p.s[0].peer, 20 + i, NULL), 0);
+	WAIT_UNTIL(&p, o->nqueued >= 3);
+	for (i = 0; i < 3; i++) {
+		q[i] = o->queued[i];
+		ck_assert_uint_eq(q[i]->tag, 20 + i);
+	}
+	ck_assert_int_eq(uet_peer_msgs_live(), 3);
+	ck_assert_int_eq(fi_close(&p.s[1].ep->fid), 0);
+	/* the records outlive the endpoint, not its use */
+	ck_assert_int_eq(uet_peer_msgs_live(), 3);
+	ck_assert_int_eq(o->srx.peer_ops->start_tag(q[0]), -FI_EINVAL);
+	ck_assert_int_eq(o->srx.peer_ops->discard_tag(q[1]), 0);
+	ck_assert_ptr_null(q[1]->peer_context);
+	ck_assert_int_eq(uet_peer_msgs_live(), 2);
+	ck_assert_int_eq(fi_close(&srx->fid), 0);
+	ck_assert_int_eq(uet_peer_msgs_live(), 0);
+	peer_pair_close_rest(&p);
+	ck_assert_int_eq(o->ncomp, 0);
 	free(o);
 }
 END_TEST
@@ -494,6 +564,7 @@ START_TEST(test_peer_info)
 {
 	struct fi_info *hints, *info, *cur;
 	char foreign[600];
+	struct uet_addr a;
 
 	hints = fi_allocinfo();
 	ck_assert_ptr_nonnull(hints);
@@ -509,8 +580,32 @@ START_TEST(test_peer_info)
 		ck_assert_uint_eq(cur->ep_attr->auth_key_size, 0);
 		ck_assert_uint_le(cur->tx_attr->iov_limit, 4);
 		ck_assert_uint_le(cur->rx_attr->iov_limit, 4);
+		/* text addresses, the format shm takes too */
+		ck_assert_uint_eq(cur->addr_format, FI_ADDR_STR);
+		ck_assert_int_eq(uet_addr_from_text(&a, cur->src_addr,
+						    cur->src_addrlen), 0);
 	}
 	fi_freeinfo(info);
+	/* as fi_pingpong's client over lnx asks: lnx's format (text) and
+	 * lnx's address of the server */
+	hints->addr_format = FI_ADDR_STR;
+	memset(foreign, 'y', sizeof(foreign));
+	hints->dest_addr = malloc(sizeof(foreign));
+	ck_assert_ptr_nonnull(hints->dest_addr);
+	memcpy(hints->dest_addr, foreign, sizeof(foreign));
+	hints->dest_addrlen = sizeof(foreign);
+	ck_assert_int_eq(uet_getinfo(API, NULL, NULL, 0, hints, &info), 0);
+	ck_assert_uint_eq(info->addr_format, FI_ADDR_STR);
+	fi_freeinfo(info);
+	free(hints->dest_addr);
+	hints->dest_addr = NULL;
+	hints->dest_addrlen = 0;
+	/* a sockaddr format asked for is kept */
+	hints->addr_format = FI_SOCKADDR_IN;
+	ck_assert_int_eq(uet_getinfo(API, NULL, NULL, 0, hints, &info), 0);
+	ck_assert_uint_eq(info->addr_format, FI_SOCKADDR_IN);
+	fi_freeinfo(info);
+	hints->addr_format = FI_FORMAT_UNSPEC;
 	/* an address of the owner's format (lnx: host name and its core
 	 * addresses) */
 	memset(foreign, 'x', sizeof(foreign));
@@ -540,6 +635,7 @@ static Suite *prov_peer_suite(void)
 	tcase_add_test(tc, test_domain2_endpoint2);
 #if UET_HAVE_PEER
 	tcase_add_test(tc, test_peer_srx);
+	tcase_add_test(tc, test_peer_close_queued);
 	tcase_add_test(tc, test_peer_info);
 #endif
 	suite_add_tcase(s, tc);

@@ -104,4 +104,20 @@ bool uet_addr_is_loopback(const struct uet_addr *a);
  */
 int uet_addr_add(struct uet_addr *a, uint32_t node_inc, uint32_t svc_inc);
 
+/*
+ * Text forms (FI_ADDR_STR, uet_addr_text.c): uet_addr_str's
+ * "uet://<ip>:<port>[/<pid>/<ri>]" and libfabric's
+ * "fi_sockaddr_in://<ip>:<port>" and "fi_sockaddr_in6://[<ip>]:<port>"
+ * (a "%<scope>" inside the brackets: an interface name or index).  The
+ * text must end with a NUL within len bytes.  0 or -FI_EINVAL.
+ */
+int uet_addr_from_text(struct uet_addr *a, const char *text, size_t len);
+/* An fi_info address (src_addr, dest_addr) of format addr_format:
+ * text for FI_ADDR_STR, else raw. */
+int uet_addr_from_info(struct uet_addr *a, uint32_t addr_format,
+		       const void *addr, size_t len);
+/* uet_addr_str's text, allocated (*len with the NUL): 0, -FI_ENOMEM or
+ * -FI_EINVAL. */
+int uet_addr_to_text(const struct uet_addr *a, void **text, size_t *len);
+
 #endif /* UET_ADDR_H */

@@ -225,7 +225,8 @@ static int uet_domain_open_dev(struct uet_domain *dom,
 		UET_WARN(FI_LOG_DOMAIN, "info has no source address\n");
 		return -FI_EINVAL;
 	}
-	ret = uet_addr_from_raw(&src, info->src_addr, info->src_addrlen);
+	ret = uet_addr_from_info(&src, info->addr_format, info->src_addr,
+				 info->src_addrlen);
 	if (ret)
 		return ret;
 	if (src.u.sa.sa_family == AF_INET) {

@@ -813,8 +813,8 @@ static int uet_ep_open_in(struct fid_domain *domain, struct fi_info *info,
 		goto err_free;
 	}
 	if (info->src_addr) {
-		ret = uet_addr_from_raw(&src, info->src_addr,
-					info->src_addrlen);
+		ret = uet_addr_from_info(&src, info->addr_format,
+					 info->src_addr, info->src_addrlen);
 		if (ret)
 			goto err_info;
 		if (!uet_ep_addr_local(d, &src)) {

@@ -18,6 +18,7 @@
 
 #include "uet_iface.h"
 #include "uet_info.h"
+#include "uet_log.h"
 
 static bool uet_iface_wanted(const char *list, const char *name)
 {
@@ -111,9 +112,61 @@ void uet_iface_set_fabric(struct uet_iface *ifc)
 	snprintf(ifc->fabric, sizeof(ifc->fabric), "%s/%u", txt, prefix);
 }
 
+/* Whether IPv6 address sa of interface name is in bad (the addresses
+ * bind() refuses yet, uet_iface_v6_unusable). */
+static bool uet_iface_v6_listed(const struct uet_iface_v6_addr *bad,
+				size_t nbad, const char *name,
+				const struct sockaddr *sa)
+{
+	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)sa;
+	unsigned int idx = 0;
+	size_t i;
+
+	for (i = 0; i < nbad; i++) {
+		if (memcmp(&bad[i].addr, &s6->sin6_addr, sizeof(bad[i].addr)))
+			continue;
+		if (!idx)
+			idx = if_nametoindex(name);
+		if (bad[i].ifindex == idx)
+			return true;
+	}
+	return false;
+}
+
+/* Drop from ifs the IPv6 addresses that cannot be bound yet (DAD still
+ * runs: a veth right after it came up) or at all (DAD failed): a domain
+ * on one would fail with -FI_EADDRNOTAVAIL.  Without netlink, none is
+ * dropped. */
+static size_t uet_iface_drop_unusable(struct uet_iface *ifs, size_t n,
+				      const struct uet_iface_v6_addr *bad,
+				      size_t nbad)
+{
+	char txt[INET6_ADDRSTRLEN];
+	size_t i, m = 0;
+
+	for (i = 0; i < n; i++) {
+		if (ifs[i].addr.u.sa.sa_family == AF_INET6 &&
+		    uet_iface_v6_listed(bad, nbad, ifs[i].name,
+					&ifs[i].addr.u.sa)) {
+			if (!inet_ntop(AF_INET6, &ifs[i].addr.u.sin6.sin6_addr,
+				       txt, sizeof(txt)))
+				txt[0] = '\0';
+			UET_INFO(UET_LOG_FABRIC, "%s: address %s skipped: "
+				 "tentative or duplicate (IPv6 duplicate "
+				 "address detection)\n", ifs[i].name, txt);
+			continue;
+		}
+		ifs[m++] = ifs[i];
+	}
+	return m;
+}
+
 int uet_iface_get(const char *list, int want, struct uet_iface **ifsp,
 		  size_t *np)
 {
+	struct uet_iface_v6_addr *bad = NULL;
+	size_t nbad = 0, nv6 = 0;
+	int ret;
 	struct ifaddrs *ifas, *ifa;
 	struct uet_iface *ifs;
 	size_t n = 0, cap = 0;
@@ -146,11 +199,22 @@ int uet_iface_get(const char *list, int want, struct uet_iface **ifsp,
 		ifs[n].loopback = !!(ifa->ifa_flags & IFF_LOOPBACK);
 		ifs[n].mtu = uet_iface_mtu(fd, ifa->ifa_name);
 		uet_iface_set_fabric(&ifs[n]);
+		if (family == AF_INET6)
+			nv6++;
 		n++;
 	}
 	if (fd >= 0)
 		close(fd);
 	freeifaddrs(ifas);
+	if (nv6) {
+		ret = uet_iface_v6_unusable(&bad, &nbad);
+		if (ret)
+			UET_DBG(UET_LOG_FABRIC, "IPv6 address states unknown "
+				"(%d): no address skipped\n", ret);
+		else
+			n = uet_iface_drop_unusable(ifs, n, bad, nbad);
+		free(bad);
+	}
 	*ifsp = ifs;
 	*np = n;
 	return 0;

@@ -56,6 +56,33 @@ struct uet_iface {
 int uet_iface_get(const char *list, int want, struct uet_iface **ifsp,
 		  size_t *np);
 
+/* An IPv6 address of an interface (uet_iface_nl.c). */
+struct uet_iface_v6_addr {
+	uint32_t ifindex;
+	struct in6_addr addr;
+	uint32_t flags;			/* IFA_F_* */
+};
+
+/*
+ * The IPv6 addresses of this network namespace that bind() refuses
+ * (EADDRNOTAVAIL): still tentative (duplicate address detection runs,
+ * about a second after a link comes up; optimistic ones excepted) or
+ * DAD failed.  Asks rtnetlink (RTM_GETADDR), bounded by a second.
+ * *out is the caller's to free.  0, -FI_ENOMEM, -FI_ENOSYS (no
+ * netlink), -FI_EIO or -FI_ETIMEDOUT.
+ */
+int uet_iface_v6_unusable(struct uet_iface_v6_addr **out, size_t *np);
+/* IFA_F_* flags of an address that cannot be bound. */
+bool uet_iface_nl_flags_unusable(uint32_t flags);
+/*
+ * One read of an RTM_GETADDR dump (buf, len bytes; answers to seq
+ * only): the unusable IPv6 addresses appended to *v (*n of *cap).
+ * 1 at the dump's end (NLMSG_DONE), 0 more to read, -FI_EIO the kernel
+ * answered an error, -FI_EINVAL a malformed message, -FI_ENOMEM.
+ */
+int uet_iface_nl_parse(void *buf, size_t len, uint32_t seq,
+		       struct uet_iface_v6_addr **v, size_t *n, size_t *cap);
+
 /* Fill ifc->fabric from its address and mask (pure: for tests too). */
 void uet_iface_set_fabric(struct uet_iface *ifc);
 

@@ -110,6 +110,10 @@ struct uet_info_req {
 	uint16_t src_port;		/* for interface addresses */
 	bool has_dest;
 	struct uet_addr dest;
+	/* addresses as text (FI_ADDR_STR): FI_PEER hints of that format or
+	 * none, so that the owner's info (lnx takes the core's format)
+	 * has a format shm takes too */
+	bool text;
 };
 
 static int uet_info_refuse(const char *what)
@@ -211,10 +215,10 @@ static int uet_info_family(uint32_t addr_format, int *family)
 }
 
 /* A hints address: must be a uet address of the family asked for. */
-static int uet_info_hint_addr(const void *raw, size_t len, int family,
-			      struct uet_addr *a)
+static int uet_info_hint_addr(uint32_t format, const void *raw, size_t len,
+			      int family, struct uet_addr *a)
 {
-	if (uet_addr_from_raw(a, raw, len) ||
+	if (uet_addr_from_info(a, format, raw, len) ||
 	    (family != AF_UNSPEC && a->u.sa.sa_family != family))
 		return uet_info_refuse("an address that is not a uet "
 				       "sockaddr of the requested format");
@@ -227,10 +231,12 @@ static bool uet_info_foreign_addrs(const struct fi_info *hints)
 	struct uet_addr a;
 
 	if (hints->src_addr &&
-	    uet_addr_from_raw(&a, hints->src_addr, hints->src_addrlen))
+	    uet_addr_from_info(&a, hints->addr_format, hints->src_addr,
+			       hints->src_addrlen))
 		return true;
 	if (hints->dest_addr &&
-	    uet_addr_from_raw(&a, hints->dest_addr, hints->dest_addrlen))
+	    uet_addr_from_info(&a, hints->addr_format, hints->dest_addr,
+			       hints->dest_addrlen))
 		return true;
 	return false;
 }
@@ -247,9 +253,17 @@ static int uet_info_req_init(const char *node, const char *service,
 	if ((flags & FI_SOURCE) && !node && !service)
 		return -FI_EINVAL;
 	if (hints) {
-		ret = uet_info_family(hints->addr_format, &req->family);
-		if (ret)
-			return ret;
+		if ((hints->caps & FI_PEER) &&
+		    (hints->addr_format == FI_ADDR_STR ||
+		     hints->addr_format == FI_FORMAT_UNSPEC)) {
+			req->family = AF_UNSPEC;
+			req->text = true;
+		} else {
+			ret = uet_info_family(hints->addr_format,
+					      &req->family);
+			if (ret)
+				return ret;
+		}
 		/* A peer's owner (FI_PEER: lnx) passes the application's
 		 * hints on, addresses of its own format included: those
 		 * are not for uet, which then ignores them. */
@@ -257,7 +271,8 @@ static int uet_info_req_init(const char *node, const char *service,
 		    uet_info_foreign_addrs(hints))
 			goto skip_addrs;
 		if (hints->src_addr) {
-			ret = uet_info_hint_addr(hints->src_addr,
+			ret = uet_info_hint_addr(hints->addr_format,
+						 hints->src_addr,
 						 hints->src_addrlen,
 						 req->family, &req->src);
 			if (ret)
@@ -265,7 +280,8 @@ static int uet_info_req_init(const char *node, const char *service,
 			req->has_src = true;
 		}
 		if (hints->dest_addr) {
-			ret = uet_info_hint_addr(hints->dest_addr,
+			ret = uet_info_hint_addr(hints->addr_format,
+						 hints->dest_addr,
 						 hints->dest_addrlen,
 						 req->family, &req->dest);
 			if (ret)
@@ -750,8 +766,10 @@ static size_t uet_info_dgram_max(const struct uet_iface *ifc)
 }
 
 static int uet_info_set_addr(void **raw, size_t *rawlen,
-			     const struct uet_addr *a)
+			     const struct uet_addr *a, bool text)
 {
+	if (text)
+		return uet_addr_to_text(a, raw, rawlen);
 	*rawlen = uet_addr_to_raw(a, NULL, 0);
 	*raw = malloc(*rawlen);
 	if (!*raw)
@@ -774,11 +792,12 @@ static struct fi_info *uet_info_new(uint32_t version,
 	if (!info)
 		return NULL;
 	info->caps = type == FI_EP_RDM ? UET_CAPS_RDM : UET_CAPS_DGRAM;
-	info->addr_format = uet_addr_fi_format(src);
-	if (uet_info_set_addr(&info->src_addr, &info->src_addrlen, src) ||
+	info->addr_format = req->text ? FI_ADDR_STR : uet_addr_fi_format(src);
+	if (uet_info_set_addr(&info->src_addr, &info->src_addrlen, src,
+			      req->text) ||
 	    (req->has_dest &&
 	     uet_info_set_addr(&info->dest_addr, &info->dest_addrlen,
-			       &req->dest)))
+			       &req->dest, req->text)))
 		goto err_free_info;
 
 	info->tx_attr->caps = info->caps & UET_TX_CAP_BITS;

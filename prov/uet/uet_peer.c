@@ -24,9 +24,16 @@
  * Locking: the owner's callbacks are called with ep->lock held; start
  * and discard (called by the owner from the application's thread) take
  * it.
+ *
+ * Records: each message handed to the owner has a struct uet_peer_msg
+ * (its claim id) on the SRX's list until its CLAIM receive or discard
+ * completes.  Closing the endpoint leaves the records of messages still
+ * queued with the owner (lnx frees its queue without discarding) or
+ * with a command out; the SRX's close frees them.
  */
 #include "config.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,10 +47,47 @@
 
 /* Ours in fi_peer_rx_entry.peer_context. */
 struct uet_peer_msg {
-	struct uet_ep *ep;
+	struct uet_dlist link;		/* on srx->msgs */
+	struct uet_srx *srx;
+	struct uet_ep *ep;		/* NULL once the endpoint closed */
 	uint64_t claim_id;
 	bool tagged;
 };
+
+static atomic_long uet_peer_nmsgs;
+
+long uet_peer_msgs_live(void)
+{
+	return atomic_load(&uet_peer_nmsgs);
+}
+
+/* A record on ep's SRX; with ep->lock held. */
+static struct uet_peer_msg *uet_peer_msg_new_locked(struct uet_ep *ep,
+						    bool tagged,
+						    uint64_t claim_id)
+{
+	struct uet_peer_msg *pm = calloc(1, sizeof(*pm));
+
+	if (!pm)
+		return NULL;
+	pm->srx = ep->peer_srx;
+	pm->ep = ep;
+	pm->claim_id = claim_id;
+	pm->tagged = tagged;
+	uet_dlist_insert_tail(&pm->srx->msgs, &pm->link);
+	atomic_fetch_add(&uet_peer_nmsgs, 1);
+	return pm;
+}
+
+/* With ep->lock held while the SRX is bound to an endpoint. */
+static void uet_peer_msg_free(struct uet_peer_msg *pm)
+{
+	if (!pm)
+		return;
+	uet_dlist_remove(&pm->link);
+	atomic_fetch_sub(&uet_peer_nmsgs, 1);
+	free(pm);
+}
 
 static struct uet_srx *uet_srx_of(struct fid *fid)
 {
@@ -53,9 +97,18 @@ static struct uet_srx *uet_srx_of(struct fid *fid)
 static int uet_srx_close(struct fid *fid)
 {
 	struct uet_srx *srx = uet_srx_of(fid);
+	struct uet_peer_msg *pm;
+	long n = 0;
 
 	if (srx->ep)
 		return -FI_EBUSY;
+	uet_dlist_foreach_entry_safe(&srx->msgs, pm, link) {
+		uet_peer_msg_free(pm);
+		n++;
+	}
+	if (n)
+		UET_INFO(FI_LOG_EP_CTRL, "peer SRX closed with %ld messages "
+			 "the owner neither started nor discarded\n", n);
 	atomic_fetch_sub(&srx->domain->ref, 1);
 	free(srx);
 	return 0;
@@ -170,7 +223,7 @@ static void uet_peer_arrived_locked(struct uet_ep *ep, bool tagged,
 				     claim_id, NULL, 0, NULL, NULL);
 		return;
 	}
-	pm = calloc(1, sizeof(*pm));
+	pm = uet_peer_msg_new_locked(ep, tagged, claim_id);
 	if (!pm) {
 		UET_WARN(FI_LOG_EP_DATA, "out of memory: message dropped\n");
 		uet_peer_post_locked(ep, UET_OP_PEER_DISCARD, tagged,
@@ -180,9 +233,6 @@ static void uet_peer_arrived_locked(struct uet_ep *ep, bool tagged,
 			owner->owner_ops->free_entry(entry);
 		return;
 	}
-	pm->ep = ep;
-	pm->claim_id = claim_id;
-	pm->tagged = tagged;
 	entry->peer_context = pm;
 	entry->msg_size = n->total_length;
 	entry->tag = attr.tag;
@@ -204,7 +254,8 @@ static void uet_peer_arrived_locked(struct uet_ep *ep, bool tagged,
 				   entry->count, pm, entry);
 	if (ret) {
 		UET_WARN(FI_LOG_EP_DATA, "peer receive not posted: %d\n", ret);
-		free(pm);
+		entry->peer_context = NULL;
+		uet_peer_msg_free(pm);
 		owner->owner_ops->free_entry(entry);
 	}
 }
@@ -251,7 +302,7 @@ static void uet_peer_rx_done_locked(struct uet_ep *ep, struct uet_op *op,
 			uet_cq_write_err(ep->rx_cq, &err, entry->addr);
 		}
 	}
-	free(pm);
+	uet_peer_msg_free(pm);
 	owner->owner_ops->free_entry(entry);
 }
 
@@ -278,7 +329,7 @@ bool uet_peer_recv_done_locked(struct uet_ep *ep, uint32_t idx,
 		uet_op_free(ep, op);
 		return true;
 	case UET_OP_PEER_DISCARD:
-		free(op->buf);
+		uet_peer_msg_free(op->buf);
 		uet_op_free(ep, op);
 		return true;
 	default:
@@ -294,8 +345,8 @@ static int uet_peer_start(struct fi_peer_rx_entry *entry)
 	struct uet_ep *ep;
 	int ret;
 
-	if (!pm)
-		return -FI_EINVAL;
+	if (!pm || !pm->ep)
+		return -FI_EINVAL;	/* discarded, or the endpoint closed */
 	ep = pm->ep;
 	uet_ep_lock(ep);
 	ret = uet_peer_post_locked(ep, UET_OP_PEER_RX, pm->tagged,
@@ -313,16 +364,21 @@ static int uet_peer_discard(struct fi_peer_rx_entry *entry)
 
 	if (!pm)
 		return -FI_EINVAL;
-	ep = pm->ep;
 	entry->peer_context = NULL;
+	ep = pm->ep;
+	if (!ep) {
+		/* the endpoint closed: the device dropped the message */
+		uet_peer_msg_free(pm);
+		return 0;
+	}
 	uet_ep_lock(ep);
 	/* pm goes with the discard's completion */
 	ret = uet_peer_post_locked(ep, UET_OP_PEER_DISCARD, pm->tagged,
 				   UET_HSI_EXT_CLAIM | UET_HSI_EXT_DISCARD,
 				   pm->claim_id, NULL, 0, pm, NULL);
-	uet_ep_unlock(ep);
 	if (ret)
-		free(pm);
+		uet_peer_msg_free(pm);
+	uet_ep_unlock(ep);
 	return ret;
 }
 
@@ -360,6 +416,7 @@ int uet_srx_context(struct fid_domain *domain, struct fi_rx_attr *attr,
 		return -FI_ENOMEM;
 	srx->domain = dom;
 	srx->owner = pc->srx;
+	uet_dlist_init(&srx->msgs);
 	pc->srx->peer_ops = &uet_srx_peer_ops;
 	srx->fid.fid.fclass = FI_CLASS_SRX_CTX;
 	srx->fid.fid.context = NULL;
@@ -391,7 +448,12 @@ void uet_peer_ep_close(struct uet_ep *ep)
 
 void uet_peer_ep_release(struct uet_ep *ep)
 {
+	struct uet_peer_msg *pm;
+
 	if (ep->peer_srx) {
+		/* the queue is closed: no command of ours completes now */
+		uet_dlist_foreach_entry(&ep->peer_srx->msgs, pm, link)
+			pm->ep = NULL;
 		ep->peer_srx->ep = NULL;
 		ep->peer_srx = NULL;
 	}

@@ -23,6 +23,8 @@
 #if UET_HAVE_PEER
 #include <rdma/providers/fi_peer.h>
 
+#include "uet_list.h"
+
 struct uet_ep;
 struct uet_domain;
 struct uet_hsi_recv_notif;
@@ -34,6 +36,11 @@ struct uet_srx {
 	struct uet_domain *domain;
 	struct fid_peer_srx *owner;	/* the owner's queue (lnx) */
 	struct uet_ep *ep;		/* bound to, NULL before */
+	/* Every record (struct uet_peer_msg) of a message handed to the
+	 * owner and not yet finished: queued with the owner, or with a
+	 * CLAIM / DISCARD command out.  Under ep->lock while bound; freed
+	 * at close. */
+	struct uet_dlist msgs;
 };
 
 /* fi_srx_context: FI_PEER in attr->op_flags and a struct
@@ -45,7 +52,9 @@ int uet_srx_context(struct fid_domain *domain, struct fi_rx_attr *attr,
 int uet_peer_ep_bind_srx(struct uet_ep *ep, struct fid *srx);
 /* Close: no new peeks from now on (before the endpoint drains). */
 void uet_peer_ep_close(struct uet_ep *ep);
-/* Close: unbind the SRX (after the queue closed). */
+/* Close: unbind the SRX (after the queue closed); the records of the
+ * messages still queued with the owner stay with the SRX (a later
+ * discard frees one, start fails with -FI_EINVAL) until it closes. */
 void uet_peer_ep_release(struct uet_ep *ep);
 /* With ep->lock held, after the notifications: keep one tagged and one
  * untagged PEEK|CLAIM outstanding so that every message that arrives
@@ -56,6 +65,8 @@ void uet_peer_poll_locked(struct uet_ep *ep);
 bool uet_peer_recv_done_locked(struct uet_ep *ep, uint32_t idx,
 			       const struct uet_hsi_recv_notif *n,
 			       const struct uet_hsi_recv_cont *cont);
+/* Records (struct uet_peer_msg) of the process not yet freed (tests). */
+long uet_peer_msgs_live(void);
 #endif /* UET_HAVE_PEER */
 
 #endif /* UET_PEER_H */
