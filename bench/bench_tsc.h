@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Clocks of the TSS benchmarks (bench/uet_tss_*.c): a clock in ns and the
- * TSC rate, so that CPU time converts to cycles.
+ * Clocks of the benchmarks (bench/uet_tss_*.c, bench/uet_rma_nics.c): a
+ * clock in ns, the TSC rate, so that CPU time converts to cycles, and
+ * the median of a run's figures.
  */
 #ifndef UET_BENCH_TSC_H
 #define UET_BENCH_TSC_H
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 
 #if defined(__x86_64__)
@@ -38,6 +40,20 @@ static inline double tsc_ghz(void)
 #else
 	return 0;
 #endif
+}
+
+static inline int bench_cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The median of v[0..n) (n > 0); v is sorted in place. */
+static inline double bench_median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), bench_cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 #endif

@@ -39,7 +39,8 @@ TIMEOUT = 120
 # lossless case it repeats.
 LOSS_PPM = 10000
 LOSS_CASES = {"pp_bw_1m_loss1": "pp_bw_1m",
-              "rma_write_1m_loss1": "rma_write_1m"}
+              "rma_write_1m_loss1": "rma_write_1m",
+              "rma_read_1m_loss1": "rma_read_1m"}
 
 
 def free_port():
@@ -150,9 +151,9 @@ def case_rma_write(prov, args, env=None):
     return v / 1000.0 if v is not None else None
 
 
-def case_rma_read(prov, args):
+def case_rma_read(prov, args, env=None):
     v = fabtest(prov, "fi_rma_bw", ["-o", "read", "-I", "200"], 1 << 20,
-                "MB/sec", args)
+                "MB/sec", args, env)
     return v / 1000.0 if v is not None else None
 
 
@@ -209,6 +210,9 @@ def build_cases(args):
             ("rma_write_1m_loss1",
              "fi_rma_bw -o write 1 MiB bandwidth, 1% loss", "GB/s", True,
              lambda p, a: case_rma_write(p, a, env=loss_env()), None),
+            ("rma_read_1m_loss1",
+             "fi_rma_bw -o read 1 MiB bandwidth, 1% loss", "GB/s", True,
+             lambda p, a: case_rma_read(p, a, env=loss_env()), None),
         ]
     if args.mpi_bench:
         cases += [
@@ -253,6 +257,8 @@ def main():
     ap.add_argument("--iters-lat", type=int, default=10000)
     ap.add_argument("--sweep", action="store_true")
     ap.add_argument("--plot", action="store_true")
+    ap.add_argument("--cases", default=None,
+                    help="comma-separated case ids to run (default: all)")
     args = ap.parse_args()
 
     out = args.out or os.path.join(HERE, "results",
@@ -264,6 +270,13 @@ def main():
     if "uet" not in provs:
         sys.exit("uet is not listed by fi_info (set --prov-path)")
     cases = build_cases(args)
+    if args.cases:
+        want = set(args.cases.split(","))
+        cases = [c for c in cases if c[0] in want]
+        # A loss case needs the lossless case it is compared with.
+        if not cases or any(c in LOSS_CASES and LOSS_CASES[c] not in want
+                            for c in want):
+            sys.exit("--cases: unknown id, or a loss case without its base")
     rows = []
     for run in range(args.runs):
         for cid, title, unit, hib, fn, limit in cases:

@@ -21,15 +21,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_tsc.h"
 #include "snic_harness.h"
-
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* One message from s to r: post the receive and the send, progress both
  * until r received and s completed.  0, or -1 after too many rounds. */
@@ -108,13 +101,6 @@ out_a:
 	return ret;
 }
 
-static int cmp(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 int main(int argc, char **argv)
 {
 	unsigned int iters = argc > 1 ? (unsigned int)atoi(argv[1]) : 100;
@@ -150,11 +136,8 @@ int main(int argc, char **argv)
 		}
 	if (m1 - m0 < 2)
 		return 0;
-	for (m = 0; m < 2; m++) {
-		qsort(cpu[m], rounds, sizeof(double), cmp);
-		med[m] = rounds % 2 ? cpu[m][rounds / 2] :
-			 (cpu[m][rounds / 2 - 1] + cpu[m][rounds / 2]) / 2;
-	}
+	for (m = 0; m < 2; m++)
+		med[m] = bench_median(cpu[m], rounds);
 	printf("median CPU per message: off %.1f usec, required %.1f usec; "
 	       "CPU-bound MB/s ratio required/off %.3f\n", med[0] / 1e3,
 	       med[1] / 1e3, med[0] / med[1]);

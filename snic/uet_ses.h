@@ -316,8 +316,11 @@ struct uet_ses_mr_attr {
  * key in use), -ENOMEM, -ENOSPC (2^32 slots). */
 int uet_ses_mr_reg(struct uet_ses *ses, const struct uet_ses_mr_attr *a,
 		   uint64_t *key);
-/* 0 or -ENOENT.  After it returns no request touches the memory (reads
- * being answered from it stop; the reader gets the key's error code). */
+/* 0, -ENOENT, or -ENOMEM (still registered, nothing changed).  Never
+ * waits.  After it returns nothing touches the memory: reads being
+ * answered from it stop (the reader gets the key's error code), and the
+ * Response-with-Data packets already sent from it, which PDS may still
+ * retransmit, are copied into NIC buffers first (stats.reply_copy_bytes). */
 int uet_ses_mr_dereg(struct uet_ses *ses, uint64_t key);
 
 /*
@@ -415,6 +418,12 @@ struct uet_ses_stats {
 	uint64_t amo_unsupported;	/* ... UET_RC_AMO_UNSUPPORTED_*,
 					 * UET_RC_AMO_UNALIGNED */
 	uint64_t amo_rx;		/* target: atomics applied */
+	uint64_t reply_copy_bytes;	/* target: Response-with-Data payload
+					 * copied out of a registration into
+					 * NIC buffers (only by a
+					 * deregistration, for the reply
+					 * packets still in flight: 0 on the
+					 * normal path) */
 	/* Hostile-network drops (docs/software-nic.md, "Hostile network"). */
 	uint64_t mode_refused;		/* RMA/atomic/send not on a PDC of the
 					 * endpoint's delivery mode */

@@ -29,8 +29,9 @@
  * rma set: they share the send path (transmit queue, PDS completions,
  * cancellation), not its stream numbering.  Their READs (and the
  * fetching atomic request) are uet_ses_read with op set; the target
- * answers them with uet_ses_reply serving from a registration (copied
- * into the packet at build time) or from the prior values it owns.
+ * answers them with uet_ses_reply serving from a registration (zero
+ * copy; copied only by its deregistration while PDS holds the packets)
+ * or from the prior values it owns.
  *
  * Every object comes from a pool, is on ses->live until released, and is
  * released through uet_ses_release(): it is then only queued, and freed
@@ -175,6 +176,11 @@ struct uet_ses_pkt {
 	uint8_t kind;			/* enum uet_ses_pkt_kind */
 	bool first;			/* SEND: the packet that numbered it */
 	uint32_t len;			/* payload bytes */
+	/* REPLY from a registration: its payload iovecs point into mr's
+	 * memory (zero copy) until it is put, or until mr is deregistered
+	 * (the payload is then copied into bounce). */
+	struct uet_ses_mr *mr;
+	struct uet_dlist mr_entry;	/* mr->pkts while mr is set */
 };
 
 /* An entry of this SES's READ id space (message_id of its UET_READs). */
@@ -401,9 +407,11 @@ struct uet_ses_read {
 /*
  * The answer to one UET_READ (or fetching atomic) this SES received: the
  * data comes from the rendezvous send (send, zero copy), from a
- * registration of the RI table (mr: src, copied into each packet as it
- * is built, so nothing refers to the memory once it is deregistered), or
- * from a buffer the reply owns (own: the prior values of an atomic).
+ * registration of the RI table (mr: zero copy as well, each packet on
+ * mr->pkts until PDS is done with it; uet_ses_mr_dereg copies the
+ * payload of those still in flight into NIC buffers, so nothing refers
+ * to the memory once it is deregistered), or from a buffer the reply
+ * owns (own: the prior values of an atomic).
  */
 struct uet_ses_reply {
 	struct uet_ses_obj obj;
@@ -445,6 +453,10 @@ struct uet_ses_mr {
 	bool user;
 	uint8_t gen;			/* ri_generation expected */
 	struct uet_dlist replies;	/* uet_ses_reply served from it */
+	struct uet_dlist pkts;		/* uet_ses_pkt whose payload is in
+					 * its memory (reply packets built,
+					 * not yet done) */
+	unsigned int npkts;
 };
 
 /* A slot of the provider-key array. */
@@ -640,6 +652,10 @@ void uet_ses_send_op_address(const struct uet_ses *ses,
 			     struct uet_ses_send_op *op,
 			     struct uet_ses_ep *ep,
 			     const struct uet_ses_addr *dst);
+/* The transmit entry and lists of a new send/RMA/atomic op. */
+void uet_ses_send_op_init(struct uet_ses_send_op *op);
+/* op is accepted: on ses->sends and the transmit queue, and pushed. */
+void uet_ses_send_op_start(struct uet_ses *ses, struct uet_ses_send_op *op);
 void uet_ses_pds_tx_done(void *ctx, struct uet_pds_tx_pkt *pdspkt,
 			 int status, uint8_t rsp_next_hdr, const uint8_t *rsp,
 			 size_t rsp_len);
@@ -768,6 +784,16 @@ void uet_ses_mr_put(const struct uet_ses_mr *mr, uint64_t moff,
 		    const void *src, uint64_t len);
 void uet_ses_mr_get(const struct uet_ses_mr *mr, uint64_t moff, void *dst,
 		    uint64_t len);
+/* Up to max bytes of the region from moff as at most outmax iovecs (one
+ * per segment crossed): the bytes they describe (fewer than max when
+ * the segments need more iovecs or the region ends). */
+uint64_t uet_ses_mr_gather(const struct uet_ses_mr *mr, uint64_t moff,
+			   uint64_t max, struct iovec *out,
+			   unsigned int outmax, unsigned int *outcnt);
+/* pkt's payload points into mr's memory (until uet_ses_mr_pkt_del). */
+void uet_ses_mr_pkt_add(struct uet_ses_mr *mr, struct uet_ses_pkt *pkt);
+/* pkt no longer refers to its registration's memory (it is put). */
+void uet_ses_mr_pkt_del(struct uet_ses_pkt *pkt);
 
 /* ---- uet_ses_rma.c: RMA and atomics ---- */
 
@@ -776,6 +802,8 @@ void uet_ses_mr_get(const struct uet_ses_mr *mr, uint64_t moff, void *dst,
 
 int uet_ses_rma_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		      struct uet_ses_pkt **out);
+/* Bytes per UET_READ of an RMA read (the last one may have fewer). */
+uint64_t uet_ses_rma_read_chunk(const struct uet_ses *ses);
 /* op stopped: its READs are orphaned (answers to them are ignored). */
 void uet_ses_rma_stop(struct uet_ses *ses, struct uet_ses_send_op *op);
 /* op is finishing: its message_id goes. */

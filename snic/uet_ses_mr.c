@@ -240,6 +240,100 @@ void uet_ses_mr_get(const struct uet_ses_mr *mr, uint64_t moff, void *dst,
 	ses_mr_copy(mr, moff, dst, len, SES_MR_OUT_OF);
 }
 
+uint64_t uet_ses_mr_gather(const struct uet_ses_mr *mr, uint64_t moff,
+			   uint64_t max, struct iovec *out,
+			   unsigned int outmax, unsigned int *outcnt)
+{
+	unsigned int cnt = 0;
+	uint64_t got = 0, n, in;
+	size_t i;
+
+	if (max && moff < mr->len) {
+		for (i = ses_mr_seg_of(mr, moff); i < mr->nsegs && got < max;
+		     i++) {
+			in = moff - mr->seg_off[i];
+			n = mr->segs[i].iov_len - in;
+			if (!n)
+				continue;	/* an empty segment */
+			if (cnt == outmax)
+				break;
+			if (n > max - got)
+				n = max - got;
+			out[cnt].iov_base = (uint8_t *)mr->segs[i].iov_base +
+					    in;
+			out[cnt].iov_len = (size_t)n;
+			cnt++;
+			got += n;
+			moff += n;
+		}
+	}
+	*outcnt = cnt;
+	return got;
+}
+
+void uet_ses_mr_pkt_add(struct uet_ses_mr *mr, struct uet_ses_pkt *pkt)
+{
+	pkt->mr = mr;
+	uet_dlist_insert_tail(&mr->pkts, &pkt->mr_entry);
+	mr->npkts++;
+}
+
+void uet_ses_mr_pkt_del(struct uet_ses_pkt *pkt)
+{
+	if (!pkt->mr)
+		return;
+	uet_dlist_remove(&pkt->mr_entry);
+	pkt->mr->npkts--;
+	pkt->mr = NULL;
+}
+
+/*
+ * Copy on deregistration: the payload of every packet still referring
+ * to mr's memory moves into a NIC buffer (bounce_pool), so that PDS
+ * retransmits the bytes the packet was built with and never reads the
+ * memory again.  All the buffers are taken first: -ENOMEM with nothing
+ * changed when one is missing.
+ */
+static int ses_mr_pkts_copy(struct uet_ses *ses, struct uet_ses_mr *mr)
+{
+	struct uet_ses_pkt *pkt, *undo;
+	uint8_t *b;
+	unsigned int i;
+
+	uet_dlist_foreach_entry(&mr->pkts, pkt, mr_entry) {
+		pkt->bounce = uet_bufpool_get(&ses->bounce_pool);
+		if (!pkt->bounce)
+			goto err_put_bounces;
+	}
+	while ((pkt = uet_dlist_first_entry(&mr->pkts, struct uet_ses_pkt,
+					    mr_entry)) != NULL) {
+		b = pkt->bounce;
+		for (i = 0; i < pkt->pds.iovcnt; i++) {
+			memcpy(b, pkt->pds.iov[i].iov_base,
+			       pkt->pds.iov[i].iov_len);
+			b += pkt->pds.iov[i].iov_len;
+		}
+		pkt->pds.iov[0].iov_base = pkt->bounce;
+		pkt->pds.iov[0].iov_len = pkt->len;
+		pkt->pds.iovcnt = 1;
+		ses->stats.reply_copy_bytes += pkt->len;
+		uet_ses_mr_pkt_del(pkt);
+	}
+	return 0;
+
+err_put_bounces:
+	uet_dlist_foreach_entry(&mr->pkts, undo, mr_entry) {
+		if (undo == pkt)
+			break;
+		uet_bufpool_put(&ses->bounce_pool, undo->bounce);
+		undo->bounce = NULL;
+	}
+	UET_WARN(UET_LOG_MR,
+		 "SES: no memory to copy %u reply packets in flight\n",
+		 mr->npkts);
+	return -ENOMEM;
+}
+
 int uet_ses_mr_reg(struct uet_ses *ses, const struct uet_ses_mr_attr *a,
 		   uint64_t *key)
 {
@@ -272,6 +366,7 @@ int uet_ses_mr_reg(struct uet_ses *ses, const struct uet_ses_mr_attr *a,
 	mr->access = a->access;
 	mr->virt_addr = a->virt_addr;
 	uet_dlist_init(&mr->replies);
+	uet_dlist_init(&mr->pkts);
 	if (a->user_key) {
 		mr->user = true;
 		mr->key = a->requested_key;
@@ -344,6 +439,8 @@ int uet_ses_mr_dereg(struct uet_ses *ses, uint64_t key)
 	mr = ses_mr_find(ses, key, &rc);
 	if (!mr)
 		return -ENOENT;
+	if (ses_mr_pkts_copy(ses, mr))
+		return -ENOMEM;
 	if (mr->user) {
 		uet_hashmap_remove(&ses->mr_user, &mr->node);
 	} else {

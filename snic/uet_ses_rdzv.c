@@ -402,19 +402,13 @@ int uet_ses_reply_build(struct uet_ses *ses, struct uet_ses_reply *rp,
 		pkt->pds.iov[0].iov_len = plen;
 		pkt->pds.iovcnt = 1;
 	} else {
-		/* A registration: copied now, so that nothing refers to the
-		 * memory after it is deregistered (PDS may retransmit). */
-		pkt->bounce = uet_bufpool_get(&ses->bounce_pool);
-		if (!pkt->bounce) {
-			uet_ses_pkt_put(ses, pkt);
-			return -EAGAIN;
-		}
-		plen = max;
-		uet_ses_mr_get(rp->mr, rp->moff + rp->next, pkt->bounce,
-			       plen);
-		pkt->pds.iov[0].iov_base = pkt->bounce;
-		pkt->pds.iov[0].iov_len = plen;
-		pkt->pds.iovcnt = 1;
+		/* A registration, zero copy like a send: the packet is on
+		 * the registration's list until PDS is done with it, and a
+		 * deregistration copies it (PDS may retransmit). */
+		plen = uet_ses_mr_gather(rp->mr, rp->moff + rp->next, max,
+					 pkt->pds.iov, UET_PDS_TX_MAX_IOV,
+					 &pkt->pds.iovcnt);
+		uet_ses_mr_pkt_add(rp->mr, pkt);
 	}
 	memset(&h, 0, sizeof(h));
 	h.ctl.list = UET_LIST_EXPECTED;

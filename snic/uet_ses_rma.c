@@ -10,7 +10,8 @@
  *     address, request_length, header_data) and SOM=0 continuations whose
  *     buffer_offset is their own remote address (message_offset added);
  *     the eom packet asks for its SES response.
- *   - READ: one UET_READ per chunk of at most UET_SES_READ_CHUNK bytes
+ *   - READ: one UET_READ per chunk of uet_ses_rma_read_chunk() bytes
+ *     (UET_SES_READ_CHUNK rounded down to whole reply payloads)
  *     (a uet_ses_read each, with its own id), answered by
  *     Response-with-Data packets placed in the caller's iovecs.
  *   - ATOMIC / FETCH: one SOM=1 packet (UET_ATOMIC / UET_FETCHING_ATOMIC)
@@ -215,6 +216,22 @@ static void ses_rma_read_attach(struct uet_ses_send_op *op,
 	uet_dlist_insert_tail(&op->reads, &rd->entry);
 }
 
+/*
+ * Bytes per UET_READ: UET_SES_READ_CHUNK rounded down to whole
+ * Response-with-Data payloads (the target's, taken to be ours: both ends
+ * run one MTU), so that every reply but the operation's last is full.
+ * A chunk of 64 KiB was 4 full replies and one of 4 bytes on loopback:
+ * a fifth packet per chunk, and a break in every GSO run.
+ */
+uint64_t uet_ses_rma_read_chunk(const struct uet_ses *ses)
+{
+	uint64_t p = ses->pay_rdata;
+
+	if (!p || p > UET_SES_READ_CHUNK)
+		return UET_SES_READ_CHUNK;
+	return UET_SES_READ_CHUNK / p * p;
+}
+
 static int ses_rma_read_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 			      struct uet_ses_pkt **out)
 {
@@ -224,8 +241,8 @@ static int ses_rma_read_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 	uint64_t len = op->len - op->next_off;
 	ssize_t n;
 
-	if (len > UET_SES_READ_CHUNK)
-		len = UET_SES_READ_CHUNK;
+	if (len > uet_ses_rma_read_chunk(ses))
+		len = uet_ses_rma_read_chunk(ses);
 	rd = ses_rma_read_new(ses, op, &pkt);
 	if (!rd)
 		return -EAGAIN;
@@ -482,17 +499,11 @@ int uet_ses_rma(struct uet_ses *ses, const struct uet_ses_rma_req *req,
 	op->amo_op = req->amo_op;
 	op->amo_dtype = req->amo_dtype;
 	memcpy(op->compare, req->compare, sizeof(op->compare));
-	op->txi.type = UET_SES_TXI_SEND;
-	uet_dlist_init(&op->txi.entry);
-	uet_dlist_init(&op->replies);
-	uet_dlist_init(&op->seq_entry);
-	uet_dlist_init(&op->reads);
+	uet_ses_send_op_init(op);
 
-	uet_dlist_insert_tail(&ses->sends, &op->entry);
 	ses->rma_ops++;
 	ses->stats.rma_tx++;
-	uet_ses_txi_queue(ses, &op->txi);
-	uet_ses_push(ses);
+	uet_ses_send_op_start(ses, op);
 	ret = 0;
 	goto out;
 
@@ -524,6 +535,32 @@ struct ses_rma_wpkt {
 	const uint8_t *data;
 	uint64_t plen;
 };
+
+/*
+ * q from what the SOM=1 and SOM=0 headers of a write packet share
+ * (bytes 0-31 and 40-43, the same fields under the same names), its
+ * payload and eom; the rest zero.
+ */
+static void ses_rma_wpkt_set(struct ses_rma_wpkt *q,
+			     const struct uet_pds_rx_info *info, size_t hlen,
+			     const struct uet_ses_req_ctl *ctl, uint16_t msg_id,
+			     uint8_t ri_gen, uint32_t job_id,
+			     uint16_t pid_on_fep, uint16_t ri,
+			     uint32_t initiator, uint64_t key, uint32_t total)
+{
+	memset(q, 0, sizeof(*q));
+	q->eom = ctl->eom;
+	q->msg_id = msg_id;
+	q->ri_gen = ri_gen;
+	q->job_id = job_id;
+	q->pid_on_fep = pid_on_fep;
+	q->ri = ri;
+	q->initiator = initiator;
+	q->key = key;
+	q->total = total;
+	q->data = info->ses + hlen;
+	q->plen = info->ses_len - hlen;
+}
 
 /* A new access record (the event to deliver); NULL when out of memory. */
 static struct uet_ses_rma_rx *ses_rma_rx_new(struct uet_ses *ses,
@@ -877,25 +914,16 @@ int uet_ses_rx_rma_som1(struct uet_ses *ses,
 
 	if (h->ctl.opcode != UET_WRITE)
 		return ses_rx_amo(ses, info, h, hlen, rsp);
-	memset(&q, 0, sizeof(q));
-	q.plen = info->ses_len - hlen;
-	if (q.plen > h->request_length ||
-	    h->ctl.eom != (q.plen == h->request_length))
+	ses_rma_wpkt_set(&q, info, hlen, &h->ctl, h->message_id,
+			 h->ri_generation, h->job_id, h->pid_on_fep,
+			 h->resource_index, h->initiator, h->match_bits,
+			 h->request_length);
+	if (q.plen > q.total || q.eom != (q.plen == q.total))
 		return -EPROTO;
 	q.som = true;
-	q.eom = h->ctl.eom;
 	q.hd = h->ctl.hd;
-	q.msg_id = h->message_id;
-	q.ri_gen = h->ri_generation;
-	q.job_id = h->job_id;
-	q.pid_on_fep = h->pid_on_fep;
-	q.ri = h->resource_index;
-	q.initiator = h->initiator;
-	q.key = h->match_bits;
 	q.header_data = h->header_data;
-	q.total = h->request_length;
 	q.start = h->buffer_offset;
-	q.data = info->ses + hlen;
 	return ses_rx_write(ses, info, &q, rsp);
 }
 
@@ -908,27 +936,19 @@ int uet_ses_rx_rma_som0(struct uet_ses *ses,
 
 	if (h->ctl.opcode != UET_WRITE)
 		return -EPROTO;	/* atomics are one packet */
-	memset(&q, 0, sizeof(q));
-	q.plen = info->ses_len - hlen;
+	ses_rma_wpkt_set(&q, info, hlen, &h->ctl, h->message_id,
+			 h->ri_generation, h->job_id, h->pid_on_fep,
+			 h->resource_index, h->initiator, h->match_bits,
+			 h->request_length);
 	if (q.plen != h->payload_length || !q.plen || !h->message_offset ||
-	    h->message_offset > h->request_length ||
-	    q.plen > (uint64_t)h->request_length - h->message_offset ||
-	    h->ctl.eom != (h->message_offset + q.plen == h->request_length))
+	    h->message_offset > q.total ||
+	    q.plen > q.total - h->message_offset ||
+	    q.eom != (h->message_offset + q.plen == q.total))
 		return -EPROTO;
-	q.eom = h->ctl.eom;
-	q.msg_id = h->message_id;
-	q.ri_gen = h->ri_generation;
-	q.job_id = h->job_id;
-	q.pid_on_fep = h->pid_on_fep;
-	q.ri = h->resource_index;
-	q.initiator = h->initiator;
-	q.key = h->match_bits;
-	q.total = h->request_length;
 	/* buffer_offset is this packet's address: the message's is
 	 * message_offset before it (modulo 2^64, as the initiator added). */
 	q.start = h->buffer_offset - h->message_offset;
 	q.off = h->message_offset;
-	q.data = info->ses + hlen;
 	return ses_rx_write(ses, info, &q, rsp);
 }
 

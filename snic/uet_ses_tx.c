@@ -230,6 +230,7 @@ struct uet_ses_pkt *uet_ses_pkt_get(struct uet_ses *ses, uint8_t kind,
 
 void uet_ses_pkt_put(struct uet_ses *ses, struct uet_ses_pkt *pkt)
 {
+	uet_ses_mr_pkt_del(pkt);
 	if (pkt->bounce)
 		uet_bufpool_put(&ses->bounce_pool, pkt->bounce);
 	uet_bufpool_put(&ses->pkt_pool, pkt);
@@ -856,6 +857,22 @@ void uet_ses_send_op_address(const struct uet_ses *ses,
 	op->initiator = uet_ses_initiator_id(ep->pid_on_fep, ep->ri);
 }
 
+void uet_ses_send_op_init(struct uet_ses_send_op *op)
+{
+	op->txi.type = UET_SES_TXI_SEND;
+	uet_dlist_init(&op->txi.entry);
+	uet_dlist_init(&op->replies);
+	uet_dlist_init(&op->seq_entry);
+	uet_dlist_init(&op->reads);
+}
+
+void uet_ses_send_op_start(struct uet_ses *ses, struct uet_ses_send_op *op)
+{
+	uet_dlist_insert_tail(&ses->sends, &op->entry);
+	uet_ses_txi_queue(ses, &op->txi);
+	uet_ses_push(ses);
+}
+
 int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 		 uint64_t now)
 {
@@ -913,11 +930,7 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 	op->dc = req->dc;
 	op->op_ctx = req->op_ctx;
 	op->rc = UET_RC_OK;
-	op->txi.type = UET_SES_TXI_SEND;
-	uet_dlist_init(&op->txi.entry);
-	uet_dlist_init(&op->replies);
-	uet_dlist_init(&op->seq_entry);
-	uet_dlist_init(&op->reads);
+	uet_ses_send_op_init(op);
 
 	pull_ok = op->key.mode == UET_PDS_MODE_RUD ||
 		  op->key.mode == UET_PDS_MODE_ROD;
@@ -964,10 +977,8 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 		ses->stats.held_tx++;
 
 	ses_txs_attach(ses, txs, op);
-	uet_dlist_insert_tail(&ses->sends, &op->entry);
 	ses->stats.msgs_tx++;
-	uet_ses_txi_queue(ses, &op->txi);
-	uet_ses_push(ses);
+	uet_ses_send_op_start(ses, op);
 	ret = op->held ? UET_SES_SEND_HELD : 0;
 	goto out;
 

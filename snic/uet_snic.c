@@ -310,19 +310,23 @@ static int snic_mr_dereg(struct uet_hsi_dev *d, uint64_t key)
 {
 	struct uet_snic_dev *dev = uet_snic_dev_of(d);
 	struct uet_snic_mr *mr;
+	int ret = -ENOENT;
 
 	if (!dev)
 		return -EINVAL;
 	pthread_mutex_lock(&dev->lock);
 	mr = snic_mr_find_locked(dev, key);
 	if (mr) {
-		/* after this no remote request touches the memory */
-		uet_ses_mr_dereg(dev->ses, key);
-		uet_hashmap_remove(&dev->mr_map, &mr->node);
+		/* After this nothing touches the memory: no remote request,
+		 * no retransmission (the NIC copied the read replies in
+		 * flight); -ENOMEM when it could not, still registered. */
+		ret = uet_ses_mr_dereg(dev->ses, key);
+		if (!ret)
+			uet_hashmap_remove(&dev->mr_map, &mr->node);
 	}
 	pthread_mutex_unlock(&dev->lock);
-	if (!mr)
-		return -ENOENT;
+	if (ret)
+		return ret;
 	free(mr);
 	return 0;
 }

@@ -305,6 +305,9 @@ static void check_src(const struct uet_ses_recv_cmpl *rc,
 #define PAY_SMALL	(1452 - 12 - 32)
 #define PAY_STD		(1452 - 12 - 44)
 #define PAY_RDZV	(1452 - 12 - 44 - 32)
+#define PAY_RDATA	(1452 - 12 - 24)
+/* An RMA read's UET_READ: 64 KiB in whole Response-with-Data payloads. */
+#define READ_CHUNK	(UET_SES_READ_CHUNK / PAY_RDATA * PAY_RDATA)
 
 static const size_t sizes[] = {
 	0, 1, 100, PAY_SMALL, PAY_SMALL + 1, PAY_STD * 3, 16 * KIB - 1,
@@ -2813,8 +2816,8 @@ static void rma_roundtrip(struct fx *fx, size_t len, bool virt,
 	e = &b->ev[nev + 1];
 	/* Reported once, for the operation's last UET_READ. */
 	ck_assert_uint_eq(e->kind, UET_SES_RMA_READ);
-	ck_assert_uint_eq(e->len, len && !(len % UET_SES_READ_CHUNK) ?
-			  UET_SES_READ_CHUNK : len % UET_SES_READ_CHUNK);
+	ck_assert_uint_eq(e->len, len && !(len % READ_CHUNK) ?
+			  READ_CHUNK : len % READ_CHUNK);
 	ck_assert_uint_eq(e->addr + e->len, (uint64_t)(uintptr_t)(mem + pad) +
 			  len);
 	ck_assert(!e->has_data);

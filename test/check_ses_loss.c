@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "uet_link_mem.h"
 #include "uet_pds.h"
@@ -206,6 +207,14 @@ static struct uet_ses_send_cmpl lw_wait(struct lw *w, const void *ctx)
 	return *c;
 }
 
+static struct uet_ses_stats lw_stats(struct lw *w, unsigned int i)
+{
+	struct uet_ses_stats st;
+
+	uet_ses_get_stats(w->n[i].ses, &st);
+	return st;
+}
+
 static void *new_ctx(struct lw *w)
 {
 	return (void *)++w->seq;
@@ -289,6 +298,18 @@ static int lw_amo(struct lw *w, bool fetch, uint64_t key, uint64_t raddr,
 	return uet_ses_rma(w->n[0].ses, &req, w->now);
 }
 
+/* An RMA of len bytes at offset 0 of key, to completion. */
+static struct uet_ses_send_cmpl lw_wait_rma(struct lw *w, uint8_t kind,
+					    uint64_t key, void *buf,
+					    size_t len)
+{
+	void *ctx = new_ctx(w);
+
+	ck_assert_int_eq(lw_rma(w, kind, key, 0, false, 0, buf, len, 1, ctx),
+			 0);
+	return lw_wait(w, ctx);
+}
+
 /* Write then read back len bytes, pieces iovecs each way. */
 static void roundtrip(struct lw *w, size_t len, bool virt, unsigned int pieces)
 {
@@ -297,7 +318,7 @@ static void roundtrip(struct lw *w, size_t len, bool virt, unsigned int pieces)
 	uint8_t *src, *mem, *back;
 	void *wc = new_ctx(w), *rc = new_ctx(w);
 	size_t nev = b->nev;
-	uint64_t key;
+	uint64_t key, copied = lw_stats(w, 1).reply_copy_bytes;
 
 	src = malloc(len + 1);
 	mem = calloc(1, len + 128);
@@ -326,6 +347,10 @@ static void roundtrip(struct lw *w, size_t len, bool virt, unsigned int pieces)
 	ck_assert_uint_eq(c.len, len);
 	ck_assert_msg(!memcmp(back, src, len), "len %zu: read back", len);
 	ck_assert_uint_eq(b->nev, nev + 2);
+	/* Every reply (retransmissions included) left from the registered
+	 * memory itself: nothing copied until the deregistration, which
+	 * copies what is not yet acknowledged. */
+	ck_assert_uint_eq(lw_stats(w, 1).reply_copy_bytes, copied);
 	ck_assert_int_eq(uet_ses_mr_dereg(b->ses, key), 0);
 	free(src);
 	free(mem);
@@ -349,6 +374,149 @@ START_TEST(test_loss_sizes)
 	ck_assert_uint_gt(ps.retx, 100);
 	ck_assert_uint_gt(fs.dropped, 1000);
 	ck_assert_uint_gt(fs.reordered, 1000);
+	lw_free(w);
+}
+END_TEST
+
+/* No loss, no duplicates, no reordering: only drop_ppm (and a fixed
+ * latency), so that a test decides which datagrams are lost. */
+static void lw_faults(struct lw *w, uint32_t drop_ppm)
+{
+	struct uet_link_mem_faults f;
+
+	memset(&f, 0, sizeof(f));
+	f.drop_ppm = drop_ppm;
+	f.delay_ns = 10 * US;
+	uet_link_mem_fabric_set_faults(w->fab, &f);
+}
+
+static uint8_t *map_region(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ck_assert(p != MAP_FAILED);
+	return p;
+}
+
+/*
+ * A READ is served and every Response with Data is lost; the target
+ * deregisters the region at once (uet_ses_mr_dereg returns without any
+ * time passing and without an ACK from the peer), overwrites it and
+ * unmaps it.  The retransmissions carry the region's bytes as they were
+ * when the replies were built: the read completes with the original
+ * data, and nothing touches the unmapped pages (a SIGSEGV otherwise).
+ */
+START_TEST(test_read_dereg_in_flight)
+{
+	const size_t len = 40 * KIB + 5;	/* 29 replies: one window */
+	struct uet_ses_send_cmpl c;
+	struct uet_ses_stats st;
+	uint8_t *src, *mem, *back;
+	struct lw *w = lw_new();
+	void *ctx = new_ctx(w);
+	uint64_t key, t;
+
+	lw_faults(w, 0);
+	src = malloc(len);
+	back = malloc(len);
+	ck_assert(src && back);
+	uet_test_fill(src, len, 77);
+	memset(back, 0xa5, len);
+	mem = map_region(len);
+	memcpy(mem, src, len);
+	key = mr_reg(w, mem, len, ACC_RW, false);
+	/* A first read verifies the PDC (its window opens past the few
+	 * packets of an unverified one). */
+	c = lw_wait_rma(w, UET_SES_RMA_READ, key, back, len);
+	ck_assert_int_eq(c.status, 0);
+	memset(back, 0xa5, len);
+
+	/* The READ reaches the target; what the target sends is lost. */
+	ck_assert_int_eq(lw_rma(w, UET_SES_RMA_READ, key, 0, false, 0, back,
+				len, 1, ctx), 0);
+	lw_faults(w, 1000000);
+	while (lw_stats(w, 1).rma_bytes_rx < 2 * len)
+		lw_step(w);
+	lw_faults(w, 0);
+	st = lw_stats(w, 1);
+	ck_assert_uint_eq(st.rma_rx, 2);
+	ck_assert_uint_eq(st.reply_copy_bytes, 0);
+	ck_assert_uint_eq(w->n[0].ns, 1);
+
+	t = w->now;
+	ck_assert_int_eq(uet_ses_mr_dereg(w->n[1].ses, key), 0);
+	ck_assert_uint_eq(w->now, t);
+	/* What was in flight is now the NIC's copy. */
+	ck_assert_uint_eq(lw_stats(w, 1).reply_copy_bytes, len);
+	memset(mem, 0xcc, len);
+	ck_assert_int_eq(munmap(mem, len), 0);
+
+	c = lw_wait(w, ctx);
+	ck_assert_int_eq(c.status, 0);
+	ck_assert_uint_eq(c.len, len);
+	ck_assert_msg(!memcmp(back, src, len), "the original bytes");
+	ck_assert_uint_eq(lw_stats(w, 1).reply_copy_bytes, len);
+	free(src);
+	free(back);
+	lw_free(w);
+}
+END_TEST
+
+/*
+ * A 1 MiB read (more replies than a window) with 1% loss; the target
+ * deregisters, overwrites and unmaps the region half way.  The read
+ * either completes with the original bytes or fails with the target's
+ * code for the key now; every byte of the reader's buffer is the
+ * original one or its untouched fill, never the new contents.
+ */
+START_TEST(test_read_dereg_midway)
+{
+	const size_t len = MIB;
+	struct uet_ses_send_cmpl c;
+	uint8_t *src, *mem, *back;
+	unsigned int round;
+	struct lw *w = lw_new();
+	uint64_t key;
+	size_t i;
+
+	src = malloc(len);
+	back = malloc(len);
+	ck_assert(src && back);
+	for (round = 0; round < 4; round++) {
+		void *ctx = new_ctx(w);
+		unsigned int steps = 0;
+
+		lw_faults(w, 10000);
+		uet_test_fill(src, len, round);
+		memset(back, 0xa5, len);
+		mem = map_region(len);
+		memcpy(mem, src, len);
+		key = mr_reg(w, mem, len, ACC_RW, false);
+		ck_assert_int_eq(lw_rma(w, UET_SES_RMA_READ, key, 0, false, 0,
+					back, len, 3, ctx), 0);
+		/* Some replies delivered, some in flight, some not built. */
+		while (lw_stats(w, 1).pkts_tx < 100 + 150 * round &&
+		       steps++ < 100000)
+			lw_step(w);
+		ck_assert_int_eq(uet_ses_mr_dereg(w->n[1].ses, key), 0);
+		memset(mem, 0xcc, len);
+		ck_assert_int_eq(munmap(mem, len), 0);
+		c = lw_wait(w, ctx);
+		if (c.status) {
+			ck_assert_int_eq(c.status, -EACCES);
+			ck_assert_uint_eq(c.rc, UET_RC_BAD_GENERATION);
+		} else {
+			ck_assert_uint_eq(c.len, len);
+		}
+		for (i = 0; i < len; i++)
+			ck_assert_msg(back[i] == src[i] ||
+				      (c.status && back[i] == 0xa5),
+				      "byte %zu: %#x", i, back[i]);
+	}
+	ck_assert_uint_gt(lw_stats(w, 1).reply_copy_bytes, 0);
+	free(src);
+	free(back);
 	lw_free(w);
 }
 END_TEST
@@ -478,6 +646,83 @@ START_TEST(test_loss_errors)
 }
 END_TEST
 
+/* Fake time for n operations of len bytes (kind) in flight at once from
+ * node 0 against key, all completed with status 0. */
+static uint64_t flow_time(struct lw *w, uint8_t kind, uint64_t key,
+			  uint8_t **buf, unsigned int n, size_t len)
+{
+	size_t ns = w->n[0].ns, i;
+	uint64_t t0 = w->now;
+
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(lw_rma(w, kind, key, 0, false, 0, buf[i],
+					len, 1, new_ctx(w)), 0);
+	lw_wait_count(w, ns + n);
+	for (i = ns; i < ns + n; i++)
+		ck_assert_int_eq(w->n[0].s[i].status, 0);
+	return w->now - t0;
+}
+
+/*
+ * The window and ACK policy keep read replies flowing as they keep a
+ * write's packets: 16 operations of 1 MiB in flight (fi_rma_bw's
+ * pattern) take no longer to read than to write in fake time, lossless
+ * (both bound by the PDS window, no retransmission) and with 1% loss,
+ * where either keeps at least half of its lossless rate.
+ */
+START_TEST(test_read_flow)
+{
+	enum { N = 16 };
+	const size_t len = MIB;
+	uint64_t t[2][2], key;
+	uint8_t *mem, *buf[N];
+	struct uet_pds_stats ps;
+	struct lw *w = lw_new();
+	unsigned int i, loss, k;
+
+	lw_faults(w, 0);
+	mem = calloc(1, len);
+	ck_assert_ptr_nonnull(mem);
+	key = mr_reg(w, mem, len, ACC_RW, false);
+	for (i = 0; i < N; i++) {
+		buf[i] = calloc(1, len);
+		ck_assert_ptr_nonnull(buf[i]);
+	}
+	ck_assert_int_eq(lw_wait_rma(w, UET_SES_RMA_READ, key, buf[0],
+				     4096).status, 0);
+	for (loss = 0; loss < 2; loss++) {
+		lw_faults(w, loss ? 10000 : 0);
+		for (k = 0; k < 2; k++)
+			t[loss][k] = flow_time(w, k ? UET_SES_RMA_WRITE :
+					       UET_SES_RMA_READ, key, buf, N,
+					       len);
+		if (!loss) {
+			uet_pds_get_stats(w->n[1].pds, &ps);
+			ck_assert_uint_eq(ps.retx, 0);
+		}
+	}
+	/* read (k 0) against write (k 1): 10% of slack, 25% with loss
+	 * (each run loses other packets) */
+	for (loss = 0; loss < 2; loss++)
+		ck_assert_msg(t[loss][0] * 100 <= t[loss][1] * (loss ? 125 :
+								  110),
+			      "loss %u: read %llu ns, write %llu ns", loss,
+			      (unsigned long long)t[loss][0],
+			      (unsigned long long)t[loss][1]);
+	for (k = 0; k < 2; k++)
+		ck_assert_msg(t[1][k] <= 2 * t[0][k],
+			      "%s: lossy %llu ns, lossless %llu ns",
+			      k ? "write" : "read",
+			      (unsigned long long)t[1][k],
+			      (unsigned long long)t[0][k]);
+	ck_assert_int_eq(uet_ses_mr_dereg(w->n[1].ses, key), 0);
+	for (i = 0; i < N; i++)
+		free(buf[i]);
+	free(mem);
+	lw_free(w);
+}
+END_TEST
+
 static Suite *ses_loss_suite(void)
 {
 	Suite *s = suite_create("ses_loss");
@@ -487,6 +732,9 @@ static Suite *ses_loss_suite(void)
 	tcase_add_test(tc, test_loss_sizes);
 	tcase_add_test(tc, test_loss_atomics);
 	tcase_add_test(tc, test_loss_errors);
+	tcase_add_test(tc, test_read_dereg_in_flight);
+	tcase_add_test(tc, test_read_dereg_midway);
+	tcase_add_test(tc, test_read_flow);
 	suite_add_tcase(s, tc);
 	return s;
 }
