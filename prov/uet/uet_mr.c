@@ -94,13 +94,16 @@ static int uet_mr_close(struct fid *fid)
 	struct uet_mr *mr = uet_container_of(fid, struct uet_mr, fid.fid);
 	int ret;
 
-	uet_mr_unbind(mr);
+	/* The counter stays bound until the region is gone: a close the
+	 * device refuses (-FI_ENOMEM while it copies replies in flight)
+	 * leaves the region registered and still counted. */
 	ret = mr->domain->ops->mr_dereg(mr->domain->dev, mr->fid.key);
 	if (ret) {
 		UET_WARN(FI_LOG_MR, "deregistering key %#llx: %s\n",
 			 (unsigned long long)mr->fid.key, fi_strerror(-ret));
 		return ret;
 	}
+	uet_mr_unbind(mr);
 	atomic_fetch_sub(&mr->domain->ref, 1);
 	free(mr);
 	return 0;
