@@ -42,11 +42,7 @@ RTT_US=${RTT_US:-1000}
 P99_MULT=${P99_MULT:-10}
 P99_FLOOR_MS=${P99_FLOOR_MS:-0.5}
 
-[ "$(id -u)" -eq 0 ] || pp_skip_all "needs root (network namespaces)"
-for t in ip tc ping; do
-	command -v $t >/dev/null 2>&1 || pp_skip_all "$t not installed"
-done
-pp_init
+ns_begin tc ping
 
 hub=uet-tbf-$$-hub
 ns_s1=uet-tbf-$$-s1
@@ -55,13 +51,6 @@ ns_r=uet-tbf-$$-r
 ns_p=uet-tbf-$$-p
 addr_r=10.252.9.3
 
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	pp_cleanup
-	ns_cleanup
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
 
 ns_first "$hub"
 for ns in "$ns_s1" "$ns_s2" "$ns_r" "$ns_p"; do

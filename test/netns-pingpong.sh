@@ -38,17 +38,8 @@ addr4_cli=10.251.7.2
 addr6_srv=fd00:251:7::1
 addr6_cli=fd00:251:7::2
 
-[ "$(id -u)" -eq 0 ] || pp_skip_all "needs root (network namespaces)"
-command -v ip >/dev/null 2>&1 || pp_skip_all "ip not installed (iproute2)"
-pp_init
+ns_begin
 
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	pp_cleanup
-	ns_cleanup
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
 
 ns_first "$ns_srv"
 ns_add "$ns_cli"

@@ -31,17 +31,8 @@ if_c=uett$$c
 if_d=uett$$d
 dup=fd00:253:7::1
 
-[ "$(id -u)" -eq 0 ] || pp_skip_all "needs root (network namespaces)"
-command -v ip >/dev/null 2>&1 || pp_skip_all "ip not installed (iproute2)"
-pp_init
+ns_begin
 
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	pp_cleanup
-	ns_cleanup
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
 
 ns_first "$ns"
 ns_step ip -n "$ns" link set lo up

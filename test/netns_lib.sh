@@ -9,6 +9,27 @@
 
 ns_made=""
 
+# ns_begin [TOOL...]: the common start of a namespace test (pingpong_lib.sh
+# sourced before): skip unless root and ip (and every TOOL named) are
+# there, pp_init, and on every exit ns_hook (when the test defines it),
+# pp_cleanup and ns_cleanup.
+ns_begin() {
+	[ "$(id -u)" -eq 0 ] || pp_skip_all "needs root (network namespaces)"
+	for t in ip "$@"; do
+		command -v "$t" >/dev/null 2>&1 || pp_skip_all "$t not installed"
+	done
+	pp_init
+	trap ns_end EXIT
+	trap 'exit 130' INT TERM HUP
+}
+
+# shellcheck disable=SC2317 # called by the EXIT trap
+ns_end() {
+	command -v ns_hook >/dev/null 2>&1 && ns_hook
+	pp_cleanup
+	ns_cleanup
+}
+
 # ns_first NAME: make the first namespace; exits 77 (skip) when the
 # system does not let this process make or enter one.
 ns_first() {

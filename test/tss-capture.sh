@@ -23,23 +23,18 @@ addr_cli=10.251.9.2
 # bytes or more holds them.
 PATTERN=ABCDEFGHIJKLMNOPQRST
 
-[ "$(id -u)" -eq 0 ] || pp_skip_all "needs root (network namespaces)"
-command -v ip >/dev/null 2>&1 || pp_skip_all "ip not installed (iproute2)"
 command -v tcpdump >/dev/null 2>&1 ||
 	pp_skip_all "tcpdump not installed (apt-get install tcpdump): no capture check"
-pp_init
+ns_begin
 tcpdump_pid=""
 
-cleanup() {
+# shellcheck disable=SC2317 # called by ns_end on exit
+ns_hook() {
 	if [ -n "$tcpdump_pid" ]; then
 		kill "$tcpdump_pid" 2>/dev/null
 		wait "$tcpdump_pid" 2>/dev/null
 	fi
-	pp_cleanup
-	ns_cleanup
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
 
 ns_first "$ns_srv"
 ns_add "$ns_cli"
