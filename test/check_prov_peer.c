@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,11 +192,13 @@ END_TEST
 
 /* ---- a small owner: the CQ and receive queue lnx would be ---- */
 
-#define OWN_MAX	16
+#define OWN_MAX	1700
+#define OWN_PARTS	4
 
 struct own_entry {
 	struct fi_peer_rx_entry e;
 	struct iovec iov;
+	struct iovec part[OWN_PARTS];	/* a scattered receive's */
 	bool posted;		/* a receive, not an unexpected message */
 	bool used;
 };
@@ -557,6 +560,169 @@ START_TEST(test_peer_close_queued)
 }
 END_TEST
 
+/* More unexpected messages than the command ring holds CLAIM receives
+ * for: each start is a CLAIM receive into OWN_PARTS iovs (an extension
+ * and OWN_PARTS - 1 SGL entries, the first in the segment: 3 of the
+ * ring's UET_EP_CMDQ_DEPTH
+ * slots), and with manual progress the doorbell waits for the next
+ * progress, so starting RING_NMSG at once overflows the ring. */
+#define RING_NMSG	1600
+#define RING_NSTART	1500	/* the rest are discarded */
+#define RING_LEN	16
+
+/* Send RING_NMSG tagged messages (tag i, "ring %05d") and wait until
+ * the owner has queued every one. */
+static void ring_fill_owner(struct pair *p, struct owner *o)
+{
+	char msg[RING_LEN];
+	uint64_t end;
+	ssize_t ret;
+	int i;
+
+	for (i = 0; i < RING_NMSG; i++) {
+		memset(msg, 0, sizeof(msg));
+		snprintf(msg, sizeof(msg), "ring %05d", i);
+		end = uet_clock_now_ns() + WAIT_MS * UET_NSEC_PER_MSEC;
+		for (;;) {
+			struct fi_cq_tagged_entry e;
+
+			ret = fi_tsend(p->s[0].ep, msg, sizeof(msg), NULL,
+				       p->s[0].peer, (uint64_t)i, NULL);
+			if (ret != -FI_EAGAIN)
+				break;
+			ck_assert(uet_clock_now_ns() < end);
+			(void)fi_cq_read(p->s[0].cq, &e, 1);
+			(void)fi_cq_read(p->s[1].cq, NULL, 0);
+		}
+		ck_assert_int_eq(ret, 0);
+	}
+	WAIT_UNTIL(p, o->nqueued >= RING_NMSG);
+}
+
+/* Point queued entry q at buf in OWN_PARTS pieces. */
+static void ring_scatter(struct fi_peer_rx_entry *q, char *buf)
+{
+	struct own_entry *x = uet_container_of(q, struct own_entry, e);
+	int k;
+
+	for (k = 0; k < OWN_PARTS; k++) {
+		x->part[k].iov_base = buf + k * (RING_LEN / OWN_PARTS);
+		x->part[k].iov_len = RING_LEN / OWN_PARTS;
+	}
+	q->iov = x->part;
+	q->count = OWN_PARTS;
+	q->context = (void *)(uintptr_t)(q->tag + 1);
+}
+
+static bool ring_srx_queued(struct fid_ep *srx)
+{
+	struct uet_srx *u = uet_container_of(srx, struct uet_srx, fid);
+
+	return !uet_dlist_empty(&u->pending);
+}
+
+/* Starts and discards that find the command ring full are queued, not
+ * failed (lnx 2.6 only warns about a failed start: the message would be
+ * lost): every one returns 0, and after progress every started message
+ * lands whole, in its own buffer, and every discarded one is gone. */
+START_TEST(test_peer_start_ring_full)
+{
+	char (*bufs)[RING_LEN], want[RING_LEN];
+	struct fid_ep *srx;
+	struct owner *o;
+	struct pair p;
+	bool queued = false;
+	int i, n;
+
+	o = calloc(1, sizeof(*o));
+	bufs = calloc(RING_NMSG, sizeof(*bufs));
+	ck_assert_ptr_nonnull(o);
+	ck_assert_ptr_nonnull(bufs);
+	peer_pair_open(&p, o, &srx, 0x99);
+	ring_fill_owner(&p, o);
+	ck_assert_int_eq(o->ncomp, 0);
+	for (i = 0; i < RING_NMSG; i++) {
+		struct fi_peer_rx_entry *q = o->queued[i];
+
+		ck_assert_uint_eq(q->tag, i);
+		if (i < RING_NSTART) {
+			ring_scatter(q, bufs[q->tag]);
+			ck_assert_int_eq(o->srx.peer_ops->start_tag(q), 0);
+		} else {
+			ck_assert_int_eq(o->srx.peer_ops->discard_tag(q), 0);
+			own_free(q);	/* as lnx: right after the discard */
+		}
+		queued |= ring_srx_queued(srx);
+	}
+	/* the ring did overflow: some waited for progress */
+	ck_assert(queued);
+	WAIT_UNTIL(&p, o->ncomp >= RING_NSTART &&
+		       uet_peer_msgs_live() == 0);
+	ck_assert_int_eq(o->ncomp, RING_NSTART);
+	ck_assert_int_eq(o->nerr, 0);
+	ck_assert_int_eq(o->nfree, RING_NMSG);
+	for (n = 0; n < RING_NSTART; n++) {
+		uint64_t tag = o->comp[n].tag;
+
+		ck_assert_uint_lt(tag, RING_NSTART);
+		ck_assert_ptr_eq(o->comp[n].op_context,
+				 (void *)(uintptr_t)(tag + 1));
+		ck_assert_uint_eq(o->comp[n].len, RING_LEN);
+	}
+	for (i = 0; i < RING_NMSG; i++) {
+		memset(want, 0, sizeof(want));
+		if (i < RING_NSTART)
+			snprintf(want, sizeof(want), "ring %05d", i);
+		ck_assert_mem_eq(bufs[i], want, RING_LEN);
+	}
+	ck_assert_int_eq(fi_close(&p.s[1].ep->fid), 0);
+	ck_assert_int_eq(fi_close(&srx->fid), 0);
+	peer_pair_close_rest(&p);
+	ck_assert_int_eq(uet_peer_msgs_live(), 0);
+	free(bufs);
+	free(o);
+}
+END_TEST
+
+/* Closing the endpoint while starts wait for room: nothing posted after
+ * the close, no completion, every record freed by the SRX's close. */
+START_TEST(test_peer_close_start_queued)
+{
+	char (*bufs)[RING_LEN];
+	struct fid_ep *srx;
+	struct owner *o;
+	struct pair p;
+	long live;
+	int i;
+
+	o = calloc(1, sizeof(*o));
+	bufs = calloc(RING_NMSG, sizeof(*bufs));
+	ck_assert_ptr_nonnull(o);
+	ck_assert_ptr_nonnull(bufs);
+	peer_pair_open(&p, o, &srx, 0x98);
+	ring_fill_owner(&p, o);
+	/* start until one waits for room (the next start would post it) */
+	for (i = 0; i < RING_NMSG && !ring_srx_queued(srx); i++) {
+		ring_scatter(o->queued[i], bufs[i]);
+		ck_assert_int_eq(o->srx.peer_ops->start_tag(o->queued[i]), 0);
+	}
+	ck_assert(ring_srx_queued(srx));
+	/* some of the first may have completed in a full ring's progress */
+	live = uet_peer_msgs_live();
+	ck_assert_int_gt(live, 0);
+	ck_assert_int_eq(fi_close(&p.s[1].ep->fid), 0);
+	ck_assert(!ring_srx_queued(srx));
+	ck_assert_int_eq(uet_peer_msgs_live(), live);
+	ck_assert_int_eq(o->ncomp + live, RING_NMSG);	/* started or not */
+	ck_assert_int_eq(fi_close(&srx->fid), 0);
+	ck_assert_int_eq(uet_peer_msgs_live(), 0);
+	peer_pair_close_rest(&p);
+	ck_assert_int_eq(o->nerr, 0);
+	free(bufs);
+	free(o);
+}
+END_TEST
+
 /* What lnx needs of the infos it gets for FI_PEER: no auth_key (lnx
  * refuses any auth_key_size but its own), iov limits of at most 4, and
  * its own address format in the hints ignored. */
@@ -636,6 +802,8 @@ static Suite *prov_peer_suite(void)
 #if UET_HAVE_PEER
 	tcase_add_test(tc, test_peer_srx);
 	tcase_add_test(tc, test_peer_close_queued);
+	tcase_add_test(tc, test_peer_start_ring_full);
+	tcase_add_test(tc, test_peer_close_start_queued);
 	tcase_add_test(tc, test_peer_info);
 #endif
 	suite_add_tcase(s, tc);

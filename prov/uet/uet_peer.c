@@ -48,9 +48,13 @@
 /* Ours in fi_peer_rx_entry.peer_context. */
 struct uet_peer_msg {
 	struct uet_dlist link;		/* on srx->msgs */
+	struct uet_dlist pend;		/* on srx->pending while queued */
 	struct uet_srx *srx;
 	struct uet_ep *ep;		/* NULL once the endpoint closed */
+	struct fi_peer_rx_entry *entry;	/* a queued start's */
 	uint64_t claim_id;
+	uint8_t pending;		/* 0, or the queued command's kind:
+					 * UET_OP_PEER_RX or _DISCARD */
 	bool tagged;
 };
 
@@ -84,6 +88,8 @@ static void uet_peer_msg_free(struct uet_peer_msg *pm)
 {
 	if (!pm)
 		return;
+	if (pm->pending)
+		uet_dlist_remove(&pm->pend);
 	uet_dlist_remove(&pm->link);
 	atomic_fetch_sub(&uet_peer_nmsgs, 1);
 	free(pm);
@@ -173,12 +179,126 @@ static int uet_peer_post_locked(struct uet_ep *ep, uint8_t kind, bool tagged,
 	return 0;
 }
 
+static void uet_peer_rx_done_locked(struct uet_ep *ep,
+				    struct uet_peer_msg *pm,
+				    struct fi_peer_rx_entry *entry,
+				    const struct uet_hsi_recv_notif *n,
+				    const struct uet_hsi_recv_cont *cont);
+
+/* Post pm's CLAIM receive into entry's buffers (UET_OP_PEER_RX) or its
+ * CLAIM|DISCARD (UET_OP_PEER_DISCARD).  With ep->lock held. */
+static int uet_peer_post_msg_locked(struct uet_ep *ep,
+				    struct uet_peer_msg *pm, uint8_t kind,
+				    struct fi_peer_rx_entry *entry)
+{
+	if (kind == UET_OP_PEER_RX)
+		return uet_peer_post_locked(ep, kind, pm->tagged,
+					    UET_HSI_EXT_CLAIM, pm->claim_id,
+					    entry->iov, entry->count, pm,
+					    entry);
+	return uet_peer_post_locked(ep, kind, pm->tagged,
+				    UET_HSI_EXT_CLAIM | UET_HSI_EXT_DISCARD,
+				    pm->claim_id, NULL, 0, pm, NULL);
+}
+
+/* A queued start or discard failed for another reason than room: the
+ * start ends in an error completion for the owner's entry, the discard
+ * only frees the record (as when it fails at once). */
+static void uet_peer_queued_failed_locked(struct uet_ep *ep,
+					  struct uet_peer_msg *pm,
+					  uint8_t kind,
+					  struct fi_peer_rx_entry *entry,
+					  int ret)
+{
+	struct uet_hsi_recv_notif n;
+	struct uet_hsi_recv_cont cont;
+
+	UET_WARN(FI_LOG_EP_DATA, "queued peer %s not posted: %d\n",
+		 kind == UET_OP_PEER_RX ? "start" : "discard", ret);
+	if (kind != UET_OP_PEER_RX) {
+		uet_peer_msg_free(pm);
+		return;
+	}
+	memset(&n, 0, sizeof(n));
+	memset(&cont, 0, sizeof(cont));
+	n.status = (uint16_t)-ret;
+	n.total_length = entry->msg_size;
+	n.tag = entry->tag;
+	uet_peer_rx_done_locked(ep, pm, entry, &n, &cont);
+}
+
+/* Retry the queued starts and discards in their order, up to the first
+ * that still finds no room.  With ep->lock held; not re-entered (a
+ * post that finds the ring full progresses the endpoint). */
+static void uet_peer_drain_locked(struct uet_ep *ep)
+{
+	struct uet_srx *srx = ep->peer_srx;
+	struct fi_peer_rx_entry *entry;
+	struct uet_peer_msg *pm;
+	uint8_t kind;
+	int ret;
+
+	if (srx->draining)
+		return;
+	srx->draining = true;
+	while (!uet_dlist_empty(&srx->pending)) {
+		pm = uet_dlist_first_entry(&srx->pending, struct uet_peer_msg,
+					   pend);
+		ret = uet_peer_post_msg_locked(ep, pm, pm->pending, pm->entry);
+		if (ret == -FI_EAGAIN)
+			break;
+		kind = pm->pending;
+		entry = pm->entry;
+		uet_dlist_remove(&pm->pend);
+		pm->pending = 0;
+		pm->entry = NULL;
+		if (ret)
+			uet_peer_queued_failed_locked(ep, pm, kind, entry, ret);
+	}
+	srx->draining = false;
+}
+
+/* Start (UET_OP_PEER_RX) or discard pm: posted now, or, when the
+ * command ring or the operation table has no room or earlier ones wait,
+ * queued for the endpoint's progress (0 then too).  Other errors are
+ * returned.  With ep->lock held. */
+static int uet_peer_submit_locked(struct uet_ep *ep, struct uet_peer_msg *pm,
+				  uint8_t kind,
+				  struct fi_peer_rx_entry *entry)
+{
+	struct uet_srx *srx = ep->peer_srx;
+	bool behind = !uet_dlist_empty(&srx->pending);
+	int ret;
+
+	if (!behind) {
+		ret = uet_peer_post_msg_locked(ep, pm, kind, entry);
+		if (ret != -FI_EAGAIN)
+			return ret;
+	}
+	pm->pending = kind;
+	pm->entry = entry;
+	/* Without earlier ones waiting, whatever the failed post's
+	 * progress queued is newer: this one goes first. */
+	if (behind)
+		uet_dlist_insert_tail(&srx->pending, &pm->pend);
+	else
+		uet_dlist_insert_head(&srx->pending, &pm->pend);
+	UET_DBG(FI_LOG_EP_DATA, "peer %s queued: no room for the command\n",
+		kind == UET_OP_PEER_RX ? "start" : "discard");
+	if (behind)
+		uet_peer_drain_locked(ep);
+	return 0;
+}
+
 void uet_peer_poll_locked(struct uet_ep *ep)
 {
 	int k;
 
 	if (!ep->peer_srx || !ep->enabled || ep->peer_stop)
 		return;
+	uet_peer_drain_locked(ep);
+	if (!uet_dlist_empty(&ep->peer_srx->pending))
+		return;	/* still no room: the queued ones go first */
 	for (k = 0; k < 2; k++) {
 		bool tagged = k == 0;
 
@@ -249,9 +369,7 @@ static void uet_peer_arrived_locked(struct uet_ep *ep, bool tagged,
 				 ret);
 		return;
 	}
-	ret = uet_peer_post_locked(ep, UET_OP_PEER_RX, tagged,
-				   UET_HSI_EXT_CLAIM, claim_id, entry->iov,
-				   entry->count, pm, entry);
+	ret = uet_peer_submit_locked(ep, pm, UET_OP_PEER_RX, entry);
 	if (ret) {
 		UET_WARN(FI_LOG_EP_DATA, "peer receive not posted: %d\n", ret);
 		entry->peer_context = NULL;
@@ -261,12 +379,12 @@ static void uet_peer_arrived_locked(struct uet_ep *ep, bool tagged,
 }
 
 /* A CLAIM receive finished: the owner's completion, then its entry. */
-static void uet_peer_rx_done_locked(struct uet_ep *ep, struct uet_op *op,
+static void uet_peer_rx_done_locked(struct uet_ep *ep,
+				    struct uet_peer_msg *pm,
+				    struct fi_peer_rx_entry *entry,
 				    const struct uet_hsi_recv_notif *n,
 				    const struct uet_hsi_recv_cont *cont)
 {
-	struct fi_peer_rx_entry *entry = op->context;
-	struct uet_peer_msg *pm = op->buf;
 	struct fid_peer_srx *owner = ep->peer_srx->owner;
 	struct fi_cq_tagged_entry e;
 	struct fi_cq_err_entry err;
@@ -325,7 +443,7 @@ bool uet_peer_recv_done_locked(struct uet_ep *ep, uint32_t idx,
 		uet_op_free(ep, op);
 		return true;
 	case UET_OP_PEER_RX:
-		uet_peer_rx_done_locked(ep, op, n, cont);
+		uet_peer_rx_done_locked(ep, op->buf, op->context, n, cont);
 		uet_op_free(ep, op);
 		return true;
 	case UET_OP_PEER_DISCARD:
@@ -349,9 +467,7 @@ static int uet_peer_start(struct fi_peer_rx_entry *entry)
 		return -FI_EINVAL;	/* discarded, or the endpoint closed */
 	ep = pm->ep;
 	uet_ep_lock(ep);
-	ret = uet_peer_post_locked(ep, UET_OP_PEER_RX, pm->tagged,
-				   UET_HSI_EXT_CLAIM, pm->claim_id,
-				   entry->iov, entry->count, pm, entry);
+	ret = uet_peer_submit_locked(ep, pm, UET_OP_PEER_RX, entry);
 	uet_ep_unlock(ep);
 	return ret;
 }
@@ -373,9 +489,7 @@ static int uet_peer_discard(struct fi_peer_rx_entry *entry)
 	}
 	uet_ep_lock(ep);
 	/* pm goes with the discard's completion */
-	ret = uet_peer_post_locked(ep, UET_OP_PEER_DISCARD, pm->tagged,
-				   UET_HSI_EXT_CLAIM | UET_HSI_EXT_DISCARD,
-				   pm->claim_id, NULL, 0, pm, NULL);
+	ret = uet_peer_submit_locked(ep, pm, UET_OP_PEER_DISCARD, NULL);
 	if (ret)
 		uet_peer_msg_free(pm);
 	uet_ep_unlock(ep);
@@ -417,6 +531,7 @@ int uet_srx_context(struct fid_domain *domain, struct fi_rx_attr *attr,
 	srx->domain = dom;
 	srx->owner = pc->srx;
 	uet_dlist_init(&srx->msgs);
+	uet_dlist_init(&srx->pending);
 	pc->srx->peer_ops = &uet_srx_peer_ops;
 	srx->fid.fid.fclass = FI_CLASS_SRX_CTX;
 	srx->fid.fid.context = NULL;
@@ -449,8 +564,20 @@ void uet_peer_ep_close(struct uet_ep *ep)
 void uet_peer_ep_release(struct uet_ep *ep)
 {
 	struct uet_peer_msg *pm;
+	long n = 0;
 
 	if (ep->peer_srx) {
+		/* starts and discards still queued are not posted now: their
+		 * records stay on msgs, like those with a command out */
+		uet_dlist_foreach_entry_safe(&ep->peer_srx->pending, pm, pend) {
+			uet_dlist_remove(&pm->pend);
+			pm->pending = 0;
+			pm->entry = NULL;
+			n++;
+		}
+		if (n)
+			UET_INFO(FI_LOG_EP_CTRL, "endpoint closed with %ld "
+				 "peer starts or discards still queued\n", n);
 		/* the queue is closed: no command of ours completes now */
 		uet_dlist_foreach_entry(&ep->peer_srx->msgs, pm, link)
 			pm->ep = NULL;

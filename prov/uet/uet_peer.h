@@ -41,6 +41,12 @@ struct uet_srx {
 	 * CLAIM / DISCARD command out.  Under ep->lock while bound; freed
 	 * at close. */
 	struct uet_dlist msgs;
+	/* Records whose start or discard found the command ring or the
+	 * operation table full (-FI_EAGAIN): retried in this order by the
+	 * endpoint's progress, before any newer start or discard.  Under
+	 * ep->lock; emptied when the endpoint closes. */
+	struct uet_dlist pending;
+	bool draining;			/* in uet_peer_drain_locked */
 };
 
 /* fi_srx_context: FI_PEER in attr->op_flags and a struct
