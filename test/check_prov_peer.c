@@ -359,10 +359,11 @@ static void owner_init(struct owner *o)
 
 /* Progress both sides (side 1's CQ is the peer one: reading it with no
  * buffer progresses) until cond or the deadline. */
-#define WAIT_UNTIL(p, cond)						\
+#define WAIT_UNTIL(p, cond)	WAIT_UNTIL_MS(p, WAIT_MS, cond)
+#define WAIT_UNTIL_MS(p, ms, cond)					\
 	do {								\
 		uint64_t end_ = uet_clock_now_ns() +			\
-				WAIT_MS * UET_NSEC_PER_MSEC;		\
+				(uint64_t)(ms) * UET_NSEC_PER_MSEC;	\
 		struct fi_cq_tagged_entry e_;				\
 		while (!(cond)) {					\
 			ck_assert_msg(uet_clock_now_ns() < end_,	\
@@ -569,6 +570,8 @@ END_TEST
 #define RING_NMSG	1600
 #define RING_NSTART	1500	/* the rest are discarded */
 #define RING_LEN	16
+/* thousands of messages: room for valgrind (CK_FORK=no, no timeout) */
+#define RING_WAIT_MS	120000
 
 /* Send RING_NMSG tagged messages (tag i, "ring %05d") and wait until
  * the owner has queued every one. */
@@ -582,7 +585,8 @@ static void ring_fill_owner(struct pair *p, struct owner *o)
 	for (i = 0; i < RING_NMSG; i++) {
 		memset(msg, 0, sizeof(msg));
 		snprintf(msg, sizeof(msg), "ring %05d", i);
-		end = uet_clock_now_ns() + WAIT_MS * UET_NSEC_PER_MSEC;
+		end = uet_clock_now_ns() +
+		      (uint64_t)RING_WAIT_MS * UET_NSEC_PER_MSEC;
 		for (;;) {
 			struct fi_cq_tagged_entry e;
 
@@ -596,7 +600,7 @@ static void ring_fill_owner(struct pair *p, struct owner *o)
 		}
 		ck_assert_int_eq(ret, 0);
 	}
-	WAIT_UNTIL(p, o->nqueued >= RING_NMSG);
+	WAIT_UNTIL_MS(p, RING_WAIT_MS, o->nqueued >= RING_NMSG);
 }
 
 /* Point queued entry q at buf in OWN_PARTS pieces. */
@@ -656,8 +660,8 @@ START_TEST(test_peer_start_ring_full)
 	}
 	/* the ring did overflow: some waited for progress */
 	ck_assert(queued);
-	WAIT_UNTIL(&p, o->ncomp >= RING_NSTART &&
-		       uet_peer_msgs_live() == 0);
+	WAIT_UNTIL_MS(&p, RING_WAIT_MS, o->ncomp >= RING_NSTART &&
+		      uet_peer_msgs_live() == 0);
 	ck_assert_int_eq(o->ncomp, RING_NSTART);
 	ck_assert_int_eq(o->nerr, 0);
 	ck_assert_int_eq(o->nfree, RING_NMSG);
