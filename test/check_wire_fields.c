@@ -206,6 +206,26 @@ START_TEST(test_bits)
 }
 END_TEST
 
+/* Bits of a word that no field names go out as zeros, whatever the
+ * buffer held (the word is not read back). */
+START_TEST(test_bits_fresh_word)
+{
+	static const struct uet_wire_field part_fields[] = {
+		UET_WF_BIT(struct wf_bits, f0, 0, 2, 0, 1),
+		UET_WF_BIT(struct wf_bits, hi, 0, 2, 8, 8),
+	};
+	static const struct uet_wf_table t = UET_WF_TABLE(part_fields,
+							  UET_WF_LE);
+	const struct wf_bits h = { .f0 = true, .hi = 0x5a };
+	uint8_t b[3] = { 0xff, 0xff, 0x77 };
+
+	uet_wf_put(&t, b, &h);
+	ck_assert_uint_eq(b[0], 0x01);
+	ck_assert_uint_eq(b[1], 0x5a);
+	ck_assert_uint_eq(b[2], 0x77);	/* outside the table: untouched */
+}
+END_TEST
+
 struct wf_typed {
 	uint16_t v;		/* != 0 */
 };
@@ -357,6 +377,7 @@ static Suite *wire_fields_suite(void)
 	tcase_add_test(tc, test_host_checks);
 	tcase_add_test(tc, test_wire_checks);
 	tcase_add_test(tc, test_bits);
+	tcase_add_test(tc, test_bits_fresh_word);
 	tcase_add_test(tc, test_whole_format);
 	tcase_add_test(tc, test_clean_matches_passes);
 	suite_add_tcase(s, tc);

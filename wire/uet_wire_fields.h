@@ -375,6 +375,16 @@ UET_WF_INLINE void uet_wf_put(const struct uet_wf_table *t, uint8_t *buf,
 	const struct uet_wire_field *f;
 	size_t i;
 
+	/* Bit fields are merged into their word: start every such word
+	 * from zero, so that no bit of the output comes from what buf held
+	 * before (bits no field names go out as zeros). */
+	UET_WF_UNROLL
+	for (i = 0; i < t->n; i++) {
+		f = &t->f[i];
+		if ((f->kind == UET_WF_BITS || f->kind == UET_WF_RSVD_BITS) &&
+		    !(f->flags & UET_WF_DECODE_ONLY))
+			memset(buf + f->off, 0, f->len);
+	}
 	UET_WF_UNROLL
 	for (i = 0; i < t->n; i++) {
 		f = &t->f[i];
