@@ -410,16 +410,24 @@ void uet_pds_batch_end(struct uet_pds *pds, uint64_t now)
 	uet_pds_send_piggyback_acks(pds, now);
 	uet_pds_send_owed_acks(pds, now);
 	pds->batch = 0;
+	pds->in_burst = false;
 	uet_pds_flush_link(pds, now);
 	uet_pds_flush_done(pds);
 }
 
 /*
  * Whether the queued data may wait for the next flush: it is less than a
- * link batch and the PDC of its first packet has packets in flight
- * besides the queued ones (nout counts both), so this is not the first
- * send of a burst; its ACKs, or the application's next progress call,
- * will come.
+ * link batch, an earlier doorbell ran since the last full flush (a
+ * burst: the application posts several sends between progress calls, so
+ * they can leave in one sendmmsg) and the PDC of its first packet has
+ * packets in flight besides the queued ones (nout counts both); its
+ * ACKs, or the application's next progress call, will come.  The first
+ * doorbell after a flush never waits: packets still in flight then are
+ * those of an earlier exchange (a held send whose ACK the peer delays
+ * until its next message), and making the data wait for the next
+ * progress pass would put a receive poll (a recvmmsg) in front of it on
+ * the latency path of a simultaneous exchange (an MPI_Allreduce step,
+ * docs/performance.md, issue 18).
  */
 static bool uet_pds_may_defer(struct uet_pds *pds)
 {
@@ -427,7 +435,7 @@ static bool uet_pds_may_defer(struct uet_pds *pds)
 	struct uet_pdc *pdc;
 	unsigned int q = 0;
 
-	if (!uet_dlist_empty(&pds->ctlq))
+	if (!pds->in_burst || !uet_dlist_empty(&pds->ctlq))
 		return false;
 	first = uet_dlist_first_entry(&pds->dataq, struct uet_pds_tx_pkt,
 				      priv.qentry);
@@ -447,6 +455,8 @@ void uet_pds_batch_end_tx(struct uet_pds *pds, uint64_t now)
 	if (!pds || pds->batch != 1 || !uet_dlist_empty(&pds->owed) ||
 	    !uet_pds_may_defer(pds)) {
 		uet_pds_batch_end(pds, now);
+		if (pds)
+			pds->in_burst = true;
 		return;
 	}
 	pds->batch = 0;

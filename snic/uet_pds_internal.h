@@ -328,6 +328,8 @@ struct uet_pds {
 	uint64_t busy_ns;		/* when the link last refused */
 	struct uet_dlist doneq;		/* packets whose tx_done is due */
 	unsigned int batch;		/* batch_begin depth: output waits */
+	bool in_burst;			/* a doorbell (batch_end_tx) ran since the
+					 * last full flush: the next one may defer */
 	struct uet_dlist owed;		/* PDCs owing an ACK at batch end */
 	struct uet_dlist delayed;	/* PDCs with a delayed ACK armed */
 

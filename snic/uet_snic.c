@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -811,6 +812,31 @@ static void snic_log_drops(struct uet_hsi_dev *d)
 			 line);
 }
 
+/* At close, one info line with the message-path counters (FI_LOG_LEVEL=info):
+ * what a run cost in doorbells, packets, ACKs sent alone or with data,
+ * deferred doorbells and unexpected messages (docs/performance.md). */
+static void snic_log_counters(struct uet_hsi_dev *d)
+{
+	struct uet_snic_stats st;
+
+	if (!uet_log_enabled(UET_LOG_INFO, UET_LOG_EP_DATA))
+		return;
+	uet_snic_get_stats(d, &st);
+	UET_INFO(UET_LOG_EP_DATA, "software NIC counters: cmds %" PRIu64
+		 " doorbells %" PRIu64 " notifs %" PRIu64 " tx_pkts %" PRIu64
+		 " rx_pkts %" PRIu64 " ack_tx %" PRIu64 " ack_rx %" PRIu64
+		 " ack_piggyback %" PRIu64 " rsp_deferred %" PRIu64
+		 " default_rsp_tx %" PRIu64 " tx_deferred %" PRIu64
+		 " retx %" PRIu64 " msgs_tx %" PRIu64 " msgs_rx %" PRIu64
+		 " expected %" PRIu64 " unexpected %" PRIu64 " held_tx %"
+		 PRIu64 "\n", st.cmds, st.doorbells, st.notifs, st.pds.tx_pkts,
+		 st.pds.rx_pkts, st.pds.ack_tx, st.pds.ack_rx,
+		 st.pds.ack_piggyback, st.pds.rsp_deferred,
+		 st.pds.default_rsp_tx, st.pds.tx_deferred, st.pds.retx,
+		 st.ses.msgs_tx, st.ses.msgs_rx, st.ses.expected,
+		 st.ses.unexpected, st.ses.held_tx);
+}
+
 static void snic_close(struct uet_hsi_dev *d)
 {
 	struct uet_snic_dev *dev = uet_snic_dev_of(d);
@@ -823,6 +849,7 @@ static void snic_close(struct uet_hsi_dev *d)
 	uet_snic_standby_stop(d);
 	uet_snic_auto_progress_stop(d);
 	snic_log_drops(d);
+	snic_log_counters(d);
 
 	pthread_mutex_lock(&dev->lock);
 	/* Every operation completes with -ECANCELED now (SES first, then

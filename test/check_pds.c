@@ -2002,6 +2002,64 @@ START_TEST(test_batch_defer)
 }
 END_TEST
 
+/*
+ * The first doorbell after a flush (a progress pass) is the head of a new
+ * burst: its packet leaves at once even though the packets of the earlier
+ * burst are still in flight (unacknowledged), where it used to wait for
+ * the next progress pass (issue 18: an MPI_Allreduce step's send waited
+ * behind a receive poll); the second doorbell of the burst waits.
+ */
+START_TEST(test_batch_defer_burst_head)
+{
+	struct tworld *w = world_default(73);
+	struct uet_link_mem_stats fs;
+	struct uet_pds_stats sa;
+	struct uet_pds *a;
+	struct tstream *st;
+	uint64_t sent0;
+	uint32_t i;
+
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, 1, 0, 0);
+	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
+	stream_free(w, st);
+	a = w->side[0].pds;
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, 4, 20, 0);
+	st->next = st->n;	/* posted here, not by the world's pump */
+	uet_link_mem_fabric_get_stats(w->fab, &fs);
+	sent0 = fs.sent;
+	/* burst 1: packets 0 and 1, then a progress pass flushes */
+	for (i = 0; i < 2; i++) {
+		uet_pds_batch_begin(a);
+		ck_assert_int_eq(uet_pds_send(a, &st->key, &st->pkts[i].p,
+					      w->now), 0);
+		uet_pds_batch_end_tx(a, w->now);
+	}
+	uet_pds_batch_begin(a);
+	uet_pds_batch_end(a, w->now);
+	uet_link_mem_fabric_get_stats(w->fab, &fs);
+	ck_assert_uint_eq(fs.sent, sent0 + 2);
+	/* burst 2, nothing acknowledged yet: its head leaves at once */
+	uet_pds_batch_begin(a);
+	ck_assert_int_eq(uet_pds_send(a, &st->key, &st->pkts[2].p, w->now), 0);
+	uet_pds_batch_end_tx(a, w->now);
+	uet_link_mem_fabric_get_stats(w->fab, &fs);
+	ck_assert_uint_eq(fs.sent, sent0 + 3);
+	/* ... and the next one of the burst waits */
+	uet_pds_batch_begin(a);
+	ck_assert_int_eq(uet_pds_send(a, &st->key, &st->pkts[3].p, w->now), 0);
+	uet_pds_batch_end_tx(a, w->now);
+	uet_link_mem_fabric_get_stats(w->fab, &fs);
+	ck_assert_uint_eq(fs.sent, sent0 + 3);
+	pds_stats(&w->side[0], &sa);
+	ck_assert_uint_eq(sa.tx_deferred, 2);
+	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
+	stream_check(st, 0);
+	stream_check_rx(st, &w->side[1]);
+	stream_free(w, st);
+	world_free(w);
+}
+END_TEST
+
 /* Inject a ROD request on a RUD PDC: B answers PDC_HDR_MISMATCH and A
  * fails the packet of that PSN. */
 START_TEST(test_hdr_mismatch)
@@ -2427,6 +2485,7 @@ static Suite *pds_suite(void)
 	ADD(test_send_reply);
 	ADD(test_ack_request_flag);
 	ADD(test_batch_defer);
+	ADD(test_batch_defer_burst_head);
 	ADD(test_hdr_mismatch);
 	ADD(test_malformed);
 	ADD(test_send_errors);
