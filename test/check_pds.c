@@ -1955,6 +1955,62 @@ START_TEST(test_ack_request_flag)
 }
 END_TEST
 
+/* The doorbell tests' start: one message opened the PDC and is done;
+ * a stream of n packets is then posted by the test itself.  *sent0 is
+ * the fabric's sent count at that point. */
+static struct tstream *defer_stream(struct tworld *w, uint32_t n,
+				    uint64_t *sent0)
+{
+	struct uet_link_mem_stats fs;
+	struct tstream *st;
+
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, 1, 0, 0);
+	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
+	stream_free(w, st);
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, n, 20, 0);
+	st->next = st->n;	/* posted here, not by the world's pump */
+	uet_link_mem_fabric_get_stats(w->fab, &fs);
+	*sent0 = fs.sent;
+	return st;
+}
+
+/* One doorbell posting packet i of st from side 0; the fabric's sent
+ * count after it. */
+static uint64_t defer_doorbell(struct tworld *w, struct tstream *st,
+			       uint32_t i)
+{
+	struct uet_pds *a = w->side[0].pds;
+	struct uet_link_mem_stats fs;
+
+	uet_pds_batch_begin(a);
+	ck_assert_int_eq(uet_pds_send(a, &st->key, &st->pkts[i].p, w->now),
+			 0);
+	uet_pds_batch_end_tx(a, w->now);
+	uet_link_mem_fabric_get_stats(w->fab, &fs);
+	return fs.sent;
+}
+
+/* A progress pass's flush; the fabric's sent count after it. */
+static uint64_t defer_flush(struct tworld *w)
+{
+	struct uet_link_mem_stats fs;
+
+	uet_pds_batch_begin(w->side[0].pds);
+	uet_pds_batch_end(w->side[0].pds, w->now);
+	uet_link_mem_fabric_get_stats(w->fab, &fs);
+	return fs.sent;
+}
+
+/* Everything arrives, in order, once the world runs. */
+static void defer_finish(struct tworld *w, struct tstream *st)
+{
+	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
+	stream_check(st, 0);
+	stream_check_rx(st, &w->side[1]);
+	stream_free(w, st);
+	world_free(w);
+}
+
 /*
  * uet_pds_batch_end_tx (a doorbell): the first packet of a burst leaves
  * at once; the next ones, posted while it is in flight, wait for the
@@ -1964,41 +2020,19 @@ END_TEST
 START_TEST(test_batch_defer)
 {
 	struct tworld *w = world_default(72);
-	struct uet_link_mem_stats fs;
 	struct uet_pds_stats sa;
-	struct uet_pds *a;
 	struct tstream *st;
 	uint64_t sent0;
 	uint32_t i;
 
-	st = stream_new(w, 0, UET_PDS_MODE_RUD, 1, 0, 0);
-	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
-	stream_free(w, st);
-	a = w->side[0].pds;
-	st = stream_new(w, 0, UET_PDS_MODE_RUD, 3, 20, 0);
-	st->next = st->n;	/* posted here, not by the world's pump */
-	uet_link_mem_fabric_get_stats(w->fab, &fs);
-	sent0 = fs.sent;
-	for (i = 0; i < st->n; i++) {
-		uet_pds_batch_begin(a);
-		ck_assert_int_eq(uet_pds_send(a, &st->key, &st->pkts[i].p,
-					      w->now), 0);
-		uet_pds_batch_end_tx(a, w->now);
-		uet_link_mem_fabric_get_stats(w->fab, &fs);
-		/* the first goes at once, the others wait */
-		ck_assert_uint_eq(fs.sent, sent0 + 1);
-	}
+	st = defer_stream(w, 3, &sent0);
+	/* the first goes at once, the others wait */
+	for (i = 0; i < st->n; i++)
+		ck_assert_uint_eq(defer_doorbell(w, st, i), sent0 + 1);
 	pds_stats(&w->side[0], &sa);
 	ck_assert_uint_eq(sa.tx_deferred, st->n - 1);
-	uet_pds_batch_begin(a);
-	uet_pds_batch_end(a, w->now);
-	uet_link_mem_fabric_get_stats(w->fab, &fs);
-	ck_assert_uint_eq(fs.sent, sent0 + st->n);
-	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
-	stream_check(st, 0);
-	stream_check_rx(st, &w->side[1]);
-	stream_free(w, st);
-	world_free(w);
+	ck_assert_uint_eq(defer_flush(w), sent0 + st->n);
+	defer_finish(w, st);
 }
 END_TEST
 
@@ -2012,51 +2046,22 @@ END_TEST
 START_TEST(test_batch_defer_burst_head)
 {
 	struct tworld *w = world_default(73);
-	struct uet_link_mem_stats fs;
 	struct uet_pds_stats sa;
-	struct uet_pds *a;
 	struct tstream *st;
 	uint64_t sent0;
-	uint32_t i;
 
-	st = stream_new(w, 0, UET_PDS_MODE_RUD, 1, 0, 0);
-	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
-	stream_free(w, st);
-	a = w->side[0].pds;
-	st = stream_new(w, 0, UET_PDS_MODE_RUD, 4, 20, 0);
-	st->next = st->n;	/* posted here, not by the world's pump */
-	uet_link_mem_fabric_get_stats(w->fab, &fs);
-	sent0 = fs.sent;
+	st = defer_stream(w, 4, &sent0);
 	/* burst 1: packets 0 and 1, then a progress pass flushes */
-	for (i = 0; i < 2; i++) {
-		uet_pds_batch_begin(a);
-		ck_assert_int_eq(uet_pds_send(a, &st->key, &st->pkts[i].p,
-					      w->now), 0);
-		uet_pds_batch_end_tx(a, w->now);
-	}
-	uet_pds_batch_begin(a);
-	uet_pds_batch_end(a, w->now);
-	uet_link_mem_fabric_get_stats(w->fab, &fs);
-	ck_assert_uint_eq(fs.sent, sent0 + 2);
+	defer_doorbell(w, st, 0);
+	defer_doorbell(w, st, 1);
+	ck_assert_uint_eq(defer_flush(w), sent0 + 2);
 	/* burst 2, nothing acknowledged yet: its head leaves at once */
-	uet_pds_batch_begin(a);
-	ck_assert_int_eq(uet_pds_send(a, &st->key, &st->pkts[2].p, w->now), 0);
-	uet_pds_batch_end_tx(a, w->now);
-	uet_link_mem_fabric_get_stats(w->fab, &fs);
-	ck_assert_uint_eq(fs.sent, sent0 + 3);
+	ck_assert_uint_eq(defer_doorbell(w, st, 2), sent0 + 3);
 	/* ... and the next one of the burst waits */
-	uet_pds_batch_begin(a);
-	ck_assert_int_eq(uet_pds_send(a, &st->key, &st->pkts[3].p, w->now), 0);
-	uet_pds_batch_end_tx(a, w->now);
-	uet_link_mem_fabric_get_stats(w->fab, &fs);
-	ck_assert_uint_eq(fs.sent, sent0 + 3);
+	ck_assert_uint_eq(defer_doorbell(w, st, 3), sent0 + 3);
 	pds_stats(&w->side[0], &sa);
 	ck_assert_uint_eq(sa.tx_deferred, 2);
-	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
-	stream_check(st, 0);
-	stream_check_rx(st, &w->side[1]);
-	stream_free(w, st);
-	world_free(w);
+	defer_finish(w, st);
 }
 END_TEST
 
