@@ -46,7 +46,7 @@ void uet_pds_cfg_default(struct uet_pds_cfg *cfg)
 	cfg->unreach_ns = 1000000000ull;	/* 1 s */
 	cfg->reorder_min_ns = 10000ull;		/* 10 us */
 	cfg->ack_coalesce = 8;
-	cfg->ack_delay_ns = 50000ull;		/* 50 us */
+	cfg->ack_delay_ns = 100000ull;		/* 100 us */
 	cfg->idle_close_ns = 5000000000ull;	/* 5 s */
 	cfg->max_pdcs = 4096;
 	cfg->max_pdcs_per_src = 64;
@@ -654,7 +654,10 @@ void uet_pds_destroy(struct uet_pds *pds)
 	if (!pds)
 		return;
 	pds->destroying = true;
-	/* Best effort: one CLOSE_COMMAND / CLOSE_REQUEST per live PDC. */
+	/* Best effort: the delayed and owed ACKs (the peers' held sends
+	 * wait for them), then one CLOSE_COMMAND / CLOSE_REQUEST per live
+	 * PDC. */
+	uet_pds_send_all_acks(pds, pds->now);
 	uet_dlist_foreach_entry(&pds->pdcs, pdc, entry) {
 		if (!pdc->rpdcid)
 			continue;

@@ -301,6 +301,10 @@ struct uet_pds_stats {
 	uint64_t tx_deferred;	/* doorbells whose data waited (batch_end_tx) */
 	uint64_t rsp_deferred;	/* RC_OK responses left to the delayed ACK */
 	uint64_t ack_piggyback;	/* delayed ACKs sent with data to their peer */
+	uint64_t ack_coalesced;	/* delayed ACKs a batch with data to their
+				 * peer left for a later one (not due yet) */
+	uint64_t ack_timer;	/* delayed ACKs sent by their timer */
+	uint64_t ack_close;	/* delayed or owed ACKs sent by destroy */
 	/* Hostile-network drops (docs/software-nic.md, "Hostile network"). */
 	uint64_t syn_refused;	/* PDCs released: SES refused their first
 				 * request (no endpoint, wrong mode) */

@@ -259,6 +259,8 @@ struct uet_pdc {
 	uint32_t ack_pending;		/* received, not yet acked */
 	uint32_t ack_psn;		/* for the delayed ACK */
 	uint64_t ack_due_ns;		/* delayed ACK, UINT64_MAX: none */
+	uint64_t rx_req_ns;		/* last new request, MAX: none yet */
+	uint64_t rx_gap_ns;		/* interval before it, MAX: unknown */
 	struct uet_dlist delay_entry;	/* pds->delayed while ack_due_ns set */
 	/* ACK owed at the end of the receive batch (pds->owed) */
 	struct uet_dlist owed_entry;
@@ -425,9 +427,12 @@ static inline void uet_pdc_touch(struct uet_pds *pds, struct uet_pdc *pdc)
 
 /* ---- uet_pds_rx.c: ACKs owed at the end of a batch ---- */
 void uet_pds_send_owed_acks(struct uet_pds *pds, uint64_t now);
-/* Delayed ACKs to the peers of the data queued in this batch: sent now,
- * in the same link call as the data. */
+/* Delayed ACKs to the peers of the data queued in this batch that are
+ * due (uet_pdc_ack_rides): sent now, in the same link call as the data;
+ * the others wait for a later batch or their timer. */
 void uet_pds_send_piggyback_acks(struct uet_pds *pds, uint64_t now);
+/* Every delayed and owed ACK, at once (uet_pds_destroy). */
+void uet_pds_send_all_acks(struct uet_pds *pds, uint64_t now);
 void uet_pdc_owed_drop(struct uet_pdc *pdc);
 
 /* ---- uet_pds.c ---- */

@@ -21,7 +21,9 @@
  * ACKs: immediately when the request has ar, carries back an SES
  * response, arrived out of order or leaves holes (then ACK_CC with the
  * SACK bitmap of the 64 PSNs after cack_psn), or cfg.ack_coalesce
- * requests are unacknowledged; otherwise after cfg.ack_delay_ns.
+ * requests are unacknowledged; otherwise delayed: sent with the next
+ * data to the peer once it is due (uet_pdc_ack_rides), else after
+ * cfg.ack_delay_ns.
  */
 #include "config.h"
 
@@ -45,6 +47,8 @@ int uet_pdc_rx_init(struct uet_pds *pds, struct uet_pdc *pdc)
 		return ret;
 	pdc->deliver_psn = pdc->start_psn;
 	pdc->ack_due_ns = UINT64_MAX;
+	pdc->rx_req_ns = UINT64_MAX;
+	pdc->rx_gap_ns = UINT64_MAX;
 	pdc->deliver_retry_ns = UINT64_MAX;
 	uet_dlist_init(&pdc->retained);
 	uet_dlist_init(&pdc->owed_entry);
@@ -103,6 +107,8 @@ void uet_pdc_rx_reset(struct uet_pds *pds, struct uet_pdc *pdc)
 	pdc->deliver_retry_ns = UINT64_MAX;
 	pdc->ack_pending = 0;
 	pdc->ack_due_ns = UINT64_MAX;
+	pdc->rx_req_ns = UINT64_MAX;
+	pdc->rx_gap_ns = UINT64_MAX;
 }
 
 void uet_pdc_rx_fini(struct uet_pds *pds, struct uet_pdc *pdc)
@@ -486,6 +492,28 @@ static void uet_pdc_owe_ack(struct uet_pds *pds, struct uet_pdc *pdc,
 /* Peers compared per flush: a flush that matters for latency has one. */
 #define UET_PDS_PIGGYBACK_PEERS	4
 
+/*
+ * Whether the delayed ACK of pdc is due, so that it leaves with the data
+ * of this batch (docs/software-nic.md, "Delayed ACKs"): half of
+ * cfg.ack_coalesce requests wait for it, or the next batch to the peer is
+ * not expected well before its timer.  The next batch is predicted from
+ * the interval between the PDC's last two requests (a ping-pong or an
+ * exchange answers each request with data): the ACK waits only when
+ * twice that interval still ends before ack_due_ns, so it rides on a
+ * later reply and its timer (a system call of its own) stays unused.
+ * With no interval known yet, or a slow rhythm (a peer under a debugger
+ * or callgrind), it rides at once as before.  An ACK is thus never later
+ * than ack_delay_ns, the bound the sender's tail loss probe allows for.
+ */
+static bool uet_pdc_ack_rides(const struct uet_pds *pds,
+			      const struct uet_pdc *pdc, uint64_t now)
+{
+	if (2 * pdc->ack_pending >= pds->cfg.ack_coalesce ||
+	    pdc->rx_gap_ns == UINT64_MAX || now >= pdc->ack_due_ns)
+		return true;
+	return pdc->rx_gap_ns >= (pdc->ack_due_ns - now) / 2;
+}
+
 void uet_pds_send_piggyback_acks(struct uet_pds *pds, uint64_t now)
 {
 	const struct uet_link_addr *peer[UET_PDS_PIGGYBACK_PEERS];
@@ -514,6 +542,10 @@ void uet_pds_send_piggyback_acks(struct uet_pds *pds, uint64_t now)
 		for (i = 0; i < n; i++) {
 			if (!uet_link_addr_eq(peer[i], &pdc->peer))
 				continue;
+			if (!uet_pdc_ack_rides(pds, pdc, now)) {
+				UET_PDS_INC(pds, pdc, ack_coalesced);
+				break;
+			}
 			UET_PDS_INC(pds, pdc, ack_piggyback);
 			uet_pdc_send_ack(pds, pdc, pdc->ack_psn, NULL, false, 0,
 					 false, now);
@@ -531,6 +563,28 @@ void uet_pds_send_owed_acks(struct uet_pds *pds, uint64_t now)
 		pdc = uet_container_of(e, struct uet_pdc, owed_entry);
 		uet_pdc_send_ack(pds, pdc, pdc->owed_psn, NULL, false, 0,
 				 pdc->owed_retx, now);
+	}
+}
+
+/* Destroy: what the peers are owed leaves before the close packets, so
+ * that their held sends complete instead of being retransmitted to a
+ * port that is about to close (ICMP port unreachable). */
+void uet_pds_send_all_acks(struct uet_pds *pds, uint64_t now)
+{
+	struct uet_pdc *pdc;
+	struct uet_dlist *e;
+
+	while ((e = uet_dlist_first(&pds->owed))) {
+		pdc = uet_container_of(e, struct uet_pdc, owed_entry);
+		UET_PDS_INC(pds, pdc, ack_close);
+		uet_pdc_send_ack(pds, pdc, pdc->owed_psn, NULL, false, 0,
+				 pdc->owed_retx, now);
+	}
+	while ((e = uet_dlist_first(&pds->delayed))) {
+		pdc = uet_container_of(e, struct uet_pdc, delay_entry);
+		UET_PDS_INC(pds, pdc, ack_close);
+		uet_pdc_send_ack(pds, pdc, pdc->ack_psn, NULL, false, 0,
+				 false, now);
 	}
 }
 
@@ -658,6 +712,10 @@ static void uet_pdc_req_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 
 	pdc->ack_pending++;
 	pdc->ack_psn = psn;
+	if (pdc->rx_req_ns != UINT64_MAX)
+		pdc->rx_gap_ns = now >= pdc->rx_req_ns ? now - pdc->rx_req_ns
+						       : 0;
+	pdc->rx_req_ns = now;
 	immediate = h->ar || rsp.next_hdr != UET_HDR_NONE || psn != base ||
 		    uet_psn_window_base(&pdc->win) - base != 1 ||
 		    uet_pdc_rx_holes(pdc) ||
@@ -1016,9 +1074,11 @@ bool uet_pdc_rx_timer(struct uet_pds *pds, struct uet_pdc *pdc, uint64_t now)
 		uet_pdc_fail(pds, pdc, -ECONNRESET);
 		return false;
 	}
-	if (pdc->ack_due_ns <= now)
+	if (pdc->ack_due_ns <= now) {
+		UET_PDS_INC(pds, pdc, ack_timer);
 		uet_pdc_send_ack(pds, pdc, pdc->ack_psn, NULL, false, 0, false,
 				 now);
+	}
 	return true;
 }
 

@@ -825,14 +825,18 @@ static void snic_log_counters(struct uet_hsi_dev *d)
 	UET_INFO(UET_LOG_EP_DATA, "software NIC counters: cmds %" PRIu64
 		 " doorbells %" PRIu64 " notifs %" PRIu64 " tx_pkts %" PRIu64
 		 " rx_pkts %" PRIu64 " ack_tx %" PRIu64 " ack_rx %" PRIu64
-		 " ack_piggyback %" PRIu64 " rsp_deferred %" PRIu64
+		 " ack_piggyback %" PRIu64 " ack_coalesced %" PRIu64
+		 " ack_timer %" PRIu64 " rsp_deferred %" PRIu64
 		 " default_rsp_tx %" PRIu64 " tx_deferred %" PRIu64
-		 " retx %" PRIu64 " msgs_tx %" PRIu64 " msgs_rx %" PRIu64
+		 " retx %" PRIu64 " (timeout %" PRIu64 " sack/tlp %" PRIu64
+		 ") msgs_tx %" PRIu64 " msgs_rx %" PRIu64
 		 " expected %" PRIu64 " unexpected %" PRIu64 " held_tx %"
 		 PRIu64 "\n", st.cmds, st.doorbells, st.notifs, st.pds.tx_pkts,
 		 st.pds.rx_pkts, st.pds.ack_tx, st.pds.ack_rx,
-		 st.pds.ack_piggyback, st.pds.rsp_deferred,
+		 st.pds.ack_piggyback, st.pds.ack_coalesced,
+		 st.pds.ack_timer, st.pds.rsp_deferred,
 		 st.pds.default_rsp_tx, st.pds.tx_deferred, st.pds.retx,
+		 st.pds.retx_timeout, st.pds.retx_sack,
 		 st.ses.msgs_tx, st.ses.msgs_rx, st.ses.expected,
 		 st.ses.unexpected, st.ses.held_tx);
 }

@@ -2065,6 +2065,198 @@ START_TEST(test_batch_defer_burst_head)
 }
 END_TEST
 
+/* ---- delayed ACK policy (docs/software-nic.md, "Delayed ACKs") ---- */
+
+struct p_rx_of {
+	int side;
+	uint32_t want;
+};
+
+static bool p_rx_side(struct tworld *w, void *arg)
+{
+	const struct p_rx_of *r = arg;
+
+	return w->side[r->side].rx_total >= r->want;
+}
+
+/* Packet i of st sent by its side in one batch, as a doorbell or a
+ * progress pass with data does: the batch's end sends the delayed ACKs
+ * that are due with it. */
+static void ack_send_batch(struct tworld *w, struct tstream *st, uint32_t i)
+{
+	struct uet_pds *pds = st->from->pds;
+
+	uet_pds_batch_begin(pds);
+	ck_assert_int_eq(uet_pds_send(pds, &st->key, &st->pkts[i].p, w->now),
+			 0);
+	uet_pds_batch_end(pds, w->now);
+}
+
+/* A world with the PDS defaults of the delayed ACK (ack_delay_ns,
+ * ack_coalesce) and a 10 us link: a ping-pong round trip is 20 us. */
+static struct tworld *ack_world(uint64_t seed)
+{
+	struct uet_pds_cfg ca, cb, def;
+
+	uet_pds_cfg_default(&def);
+	test_cfg(&ca, seed * 2 + 1);
+	test_cfg(&cb, seed * 2 + 2);
+	ca.ack_delay_ns = cb.ack_delay_ns = def.ack_delay_ns;
+	ca.ack_coalesce = cb.ack_coalesce = def.ack_coalesce;
+	ca.rto_init_ns = cb.rto_init_ns = def.rto_init_ns;
+	ca.rto_min_ns = cb.rto_min_ns = def.rto_min_ns;
+	ca.rto_max_ns = cb.rto_max_ns = def.rto_max_ns;
+	return world_new(seed, &ca, &cb);
+}
+
+#define ACK_PP_N	60
+
+/*
+ * A ping-pong of packets without ar (held sends): B answers each ping
+ * with a pong in one batch, A pings again when the pong arrived.  The
+ * delayed ACK of B's PDC is not due at every pong (the next one comes
+ * well before its timer): several pings share one cumulative ACK, which
+ * still rides on a pong (no ACK by timer in the steady state), and
+ * nothing is retransmitted (no tail loss probe, no RTO).  Before, every
+ * pong carried an ACK of its own: ACK_PP_N ACKs.
+ */
+START_TEST(test_ack_pingpong_coalesced)
+{
+	struct tworld *w = ack_world(80);
+	struct uet_pds_stats sa, sb;
+	struct tstream *ping, *pong;
+	struct p_rx_of r;
+	uint32_t i;
+
+	ping = stream_new(w, 0, UET_PDS_MODE_RUD, ACK_PP_N, 0, 0);
+	pong = stream_new(w, 1, UET_PDS_MODE_RUD, ACK_PP_N, 1000, 0);
+	ping->next = ping->n;	/* sent here, not by the world's pump */
+	pong->next = pong->n;
+	for (i = 0; i < ACK_PP_N; i++) {
+		ack_send_batch(w, ping, i);
+		r.side = 1;
+		r.want = i + 1;
+		ck_assert(world_run(w, p_rx_side, &r, 10 * MS));
+		ack_send_batch(w, pong, i);
+		r.side = 0;
+		ck_assert(world_run(w, p_rx_side, &r, 10 * MS));
+	}
+	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
+	stream_check(ping, 0);
+	stream_check(pong, 0);
+	stream_check_rx(ping, &w->side[1]);
+	stream_check_rx(pong, &w->side[0]);
+	pds_stats(&w->side[0], &sa);
+	pds_stats(&w->side[1], &sb);
+	/* B's ACKs are those of A's pings (A's of B's pongs likewise). */
+	ck_assert_uint_le(sb.ack_tx, ACK_PP_N / 2);
+	ck_assert_uint_le(sa.ack_tx, ACK_PP_N / 2);
+	ck_assert_uint_ge(sb.ack_coalesced, ACK_PP_N / 2);
+	ck_assert_uint_ge(sb.ack_piggyback, ACK_PP_N / 5);
+	/* only the last ping's ACK waits for its timer (no pong follows) */
+	ck_assert_uint_le(sb.ack_timer, 1);
+	ck_assert_uint_le(sa.ack_timer, 1);
+	ck_assert_uint_eq(sa.retx, 0);
+	ck_assert_uint_eq(sb.retx, 0);
+	ck_assert_uint_eq(sa.dup_rx + sb.dup_rx, 0);
+	stream_free(w, ping);
+	stream_free(w, pong);
+	world_free(w);
+}
+END_TEST
+
+/*
+ * A due delayed ACK still leaves: n pings sent in one burst (no rhythm:
+ * the interval between them is 0, so a later reply looks near), then one
+ * pong.  With ack_coalesce / 2 pings waiting the ACK rides on the pong;
+ * with fewer it is left to its timer, which sends it ack_delay_ns after
+ * the first ping arrived, and every ping completes.
+ */
+static void ack_due_run(uint32_t n, bool rides)
+{
+	struct tworld *w = ack_world(81 + n);
+	struct uet_pds_stats sb;
+	struct tstream *open, *ping, *pong;
+	struct p_rx_of r;
+	uint64_t t0;
+	uint32_t i;
+
+	open = stream_new(w, 0, UET_PDS_MODE_RUD, 1, 0, 0);
+	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
+	stream_free(w, open);
+	ping = stream_new(w, 0, UET_PDS_MODE_RUD, n, 10, 0);
+	pong = stream_new(w, 1, UET_PDS_MODE_RUD, 1, 1000, 0);
+	ping->next = ping->n;
+	pong->next = pong->n;
+	uet_pds_batch_begin(w->side[0].pds);
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(uet_pds_send(w->side[0].pds, &ping->key,
+					      &ping->pkts[i].p, w->now), 0);
+	uet_pds_batch_end(w->side[0].pds, w->now);
+	r.side = 1;
+	r.want = 1 + n;
+	ck_assert(world_run(w, p_rx_side, &r, 10 * MS));
+	t0 = w->now;
+	pds_stats(&w->side[1], &sb);
+	ck_assert_uint_eq(sb.ack_tx, 1);	/* the first packet's (ar) */
+	ack_send_batch(w, pong, 0);
+	pds_stats(&w->side[1], &sb);
+	ck_assert_uint_eq(sb.ack_piggyback, (rides ? 1 : 0));
+	ck_assert_uint_eq(sb.ack_coalesced, (rides ? 0 : 1));
+	ck_assert_uint_eq(sb.ack_tx, (rides ? 2 : 1));
+	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
+	stream_check(ping, 0);
+	stream_check(pong, 0);
+	pds_stats(&w->side[1], &sb);
+	ck_assert_uint_eq(sb.ack_tx, 2);
+	ck_assert_uint_eq(sb.ack_timer, (rides ? 0 : 1));
+	if (!rides)	/* done once the timer's ACK came back */
+		ck_assert_uint_ge(w->now - t0,
+				  w->side[1].cfg.ack_delay_ns - 10 * US);
+	stream_free(w, ping);
+	stream_free(w, pong);
+	world_free(w);
+}
+
+START_TEST(test_ack_delayed_due)
+{
+	struct uet_pds_cfg def;
+
+	uet_pds_cfg_default(&def);
+	ack_due_run(def.ack_coalesce / 2, true);
+	ack_due_run(def.ack_coalesce / 2 - 1, false);
+}
+END_TEST
+
+/*
+ * Destroying a PDS sends the delayed ACKs it owes before its close
+ * packets: the peer's packets complete instead of being retransmitted to
+ * a NIC that is gone (before, they were never acknowledged).
+ */
+START_TEST(test_destroy_sends_acks)
+{
+	struct tworld *w = world_default(84);
+	struct tstream *open, *st;
+	struct p_rx_of r;
+
+	open = stream_new(w, 0, UET_PDS_MODE_RUD, 1, 0, 0);
+	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
+	stream_free(w, open);
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, 2, 10, 0);
+	r.side = 1;
+	r.want = 3;
+	ck_assert(world_run(w, p_rx_side, &r, 10 * MS));
+	ck_assert_int_eq(st->pkts[0].ndone + st->pkts[1].ndone, 0);
+	uet_pds_destroy(w->side[1].pds);	/* the ACK is still delayed */
+	w->side[1].pds = NULL;
+	ck_assert_msg(world_run(w, p_streams_done, NULL, 1 * MS),
+		      "the delayed ACK did not leave at destroy");
+	stream_check(st, 0);
+	stream_free(w, st);
+	world_free(w);
+}
+END_TEST
+
 /* Inject a ROD request on a RUD PDC: B answers PDC_HDR_MISMATCH and A
  * fails the packet of that PSN. */
 START_TEST(test_hdr_mismatch)
@@ -2491,6 +2683,9 @@ static Suite *pds_suite(void)
 	ADD(test_ack_request_flag);
 	ADD(test_batch_defer);
 	ADD(test_batch_defer_burst_head);
+	ADD(test_ack_pingpong_coalesced);
+	ADD(test_ack_delayed_due);
+	ADD(test_destroy_sends_acks);
 	ADD(test_hdr_mismatch);
 	ADD(test_malformed);
 	ADD(test_send_errors);
