@@ -905,6 +905,30 @@ uint64_t uet_pds_next_deadline(const struct uet_pds *pds)
 	return uet_pds_min64(next, uet_pds_rudi_deadline(pds));
 }
 
+/*
+ * Nothing for a pass to do but read the link: no PDC touched since the
+ * last timer pass and none due (due_ns), no RUDI packet outstanding,
+ * nothing queued for the link, no ACK owed, no tx_done due.  The timer
+ * pass and batch_end would then change nothing (the touched/due_ns
+ * invariant of uet_pds_timer), so an empty poll skips them.
+ */
+bool uet_pds_quiet(const struct uet_pds *pds, uint64_t now)
+{
+	return now < pds->due_ns && pds->now < pds->due_ns &&
+	       uet_dlist_empty(&pds->touched) &&
+	       uet_dlist_empty(&pds->ctlq) && uet_dlist_empty(&pds->dataq) &&
+	       uet_dlist_empty(&pds->doneq) && uet_dlist_empty(&pds->owed) &&
+	       uet_dlist_empty(&pds->rudi_out);
+}
+
+void uet_pds_batch_end_quiet(struct uet_pds *pds)
+{
+	/* What batch_end does when uet_pds_quiet() holds: close the batch
+	 * (the last one ends a burst) and send nothing. */
+	if (pds->batch && --pds->batch == 0)
+		pds->in_burst = false;
+}
+
 int uet_pds_poll(struct uet_pds *pds, uint64_t now)
 {
 	struct uet_link_rx rx[UET_PDS_RECV_BATCH];
@@ -912,6 +936,7 @@ int uet_pds_poll(struct uet_pds *pds, uint64_t now)
 
 	if (!pds)
 		return -EINVAL;
+	now = uet_pds_clock(pds, now);
 	uet_pds_batch_begin(pds);
 	/* Links that cannot read the TOS byte leave it alone. */
 	if (!pds->link->ops->rx_sets_tos)
@@ -922,6 +947,12 @@ int uet_pds_poll(struct uet_pds *pds, uint64_t now)
 		uet_pds_rx_tos(pds, rx[i].buf, rx[i].len, &rx[i].src,
 			       rx[i].tos, now);
 	uet_pds_link_errors(pds, now);
+	if (n == 0 && uet_pds_quiet(pds, now)) {
+		/* The empty poll: no timer due, nothing to send. */
+		pds->st.quiet_polls++;
+		uet_pds_batch_end_quiet(pds);
+		return 0;
+	}
 	uet_pds_timer(pds, now);
 	uet_pds_batch_end(pds, now);
 	return n;

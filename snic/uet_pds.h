@@ -265,8 +265,15 @@ void uet_pds_rx_tos(struct uet_pds *pds, const uint8_t *buf, size_t len,
 void uet_pds_timer(struct uet_pds *pds, uint64_t now);
 /* Earliest time uet_pds_timer() has work, UINT64_MAX if none. */
 uint64_t uet_pds_next_deadline(const struct uet_pds *pds);
-/* Convenience: receive from the link, process, run timers. */
+/* Convenience: receive from the link, process, run timers.  A poll
+ * that received nothing while uet_pds_quiet() holds runs no timer pass
+ * and no flush (counted in quiet_polls). */
 int uet_pds_poll(struct uet_pds *pds, uint64_t now);
+/* Nothing due or queued: a pass without datagrams has no PDS work. */
+bool uet_pds_quiet(const struct uet_pds *pds, uint64_t now);
+/* End a batch in which uet_pds_quiet() held throughout (nothing queued):
+ * what uet_pds_batch_end() would do then, without its checks. */
+void uet_pds_batch_end_quiet(struct uet_pds *pds);
 /*
  * Output batching.  Between batch_begin and the matching batch_end
  * (they nest) datagrams are queued instead of sent; batch_end sends
@@ -305,6 +312,8 @@ struct uet_pds_stats {
 				 * peer left for a later one (not due yet) */
 	uint64_t ack_timer;	/* delayed ACKs sent by their timer */
 	uint64_t ack_close;	/* delayed or owed ACKs sent by destroy */
+	uint64_t quiet_polls;	/* polls with nothing received, due or queued
+				 * (no timer pass, no flush) */
 	/* Hostile-network drops (docs/software-nic.md, "Hostile network"). */
 	uint64_t syn_refused;	/* PDCs released: SES refused their first
 				 * request (no endpoint, wrong mode) */

@@ -908,6 +908,7 @@ void uet_snic_get_stats(struct uet_hsi_dev *d, struct uet_snic_stats *st)
 	st->amo_cmds = dev->st.amo_cmds;
 	st->fence_waits = dev->st.fence_waits;
 	st->rma_notifs = dev->st.rma_notifs;
+	st->quiet_passes = dev->st.quiet_passes;
 	uet_pds_get_stats(dev->pds, &st->pds);
 	uet_ses_get_stats(dev->ses, &st->ses);
 	pthread_mutex_unlock(&dev->lock);

@@ -107,6 +107,8 @@ struct uet_snic_stats {
 	uint64_t rma_cmds, amo_cmds;	/* RMA / ATOMIC commands submitted */
 	uint64_t fence_waits;		/* FENCE commands that had to wait */
 	uint64_t rma_notifs;		/* E-6 target notifications */
+	uint64_t quiet_passes;		/* progress passes that found nothing
+					 * to do (the short path) */
 	struct uet_pds_stats pds;
 	struct uet_ses_stats ses;
 };

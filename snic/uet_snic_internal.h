@@ -201,6 +201,7 @@ struct uet_snic_dev {
 		uint64_t notifs, notif_deferred, events;
 		uint64_t notif_dropped;	/* lost at close / out of memory */
 		uint64_t rma_cmds, amo_cmds, fence_waits, rma_notifs;
+		uint64_t quiet_passes;	/* progress passes with nothing to do */
 	} st;
 };
 

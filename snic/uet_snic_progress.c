@@ -163,6 +163,25 @@ void uet_snic_rearm_locked(struct uet_snic_dev *dev, uint64_t now)
 
 /* ---- progress ---- */
 
+/*
+ * The rest of a pass would change nothing: no notification waits in the
+ * NIC, no queue has a command published and not executed (stalled and
+ * fenced ones stay published), and the SES refused no unexpected message
+ * since the last RXPOOL event.
+ */
+static bool snic_quiet_locked(struct uet_snic_dev *dev)
+{
+	struct uet_snic_queue *q;
+
+	if (uet_ses_unexp_refused(dev->ses) != dev->refused_seen)
+		return false;
+	uet_dlist_foreach_entry(&dev->queues, q, entry)
+		if (q->ndeferred || q->stalled || q->fence_wait ||
+		    uet_hsi_cmdq_doorbell_read(&q->cmdq) != q->cmdq.cons.ci)
+			return false;
+	return true;
+}
+
 static int snic_progress_at(struct uet_snic_dev *dev, uint64_t now)
 {
 	struct uet_snic_queue *q;
@@ -179,12 +198,20 @@ static int snic_progress_at(struct uet_snic_dev *dev, uint64_t now)
 		uet_snic_flush_locked(q);
 	ret = uet_pds_poll(dev->pds, now);
 	uet_ses_progress(dev->ses, now);
-	uet_snic_rxpool_check_locked(dev, now);
-	uet_dlist_foreach_entry(&dev->queues, q, entry) {
-		uet_snic_flush_locked(q);
-		uet_snic_queue_run_locked(q, now);
+	if (ret == 0 && dev->st.notifs == before &&
+	    uet_pds_quiet(dev->pds, now) && snic_quiet_locked(dev)) {
+		/* The empty pass (most of them, while an application polls):
+		 * the steps below would find nothing to do. */
+		dev->st.quiet_passes++;
+		uet_pds_batch_end_quiet(dev->pds);
+	} else {
+		uet_snic_rxpool_check_locked(dev, now);
+		uet_dlist_foreach_entry(&dev->queues, q, entry) {
+			uet_snic_flush_locked(q);
+			uet_snic_queue_run_locked(q, now);
+		}
+		uet_pds_batch_end(dev->pds, now);
 	}
-	uet_pds_batch_end(dev->pds, now);
 	uet_snic_rearm_locked(dev, now);
 	if (ret >= 0)
 		ret = (int)(dev->st.notifs - before);

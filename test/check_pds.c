@@ -2638,6 +2638,90 @@ START_TEST(test_malformed)
 }
 END_TEST
 
+/* Datagrams the side has handed to its link so far. */
+static uint64_t tap_sent(const struct tside *s)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < 32; i++)
+		n += s->tap.by_type[i];
+	return n;
+}
+
+/*
+ * The empty poll (uet_pds_quiet): a poll that receives nothing skips the
+ * timer pass and the flush only when no deadline is due and nothing is
+ * queued.  Under loss (retransmissions, delayed ACKs, ACK requests) and
+ * then idle close, after every step each side is polled twice more at
+ * the same time: a poll counted quiet must leave the next deadline in
+ * the future and send nothing, and the run must end as without the
+ * short path (every packet delivered once, the PDCs closed when idle).
+ */
+START_TEST(test_quiet_poll)
+{
+	struct uet_pds_cfg ca, cb;
+	struct uet_pds_stats st0, st1;
+	struct tworld *w;
+	struct tstream *st;
+	uint64_t end, sent, quiet = 0;
+	int i, k;
+
+	test_cfg(&ca, 90);
+	test_cfg(&cb, 91);
+	ca.idle_close_ns = cb.idle_close_ns = 2 * MS;
+	w = world_new(92, &ca, &cb);
+	world_faults(w, 100000, 0, 0, 0);
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, 60, 0, 3);
+	end = w->now + 2000 * MS;
+	while (w->now < end) {
+		stream_pump(w, st);
+		if (stream_done(st) && w->side[0].pds) {
+			pds_stats(&w->side[0], &st0);
+			if (st0.pdc_closed)
+				break;
+		}
+		world_step(w);
+		for (i = 0; i < 2; i++) {
+			struct tside *s = &w->side[i];
+
+			if (uet_link_mem_fabric_next_delivery(w->fab) <= w->now)
+				continue;
+			for (k = 0; k < 2; k++) {
+				pds_stats(s, &st0);
+				sent = tap_sent(s);
+				ck_assert_int_eq(uet_pds_poll(s->pds, w->now), 0);
+				pds_stats(s, &st1);
+				if (st1.quiet_polls == st0.quiet_polls)
+					continue;
+				ck_assert_uint_eq(st1.quiet_polls,
+						  st0.quiet_polls + 1);
+				ck_assert_uint_gt(uet_pds_next_deadline(s->pds),
+						  w->now);
+				ck_assert_uint_eq(tap_sent(s), sent);
+				quiet++;
+			}
+		}
+	}
+	stream_check(st, 0);
+	stream_check_rx(st, &w->side[1]);
+	pds_stats(&w->side[0], &st0);
+	pds_stats(&w->side[1], &st1);
+	ck_assert_uint_gt(st0.retx, 0);		/* the loss did happen */
+	ck_assert_uint_eq(st0.pdc_closed, 1);	/* idle close still ran */
+	ck_assert_uint_eq(st0.pdc_failed + st1.pdc_failed, 0);
+	ck_assert_uint_gt(quiet, 10);
+	/* Every poll of a settled, idle PDS is an empty one. */
+	world_idle(w, 10 * MS);
+	pds_stats(&w->side[1], &st0);
+	ck_assert_int_eq(uet_pds_poll(w->side[1].pds, w->now + 1), 0);
+	pds_stats(&w->side[1], &st1);
+	ck_assert_uint_eq(st1.quiet_polls, st0.quiet_polls + 1);
+	stream_free(w, st);
+	world_free(w);
+}
+END_TEST
+
 #define ADD(name)							\
 	do {								\
 		TCase *tc = tcase_create(#name);			\
@@ -2690,6 +2774,7 @@ static Suite *pds_suite(void)
 	ADD(test_malformed);
 	ADD(test_send_errors);
 	ADD(test_clear_psn);
+	ADD(test_quiet_poll);
 	return s;
 }
 

@@ -1237,6 +1237,89 @@ START_TEST(test_notifq_full)
 }
 END_TEST
 
+static uint64_t quiet_passes(struct world *w, int i)
+{
+	struct uet_snic_stats st;
+
+	uet_snic_get_stats(w->s[i].dev, &st);
+	return st.quiet_passes;
+}
+
+/*
+ * The empty progress pass: counted quiet (nothing run but the link read)
+ * only when the device has nothing to do; a command published without a
+ * doorbell call and notifications waiting in the NIC keep a pass on the
+ * full path, which runs the one and delivers the others.
+ */
+START_TEST(test_quiet_pass)
+{
+	struct wopts o = { .notifq_depth = { 100, 2 } };
+	struct uet_snic_stats st;
+	uint8_t b[4][16];
+	struct world w;
+	struct cmd c;
+	uint64_t q;
+	int i;
+
+	world_init(&w, &o);
+	world_idle(&w, 10 * MS);
+	q = quiet_passes(&w, 1);
+	ck_assert_int_eq(uet_snic_progress_at(w.s[1].dev, w.now), 0);
+	ck_assert_uint_eq(quiet_passes(&w, 1), q + 1);
+
+	/* Published, not rung: the pass executes it. */
+	uet_snic_get_stats(w.s[1].dev, &st);
+	cmd_init(&c, UET_HSI_FAMILY_MSG, UET_HSI_VARIANT_RECV,
+		 UET_HSI_DATA_SGL);
+	c.seg.completion = true;
+	c.seg.metadata = 0;
+	cmd_sgl(&c, b[0], sizeof(b[0]));
+	cmd_post_only(&w, 1, &c);
+	uet_hsi_cmdq_doorbell(w.s[1].q->cmdq);
+	q = quiet_passes(&w, 1);
+	ck_assert_int_eq(uet_snic_progress_at(w.s[1].dev, w.now), 0);
+	ck_assert_uint_eq(quiet_passes(&w, 1), q);
+	{
+		struct uet_snic_stats st2;
+
+		uet_snic_get_stats(w.s[1].dev, &st2);
+		ck_assert_uint_eq(st2.cmds, st.cmds + 1);
+	}
+
+	/* Notifications waiting in the NIC (ring of 2, not read): every
+	 * pass flushes what fits, none is quiet until they are out. */
+	w.s[1].hold = true;
+	for (i = 1; i < 4; i++)
+		recv_buf(&w, UET_HSI_FAMILY_MSG, b[i], sizeof(b[i]), 0,
+			 (uint64_t)i);
+	for (i = 0; i < 4; i++)
+		send_inline(&w, UET_HSI_FAMILY_MSG, "quiet", 0, 10 + i);
+	ck_assert(world_wait(&w, 0, 4, 200 * MS));
+	world_idle(&w, 10 * MS);
+	uet_snic_get_stats(w.s[1].dev, &st);
+	ck_assert_uint_gt(st.notif_deferred, 0);
+	w.s[1].hold = false;
+	/* each receive is a pair (A's initiator is not 0) */
+	for (i = 0; i < 8; i++) {
+		side_collect(&w.s[1]);
+		if (w.s[1].ngot == 8)
+			break;
+		q = quiet_passes(&w, 1);
+		ck_assert_int_gt(uet_snic_progress_at(w.s[1].dev, w.now), 0);
+		ck_assert_uint_eq(quiet_passes(&w, 1), q);
+	}
+	ck_assert_uint_eq(w.s[1].ngot, 8);
+	for (i = 0; i < 4; i++) {
+		expect_recv(&w.s[1], 0, 0, 5, (uint64_t)i, false);
+		ck_assert_int_eq(memcmp(b[i], "quiet", 5), 0);
+	}
+	q = quiet_passes(&w, 1);
+	ck_assert_int_eq(uet_snic_progress_at(w.s[1].dev, w.now), 0);
+	ck_assert_uint_eq(quiet_passes(&w, 1), q + 1);
+	world_fini(&w);
+}
+END_TEST
+
 /* The continuation entry is never split from its receive. */
 START_TEST(test_notifq_full_pair)
 {
@@ -1925,6 +2008,7 @@ static Suite *snic_unit_suite(void)
 
 	tc = tcase_create("notifications");
 	tcase_add_test(tc, test_notifq_full);
+	tcase_add_test(tc, test_quiet_pass);
 	tcase_add_test(tc, test_notifq_full_pair);
 	tcase_add_test(tc, test_rxpool_event);
 	suite_add_tcase(s, tc);

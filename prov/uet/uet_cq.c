@@ -97,6 +97,7 @@ void uet_cq_write(struct uet_cq *cq, const struct fi_cq_tagged_entry *e,
 		ce->e = *e;
 		ce->src = src;
 		cq->count++;
+		atomic_fetch_add_explicit(&cq->held, 1, memory_order_release);
 	} else {
 		o = malloc(sizeof(*o));
 		if (!o) {
@@ -108,6 +109,7 @@ void uet_cq_write(struct uet_cq *cq, const struct fi_cq_tagged_entry *e,
 		o->ce.e = *e;
 		o->ce.src = src;
 		uet_dlist_insert_tail(&cq->overflow, &o->entry);
+		atomic_fetch_add_explicit(&cq->held, 1, memory_order_release);
 		if (!cq->noverflow++)
 			UET_INFO(FI_LOG_CQ, "CQ of %zu entries is full; "
 				 "completions overflow to a list\n", cq->size);
@@ -142,6 +144,7 @@ void uet_cq_write_err(struct uet_cq *cq, const struct fi_cq_err_entry *err,
 	e->src = src;
 	uet_lock(&cq->lock, UET_LOCK_CQ);
 	uet_dlist_insert_tail(&cq->errors, &e->entry);
+	atomic_fetch_add_explicit(&cq->held, 1, memory_order_release);
 	uet_unlock(&cq->lock, UET_LOCK_CQ);
 }
 
@@ -199,6 +202,11 @@ static ssize_t uet_cq_readfrom(struct fid_cq *fid, void *buf, size_t count,
 	if (count && !buf)
 		return -FI_EINVAL;
 	uet_cq_progress(cq);
+	/* Nothing held: what the locked path below would return.  An entry
+	 * written while this runs is read by the next call, as if it had
+	 * come a moment later. */
+	if (!atomic_load_explicit(&cq->held, memory_order_acquire))
+		return -FI_EAGAIN;
 	uet_lock(&cq->lock, UET_LOCK_CQ);
 	if (!uet_dlist_empty(&cq->errors)) {
 		uet_unlock(&cq->lock, UET_LOCK_CQ);
@@ -212,6 +220,8 @@ static ssize_t uet_cq_readfrom(struct fid_cq *fid, void *buf, size_t count,
 		cq->head = (cq->head + 1) % cq->size;
 		cq->count--;
 	}
+	if (i)
+		atomic_fetch_sub_explicit(&cq->held, i, memory_order_relaxed);
 	uet_cq_refill_locked(cq);
 	uet_unlock(&cq->lock, UET_LOCK_CQ);
 	return i ? (ssize_t)i : -FI_EAGAIN;
@@ -234,6 +244,8 @@ static ssize_t uet_cq_readerr(struct fid_cq *fid, struct fi_cq_err_entry *buf,
 		return -FI_EINVAL;
 	uet_lock(&cq->lock, UET_LOCK_CQ);
 	l = uet_dlist_pop_head(&cq->errors);
+	if (l)
+		atomic_fetch_sub_explicit(&cq->held, 1, memory_order_relaxed);
 	uet_unlock(&cq->lock, UET_LOCK_CQ);
 	if (!l)
 		return -FI_EAGAIN;
@@ -513,6 +525,7 @@ int uet_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
 	cq->domain = dom;
 	atomic_init(&cq->ref, 0);
 	atomic_init(&cq->signaled, false);
+	atomic_init(&cq->held, 0);
 	cq->fid.fid.fclass = FI_CLASS_CQ;
 	cq->fid.fid.context = context;
 #if UET_HAVE_PEER

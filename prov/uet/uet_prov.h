@@ -291,6 +291,9 @@ struct uet_cq {
 	struct uet_dlist overflow;	/* struct uet_cq_ovf, ring full */
 	size_t noverflow;
 	struct uet_dlist errors;	/* struct uet_cq_err */
+	/* Entries in ring, overflow and errors: changed under lock, read
+	 * without it by a poll that finds nothing (no lock round trip). */
+	atomic_size_t held;
 	struct uet_bind_set bound;	/* endpoints */
 	int signal_fd;			/* eventfd for fi_cq_signal */
 	atomic_bool signaled;
