@@ -906,11 +906,30 @@ void uet_ses_send_op_init(struct uet_ses_send_op *op)
 	uet_dlist_init(&op->reads);
 }
 
+/*
+ * With nothing queued and no push under way, the send runs at once: the
+ * first (and, unless it wakes others, only) round of uet_ses_push() with
+ * op alone in it, without putting it on the transmit queue to take it
+ * off again.  What it leaves to do (window, pacing) and anything it
+ * woke is queued and pushed as uet_ses_push() would.
+ */
 void uet_ses_send_op_start(struct uet_ses *ses, struct uet_ses_send_op *op)
 {
 	uet_dlist_insert_tail(&ses->sends, &op->entry);
-	uet_ses_txi_queue(ses, &op->txi);
-	uet_ses_push(ses);
+	if (ses->pushing || ses->closing || ses->zombie ||
+	    !uet_dlist_empty(&ses->txq)) {
+		uet_ses_txi_queue(ses, &op->txi);
+		uet_ses_push(ses);
+		return;
+	}
+	ses->stats.tx_direct++;
+	ses->pushing = true;
+	ses->push_again = false;
+	if (ses_txi_run(ses, &op->txi) && !uet_dlist_linked(&op->txi.entry))
+		uet_dlist_insert_tail(&ses->txq, &op->txi.entry);
+	ses->pushing = false;
+	if (ses->push_again)
+		uet_ses_push(ses);
 }
 
 int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
