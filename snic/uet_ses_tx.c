@@ -223,7 +223,7 @@ struct uet_ses_pkt *uet_ses_pkt_get(struct uet_ses *ses, uint8_t kind,
 	if (!pkt)
 		return NULL;
 	/* Everything but the header bytes and the iovecs, which a builder
-	 * writes up to hdr_len and iovcnt (about 200 bytes not cleared). */
+	 * writes up to hdr_len and iovcnt (about 150 bytes not cleared). */
 	memset(pkt, 0, offsetof(struct uet_ses_pkt, pds.hdr));
 	pkt->pds.iovcnt = 0;
 	memset(&pkt->pds.ctx, 0, sizeof(*pkt) -
