@@ -166,26 +166,51 @@ static void sgl_put(uint8_t *p, const struct uet_hsi_sgl_entry *h)
 	uet_put_le64(p + SGL_OFF_LEN_FLAGS, lf);
 }
 
-/* Caller has checked the length. */
-static int sgl_get(struct uet_hsi_sgl_entry *h, const uint8_t *p)
+/* Whether the entry at p decodes (the caller has checked the length):
+ * 0 or the UET_WIRE_E* code. */
+static int sgl_valid(const uint8_t *p)
 {
 	uint64_t lf = uet_get_le64(p + SGL_OFF_LEN_FLAGS);
 
 	if (lf & UET_HSI_SGL_LF_RSVD_MASK)
 		return UET_WIRE_ERESERVED;
-	memset(h, 0, sizeof(*h));
+	if (lf & UET_HSI_SGL_LF_INLINE) {
+		if ((uint32_t)lf > UET_HSI_SGL_INLINE_MAX)
+			return UET_WIRE_ERANGE;
+	} else if (!uet_bytes_are_zero(p + SGL_OFF_QW2, 8)) {
+		return UET_WIRE_ERESERVED;
+	}
+	return 0;
+}
+
+/* Decode the entry at p, which sgl_valid() accepted: every field of h
+ * written (the ones its kind does not use zero). */
+static void sgl_fill(struct uet_hsi_sgl_entry *h, const uint8_t *p)
+{
+	uint64_t lf = uet_get_le64(p + SGL_OFF_LEN_FLAGS);
+
 	h->is_inline = !!(lf & UET_HSI_SGL_LF_INLINE);
 	h->length = (uint32_t)lf;
 	if (h->is_inline) {
-		if (h->length > UET_HSI_SGL_INLINE_MAX)
-			return UET_WIRE_ERANGE;
+		h->address = 0;
+		h->memory_key = 0;
 		memcpy(h->inline_data, p, UET_HSI_SGL_INLINE_MAX);
 	} else {
-		if (!uet_bytes_are_zero(p + SGL_OFF_QW2, 8))
-			return UET_WIRE_ERESERVED;
 		h->address = uet_get_le64(p + SGL_OFF_ADDR);
 		h->memory_key = uet_get_le64(p + SGL_OFF_KEY);
+		memset(h->inline_data, 0, UET_HSI_SGL_INLINE_MAX);
 	}
+}
+
+/* Caller has checked the length. */
+static int sgl_get(struct uet_hsi_sgl_entry *h, const uint8_t *p)
+{
+	int ret = sgl_valid(p);
+
+	if (ret)
+		return ret;
+	memset(h, 0, sizeof(*h));	/* the padding too */
+	sgl_fill(h, p);
 	return 0;
 }
 
@@ -280,11 +305,17 @@ ssize_t uet_hsi_cmd_seg_encode(uint8_t *buf, size_t len,
 	return UET_HSI_CMD_SEG_LEN;
 }
 
+/*
+ * Every check first, then the fields straight into h (the command path
+ * decodes two segments per round trip: no temporary copy).  h is left
+ * untouched on error.
+ */
 ssize_t uet_hsi_cmd_seg_decode(struct uet_hsi_cmd_seg *h,
 			       const uint8_t *buf, size_t len)
 {
-	struct uet_hsi_cmd_seg t;
-	uint8_t opcode, flags;
+	uint8_t opcode, flags, family, variant, data_src, sgl_count;
+	uint16_t payload_len;
+	bool ext;
 	int ret;
 
 	if (len < UET_HSI_CMD_SEG_LEN)
@@ -295,38 +326,47 @@ ssize_t uet_hsi_cmd_seg_decode(struct uet_hsi_cmd_seg *h,
 	    (flags & UET_HSI_CMD_FLAG_RSVD_MASK) ||
 	    !uet_bytes_are_zero(buf + SEG_OFF_RSVD, SEG_RSVD_LEN))
 		return UET_WIRE_ERESERVED;
-
-	memset(&t, 0, sizeof(t));
-	t.family = (opcode & UET_HSI_OP_FAMILY_MASK) >> UET_HSI_OP_FAMILY_SHIFT;
-	t.variant = (opcode & UET_HSI_OP_VARIANT_MASK) >>
-		    UET_HSI_OP_VARIANT_SHIFT;
-	t.data_src = opcode & UET_HSI_OP_DATA_SRC_MASK;
-	if (!family_valid(t.family) || !variant_valid(t.variant))
+	family = (opcode & UET_HSI_OP_FAMILY_MASK) >> UET_HSI_OP_FAMILY_SHIFT;
+	variant = (opcode & UET_HSI_OP_VARIANT_MASK) >> UET_HSI_OP_VARIANT_SHIFT;
+	data_src = opcode & UET_HSI_OP_DATA_SRC_MASK;
+	if (!family_valid(family) || !variant_valid(variant))
 		return UET_WIRE_ERANGE;
-	t.fence = !!(flags & UET_HSI_CMD_FLAG_FENCE);
-	t.completion = !!(flags & UET_HSI_CMD_FLAG_COMPLETION);
-	t.inject = !!(flags & UET_HSI_CMD_FLAG_INJECT);
-	t.remote_cq = !!(flags & UET_HSI_CMD_FLAG_REMOTE_CQ);
-	t.ext = !!(flags & UET_HSI_CMD_FLAG_EXT);
-	t.payload_len = uet_get_le16(buf + SEG_OFF_PAYLOAD_LEN);
-	t.sgl_count = buf[SEG_OFF_SGL_COUNT];
-	if (t.ext && !t.sgl_count)
+	ext = !!(flags & UET_HSI_CMD_FLAG_EXT);
+	payload_len = uet_get_le16(buf + SEG_OFF_PAYLOAD_LEN);
+	sgl_count = buf[SEG_OFF_SGL_COUNT];
+	if (ext && !sgl_count)
 		return UET_WIRE_ERANGE;
-	t.tag = uet_get_le64(buf + SEG_OFF_TAG);
-	t.dest = uet_get_le64(buf + SEG_OFF_DEST);
-	t.metadata = uet_get_le64(buf + SEG_OFF_METADATA);
-	if (t.data_src == UET_HSI_DATA_INLINE) {
-		if (t.sgl_count != (t.ext ? 1 : 0) ||
-		    t.payload_len > UET_HSI_CMD_INLINE_MAX)
+	if (data_src == UET_HSI_DATA_INLINE) {
+		if (sgl_count != (ext ? 1 : 0) ||
+		    payload_len > UET_HSI_CMD_INLINE_MAX)
 			return UET_WIRE_ERANGE;
-		memcpy(t.inline_data, buf + SEG_OFF_DATA,
-		       UET_HSI_CMD_INLINE_MAX);
 	} else {
-		ret = sgl_get(&t.sgl, buf + SEG_OFF_DATA);
+		ret = sgl_valid(buf + SEG_OFF_DATA);
 		if (ret)
 			return ret;
 	}
-	*h = t;
+
+	h->family = family;
+	h->variant = variant;
+	h->data_src = data_src;
+	h->fence = !!(flags & UET_HSI_CMD_FLAG_FENCE);
+	h->completion = !!(flags & UET_HSI_CMD_FLAG_COMPLETION);
+	h->inject = !!(flags & UET_HSI_CMD_FLAG_INJECT);
+	h->remote_cq = !!(flags & UET_HSI_CMD_FLAG_REMOTE_CQ);
+	h->ext = ext;
+	h->payload_len = payload_len;
+	h->sgl_count = sgl_count;
+	h->tag = uet_get_le64(buf + SEG_OFF_TAG);
+	h->dest = uet_get_le64(buf + SEG_OFF_DEST);
+	h->metadata = uet_get_le64(buf + SEG_OFF_METADATA);
+	if (data_src == UET_HSI_DATA_INLINE) {
+		memcpy(h->inline_data, buf + SEG_OFF_DATA,
+		       UET_HSI_CMD_INLINE_MAX);
+		memset(&h->sgl, 0, sizeof(h->sgl));
+	} else {
+		memset(h->inline_data, 0, UET_HSI_CMD_INLINE_MAX);
+		sgl_fill(&h->sgl, buf + SEG_OFF_DATA);
+	}
 	return UET_HSI_CMD_SEG_LEN;
 }
 

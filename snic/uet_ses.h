@@ -439,6 +439,8 @@ struct uet_ses_stats {
 	uint64_t txi_runs;		/* transmit-queue entries run (a txi
 					 * woken from its route's parked list
 					 * counts once per wake) */
+	uint64_t tx_direct;		/* sends run at once, not queued
+					 * (nothing queued before them) */
 };
 void uet_ses_get_stats(const struct uet_ses *ses, struct uet_ses_stats *st);
 /* stats.unexp_refused alone (checked on every progress pass). */

@@ -21,6 +21,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "uet_byteorder.h"
@@ -221,7 +222,12 @@ struct uet_ses_pkt *uet_ses_pkt_get(struct uet_ses *ses, uint8_t kind,
 
 	if (!pkt)
 		return NULL;
-	memset(pkt, 0, sizeof(*pkt));
+	/* Everything but the header bytes and the iovecs, which a builder
+	 * writes up to hdr_len and iovcnt (about 150 bytes not cleared). */
+	memset(pkt, 0, offsetof(struct uet_ses_pkt, pds.hdr));
+	pkt->pds.iovcnt = 0;
+	memset(&pkt->pds.ctx, 0, sizeof(*pkt) -
+	       offsetof(struct uet_ses_pkt, pds.ctx));
 	pkt->pds.ctx = pkt;
 	pkt->kind = kind;
 	pkt->owner = owner;
@@ -267,9 +273,11 @@ static void ses_pkt_abort(struct uet_ses *ses, struct uet_ses_pkt *pkt)
 
 /* ---- routes ---- */
 
+/* The route of key (fa_key: its address key if already made, or NULL)
+ * or of the received PDC pdc. */
 static struct uet_ses_route *ses_route_get(struct uet_ses *ses,
 					   const struct uet_pds_key *key,
-					   void *pdc)
+					   const uint8_t *fa_key, void *pdc)
 {
 	uint8_t k[UET_SES_ROUTE_KEY_LEN];
 	struct uet_ses_route *rt;
@@ -280,7 +288,10 @@ static struct uet_ses_route *ses_route_get(struct uet_ses *ses,
 	if (key) {
 		k[0] = 'K';
 		uet_put_be24(k + 1, key->job_id & UET_JOB_ID_MAX);
-		uet_link_addr_key(&key->dst, k + 4);
+		if (fa_key)
+			memcpy(k + 4, fa_key, UET_SES_FA_KEY_LEN);
+		else
+			uet_link_addr_key(&key->dst, k + 4);
 		k[4 + UET_SES_FA_KEY_LEN] = key->tc;
 		k[5 + UET_SES_FA_KEY_LEN] = key->mode;
 	} else {
@@ -608,7 +619,8 @@ static bool ses_txi_emit(struct uet_ses *ses, struct uet_ses_txi *txi,
 
 	if (!key)
 		pdc = ses_txi_reply(txi)->rx_pdc;
-	rt = ses_route_get(ses, key, pdc);
+	rt = ses_route_get(ses, key, txi->type == UET_SES_TXI_SEND ?
+			   ses_txi_send(txi)->dst_fa : NULL, pdc);
 	*rtp = rt;
 	for (;;) {
 		/* Refused by PDS: wait for one of our packets there to end
@@ -840,21 +852,49 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 	return 0;
 }
 
-void uet_ses_send_op_address(const struct uet_ses *ses,
-			     struct uet_ses_send_op *op,
-			     struct uet_ses_ep *ep,
-			     const struct uet_ses_addr *dst)
+/* uet_ses_send_op_address() with the fabric address key already made
+ * (the first UET_SES_FA_KEY_LEN bytes of a stream key, uet_ses_stream_key)
+ * or NULL to make it here. */
+static void ses_send_op_address_keyed(const struct uet_ses *ses,
+				      struct uet_ses_send_op *op,
+				      struct uet_ses_ep *ep,
+				      const struct uet_ses_addr *dst,
+				      const uint8_t *fa_key)
 {
 	op->ep = ep;
 	op->key.job_id = dst->job_id;
 	op->key.dst = dst->fa;
 	op->key.tc = ses->cfg.tc;
 	op->key.mode = ep->mode;
-	uet_link_addr_key(&dst->fa, op->dst_fa);
+	if (fa_key)
+		memcpy(op->dst_fa, fa_key, UET_SES_FA_KEY_LEN);
+	else
+		uet_link_addr_key(&dst->fa, op->dst_fa);
 	op->job_id = dst->job_id;
 	op->pid_on_fep = dst->pid_on_fep;
 	op->ri = dst->ri;
 	op->initiator = uet_ses_initiator_id(ep->pid_on_fep, ep->ri);
+}
+
+void uet_ses_send_op_address(const struct uet_ses *ses,
+			     struct uet_ses_send_op *op,
+			     struct uet_ses_ep *ep,
+			     const struct uet_ses_addr *dst)
+{
+	ses_send_op_address_keyed(ses, op, ep, dst, NULL);
+}
+
+/* Whether op's bytes fit the iovecs of one packet: always when it has no
+ * more entries than a packet takes (tmp is scratch). */
+static bool ses_fits_one_pkt(const struct uet_ses_send_op *op,
+			     struct iovec *tmp)
+{
+	unsigned int cnt;
+
+	if (op->iovcnt <= UET_PDS_TX_MAX_IOV)
+		return true;
+	return uet_ses_iov_gather(op->iov, op->iovcnt, 0, op->len, tmp,
+				  UET_PDS_TX_MAX_IOV, &cnt) == op->len;
 }
 
 void uet_ses_send_op_init(struct uet_ses_send_op *op)
@@ -866,11 +906,30 @@ void uet_ses_send_op_init(struct uet_ses_send_op *op)
 	uet_dlist_init(&op->reads);
 }
 
+/*
+ * With nothing queued and no push under way, the send runs at once: the
+ * first (and, unless it wakes others, only) round of uet_ses_push() with
+ * op alone in it, without putting it on the transmit queue to take it
+ * off again.  What it leaves to do (window, pacing) and anything it
+ * woke is queued and pushed as uet_ses_push() would.
+ */
 void uet_ses_send_op_start(struct uet_ses *ses, struct uet_ses_send_op *op)
 {
 	uet_dlist_insert_tail(&ses->sends, &op->entry);
-	uet_ses_txi_queue(ses, &op->txi);
-	uet_ses_push(ses);
+	if (ses->pushing || ses->closing || ses->zombie ||
+	    !uet_dlist_empty(&ses->txq)) {
+		uet_ses_txi_queue(ses, &op->txi);
+		uet_ses_push(ses);
+		return;
+	}
+	ses->stats.tx_direct++;
+	ses->pushing = true;
+	ses->push_again = false;
+	if (ses_txi_run(ses, &op->txi) && !uet_dlist_linked(&op->txi.entry))
+		uet_dlist_insert_tail(&ses->txq, &op->txi.entry);
+	ses->pushing = false;
+	if (ses->push_again)
+		uet_ses_push(ses);
 }
 
 int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
@@ -922,7 +981,7 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 	}
 
 	op->iovcnt = req->iovcnt;
-	uet_ses_send_op_address(ses, op, req->ep, &req->dst);
+	ses_send_op_address_keyed(ses, op, req->ep, &req->dst, txs->key);
 	op->tagged = req->tagged;
 	op->tag = req->tagged ? req->tag : 0;
 	op->has_data = req->has_data;
@@ -946,9 +1005,7 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 	/* The small-message header has no message_id: not under RUD,
 	 * where the id carries the send order. */
 	if (!op->rdzv && op->key.mode != UET_PDS_MODE_RUD &&
-	    op->len <= ses->pay_small &&
-	    uet_ses_iov_gather(op->iov, op->iovcnt, 0, op->len, tmp,
-			       UET_PDS_TX_MAX_IOV, &cnt) == op->len)
+	    op->len <= ses->pay_small && ses_fits_one_pkt(op, tmp))
 		op->small = true;
 	/* UUD: no reassembly state survives a lost packet, so a message
 	 * is one packet. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uet_byteorder.h"
 #include "uet_hsi_formats.h"
 #include "uet_wire_consts.h"
 #include "uet_test.h"
@@ -1087,6 +1088,34 @@ START_TEST(test_seg_encode_range)
 }
 END_TEST
 
+/* uet_bytes_are_zero (reserved-field checks, eight bytes at a time): every
+ * length and alignment, a single set bit at every position. */
+START_TEST(test_bytes_are_zero)
+{
+	uint8_t buf[48];
+	size_t off, n, i;
+	unsigned int bit;
+
+	for (off = 0; off < 8; off++) {
+		for (n = 0; n + off <= 40; n++) {
+			memset(buf, 0xff, sizeof(buf));
+			memset(buf + off, 0, n);
+			ck_assert(uet_bytes_are_zero(buf + off, n));
+			for (i = 0; i < n; i++) {
+				for (bit = 0; bit < 8; bit += 7) {
+					buf[off + i] = (uint8_t)(1u << bit);
+					ck_assert_msg(!uet_bytes_are_zero(
+							buf + off, n),
+						      "off %zu len %zu byte %zu",
+						      off, n, i);
+					buf[off + i] = 0;
+				}
+			}
+		}
+	}
+}
+END_TEST
+
 START_TEST(test_seg_decode_range)
 {
 	struct uet_hsi_cmd_seg h;
@@ -1684,6 +1713,7 @@ static Suite *hsi_formats_suite(void)
 	tc = tcase_create("values");
 	tcase_add_test(tc, test_seg_encode_range);
 	tcase_add_test(tc, test_seg_decode_range);
+	tcase_add_test(tc, test_bytes_are_zero);
 	tcase_add_test(tc, test_sgl_range);
 	tcase_add_test(tc, test_ext_range);
 	tcase_add_test(tc, test_recv_cont);

@@ -1476,6 +1476,80 @@ START_TEST(test_window)
 }
 END_TEST
 
+/*
+ * A send with nothing queued before it runs at once (stats.tx_direct),
+ * one that finds others queued waits its turn on the transmit queue:
+ * either way every message arrives whole, in order, and completes.
+ */
+START_TEST(test_direct_start)
+{
+	enum { N = 8, LEN = 5000, SMALL = 1000 };
+	const struct uet_ses_recv_cmpl *rc;
+	const struct uet_ses_send_cmpl *sc;
+	struct node *a, *b;
+	struct uet_ses_stats st;
+	struct uet_ses_cfg cfg;
+	uint8_t *src, *dst;
+	void *sctx[N], *rctx[N];
+	struct fx *fx;
+	unsigned int i;
+
+	test_cfg(&cfg);
+	fx = fx_new(&cfg, FAKE_FIFO, 2, 2);
+	a = &fx->n[0];
+	b = &fx->n[1];
+	one_message(fx, 64, false, false, true, 1, 1);
+	ck_assert_uint_eq(stats(a).tx_direct, 1);
+	/* more packets than the window: the rest waits for ACKs */
+	one_message(fx, LEN, true, false, true, 3, 2);
+	ck_assert_uint_eq(stats(a).tx_direct, 2);
+
+	fx_free(fx);
+
+	/* RUD: the first message of a stream closes its gate until it is
+	 * acknowledged, so the second (one packet, not parked behind a
+	 * window) waits on the transmit queue, and the sends after it find
+	 * the queue not empty. */
+	fx = fx_new(&cfg, FAKE_FIFO, 2, 2);
+	a = &fx->n[0];
+	b = &fx->n[1];
+	ck_assert_int_eq(uet_ses_ep_set_mode(a->ep, UET_PDS_MODE_RUD), 0);
+	ck_assert_int_eq(uet_ses_ep_set_mode(b->ep, UET_PDS_MODE_RUD), 0);
+	src = malloc(N * SMALL);
+	dst = malloc(N * SMALL);
+	ck_assert(src && dst);
+	uet_test_fill(src, N * SMALL, 11);
+	memset(dst, 0x5a, N * SMALL);
+	for (i = 0; i < N; i++) {
+		rctx[i] = new_ctx(fx);
+		sctx[i] = new_ctx(fx);
+		ck_assert_int_eq(fx_recv(fx, 1, false, 0, 0, NULL,
+					 dst + i * SMALL, SMALL, 1, rctx[i]), 0);
+	}
+	for (i = 0; i < N; i++)
+		ck_assert_int_eq(fx_send(fx, 0, &b->addr, false, 0, false, 0,
+					 src + i * SMALL, SMALL, 1 + i % 3,
+					 sctx[i]), 0);
+	st = stats(a);
+	ck_assert_uint_eq(st.msgs_tx, N);
+	ck_assert_uint_eq(st.tx_direct, 2);
+	fx_run(fx);
+	for (i = 0; i < N; i++) {
+		sc = find_send(a, sctx[i]);
+		rc = find_recv(b, rctx[i]);
+		ck_assert(sc && rc);
+		ck_assert_int_eq(sc->status, 0);
+		ck_assert_int_eq(rc->status, 0);
+		ck_assert_uint_eq(rc->len, SMALL);
+	}
+	/* in send order: receive i holds message i */
+	ck_assert(!memcmp(src, dst, N * SMALL));
+	free(src);
+	free(dst);
+	fx_free(fx);
+}
+END_TEST
+
 START_TEST(test_api_errors)
 {
 	struct uet_ses_send_req sreq;
@@ -3644,6 +3718,7 @@ static Suite *ses_suite(void)
 	tcase_add_test(tc, test_destroy_outstanding);
 	tcase_add_test(tc, test_pds_failure);
 	tcase_add_test(tc, test_window);
+	tcase_add_test(tc, test_direct_start);
 	tcase_add_test(tc, test_api_errors);
 	tcase_add_test(tc, test_close_target_during_pull);
 	tcase_add_test(tc, test_close_initiator_during_pull);

@@ -90,14 +90,21 @@ static inline uint8_t *uet_put_bytes(uint8_t *p, const void *src, size_t n)
 }
 
 /* True when all n bytes at p are zero (reserved-field checks). */
+/* Eight bytes at a time: reserved fields are checked on every command
+ * and datagram, and they are zero (a byte loop cost 3 instructions per
+ * byte). */
 static inline int uet_bytes_are_zero(const uint8_t *p, size_t n)
 {
-	size_t i;
+	uint64_t w, acc = 0;
+	size_t i = 0;
 
-	for (i = 0; i < n; i++)
-		if (p[i])
-			return 0;
-	return 1;
+	for (; i + sizeof(w) <= n; i += sizeof(w)) {
+		memcpy(&w, p + i, sizeof(w));
+		acc |= w;
+	}
+	for (; i < n; i++)
+		acc |= p[i];
+	return acc == 0;
 }
 
 /* ---- little-endian (HSI descriptors) ---- */
