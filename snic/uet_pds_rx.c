@@ -574,12 +574,7 @@ void uet_pds_send_all_acks(struct uet_pds *pds, uint64_t now)
 	struct uet_pdc *pdc;
 	struct uet_dlist *e;
 
-	while ((e = uet_dlist_first(&pds->owed))) {
-		pdc = uet_container_of(e, struct uet_pdc, owed_entry);
-		UET_PDS_INC(pds, pdc, ack_close);
-		uet_pdc_send_ack(pds, pdc, pdc->owed_psn, NULL, false, 0,
-				 pdc->owed_retx, now);
-	}
+	uet_pds_send_owed_acks(pds, now);
 	while ((e = uet_dlist_first(&pds->delayed))) {
 		pdc = uet_container_of(e, struct uet_pdc, delay_entry);
 		UET_PDS_INC(pds, pdc, ack_close);

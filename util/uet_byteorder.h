@@ -89,10 +89,9 @@ static inline uint8_t *uet_put_bytes(uint8_t *p, const void *src, size_t n)
 	return p + n;
 }
 
-/* True when all n bytes at p are zero (reserved-field checks). */
-/* Eight bytes at a time: reserved fields are checked on every command
- * and datagram, and they are zero (a byte loop cost 3 instructions per
- * byte). */
+/* True when all n bytes at p are zero (reserved-field checks, on every
+ * command and datagram): eight bytes at a time (a byte loop cost 3
+ * instructions per byte). */
 static inline int uet_bytes_are_zero(const uint8_t *p, size_t n)
 {
 	uint64_t w, acc = 0;
