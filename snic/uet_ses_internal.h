@@ -77,6 +77,8 @@ enum uet_ses_drop {
 #define UET_SES_PDS_HDR_LEN	UET_PDS_RUD_ROD_REQ_LEN
 /* Largest UET_READ the target issues for a rendezvous pull. */
 #define UET_SES_READ_CHUNK	(64u * 1024)
+/* Largest UET_READ of an RMA read (uet_ses_rma_read_chunk). */
+#define UET_SES_RMA_READ_MAX	(4u << 20)
 /* iovecs kept inside an operation; more are copied to the heap. */
 #define UET_SES_IOV_INLINE	4
 /* Canonical fabric address: family 2, port 2, address 16, scope id 4. */
@@ -803,7 +805,7 @@ void uet_ses_mr_pkt_del(struct uet_ses_pkt *pkt);
 int uet_ses_rma_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		      struct uet_ses_pkt **out);
 /* Bytes per UET_READ of an RMA read (the last one may have fewer). */
-uint64_t uet_ses_rma_read_chunk(const struct uet_ses *ses);
+uint64_t uet_ses_rma_read_chunk(const struct uet_ses *ses, uint64_t op_len);
 /* op stopped: its READs are orphaned (answers to them are ignored). */
 void uet_ses_rma_stop(struct uet_ses *ses, struct uet_ses_send_op *op);
 /* op is finishing: its message_id goes. */

@@ -10,8 +10,8 @@
  *     address, request_length, header_data) and SOM=0 continuations whose
  *     buffer_offset is their own remote address (message_offset added);
  *     the eom packet asks for its SES response.
- *   - READ: one UET_READ per chunk of uet_ses_rma_read_chunk() bytes
- *     (UET_SES_READ_CHUNK rounded down to whole reply payloads)
+ *   - READ: one UET_READ per operation of up to UET_SES_RMA_READ_MAX
+ *     bytes, larger ones in chunks of uet_ses_rma_read_chunk() bytes
  *     (a uet_ses_read each, with its own id), answered by
  *     Response-with-Data packets placed in the caller's iovecs.
  *   - ATOMIC / FETCH: one SOM=1 packet (UET_ATOMIC / UET_FETCHING_ATOMIC)
@@ -217,19 +217,29 @@ static void ses_rma_read_attach(struct uet_ses_send_op *op,
 }
 
 /*
- * Bytes per UET_READ: UET_SES_READ_CHUNK rounded down to whole
- * Response-with-Data payloads (the target's, taken to be ours: both ends
- * run one MTU), so that every reply but the operation's last is full.
- * A chunk of 64 KiB was 4 full replies and one of 4 bytes on loopback:
- * a fifth packet per chunk, and a break in every GSO run.
+ * Bytes per UET_READ of an operation of op_len bytes: the whole operation
+ * up to UET_SES_RMA_READ_MAX (request_length is 32 bits: one request per
+ * fi_read of up to 4 MiB); a larger one in the fewest requests of at most
+ * UET_SES_RMA_READ_MAX rounded down to whole Response-with-Data payloads
+ * (the target's, taken to be ours: both ends run one MTU), of equal
+ * length rounded up to whole payloads, so that every reply but the
+ * operation's last is full.  Requests of 64 KiB were 17 per MiB on
+ * loopback, each with its own SES response and an immediate ACK of its
+ * last reply (docs/performance.md, "RMA read (issue 18, fourth pass)").
  */
-uint64_t uet_ses_rma_read_chunk(const struct uet_ses *ses)
+uint64_t uet_ses_rma_read_chunk(const struct uet_ses *ses, uint64_t op_len)
 {
-	uint64_t p = ses->pay_rdata;
+	uint64_t p = ses->pay_rdata, m = UET_SES_RMA_READ_MAX, n, c;
 
-	if (!p || p > UET_SES_READ_CHUNK)
-		return UET_SES_READ_CHUNK;
-	return UET_SES_READ_CHUNK / p * p;
+	if (op_len <= m)
+		return op_len ? op_len : 1;
+	if (p && p <= m)
+		m = m / p * p;
+	n = (op_len + m - 1) / m;
+	c = (op_len + n - 1) / n;
+	if (p && p <= m)
+		c = (c + p - 1) / p * p;	/* still <= m: m is whole payloads */
+	return c;
 }
 
 static int ses_rma_read_build(struct uet_ses *ses, struct uet_ses_send_op *op,
@@ -241,8 +251,8 @@ static int ses_rma_read_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 	uint64_t len = op->len - op->next_off;
 	ssize_t n;
 
-	if (len > uet_ses_rma_read_chunk(ses))
-		len = uet_ses_rma_read_chunk(ses);
+	if (len > uet_ses_rma_read_chunk(ses, op->len))
+		len = uet_ses_rma_read_chunk(ses, op->len);
 	rd = ses_rma_read_new(ses, op, &pkt);
 	if (!rd)
 		return -EAGAIN;

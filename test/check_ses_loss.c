@@ -19,6 +19,7 @@
 #include "uet_link_mem.h"
 #include "uet_pds.h"
 #include "uet_ses.h"
+#include "uet_ses_internal.h"
 #include "uet_test.h"
 #include "uet_wire_consts.h"
 
@@ -723,6 +724,100 @@ START_TEST(test_read_flow)
 }
 END_TEST
 
+/* SES packets node i sent and received, and the ACKs its PDS sent. */
+struct pkt_count {
+	uint64_t tx, rx, ack;
+};
+
+static struct pkt_count pkt_count(struct lw *w, unsigned int i)
+{
+	struct uet_ses_stats st = lw_stats(w, i);
+	struct uet_pds_stats ps;
+	struct pkt_count c;
+
+	uet_pds_get_stats(w->n[i].pds, &ps);
+	c.tx = st.pkts_tx;
+	c.rx = st.pkts_rx;
+	c.ack = ps.ack_tx;
+	return c;
+}
+
+/* One operation of len bytes from node 0, lossless: the packets it cost
+ * (differences of pkt_count, node 0 and node 1). */
+static void op_packets(struct lw *w, uint8_t kind, uint64_t key,
+		       uint8_t *buf, size_t len, struct pkt_count d[2])
+{
+	struct pkt_count b[2], a;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++)
+		b[i] = pkt_count(w, i);
+	ck_assert_int_eq(lw_wait_rma(w, kind, key, buf, len).status, 0);
+	/* the last ACKs (delayed) */
+	for (i = 0; i < 200; i++)
+		lw_step(w);
+	for (i = 0; i < 2; i++) {
+		a = pkt_count(w, i);
+		d[i].tx = a.tx - b[i].tx;
+		d[i].rx = a.rx - b[i].rx;
+		d[i].ack = a.ack - b[i].ack;
+	}
+}
+
+/*
+ * An RMA read is one UET_READ up to UET_SES_RMA_READ_MAX (4 MiB), and the
+ * fewest of equal length, in whole reply payloads, beyond: 1 MiB costs one
+ * request (17 of 64 KiB before), 9 MiB three, and no more packets or ACKs
+ * than a write of the same size but that request.
+ */
+START_TEST(test_read_requests)
+{
+	const size_t big = 9 * MIB;
+	struct pkt_count r[2], wr[2];
+	uint8_t *mem, *buf;
+	uint64_t key;
+	struct lw *w = lw_new();
+
+	lw_faults(w, 0);
+	mem = calloc(1, big);
+	buf = calloc(1, big);
+	ck_assert(mem && buf);
+	uet_test_fill(mem, big, 9);
+	key = mr_reg(w, mem, big, ACC_RW, false);
+	/* the PDC first */
+	ck_assert_int_eq(lw_wait_rma(w, UET_SES_RMA_READ, key, buf,
+				     4096).status, 0);
+
+	op_packets(w, UET_SES_RMA_READ, key, buf, MIB, r);
+	ck_assert(!memcmp(buf, mem, MIB));
+	ck_assert_uint_eq(r[1].rx, 1);		/* one UET_READ */
+	ck_assert_uint_eq(r[0].tx, 1);
+	ck_assert_uint_eq(r[0].rx, r[1].tx);	/* every reply placed */
+	op_packets(w, UET_SES_RMA_WRITE, key, buf, MIB, wr);
+	/* replies carry 20 bytes more than write packets: never more */
+	ck_assert_uint_le(r[1].tx, wr[0].tx);
+	ck_assert_msg(r[0].ack + r[1].ack <= wr[0].ack + wr[1].ack + 1,
+		      "read: ACKs %llu + %llu, write %llu + %llu",
+		      (unsigned long long)r[0].ack,
+		      (unsigned long long)r[1].ack,
+		      (unsigned long long)wr[0].ack,
+		      (unsigned long long)wr[1].ack);
+
+	memset(buf, 0, big);
+	op_packets(w, UET_SES_RMA_READ, key, buf, big, r);
+	ck_assert(!memcmp(buf, mem, big));
+	ck_assert_uint_eq(r[1].rx, 3);		/* 3 x 3 MiB, whole payloads */
+	ck_assert_uint_eq(r[0].rx, r[1].tx);
+	ck_assert_uint_eq(r[1].tx, (big + w->n[1].ses->pay_rdata - 1) /
+			  w->n[1].ses->pay_rdata);
+
+	ck_assert_int_eq(uet_ses_mr_dereg(w->n[1].ses, key), 0);
+	free(buf);
+	free(mem);
+	lw_free(w);
+}
+END_TEST
+
 static Suite *ses_loss_suite(void)
 {
 	Suite *s = suite_create("ses_loss");
@@ -735,6 +830,7 @@ static Suite *ses_loss_suite(void)
 	tcase_add_test(tc, test_read_dereg_in_flight);
 	tcase_add_test(tc, test_read_dereg_midway);
 	tcase_add_test(tc, test_read_flow);
+	tcase_add_test(tc, test_read_requests);
 	suite_add_tcase(s, tc);
 	return s;
 }
