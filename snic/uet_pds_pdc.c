@@ -51,13 +51,15 @@ int uet_pds_ini_key(const struct uet_pds_key *key,
 
 struct uet_pdc *uet_pdc_by_id(struct uet_pds *pds, uint16_t lpdcid)
 {
-	struct uet_pdc *pdc = pds->id_last;
+	struct uet_pdc **slot = &pds->id_cache[lpdcid &
+						 (UET_PDS_ID_CACHE - 1)];
+	struct uet_pdc *pdc = *slot;
 	struct uet_hnode *n;
 
 	if (!lpdcid)
 		return NULL;
-	/* Datagrams come in runs from one peer: no hash lookup for them.
-	 * A restart changes pdc->lpdcid (the old one no longer matches);
+	/* A few live PDCs carry the traffic: no hash lookup for them.  A
+	 * restart changes pdc->lpdcid (the old one no longer matches);
 	 * teardown forgets the PDC before freeing it. */
 	if (pdc && pdc->lpdcid == lpdcid) {
 		pds->st.pdc_id_cached++;
@@ -67,7 +69,7 @@ struct uet_pdc *uet_pdc_by_id(struct uet_pds *pds, uint16_t lpdcid)
 	if (!n)
 		return NULL;
 	pdc = uet_container_of(n, struct uet_pdc, id_node);
-	pds->id_last = pdc;
+	*slot = pdc;
 	return pdc;
 }
 
@@ -249,6 +251,8 @@ void uet_pdc_unkey(struct uet_pds *pds, struct uet_pdc *pdc)
 
 void uet_pdc_teardown(struct uet_pds *pds, struct uet_pdc *pdc)
 {
+	unsigned int i;
+
 	if (pdc->nout)
 		uet_pdc_tx_fail_all(pds, pdc, -ECONNRESET);
 	if (!pdc->initiator && !pdc->fresh)
@@ -258,8 +262,10 @@ void uet_pdc_teardown(struct uet_pds *pds, struct uet_pdc *pdc)
 	pdc->src_counted = false;
 	uet_pdc_unkey(pds, pdc);
 	uet_hashmap_remove(&pds->id_map, &pdc->id_node);
-	if (pds->id_last == pdc)
-		pds->id_last = NULL;
+	/* Every slot: a restarted PDC may sit under its old PDCID too. */
+	for (i = 0; i < UET_PDS_ID_CACHE; i++)
+		if (pds->id_cache[i] == pdc)
+			pds->id_cache[i] = NULL;
 	uet_dlist_remove(&pdc->entry);
 	if (uet_dlist_linked(&pdc->touch_entry))
 		uet_dlist_remove(&pdc->touch_entry);

@@ -1801,6 +1801,7 @@ START_TEST(test_pdc_id_cache)
 	struct uet_pds_stats sa, sb, sa1, sb1;
 	struct tworld *w;
 	struct tstream *st;
+	int i;
 
 	test_cfg(&ca, 63);
 	test_cfg(&cb, 64);
@@ -1823,11 +1824,33 @@ START_TEST(test_pdc_id_cache)
 	ck_assert_uint_ge(sb1.pdc_id_cached, sb.pdc_id_cached + 39);
 	ck_assert_uint_ge(sa.pdc_id_cached, 1);	/* the ACKs */
 	stream_free(w, st);
+
+	/* A ping-pong: A's ACKs come on its PDC, B's data on B's, in
+	 * turn; both stay cached. */
+	st = stream_new(w, 1, UET_PDS_MODE_RUD, 10, 200, 2);
+	ck_assert(world_run(w, p_streams_done, NULL, 20 * MS));
+	stream_check(st, 0);
+	stream_free(w, st);
+	pds_stats(&w->side[0], &sa);
+	for (i = 0; i < 20; i++) {
+		st = stream_new(w, 0, UET_PDS_MODE_RUD, 1, 300 + i, 1);
+		ck_assert(world_run(w, p_streams_done, NULL, 20 * MS));
+		stream_check(st, 0);
+		stream_free(w, st);
+		st = stream_new(w, 1, UET_PDS_MODE_RUD, 1, 400 + i, 1);
+		ck_assert(world_run(w, p_streams_done, NULL, 20 * MS));
+		stream_check(st, 0);
+		stream_free(w, st);
+	}
+	pds_stats(&w->side[0], &sa1);
+	/* All but the first of each kind. */
+	ck_assert_uint_ge(sa1.pdc_id_cached - sa.pdc_id_cached,
+			  20 + (sa1.ack_rx - sa.ack_rx) - 2);
 	world_idle(w, 10 * MS);
 	pds_stats(&w->side[0], &sa);
 	pds_stats(&w->side[1], &sb);
-	ck_assert_uint_eq(sa.pdc_closed, 1);
-	ck_assert_uint_eq(sb.pdc_closed, 1);
+	ck_assert_uint_eq(sa.pdc_closed, 2);
+	ck_assert_uint_eq(sb.pdc_closed, 2);
 
 	/* New PDCs (the old ones forgotten): correct, nothing stale. */
 	st = stream_new(w, 0, UET_PDS_MODE_RUD, 10, 100, 0);
@@ -1841,7 +1864,7 @@ START_TEST(test_pdc_id_cache)
 	stream_check_rx(st, &w->side[1]);
 	pds_stats(&w->side[0], &sa1);
 	pds_stats(&w->side[1], &sb1);
-	ck_assert_uint_eq(sa1.pdc_opened, 2);
+	ck_assert_uint_eq(sa1.pdc_opened, 3);
 	ck_assert_uint_eq(sa1.unknown_pdc + sb1.unknown_pdc,
 			  sa.unknown_pdc + sb.unknown_pdc);
 	ck_assert_uint_ge(sb1.pdc_id_cached, sb.pdc_id_cached + 39);
