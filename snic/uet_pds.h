@@ -315,6 +315,8 @@ struct uet_pds_stats {
 	uint64_t ack_final;	/* repeated final ACKs sent by destroy */
 	uint64_t quiet_polls;	/* polls with nothing received, due or queued
 				 * (no timer pass, no flush) */
+	uint64_t pdc_id_cached;	/* PDCID lookups answered by the PDC found
+				 * last (no hash lookup) */
 	/* Hostile-network drops (docs/software-nic.md, "Hostile network"). */
 	uint64_t syn_refused;	/* PDCs released: SES refused their first
 				 * request (no endpoint, wrong mode) */

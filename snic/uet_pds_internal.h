@@ -295,6 +295,9 @@ struct uet_pdc {
 	uint32_t rto_seq;
 };
 
+/* Slots of the direct-mapped PDCID cache (a power of two). */
+#define UET_PDS_ID_CACHE	64
+
 struct uet_pds {
 	struct uet_pds_cfg cfg;
 	struct uet_link *link;
@@ -311,6 +314,10 @@ struct uet_pds {
 	struct uet_pdc *ini_last;	/* the latest found there, or NULL */
 	struct uet_hashmap tgt_map;	/* {src FA, spdcid} -> pdc */
 	struct uet_hashmap id_map;	/* lpdcid -> pdc */
+	/* The PDCs found there last, direct-mapped by lpdcid (a ping-pong
+	 * alternates between its two PDCs: ACKs on its own, data on the
+	 * peer's); teardown forgets a PDC in every slot. */
+	struct uet_pdc *id_cache[UET_PDS_ID_CACHE];
 	struct uet_dlist pdcs;
 	uint32_t npdcs;
 	/* The timer pass: every PDC's deadlines are >= due_ns except those
@@ -469,7 +476,9 @@ void uet_pds_default_rsp(struct uet_pds_rsp *rsp);
 /* ---- uet_pds_pdc.c ---- */
 int uet_pds_ini_key(const struct uet_pds_key *key,
 		    uint8_t out[UET_PDS_INI_KEY_LEN]);
-struct uet_pdc *uet_pdc_by_id(const struct uet_pds *pds, uint16_t lpdcid);
+/* The PDC whose local PDCID is lpdcid, or NULL; id_cache is checked
+ * first (counted in pdc_id_cached). */
+struct uet_pdc *uet_pdc_by_id(struct uet_pds *pds, uint16_t lpdcid);
 struct uet_pdc *uet_pdc_by_ini_key(const struct uet_pds *pds,
 				   const uint8_t key[UET_PDS_INI_KEY_LEN]);
 /* The same, remembering the PDC: the sends of a burst (and the window and
@@ -507,7 +516,7 @@ void uet_pdc_restart(struct uet_pds *pds, struct uet_pdc *pdc, uint64_t now);
 /* Leave the key map so that new sends open a new PDC. */
 void uet_pdc_unkey(struct uet_pds *pds, struct uet_pdc *pdc);
 void *uet_pdc_handle(const struct uet_pdc *pdc);
-struct uet_pdc *uet_pdc_from_handle(const struct uet_pds *pds, void *h);
+struct uet_pdc *uet_pdc_from_handle(struct uet_pds *pds, void *h);
 /* Send a control packet on pdc. */
 void uet_pdc_send_cp(struct uet_pds *pds, struct uet_pdc *pdc,
 		     uint8_t ctl_type, uint32_t psn, bool retx, bool ar,

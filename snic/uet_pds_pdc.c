@@ -49,14 +49,28 @@ int uet_pds_ini_key(const struct uet_pds_key *key,
 	return 0;
 }
 
-struct uet_pdc *uet_pdc_by_id(const struct uet_pds *pds, uint16_t lpdcid)
+struct uet_pdc *uet_pdc_by_id(struct uet_pds *pds, uint16_t lpdcid)
 {
+	struct uet_pdc **slot = &pds->id_cache[lpdcid &
+						 (UET_PDS_ID_CACHE - 1)];
+	struct uet_pdc *pdc = *slot;
 	struct uet_hnode *n;
 
 	if (!lpdcid)
 		return NULL;
+	/* A few live PDCs carry the traffic: no hash lookup for them.  A
+	 * restart changes pdc->lpdcid (the old one no longer matches);
+	 * teardown forgets the PDC before freeing it. */
+	if (pdc && pdc->lpdcid == lpdcid) {
+		pds->st.pdc_id_cached++;
+		return pdc;
+	}
 	n = uet_hashmap_lookup_u64(&pds->id_map, lpdcid);
-	return n ? uet_container_of(n, struct uet_pdc, id_node) : NULL;
+	if (!n)
+		return NULL;
+	pdc = uet_container_of(n, struct uet_pdc, id_node);
+	*slot = pdc;
+	return pdc;
 }
 
 struct uet_pdc *uet_pdc_by_ini_key(const struct uet_pds *pds,
@@ -92,7 +106,7 @@ void *uet_pdc_handle(const struct uet_pdc *pdc)
 	return (void *)(((uintptr_t)pdc->gen << 16) | pdc->lpdcid);
 }
 
-struct uet_pdc *uet_pdc_from_handle(const struct uet_pds *pds, void *h)
+struct uet_pdc *uet_pdc_from_handle(struct uet_pds *pds, void *h)
 {
 	struct uet_pdc *pdc;
 
@@ -237,6 +251,8 @@ void uet_pdc_unkey(struct uet_pds *pds, struct uet_pdc *pdc)
 
 void uet_pdc_teardown(struct uet_pds *pds, struct uet_pdc *pdc)
 {
+	unsigned int i;
+
 	if (pdc->nout)
 		uet_pdc_tx_fail_all(pds, pdc, -ECONNRESET);
 	if (!pdc->initiator && !pdc->fresh)
@@ -246,6 +262,10 @@ void uet_pdc_teardown(struct uet_pds *pds, struct uet_pdc *pdc)
 	pdc->src_counted = false;
 	uet_pdc_unkey(pds, pdc);
 	uet_hashmap_remove(&pds->id_map, &pdc->id_node);
+	/* Every slot: a restarted PDC may sit under its old PDCID too. */
+	for (i = 0; i < UET_PDS_ID_CACHE; i++)
+		if (pds->id_cache[i] == pdc)
+			pds->id_cache[i] = NULL;
 	uet_dlist_remove(&pdc->entry);
 	if (uet_dlist_linked(&pdc->touch_entry))
 		uet_dlist_remove(&pdc->touch_entry);

@@ -1790,6 +1790,90 @@ START_TEST(test_idle_close)
 }
 END_TEST
 
+/*
+ * The PDCID lookup answers a run of datagrams for one PDC from the PDC
+ * it found last; a PDC torn down (idle close) is forgotten, the next
+ * one is found through the map and then cached in turn.
+ */
+START_TEST(test_pdc_id_cache)
+{
+	struct uet_pds_cfg ca, cb;
+	struct uet_pds_stats sa, sb, sa1, sb1;
+	struct tworld *w;
+	struct tstream *st;
+	int i;
+
+	test_cfg(&ca, 63);
+	test_cfg(&cb, 64);
+	ca.idle_close_ns = cb.idle_close_ns = 2 * MS;
+	w = world_new(65, &ca, &cb);
+	/* The first window travels with SYN (no destination PDCID). */
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, 10, 0, 2);
+	ck_assert(world_run(w, p_streams_done, NULL, 20 * MS));
+	stream_check(st, 0);
+	stream_free(w, st);
+	pds_stats(&w->side[1], &sb);
+	/* The established PDC: every packet of the next stream found by
+	 * its PDCID, all but the first from the cache. */
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, 40, 50, 2);
+	ck_assert(world_run(w, p_streams_done, NULL, 20 * MS));
+	stream_check(st, 0);
+	stream_check_rx(st, &w->side[1]);
+	pds_stats(&w->side[0], &sa);
+	pds_stats(&w->side[1], &sb1);
+	ck_assert_uint_ge(sb1.pdc_id_cached, sb.pdc_id_cached + 39);
+	ck_assert_uint_ge(sa.pdc_id_cached, 1);	/* the ACKs */
+	stream_free(w, st);
+
+	/* A ping-pong: A's ACKs come on its PDC, B's data on B's, in
+	 * turn; both stay cached. */
+	st = stream_new(w, 1, UET_PDS_MODE_RUD, 10, 200, 2);
+	ck_assert(world_run(w, p_streams_done, NULL, 20 * MS));
+	stream_check(st, 0);
+	stream_free(w, st);
+	pds_stats(&w->side[0], &sa);
+	for (i = 0; i < 20; i++) {
+		st = stream_new(w, 0, UET_PDS_MODE_RUD, 1, 300 + i, 1);
+		ck_assert(world_run(w, p_streams_done, NULL, 20 * MS));
+		stream_check(st, 0);
+		stream_free(w, st);
+		st = stream_new(w, 1, UET_PDS_MODE_RUD, 1, 400 + i, 1);
+		ck_assert(world_run(w, p_streams_done, NULL, 20 * MS));
+		stream_check(st, 0);
+		stream_free(w, st);
+	}
+	pds_stats(&w->side[0], &sa1);
+	/* All but the first of each kind. */
+	ck_assert_uint_ge(sa1.pdc_id_cached - sa.pdc_id_cached,
+			  20 + (sa1.ack_rx - sa.ack_rx) - 2);
+	world_idle(w, 10 * MS);
+	pds_stats(&w->side[0], &sa);
+	pds_stats(&w->side[1], &sb);
+	ck_assert_uint_eq(sa.pdc_closed, 2);
+	ck_assert_uint_eq(sb.pdc_closed, 2);
+
+	/* New PDCs (the old ones forgotten): correct, nothing stale. */
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, 10, 100, 0);
+	ck_assert(world_run(w, p_streams_done, NULL, 20 * MS));
+	stream_check(st, 0);
+	stream_check_rx(st, &w->side[1]);
+	stream_free(w, st);
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, 40, 150, 0);
+	ck_assert(world_run(w, p_streams_done, NULL, 20 * MS));
+	stream_check(st, 0);
+	stream_check_rx(st, &w->side[1]);
+	pds_stats(&w->side[0], &sa1);
+	pds_stats(&w->side[1], &sb1);
+	ck_assert_uint_eq(sa1.pdc_opened, 3);
+	ck_assert_uint_eq(sa1.unknown_pdc + sb1.unknown_pdc,
+			  sa.unknown_pdc + sb.unknown_pdc);
+	ck_assert_uint_ge(sb1.pdc_id_cached, sb.pdc_id_cached + 39);
+	ck_assert_uint_gt(sa1.pdc_id_cached, sa.pdc_id_cached);
+	stream_free(w, st);
+	world_free(w);
+}
+END_TEST
+
 START_TEST(test_target_close_request)
 {
 	struct uet_pds_cfg ca, cb;
@@ -2827,6 +2911,7 @@ static Suite *pds_suite(void)
 	ADD(test_nack_storm);
 	ADD(test_destroy_cancels);
 	ADD(test_idle_close);
+	ADD(test_pdc_id_cache);
 	ADD(test_target_close_request);
 	ADD(test_oor_window);
 	ADD(test_link_busy);

@@ -925,6 +925,67 @@ START_TEST(test_av_ops)
 }
 END_TEST
 
+/*
+ * A run of messages from one peer: the source fi_addr comes from the
+ * endpoint's last answer (no AV lookup); a change of the AV (remove,
+ * insert) makes it look again, never report a stale address.
+ */
+static void send_expect_src(struct pair *p, fi_addr_t want)
+{
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	fi_addr_t src = 77;
+	char tx[64] = "abc", rx[64];
+
+	ck_assert_int_eq(fi_recv(p->s[1].ep, rx, sizeof(rx), NULL,
+				 FI_ADDR_UNSPEC, NULL), 0);
+	ck_assert_int_eq(fi_send(p->s[0].ep, tx, sizeof(tx), NULL,
+				 p->s[0].peer, NULL), 0);
+	ck_assert_int_eq(wait_comp(p, 1, &e, &src, &err), 1);
+	ck_assert_uint_eq(src, want);
+	ck_assert_int_eq(wait_comp(p, 0, &e, NULL, &err), 1);
+}
+
+START_TEST(test_src_cached)
+{
+	struct pair p;
+	struct uet_ep *ep1;
+	uint8_t raw[64];
+	size_t len = sizeof(raw);
+	fi_addr_t old, dup, d, a;
+	uint64_t c0;
+	int i;
+
+	pair_open(&p);
+	ep1 = uet_ep_of(p.s[1].ep);
+	old = p.s[1].peer;
+	for (i = 0; i < 8; i++)
+		send_expect_src(&p, old);
+	ck_assert_uint_ge(ep1->src_cached, 7);
+
+	/* Removed while a duplicate entry keeps the peer (the same peer
+	 * handle comes up): the source is unknown, not the cached one. */
+	ck_assert_int_eq(fi_getname(&p.s[0].ep->fid, raw, &len), 0);
+	ck_assert_int_eq(fi_av_insert(p.s[1].av, raw, 1, &dup, 0, NULL), 1);
+	send_expect_src(&p, old);
+	ck_assert_int_eq(fi_av_remove(p.s[1].av, &old, 1, 0), 0);
+	send_expect_src(&p, FI_ADDR_NOTAVAIL);
+	ck_assert_int_eq(fi_av_remove(p.s[1].av, &dup, 1, 0), 0);
+	send_expect_src(&p, FI_ADDR_NOTAVAIL);
+	/* Inserted again behind another address: its new fi_addr. */
+	ck_assert_int_eq(fi_av_insertsvc(p.s[1].av, "127.0.0.1", "9",
+					 &d, 0, NULL), 1);
+	ck_assert_int_eq(fi_av_insert(p.s[1].av, raw, 1, &a, 0, NULL),
+			 1);
+	ck_assert_uint_ne(a, old);
+	c0 = ep1->src_cached;
+	send_expect_src(&p, a);
+	send_expect_src(&p, a);
+	ck_assert_uint_eq(ep1->src_cached, c0 + 1);
+	pair_close(&p);
+}
+END_TEST
+
 START_TEST(test_mr)
 {
 	struct pair p;
@@ -1527,6 +1588,7 @@ static Suite *prov_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_fid_open_close);
 	tcase_add_test(tc, test_av_ops);
+	tcase_add_test(tc, test_src_cached);
 	tcase_add_test(tc, test_mr);
 	tcase_add_test(tc, test_bad_args);
 	tcase_add_test(tc, test_ep_options);

@@ -106,6 +106,7 @@ static int uet_av_insert_one(struct uet_av *av, const struct uet_addr *a,
 		uet_hashmap_insert_u64(&av->rev, &e->node,
 				       uet_av_rev_key(peer, a->pid, a->ri));
 		e->in_rev = true;
+		atomic_fetch_add(&av->rev_gen, 1);
 	}
 	av->count++;
 	if (want == SIZE_MAX)
@@ -180,6 +181,7 @@ static int uet_av_insert_addrs(struct uet_av *av, const struct uet_addr *as,
 			uet_lock(&av->lock, UET_LOCK_AV);
 			av->tbl[a].has_user_id = true;
 			av->tbl[a].user_id = uid;
+			atomic_fetch_add(&av->rev_gen, 1);
 			uet_unlock(&av->lock, UET_LOCK_AV);
 		}
 		if (errs)
@@ -344,6 +346,7 @@ static int uet_av_remove(struct fid_av *fid, fi_addr_t *fi_addr,
 		e = &av->tbl[fi_addr[i]];
 		if (e->in_rev)
 			uet_hashmap_remove(&av->rev, &e->node);
+		atomic_fetch_add(&av->rev_gen, 1);
 		peer = e->peer;
 		memset(e, 0, sizeof(*e));
 		if (av->shm)
@@ -436,12 +439,22 @@ retry:
 fi_addr_t uet_av_reverse(struct uet_av *av, uint32_t peer,
 			 uint32_t initiator)
 {
+	unsigned long gen;
+
+	return uet_av_reverse_gen(av, peer, initiator, &gen);
+}
+
+fi_addr_t uet_av_reverse_gen(struct uet_av *av, uint32_t peer,
+			     uint32_t initiator, unsigned long *gen)
+{
 	struct uet_hnode *n;
 	fi_addr_t a = FI_ADDR_NOTAVAIL;
 
+	*gen = 0;
 	if (!av || peer == UET_HSI_PEER_UNKNOWN)
 		return FI_ADDR_NOTAVAIL;
 	uet_lock(&av->lock, UET_LOCK_AV);
+	*gen = atomic_load(&av->rev_gen);
 	n = uet_hashmap_lookup_u64(&av->rev,
 				   uet_av_rev_key(peer, (uint16_t)(initiator >> 12),
 						  (uint16_t)initiator));
@@ -561,6 +574,7 @@ int uet_av_open(struct fid_domain *domain, struct fi_av_attr *attr,
 	av->rx_ctx_bits = attr->rx_ctx_bits;
 	av->flags = attr->flags;
 	atomic_init(&av->ref, 0);
+	atomic_init(&av->rev_gen, 0);
 	av->fid.fid.fclass = FI_CLASS_AV;
 	av->fid.fid.context = context;
 	av->fid.fid.ops = &uet_av_fi_ops;

@@ -149,6 +149,32 @@ static void uet_ep_send_done(struct uet_ep *ep, const uint8_t *ent)
 	ep->tx_inflight--;
 }
 
+/*
+ * The fi_addr of a receive's source: the answer found last while the AV
+ * has not changed since (a run of messages from one peer: no AV lock, no
+ * hash lookup), else the AV's.  Under the endpoint lock.
+ */
+static fi_addr_t uet_ep_src(struct uet_ep *ep, uint32_t peer,
+			    uint32_t initiator)
+{
+	unsigned long gen;
+	fi_addr_t a;
+
+	if (ep->src_last.valid && ep->src_last.peer == peer &&
+	    ep->src_last.initiator == initiator &&
+	    ep->src_last.gen == atomic_load(&ep->av->rev_gen)) {
+		ep->src_cached++;
+		return ep->src_last.addr;
+	}
+	a = uet_av_reverse_gen(ep->av, peer, initiator, &gen);
+	ep->src_last.valid = a != FI_ADDR_NOTAVAIL;
+	ep->src_last.peer = peer;
+	ep->src_last.initiator = initiator;
+	ep->src_last.gen = gen;
+	ep->src_last.addr = a;
+	return a;
+}
+
 /* An RMA or atomic landed at this endpoint (E-6 target notification). */
 static void uet_ep_rma_event(struct uet_ep *ep,
 			     const struct uet_hsi_recv_notif *n,
@@ -193,8 +219,9 @@ static void uet_ep_rma_event(struct uet_ep *ep,
 	e.flags = cls | access | FI_REMOTE_CQ_DATA;
 	e.len = n->total_length;
 	e.data = cont->header_data;
-	uet_cq_write(ep->rx_cq, &e,
-		     uet_av_reverse(ep->av, n->src_id, cont->initiator));
+	uet_cq_write(ep->rx_cq, &e, ep->av ?
+		     uet_ep_src(ep, n->src_id, cont->initiator) :
+		     FI_ADDR_NOTAVAIL);
 }
 
 static void uet_ep_recv_done(struct uet_ep *ep, const uint8_t *ent,
@@ -236,9 +263,8 @@ static void uet_ep_recv_done(struct uet_ep *ep, const uint8_t *ent,
 			  UET_OP_PEEK);
 	if (!op)
 		return;
-	src = (ep->caps & FI_SOURCE) || ep->rx_cq ?
-	      uet_av_reverse(ep->av, n.src_id, cont.initiator) :
-	      FI_ADDR_NOTAVAIL;
+	src = ((ep->caps & FI_SOURCE) || ep->rx_cq) && ep->av ?
+	      uet_ep_src(ep, n.src_id, cont.initiator) : FI_ADDR_NOTAVAIL;
 	flags = op->flags & ~(uint64_t)FI_MULTI_RECV;
 	if (cont.has_data)
 		flags |= FI_REMOTE_CQ_DATA;

@@ -248,6 +248,10 @@ struct uet_av {
 	struct uet_av_entry *tbl;
 	size_t cap, count, hint;
 	struct uet_hashmap rev;		/* u64 key: peer << 24 | initiator */
+	/* Bumped (under lock) by every change that may change what
+	 * uet_av_reverse answers: an endpoint's cached answer holds while
+	 * it is unchanged (uet_ep_src). */
+	atomic_ulong rev_gen;
 	struct uet_eq *eq;
 	struct uet_av_shm *shm;		/* named AV */
 	bool read_only;			/* FI_READ */
@@ -262,6 +266,9 @@ int uet_av_dest(struct uet_av *av, fi_addr_t fi_addr, uint64_t *dest);
 /* The fi_addr of {peer, initiator}, or FI_ADDR_NOTAVAIL. */
 fi_addr_t uet_av_reverse(struct uet_av *av, uint32_t peer,
 			 uint32_t initiator);
+/* The same with the AV's change count it is valid for (*gen). */
+fi_addr_t uet_av_reverse_gen(struct uet_av *av, uint32_t peer,
+			     uint32_t initiator, unsigned long *gen);
 
 /* ------------------------------------------------------------------ */
 /* completion queue                                                    */
@@ -485,6 +492,15 @@ struct uet_ep {
 	uint8_t held[64];		/* a receive entry whose continuation
 					 * has not been read yet */
 	bool held_valid;
+	/* The last source uet_av_reverse found (uet_ep_src); under lock.
+	 * Valid while rev_gen equals the AV's. */
+	struct {
+		uint32_t peer, initiator;
+		unsigned long gen;
+		fi_addr_t addr;
+		bool valid;
+	} src_last;
+	uint64_t src_cached;		/* sources answered from src_last */
 	/* peer SRX (FI_PEER, uet_peer.c); under lock */
 	struct uet_srx *peer_srx;
 	unsigned int peer_peeks;	/* outstanding: 1 tagged, 2 untagged */
