@@ -26,6 +26,7 @@
 #include "uet_log.h"
 #include "uet_pds.h"
 #include "uet_snic_internal.h"
+#include "uet_wire_consts.h"
 
 void uet_snic_op_free_locked(struct uet_snic_dev *dev, struct uet_snic_op *op)
 {
@@ -275,9 +276,17 @@ static int snic_exec_send_locked(struct uet_snic_queue *q, struct uet_snic_cmd *
 	ret = uet_snic_submit_locked(q, op, &req, NULL, NULL, now);
 	if (ret == -EAGAIN || ret == -EINVAL)
 		return ret;
-	if (ret == UET_SES_SEND_HELD)
+	if (ret == UET_SES_SEND_HELD && q->held_later && op->completion) {
+		/* Held at once; its completion is written once the datagram
+		 * left (snic_send_first_locked). */
+		q->held_due = true;
+		q->held_md = op->metadata;
+		q->held_len = (uint32_t)total;
+		op->completion = false;
+		op->held = true;
+	} else if (ret == UET_SES_SEND_HELD) {
 		uet_snic_send_held_locked(q, op, total);
-	else if (ret)
+	} else if (ret)
 		uet_snic_cmd_error_locked(q, false, seg->metadata, ret);
 	return 0;
 }
@@ -556,12 +565,28 @@ snic_recvs_after_locked(struct uet_snic_queue *q,
 	return 0;
 }
 
+/* The success completion of the held send that ran first (what
+ * uet_snic_send_held_locked writes), after its datagram left. */
+static void snic_held_notify_locked(struct uet_snic_queue *q)
+{
+	uint8_t e[1][UET_HSI_NOTIF_LEN];
+	struct uet_hsi_send_cmpl sc;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.flags = UET_RC_OK;
+	sc.op_context = q->held_md;
+	sc.bytes_sent = q->held_len;
+	uet_hsi_send_cmpl_encode(e[0], UET_HSI_NOTIF_LEN, &sc);
+	uet_snic_notify_locked(q, (const uint8_t (*)[UET_HSI_NOTIF_LEN])e, 1);
+}
+
 /*
  * The datagram out first (docs/software-nic.md "The send before the
  * receives"): a doorbell that publishes receives and then a send (under
  * manual progress a receive rings no doorbell of its own, so a reply
  * posted after its receive brings both) runs the send, flushes its
- * datagrams, then runs the receives, in their order.  Equivalent: the
+ * datagrams, writes its completion if it is held, then runs the
+ * receives, in their order.  Equivalent: the
  * commands are of independent kinds, and nothing can arrive for the
  * receives meanwhile (the link is read only under the device lock, held
  * throughout).  head is the receive at the consumer index.  Returns 1
@@ -576,6 +601,7 @@ static int snic_send_first_locked(struct uet_snic_queue *q,
 	struct uet_hsi_cmdq_cmd rx[UET_SNIC_SEND_FIRST_MAX], tx;
 	struct uet_snic_dev *dev = q->dev;
 	unsigned int n = 0;
+	int ret;
 
 	if (q->sent_ahead || q->ndeferred || !snic_is_msg(head->seg, true))
 		return 0;
@@ -589,12 +615,21 @@ static int snic_send_first_locked(struct uet_snic_queue *q,
 			return 0;
 		rx[n++] = tx;
 	}
-	if (!snic_is_msg(tx.seg, false) ||
-	    snic_exec_locked(q, &tx, now) == -EAGAIN)
+	if (!snic_is_msg(tx.seg, false))
+		return 0;
+	q->held_later = true;
+	ret = snic_exec_locked(q, &tx, now);
+	q->held_later = false;
+	if (ret == -EAGAIN)
 		return 0;
 	dev->st.send_first++;
 	dev->st.cmds++;
 	uet_pds_batch_flush(dev->pds, now, !dev->ap.running);
+	if (q->held_due) {
+		q->held_due = false;
+		dev->st.held_late++;
+		snic_held_notify_locked(q);
+	}
 	q->sent_ahead = true;
 	q->sent_idx = tx.idx;
 	if (snic_recvs_after_locked(q, rx, n, now))

@@ -130,7 +130,12 @@ struct uet_snic_queue {
 	bool fence_wait;		/* a FENCE command waits for ntx 0 */
 	bool sent_ahead;		/* the send at sent_idx ran before
 					 * the receives ahead of it */
+	bool held_later;		/* a held send's completion waits for
+					 * the flush (held_md, held_len) */
+	bool held_due;
 	uint32_t sent_idx;
+	uint32_t held_len;
+	uint64_t held_md;
 	uint32_t ntx;			/* sends, RMA, atomics in flight */
 };
 
@@ -208,6 +213,7 @@ struct uet_snic_dev {
 		uint64_t rma_cmds, amo_cmds, fence_waits, rma_notifs;
 		uint64_t quiet_passes;	/* progress passes with nothing to do */
 		uint64_t send_first;	/* sends run before receives ahead */
+		uint64_t held_late;	/* of them held, completion after */
 	} st;
 };
 

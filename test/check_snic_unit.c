@@ -2295,6 +2295,70 @@ START_TEST(test_send_first_recv_waits)
 }
 END_TEST
 
+/*
+ * A held send that runs first (SEND with the INJECT flag and COMPLETION,
+ * to an established PDC): its success completion is in the ring when the
+ * doorbell returns, written after its datagram left and before the
+ * receives ran; the receives match as posted.
+ */
+START_TEST(test_send_first_held)
+{
+	struct a_seen a = { .nsent = 0 };
+	uint8_t bb[2][16], ab[2][16];
+	struct uet_snic_stats st;
+	struct world w;
+	struct cmd c;
+	uint64_t held;
+
+	world_init(&w, NULL);
+	recv_buf(&w, UET_HSI_FAMILY_MSG, bb[0], sizeof(bb[0]), 0, 100);
+	recv_buf(&w, UET_HSI_FAMILY_MSG, bb[1], sizeof(bb[1]), 0, 101);
+	/* first exchange: the PDC is established after it */
+	a_recv_only(&w, ab[0], sizeof(ab[0]), 1);
+	a_send_only(&w, "one", 2, false);
+	ring(&w, 0);
+	ck_assert(world_wait(&w, 1, 2, 100 * MS));
+	b_send(&w, "r0", 20);
+	a_wait(&w, &a, 1, 1);
+	world_idle(&w, 20 * MS);
+	a_collect(&w, &a);
+	ck_assert_uint_eq(uet_snic_dev_of(w.s[0].dev)->st.held_late, 0);
+	uet_snic_get_stats(w.s[0].dev, &st);
+	held = st.ses.held_tx;
+
+	a_recv_only(&w, ab[1], sizeof(ab[1]), 3);
+	cmd_init(&c, UET_HSI_FAMILY_MSG, UET_HSI_VARIANT_SEND,
+		 UET_HSI_DATA_INLINE);
+	c.seg.inject = true;
+	c.seg.completion = true;
+	c.seg.metadata = 4;
+	c.seg.dest = UET_HSI_DEST(w.s[0].peer, side_pid[1], side_ri[1]);
+	cmd_inline(&c, "two!", 4);
+	cmd_post_only(&w, 0, &c);
+	ring(&w, 0);
+	uet_snic_get_stats(w.s[0].dev, &st);
+	ck_assert_uint_eq(st.send_first, 2);
+	ck_assert_uint_eq(st.ses.held_tx, held + 1);
+	ck_assert_uint_eq(uet_snic_dev_of(w.s[0].dev)->st.held_late, 1);
+	/* written by the doorbell: no progress call in between */
+	a_collect(&w, &a);
+	ck_assert_uint_eq(a.nsent, 2);
+	ck_assert_uint_eq(a.sent[1], 4);
+
+	/* B: the first message, r0's completion, this one */
+	ck_assert(world_wait(&w, 1, 5, 100 * MS));
+	ck_assert_int_eq(memcmp(bb[1], "two!", 4), 0);
+	b_send(&w, "r1", 21);
+	a_wait(&w, &a, 2, 2);
+	ck_assert_uint_eq(a.recv_md[1], 3);
+	ck_assert_int_eq(memcmp(ab[1], "r1", 2), 0);
+	world_idle(&w, 20 * MS);
+	a_collect(&w, &a);
+	ck_assert_uint_eq(a.nsent, 2);		/* none at the ACK */
+	world_fini(&w);
+}
+END_TEST
+
 static Suite *snic_unit_suite(void)
 {
 	Suite *s = suite_create("snic_unit");
@@ -2323,6 +2387,7 @@ static Suite *snic_unit_suite(void)
 	tcase_add_test(tc, test_send_first);
 	tcase_add_test(tc, test_send_first_fallback);
 	tcase_add_test(tc, test_send_first_recv_waits);
+	tcase_add_test(tc, test_send_first_held);
 	tcase_add_test(tc, test_notifq_full_pair);
 	tcase_add_test(tc, test_rxpool_event);
 	suite_add_tcase(s, tc);
