@@ -11,7 +11,9 @@ times), on loopback:
   - uet only: the 1 MiB cases again with 1% of the received datagrams
     dropped (FI_UET_LOSS_PPM=10000, uet's testing knob), printed with
     their ratio to the lossless uet median;
-  - bench/uet_udp_limit: raw UDP ping-pong and GSO+GRO stream, the limit;
+  - bench/uet_udp_limit: raw UDP ping-pong and GSO+GRO stream, the limit,
+    and for 64 B a second reference (udp-uet-calls): the ping-pong made
+    with the software NIC's own system calls and its 120-byte datagram;
   - with Open MPI (mpicc, mpirun) and --mpi: bench/uet_mpi_bench.c
     (8 B ping-pong, MPI_Allreduce of 8 B, 1 KiB and 1 MiB) over the OFI
     MTL per provider.
@@ -189,10 +191,15 @@ def mpi_case(prov, what, args, size=None):
 
 
 def build_cases(args):
-    """(id, title, unit, higher_is_better, fn(prov) or None, limit fn)"""
+    """(id, title, unit, higher_is_better, fn(prov) or None, limit fn or
+    {reference name: fn})"""
     cases = [
         ("pp_lat_64", "fi_pingpong rdm 64 B latency", "usec", False,
-         case_pp_lat, lambda: udp_limit("pingpong", 64, 20000, args)),
+         case_pp_lat, {
+             "udp-limit": lambda: udp_limit("pingpong", 64, 20000, args),
+             # uet's own system calls with its 120-byte datagram
+             "udp-uet-calls": lambda: udp_limit("pingpong-uet", 120,
+                                                20000, args)}),
         ("pp_bw_1m", "fi_pingpong rdm 1 MiB bandwidth", "GB/s", True,
          case_pp_bw, lambda: udp_limit("gso", 16384, 2 << 30, args)),
         ("pp_bw_1m_loss1", "fi_pingpong rdm 1 MiB bandwidth, 1% loss",
@@ -236,6 +243,13 @@ def build_cases(args):
                           "GB/s", True,
                           lambda p, a, s=size: case_pp_bw(p, a, s), None))
     return cases
+
+
+def limits_of(limit):
+    """A case's raw-UDP references: {name: fn}."""
+    if not limit:
+        return {}
+    return limit if isinstance(limit, dict) else {"udp-limit": limit}
 
 
 def available(prov, args):
@@ -288,10 +302,10 @@ def main():
                 print("run %d %-18s %-12s %s" % (run + 1, cid, prov,
                       "failed" if v is None else "%.4g %s" % (v, unit)),
                       flush=True)
-            if limit:
-                v = limit()
-                rows.append((cid, "udp-limit", run, v))
-                print("run %d %-18s %-12s %s" % (run + 1, cid, "udp-limit",
+            for lname, lfn in limits_of(limit).items():
+                v = lfn()
+                rows.append((cid, lname, run, v))
+                print("run %d %-18s %-12s %s" % (run + 1, cid, lname,
                       "failed" if v is None else "%.4g %s" % (v, unit)),
                       flush=True)
     with open(os.path.join(out, "results.csv"), "w", newline="") as f:
@@ -304,7 +318,7 @@ def main():
     for cid, title, unit, hib, fn, limit in cases:
         s = {"title": title, "unit": unit, "higher_is_better": hib,
              "providers": {}}
-        for prov in provs + (["udp-limit"] if limit else []):
+        for prov in provs + list(limits_of(limit)):
             vals = [r[3] for r in rows
                     if r[0] == cid and r[1] == prov and r[3] is not None]
             if vals:

@@ -3,6 +3,15 @@
  * The physical limit for bench/run.sh: raw UDP over loopback, no UET.
  *
  *   uet_udp_limit pingpong SIZE ITERS   half round trip, busy-polled
+ *   uet_udp_limit pingpong-uet SIZE ITERS
+ *                                       the same with the software NIC's
+ *                                       system calls: unconnected
+ *                                       sockets, sendmmsg to an address,
+ *                                       recvmmsg into 64 buffers of 64
+ *                                       KiB with the source address,
+ *                                       UDP_GRO and IP_RECVTOS (SIZE is
+ *                                       the datagram: 120 for a 64 B
+ *                                       message)
  *   uet_udp_limit stream SIZE BYTES     one-way throughput, SIZE-byte
  *                                       datagrams
  *   uet_udp_limit gso SEG BYTES         one-way throughput, SEG-byte
@@ -149,6 +158,127 @@ static int pingpong(size_t size, unsigned long iters)
 	return 0;
 }
 
+/* The software NIC's receive shape (snic/uet_link_udp.c). */
+#define SHAPE_SLOTS 64
+#define SHAPE_BUF (64 * 1024)
+
+struct shape_rx {
+	struct mmsghdr msgs[SHAPE_SLOTS];
+	struct iovec iov[SHAPE_SLOTS];
+	struct sockaddr_storage from[SHAPE_SLOTS];
+	char ctl[SHAPE_SLOTS][2 * CMSG_SPACE(sizeof(int))];
+	char *bufs;
+};
+
+static void shape_sock(int fd)
+{
+	int on = 1;
+
+	if (setsockopt(fd, SOL_UDP, UDP_GRO, &on, sizeof(on)) ||
+	    setsockopt(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
+		       v6 ? IPV6_RECVTCLASS : IP_RECVTOS, &on, sizeof(on)))
+		die("UDP_GRO/IP_RECVTOS");
+}
+
+static void shape_rx_init(struct shape_rx *r)
+{
+	struct msghdr *mh;
+
+	r->bufs = malloc((size_t)SHAPE_SLOTS * SHAPE_BUF);
+	if (!r->bufs)
+		die("malloc");
+	for (int i = 0; i < SHAPE_SLOTS; i++) {
+		r->iov[i].iov_base = r->bufs + (size_t)i * SHAPE_BUF;
+		r->iov[i].iov_len = SHAPE_BUF;
+		mh = &r->msgs[i].msg_hdr;
+		memset(mh, 0, sizeof(*mh));
+		mh->msg_iov = &r->iov[i];
+		mh->msg_iovlen = 1;
+	}
+}
+
+/* Busy-poll one batch (bounded by 2 s), re-arming the lengths the
+ * kernel overwrote as the software NIC does. */
+static int shape_recv_spin(int fd, struct shape_rx *r)
+{
+	uint64_t end = now_ns() + 2000000000ull;
+	int n;
+
+	for (;;) {
+		for (int i = 0; i < SHAPE_SLOTS; i++) {
+			r->msgs[i].msg_hdr.msg_name = &r->from[i];
+			r->msgs[i].msg_hdr.msg_namelen = sizeof(r->from[i]);
+			r->msgs[i].msg_hdr.msg_control = r->ctl[i];
+			r->msgs[i].msg_hdr.msg_controllen = sizeof(r->ctl[i]);
+		}
+		n = recvmmsg(fd, r->msgs, SHAPE_SLOTS, MSG_DONTWAIT, NULL);
+		if (n > 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+			return n;
+		if (now_ns() > end)
+			return -1;
+	}
+}
+
+static int shape_send(int fd, void *buf, size_t size,
+		      struct sockaddr_storage *to, socklen_t tolen)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = size };
+	struct mmsghdr m;
+
+	memset(&m, 0, sizeof(m));
+	m.msg_hdr.msg_name = to;
+	m.msg_hdr.msg_namelen = tolen;
+	m.msg_hdr.msg_iov = &iov;
+	m.msg_hdr.msg_iovlen = 1;
+	return sendmmsg(fd, &m, 1, MSG_DONTWAIT) == 1 ? 0 : -1;
+}
+
+static int pingpong_shaped(size_t size, unsigned long iters)
+{
+	struct sockaddr_storage a, b;
+	struct shape_rx *rx = calloc(1, sizeof(*rx));
+	char *buf = calloc(1, size ? size : 1);
+	socklen_t alen, blen;
+	int fa, fb, status;
+	unsigned long i;
+	uint64_t t0 = 0, t1;
+	pid_t pid;
+
+	if (!rx || !buf || size > BIG - 64)
+		return 2;
+	fa = open_sock(&a, &alen);
+	fb = open_sock(&b, &blen);
+	shape_sock(fa);
+	shape_sock(fb);
+	shape_rx_init(rx);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {		/* echo side */
+		for (i = 0; i < iters + 10; i++) {
+			if (shape_recv_spin(fb, rx) < 0 ||
+			    shape_send(fb, buf, size, &a, alen) < 0)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	for (i = 0; i < iters + 10; i++) {
+		if (i == 10)	/* after the warm-up */
+			t0 = now_ns();
+		if (shape_send(fa, buf, size, &b, blen) < 0 ||
+		    shape_recv_spin(fa, rx) < 0)
+			die("pingpong-uet");
+	}
+	t1 = now_ns();
+	waitpid(pid, &status, 0);
+	printf("pingpong-uet %zu %.3f usec\n", size,
+	       (double)(t1 - t0) / 1000.0 / (double)iters / 2.0);
+	free(rx->bufs);
+	free(rx);
+	free(buf);
+	return 0;
+}
+
 static int stream(size_t size, uint64_t bytes, bool gso)
 {
 	struct sockaddr_storage a, b;
@@ -233,13 +363,16 @@ int main(int argc, char **argv)
 		i++;
 	}
 	if (argc - i != 3) {
-		fprintf(stderr, "usage: %s [-6] pingpong|stream|gso SIZE N\n",
-			argv[0]);
+		fprintf(stderr, "usage: %s [-6] "
+			"pingpong|pingpong-uet|stream|gso SIZE N\n", argv[0]);
 		return 2;
 	}
 	if (!strcmp(argv[i], "pingpong"))
 		return pingpong(strtoul(argv[i + 1], NULL, 0),
 				strtoul(argv[i + 2], NULL, 0));
+	if (!strcmp(argv[i], "pingpong-uet"))
+		return pingpong_shaped(strtoul(argv[i + 1], NULL, 0),
+				       strtoul(argv[i + 2], NULL, 0));
 	if (!strcmp(argv[i], "stream"))
 		return stream(strtoul(argv[i + 1], NULL, 0),
 			      strtoull(argv[i + 2], NULL, 0), false);

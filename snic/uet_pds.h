@@ -321,6 +321,7 @@ struct uet_pds_stats {
 				 * peer left for a later one (not due yet) */
 	uint64_t ack_timer;	/* delayed ACKs sent by their timer */
 	uint64_t ack_close;	/* delayed ACKs sent by destroy */
+	uint64_t ack_final;	/* repeated final ACKs sent by destroy */
 	uint64_t quiet_polls;	/* polls with nothing received, due or queued
 				 * (no timer pass, no flush) */
 	/* Hostile-network drops (docs/software-nic.md, "Hostile network"). */

@@ -566,9 +566,34 @@ void uet_pds_send_owed_acks(struct uet_pds *pds, uint64_t now)
 	}
 }
 
+/* Destroy, after the owed and delayed ACKs: the answers a target PDC's
+ * latest requests would get if retransmitted (each retained SES
+ * response, and the latest request's ACK), UET_PDS_CLOSE_ACK_COPIES
+ * times.  Their first ACK may have been sent and lost already, and
+ * nothing answers a retransmission once we are gone (E-27). */
+static void uet_pdc_send_final_acks(struct uet_pds *pds, struct uet_pdc *pdc,
+				    uint64_t now)
+{
+	struct uet_pds_retained *r;
+	unsigned int i;
+
+	for (i = 0; i < UET_PDS_CLOSE_ACK_COPIES; i++) {
+		uet_dlist_foreach_entry(&pdc->retained, r, entry) {
+			UET_PDS_INC(pds, pdc, ack_final);
+			uet_pdc_send_ack(pds, pdc, r->psn, &r->rsp, false, 0,
+					 false, now);
+		}
+		if (uet_pdc_retained(pds, pdc, pdc->ack_psn))
+			continue;
+		UET_PDS_INC(pds, pdc, ack_final);
+		uet_pdc_answer(pds, pdc, pdc->ack_psn, false, now);
+	}
+}
+
 /* Destroy: what the peers are owed leaves before the close packets, so
  * that their held sends complete instead of being retransmitted to a
- * port that is about to close (ICMP port unreachable). */
+ * port that is about to close (ICMP port unreachable); then the final
+ * answers of every target PDC that received a request. */
 void uet_pds_send_all_acks(struct uet_pds *pds, uint64_t now)
 {
 	struct uet_pdc *pdc;
@@ -580,6 +605,13 @@ void uet_pds_send_all_acks(struct uet_pds *pds, uint64_t now)
 		UET_PDS_INC(pds, pdc, ack_close);
 		uet_pdc_send_ack(pds, pdc, pdc->ack_psn, NULL, false, 0,
 				 false, now);
+	}
+	uet_dlist_foreach_entry(&pds->pdcs, pdc, entry) {
+		if (pdc->initiator || !pdc->rpdcid ||
+		    (uet_psn_window_base(&pdc->win) == pdc->start_psn &&
+		     !uet_pdc_rx_holes(pdc)))
+			continue;	/* nothing received */
+		uet_pdc_send_final_acks(pds, pdc, now);
 	}
 }
 

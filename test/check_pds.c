@@ -2257,6 +2257,64 @@ START_TEST(test_destroy_sends_acks)
 }
 END_TEST
 
+static uint64_t tap_acks(const struct tside *s)
+{
+	return s->tap.by_type[UET_PDS_TYPE_ACK] +
+	       s->tap.by_type[UET_PDS_TYPE_ACK_CC];
+}
+
+struct p_acks_of {
+	const struct tside *s;
+	uint64_t want;
+};
+
+static bool p_acks_sent(struct tworld *w, void *arg)
+{
+	const struct p_acks_of *a = arg;
+
+	(void)w;
+	return tap_acks(a->s) >= a->want;
+}
+
+/* B acknowledged A's last packets and the ACK was lost; then B is
+ * destroyed.  Nothing is owed or delayed any more, yet B's close answers
+ * the latest request again, more than once, as a retransmission would
+ * be answered (with its retained SES response when it wanted one), and
+ * A's packets complete instead of being retransmitted into a closed port
+ * (E-27).  _i: 0 no packet wants a response, 1 every packet does. */
+START_TEST(test_destroy_repeats_final_ack)
+{
+	struct tworld *w = world_default(85);
+	struct tstream *open, *st;
+	struct p_acks_of a;
+	struct p_rx_of r;
+	uint64_t before;
+
+	open = stream_new(w, 0, UET_PDS_MODE_RUD, 1, 0, 0);
+	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
+	stream_free(w, open);
+	w->drop_all[1] = true;		/* everything B sends is lost */
+	a.s = &w->side[1];
+	a.want = tap_acks(&w->side[1]) + 1;
+	st = stream_new(w, 0, UET_PDS_MODE_RUD, 2, 10, (unsigned int)_i);
+	r.side = 1;
+	r.want = 3;
+	ck_assert(world_run(w, p_rx_side, &r, 10 * MS));
+	ck_assert(world_run(w, p_acks_sent, &a, 10 * MS));
+	ck_assert_int_eq(st->pkts[0].ndone + st->pkts[1].ndone, 0);
+	w->drop_all[1] = false;
+	before = tap_acks(&w->side[1]);
+	uet_pds_destroy(w->side[1].pds);
+	w->side[1].pds = NULL;
+	ck_assert_uint_ge(tap_acks(&w->side[1]) - before, 2);
+	ck_assert_msg(world_run(w, p_streams_done, NULL, 1 * MS),
+		      "the final ACK did not leave at destroy");
+	stream_check(st, 0);
+	stream_free(w, st);
+	world_free(w);
+}
+END_TEST
+
 /* Inject a ROD request on a RUD PDC: B answers PDC_HDR_MISMATCH and A
  * fails the packet of that PSN. */
 START_TEST(test_hdr_mismatch)
@@ -2730,6 +2788,15 @@ END_TEST
 		tcase_add_test(tc, name);				\
 		suite_add_tcase(s, tc);					\
 	} while (0)
+/* name(_i) for _i in [0, n) */
+#define ADD_LOOP(name, n)						\
+	do {								\
+		TCase *tc = tcase_create(#name);			\
+									\
+		tcase_set_timeout(tc, 120);				\
+		tcase_add_loop_test(tc, name, 0, n);			\
+		suite_add_tcase(s, tc);					\
+	} while (0)
 
 static Suite *pds_suite(void)
 {
@@ -2770,6 +2837,7 @@ static Suite *pds_suite(void)
 	ADD(test_ack_pingpong_coalesced);
 	ADD(test_ack_delayed_due);
 	ADD(test_destroy_sends_acks);
+	ADD_LOOP(test_destroy_repeats_final_ack, 2);
 	ADD(test_hdr_mismatch);
 	ADD(test_malformed);
 	ADD(test_send_errors);
