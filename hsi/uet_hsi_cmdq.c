@@ -186,6 +186,30 @@ int uet_hsi_cmdq_next(struct uet_hsi_cmdq *q, struct uet_hsi_cmdq_cmd *cmd)
 	return 0;
 }
 
+int uet_hsi_cmdq_after(const struct uet_hsi_cmdq *q,
+		       const struct uet_hsi_cmdq_cmd *prev,
+		       struct uet_hsi_cmdq_cmd *cmd)
+{
+	uint32_t idx = prev->idx + prev->nslots;
+	uint32_t avail = q->cons.db_cache - idx;
+	const uint8_t *seg;
+	unsigned int count;
+
+	/* prev ends at or before the doorbell: avail is 0 there. */
+	if (!avail || avail > q->cons.db_cache - q->cons.ci)
+		return -EAGAIN;
+	seg = uet_hsi_cmdq_slot(q, idx);
+	count = (unsigned int)uet_hsi_cmd_seg_peek_sgl_count(
+				seg, UET_HSI_CMDQ_SLOT_LEN);
+	cmd->idx = idx;
+	cmd->seg = seg;
+	cmd->sgl_count = count;
+	cmd->nslots = uet_hsi_cmd_nslots(count);
+	if (cmd->nslots > avail)
+		return -EPROTO;
+	return 0;
+}
+
 void uet_hsi_cmdq_consume(struct uet_hsi_cmdq *q,
 			  const struct uet_hsi_cmdq_cmd *cmd)
 {

@@ -155,6 +155,16 @@ uint32_t uet_hsi_cmdq_doorbell_read(struct uet_hsi_cmdq *q);
  */
 int uet_hsi_cmdq_next(struct uet_hsi_cmdq *q, struct uet_hsi_cmdq_cmd *cmd);
 
+/*
+ * The published command after prev (one next() or after() returned),
+ * without freeing anything: a look ahead within the doorbell next() last
+ * read.  Returns 0, -EAGAIN when prev is the last published command, or
+ * -EPROTO when the segment's sgl_count runs past the doorbell.
+ */
+int uet_hsi_cmdq_after(const struct uet_hsi_cmdq *q,
+		       const struct uet_hsi_cmdq_cmd *prev,
+		       struct uet_hsi_cmdq_cmd *cmd);
+
 /* Free the slots of cmd (the one next() returned); release store of ci. */
 void uet_hsi_cmdq_consume(struct uet_hsi_cmdq *q,
 			  const struct uet_hsi_cmdq_cmd *cmd);

@@ -416,6 +416,16 @@ int uet_hsi_cmd_seg_peek_sgl_count(const uint8_t *buf, size_t len);
  * decode, or UET_WIRE_ETRUNC. */
 int uet_hsi_cmd_seg_peek_opcode(const uint8_t *buf, size_t len);
 int uet_hsi_cmd_seg_peek_flags(const uint8_t *buf, size_t len);
+/* The same of a segment known whole (a ring slot): the consumer's look
+ * ahead over published commands, no call. */
+static inline uint8_t uet_hsi_cmd_seg_opcode_of(const uint8_t *seg)
+{
+	return seg[0];
+}
+static inline uint8_t uet_hsi_cmd_seg_flags_of(const uint8_t *seg)
+{
+	return seg[1];
+}
 /* The metadata (bytes 24-31) of a segment that may not decode: 0 or
  * UET_WIRE_ETRUNC (then *metadata is untouched). */
 int uet_hsi_cmd_seg_peek_metadata(const uint8_t *buf, size_t len,

@@ -464,6 +464,22 @@ void uet_pds_batch_end_tx(struct uet_pds *pds, uint64_t now)
 	uet_pds_flush_done(pds);
 }
 
+bool uet_pds_batch_flush(struct uet_pds *pds, uint64_t now, bool tx)
+{
+	bool burst;
+
+	if (!pds || pds->batch != 1)
+		return false;
+	if (tx && uet_dlist_empty(&pds->owed) && uet_pds_may_defer(pds))
+		return false;
+	/* The batch goes on: its end decides about the burst as before. */
+	burst = pds->in_burst;
+	uet_pds_batch_end(pds, now);
+	pds->in_burst = burst;
+	pds->batch = 1;
+	return true;
+}
+
 /* ---- completions ---- */
 
 void uet_pds_complete(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt,

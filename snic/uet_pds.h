@@ -292,6 +292,15 @@ void uet_pds_batch_end(struct uet_pds *pds, uint64_t now);
  * (one GSO send).  The first send of a burst goes at once.
  */
 void uet_pds_batch_end_tx(struct uet_pds *pds, uint64_t now);
+/*
+ * Inside the outermost batch (depth 1): send now what its end would send
+ * (the ACKs joining the data, the queued datagrams, the tx_done upcalls)
+ * and keep the batch open, so that work which need not precede the
+ * datagrams runs after them.  tx: decide as uet_pds_batch_end_tx() would
+ * whether the data may wait for a later flush (then nothing is sent).
+ * Returns whether it flushed; false at any other depth.
+ */
+bool uet_pds_batch_flush(struct uet_pds *pds, uint64_t now, bool tx);
 
 struct uet_pds_stats {
 	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes;

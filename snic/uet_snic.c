@@ -828,14 +828,15 @@ static void snic_log_counters(struct uet_hsi_dev *d)
 		 " ack_piggyback %" PRIu64 " ack_coalesced %" PRIu64
 		 " ack_timer %" PRIu64 " rsp_deferred %" PRIu64
 		 " default_rsp_tx %" PRIu64 " tx_deferred %" PRIu64
-		 " retx %" PRIu64 " (timeout %" PRIu64 " sack/tlp %" PRIu64
+		 " send_first %" PRIu64 " retx %" PRIu64 " (timeout %" PRIu64 " sack/tlp %" PRIu64
 		 ") msgs_tx %" PRIu64 " msgs_rx %" PRIu64
 		 " expected %" PRIu64 " unexpected %" PRIu64 " held_tx %"
 		 PRIu64 "\n", st.cmds, st.doorbells, st.notifs, st.pds.tx_pkts,
 		 st.pds.rx_pkts, st.pds.ack_tx, st.pds.ack_rx,
 		 st.pds.ack_piggyback, st.pds.ack_coalesced,
 		 st.pds.ack_timer, st.pds.rsp_deferred,
-		 st.pds.default_rsp_tx, st.pds.tx_deferred, st.pds.retx,
+		 st.pds.default_rsp_tx, st.pds.tx_deferred, st.send_first,
+		 st.pds.retx,
 		 st.pds.retx_timeout, st.pds.retx_sack,
 		 st.ses.msgs_tx, st.ses.msgs_rx, st.ses.expected,
 		 st.ses.unexpected, st.ses.held_tx);
@@ -909,6 +910,7 @@ void uet_snic_get_stats(struct uet_hsi_dev *d, struct uet_snic_stats *st)
 	st->fence_waits = dev->st.fence_waits;
 	st->rma_notifs = dev->st.rma_notifs;
 	st->quiet_passes = dev->st.quiet_passes;
+	st->send_first = dev->st.send_first;
 	uet_pds_get_stats(dev->pds, &st->pds);
 	uet_ses_get_stats(dev->ses, &st->ses);
 	pthread_mutex_unlock(&dev->lock);

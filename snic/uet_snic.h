@@ -109,6 +109,9 @@ struct uet_snic_stats {
 	uint64_t rma_notifs;		/* E-6 target notifications */
 	uint64_t quiet_passes;		/* progress passes that found nothing
 					 * to do (the short path) */
+	uint64_t send_first;		/* doorbells whose send ran (and its
+					 * datagrams left) before the
+					 * receives published ahead of it */
 	struct uet_pds_stats pds;
 	struct uet_ses_stats ses;
 };

@@ -51,6 +51,8 @@
 #define UET_SNIC_INJECT_MAX	UET_SNIC_BUF_LARGE
 /* SGL entries of one command: the embedded one + 255 extra. */
 #define UET_SNIC_MAX_SGL	(1u + UET_HSI_CMD_SGL_COUNT_MAX)
+/* Receives a send may overtake in one doorbell (uet_snic_exec.c) */
+#define UET_SNIC_SEND_FIRST_MAX	8u
 /* Canonical fabric address: family 2, port 2, address 16, scope id 4. */
 #define UET_SNIC_FA_KEY_LEN	UET_LINK_ADDR_KEY_LEN
 /* The timerfd is never armed closer than this to "now" (no spinning). */
@@ -126,6 +128,14 @@ struct uet_snic_queue {
 	bool stalled;			/* SES full, or a fence became free:
 					 * run the commands again */
 	bool fence_wait;		/* a FENCE command waits for ntx 0 */
+	bool sent_ahead;		/* the send at sent_idx ran before
+					 * the receives ahead of it */
+	bool held_later;		/* a held send's completion waits for
+					 * the flush (held_md, held_len) */
+	bool held_due;
+	uint32_t sent_idx;
+	uint32_t held_len;
+	uint64_t held_md;
 	uint32_t ntx;			/* sends, RMA, atomics in flight */
 };
 
@@ -202,6 +212,8 @@ struct uet_snic_dev {
 		uint64_t notif_dropped;	/* lost at close / out of memory */
 		uint64_t rma_cmds, amo_cmds, fence_waits, rma_notifs;
 		uint64_t quiet_passes;	/* progress passes with nothing to do */
+		uint64_t send_first;	/* sends run before receives ahead */
+		uint64_t held_late;	/* of them held, completion after */
 	} st;
 };
 

@@ -483,6 +483,63 @@ START_TEST(test_post_errors)
 }
 END_TEST
 
+/* after(): the look ahead over published commands, nothing consumed;
+ * wraps, stops at the doorbell and at a command cut by it. */
+START_TEST(test_after)
+{
+	struct uet_hsi_cmdq q;
+	struct uet_hsi_cmdq_cmd a, b, c;
+	struct uet_hsi_cmd_seg s;
+	struct uet_hsi_sgl_entry sgl[MAX_SGL];
+	uint32_t idx;
+
+	ck_assert_int_eq(uet_hsi_cmdq_init(&q, 8), 0);
+	post_seq(&q, 0, 0);			/* 1 slot */
+	uet_hsi_cmdq_doorbell(&q);
+	take_seq(&q, 0, 0);
+	post_seq(&q, 1, 0);
+	uet_hsi_cmdq_doorbell(&q);
+	take_seq(&q, 1, 0);			/* ci 2 */
+	post_seq(&q, 2, 1);			/* 2 slots */
+	post_seq(&q, 3, 3);			/* 3 slots */
+	post_seq(&q, 4, 0);			/* slot 7 */
+	uet_hsi_cmdq_doorbell(&q);
+	post_seq(&q, 5, 0);			/* slot 8 (0): not rung */
+	ck_assert_int_eq(uet_hsi_cmdq_next(&q, &a), 0);
+	ck_assert_uint_eq(a.idx, 2);
+	ck_assert_int_eq(uet_hsi_cmdq_after(&q, &a, &b), 0);
+	ck_assert_uint_eq(b.idx, 4);
+	ck_assert_uint_eq(b.nslots, 3);
+	ck_assert_uint_eq(b.sgl_count, 3);
+	ck_assert_ptr_eq(b.seg, uet_hsi_cmdq_slot(&q, 4));
+	ck_assert_int_eq(uet_hsi_cmdq_after(&q, &b, &c), 0);
+	ck_assert_uint_eq(c.idx, 7);
+	ck_assert_int_eq(uet_hsi_cmdq_after(&q, &c, &c), -EAGAIN);
+	/* nothing consumed: next() and take() see them all in order */
+	ck_assert_int_eq(uet_hsi_cmdq_next(&q, &c), 0);
+	ck_assert_uint_eq(c.idx, 2);
+	take_seq(&q, 2, 1);
+	take_seq(&q, 3, 3);
+	take_seq(&q, 4, 0);
+	uet_hsi_cmdq_doorbell(&q);		/* over the wrap */
+	ck_assert_int_eq(uet_hsi_cmdq_next(&q, &a), 0);
+	ck_assert_uint_eq(a.idx, 8);
+	ck_assert_int_eq(uet_hsi_cmdq_after(&q, &a, &b), -EAGAIN);
+	take_seq(&q, 5, 0);
+
+	/* a segment whose entries run past the doorbell */
+	post_seq(&q, 6, 0);
+	ck_assert_int_eq(uet_hsi_cmdq_reserve(&q, 0, &idx), 0);
+	make_cmd(&s, sgl, 7, 4);
+	ck_assert_int_eq(uet_hsi_cmd_seg_encode(uet_hsi_cmdq_slot(&q, idx), 64,
+						&s), 64);
+	uet_hsi_cmdq_doorbell(&q);
+	ck_assert_int_eq(uet_hsi_cmdq_next(&q, &a), 0);
+	ck_assert_int_eq(uet_hsi_cmdq_after(&q, &a, &b), -EPROTO);
+	uet_hsi_cmdq_fini(&q);
+}
+END_TEST
+
 /* Consumer side of malformed commands. */
 START_TEST(test_consumer_errors)
 {
@@ -717,6 +774,7 @@ static Suite *hsi_cmdq_suite(void)
 	tcase_add_test(tc, test_reserve);
 	tcase_add_test(tc, test_post_errors);
 	tcase_add_test(tc, test_consumer_errors);
+	tcase_add_test(tc, test_after);
 	tcase_add_test(tc, test_index_wrap);
 	suite_add_tcase(s, tc);
 

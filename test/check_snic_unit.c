@@ -1984,6 +1984,381 @@ START_TEST(test_auto_progress_idle)
 }
 END_TEST
 
+/* ================================================================== */
+/* The send before the receives ahead of it (the datagram out first)   */
+/* ================================================================== */
+
+static uint64_t send_first_count(struct world *w, int i)
+{
+	struct uet_snic_stats st;
+
+	uet_snic_get_stats(w->s[i].dev, &st);
+	return st.send_first;
+}
+
+static uint64_t cmds_count(struct world *w, int i)
+{
+	struct uet_snic_stats st;
+
+	uet_snic_get_stats(w->s[i].dev, &st);
+	return st.cmds;
+}
+
+/* Published on A, not rung: a receive into buf, or a send to B. */
+static void a_recv_only(struct world *w, void *buf, uint32_t len,
+			uint64_t md)
+{
+	struct cmd c;
+
+	cmd_init(&c, UET_HSI_FAMILY_MSG, UET_HSI_VARIANT_RECV,
+		 UET_HSI_DATA_SGL);
+	c.seg.completion = true;
+	c.seg.metadata = md;
+	cmd_sgl(&c, buf, len);
+	cmd_post_only(w, 0, &c);
+}
+
+static void a_send_only(struct world *w, const char *data, uint64_t md,
+			bool fence)
+{
+	struct cmd c;
+
+	cmd_init(&c, UET_HSI_FAMILY_MSG, UET_HSI_VARIANT_SEND,
+		 UET_HSI_DATA_INLINE);
+	c.seg.completion = true;
+	c.seg.fence = fence;
+	c.seg.metadata = md;
+	c.seg.dest = UET_HSI_DEST(w->s[0].peer, side_pid[1], side_ri[1]);
+	cmd_inline(&c, data, (uint16_t)strlen(data));
+	cmd_post_only(w, 0, &c);
+}
+
+/* A send from B to A's queue. */
+static void b_send(struct world *w, const char *data, uint64_t md)
+{
+	struct cmd c;
+
+	cmd_init(&c, UET_HSI_FAMILY_MSG, UET_HSI_VARIANT_SEND,
+		 UET_HSI_DATA_INLINE);
+	c.seg.completion = true;
+	c.seg.metadata = md;
+	c.seg.dest = UET_HSI_DEST(w->s[1].peer, side_pid[0], side_ri[0]);
+	cmd_inline(&c, data, (uint16_t)strlen(data));
+	cmd_post(w, 1, &c);
+}
+
+/* A's notifications so far: its send completions (metadata, in order)
+ * and its receives (metadata and length, in order). */
+struct a_seen {
+	uint64_t sent[16], recv_md[16];
+	uint32_t recv_len[16];
+	unsigned int nsent, nrecv;
+};
+
+static void a_collect(struct world *w, struct a_seen *a)
+{
+	struct uet_hsi_send_cmpl sc;
+	struct uet_hsi_recv_notif rn;
+	struct side *s = &w->s[0];
+	const uint8_t *e;
+
+	side_collect(s);
+	while (s->nread < s->ngot) {
+		e = next_notif(s);
+		if (uet_hsi_notif_peek_type(e, 64) == UET_HSI_NOTIF_SEND) {
+			ck_assert_int_eq(uet_hsi_send_cmpl_decode(&sc, e, 64),
+					 64);
+			ck_assert_uint_eq(sc.status, 0);
+			ck_assert_uint_lt(a->nsent, 16);
+			a->sent[a->nsent++] = sc.op_context;
+			continue;
+		}
+		ck_assert_int_eq(uet_hsi_recv_notif_decode(&rn, e, 64), 64);
+		if (rn.status == 0 && e[1] == UET_HSI_RECV_FLAG_CONTINUATION)
+			continue;	/* B's initiator */
+		ck_assert_uint_eq(rn.status, 0);
+		ck_assert_uint_lt(a->nrecv, 16);
+		a->recv_md[a->nrecv] = rn.buffer_id_0 |
+				       (uint64_t)rn.buffer_id_1 << 16;
+		a->recv_len[a->nrecv++] = rn.total_length;
+	}
+}
+
+/* Until A has seen nsent send completions and nrecv receives. */
+static void a_wait(struct world *w, struct a_seen *a, unsigned int nsent,
+		   unsigned int nrecv)
+{
+	uint64_t end = w->now + 200 * MS;
+
+	for (;;) {
+		world_poll(w);
+		a_collect(w, a);
+		if (a->nsent >= nsent && a->nrecv >= nrecv)
+			break;
+		ck_assert_uint_lt(w->now, end);
+		world_step(w, end);
+	}
+	ck_assert_uint_eq(a->nsent, nsent);
+	ck_assert_uint_eq(a->nrecv, nrecv);
+}
+
+/*
+ * A doorbell with receives and then a send (a reply posted after its
+ * receive) runs the send first, then the receives in their order: the
+ * results are those of the posting order.
+ */
+START_TEST(test_send_first)
+{
+	uint8_t bb[16], ab[3][16];
+	struct a_seen a = { .nsent = 0 };
+	struct world w;
+	uint64_t c0;
+	int i;
+
+	world_init(&w, NULL);
+	recv_buf(&w, UET_HSI_FAMILY_MSG, bb, sizeof(bb), 0, 100);
+	c0 = cmds_count(&w, 0);
+	for (i = 0; i < 3; i++)
+		a_recv_only(&w, ab[i], sizeof(ab[i]), 1 + (uint64_t)i);
+	a_send_only(&w, "ping", 9, false);
+	ring(&w, 0);
+	ck_assert_uint_eq(send_first_count(&w, 0), 1);
+	ck_assert_uint_eq(cmds_count(&w, 0), c0 + 4);
+	ck_assert_uint_eq(w.s[0].q->cmdq->cons.ci,
+			  w.s[0].q->cmdq->cons.db_cache);
+
+	ck_assert(world_wait(&w, 1, 2, 100 * MS));
+	expect_recv(&w.s[1], 0, 0, 4, 100, false);
+	ck_assert_int_eq(memcmp(bb, "ping", 4), 0);
+	b_send(&w, "pong0", 20);
+	b_send(&w, "pong-1", 21);
+	b_send(&w, "pong--2", 22);
+	a_wait(&w, &a, 1, 3);
+	ck_assert_uint_eq(a.sent[0], 9);
+	for (i = 0; i < 3; i++) {
+		ck_assert_uint_eq(a.recv_md[i], 1 + (uint64_t)i);
+		ck_assert_uint_eq(a.recv_len[i], 5 + (uint32_t)i);
+	}
+	ck_assert_int_eq(memcmp(ab[0], "pong0", 5), 0);
+	ck_assert_int_eq(memcmp(ab[1], "pong-1", 6), 0);
+	ck_assert_int_eq(memcmp(ab[2], "pong--2", 7), 0);
+	ck_assert_uint_eq(send_first_count(&w, 1), 0);	/* B: sends alone */
+	world_fini(&w);
+}
+END_TEST
+
+/* The usual order when the pattern does not hold: a send alone, a
+ * FENCE send, more receives ahead than UET_SNIC_SEND_FIRST_MAX (the
+ * first runs, the send overtakes the rest), and commands run by a
+ * progress pass instead of a doorbell. */
+START_TEST(test_send_first_fallback)
+{
+	uint8_t bb[16][16], ab[16][16];
+	struct a_seen a = { .nsent = 0 };
+	struct world w;
+	unsigned int k, nrecv = 0, nsent = 0;
+	uint64_t md = 1;
+	int i;
+
+	world_init(&w, NULL);
+	for (i = 0; i < 16; i++)
+		recv_buf(&w, UET_HSI_FAMILY_MSG, bb[i], sizeof(bb[i]), 0,
+			 100 + (uint64_t)i);
+
+	a_send_only(&w, "alone", md++, false);
+	ring(&w, 0);
+	nsent++;
+	ck_assert_uint_eq(send_first_count(&w, 0), 0);
+	world_idle(&w, 20 * MS);	/* acknowledged: the FENCE won't wait */
+
+	a_recv_only(&w, ab[nrecv++], sizeof(ab[0]), md++);
+	a_send_only(&w, "fenced", md++, true);
+	ring(&w, 0);
+	nsent++;
+	ck_assert_uint_eq(send_first_count(&w, 0), 0);
+
+	for (k = 0; k < UET_SNIC_SEND_FIRST_MAX + 1; k++)
+		a_recv_only(&w, ab[nrecv++], sizeof(ab[0]), md++);
+	a_send_only(&w, "many", md++, false);
+	ring(&w, 0);
+	nsent++;
+	/* the first receive runs first, the send overtakes the next 8 */
+	ck_assert_uint_eq(send_first_count(&w, 0), 1);
+
+	a_recv_only(&w, ab[nrecv++], sizeof(ab[0]), md++);
+	a_send_only(&w, "pass", md++, false);
+	uet_hsi_cmdq_doorbell(w.s[0].q->cmdq);
+	ck_assert_int_ge(uet_snic_progress_at(w.s[0].dev, w.now), 0);
+	nsent++;
+	ck_assert_uint_eq(send_first_count(&w, 0), 1);
+	ck_assert_uint_eq(w.s[0].q->cmdq->cons.ci,
+			  w.s[0].q->cmdq->cons.db_cache);
+
+	/* Every receive of A matches in posting order. */
+	ck_assert(world_wait(&w, 1, 2 * nsent, 100 * MS));
+	for (k = 0; k < nrecv; k++) {
+		char m[16];
+
+		snprintf(m, sizeof(m), "r%u", k);
+		b_send(&w, m, 200 + k);
+	}
+	a_wait(&w, &a, nsent, nrecv);
+	for (k = 0; k < nrecv; k++) {
+		char m[16];
+
+		snprintf(m, sizeof(m), "r%u", k);
+		ck_assert_uint_eq(a.recv_len[k], strlen(m));
+		ck_assert_int_eq(memcmp(ab[k], m, strlen(m)), 0);
+		ck_assert_uint_lt(a.recv_md[k], md);
+		if (k)
+			ck_assert_uint_gt(a.recv_md[k], a.recv_md[k - 1]);
+	}
+	world_fini(&w);
+}
+END_TEST
+
+/*
+ * A receive that must wait (no NIC operation left) after its send ran
+ * first: the receives before it stay run, it runs at the next pass, and
+ * the send is not run twice.
+ */
+START_TEST(test_send_first_recv_waits)
+{
+	struct uet_snic_dev *dev;
+	struct uet_bufpool_stats ps;
+	struct a_seen a = { .nsent = 0 };
+	uint8_t bb[2][16], ab[2][16];
+	void *taken[256];
+	unsigned int nt = 0;
+	size_t cap;
+	struct world w;
+	uint64_t c0;
+
+	world_init(&w, NULL);
+	recv_buf(&w, UET_HSI_FAMILY_MSG, bb[0], sizeof(bb[0]), 0, 100);
+	recv_buf(&w, UET_HSI_FAMILY_MSG, bb[1], sizeof(bb[1]), 0, 101);
+	dev = uet_snic_dev_of(w.s[0].dev);
+	/* Two NIC operations left: the first receive's, the send's. */
+	uet_bufpool_stats(&dev->op_pool, &ps);
+	if (ps.capacity - ps.in_use < 2) {	/* grow by a chunk */
+		taken[0] = uet_bufpool_get(&dev->op_pool);
+		taken[1] = uet_bufpool_get(&dev->op_pool);
+		uet_bufpool_put(&dev->op_pool, taken[0]);
+		uet_bufpool_put(&dev->op_pool, taken[1]);
+		uet_bufpool_stats(&dev->op_pool, &ps);
+	}
+	ck_assert_uint_ge(ps.capacity - ps.in_use, 2);
+	while (ps.capacity - ps.in_use > 2) {
+		ck_assert_uint_lt(nt, 256);
+		taken[nt++] = uet_bufpool_get(&dev->op_pool);
+		uet_bufpool_stats(&dev->op_pool, &ps);
+	}
+	cap = dev->op_pool.max_count;
+	dev->op_pool.max_count = ps.capacity;
+
+	c0 = cmds_count(&w, 0);
+	a_recv_only(&w, ab[0], sizeof(ab[0]), 1);
+	a_recv_only(&w, ab[1], sizeof(ab[1]), 2);
+	a_send_only(&w, "once", 3, false);
+	ring(&w, 0);
+	ck_assert_uint_eq(send_first_count(&w, 0), 1);
+	ck_assert_uint_eq(cmds_count(&w, 0), c0 + 2);	/* send, receive 1 */
+	/* the second receive and the send wait in the ring */
+	ck_assert_uint_ne(w.s[0].q->cmdq->cons.ci,
+			  w.s[0].q->cmdq->cons.db_cache);
+
+	while (nt)
+		uet_bufpool_put(&dev->op_pool, taken[--nt]);
+	dev->op_pool.max_count = cap;
+	ck_assert(world_wait(&w, 1, 2, 100 * MS));
+	ck_assert_uint_eq(cmds_count(&w, 0), c0 + 3);
+	ck_assert_uint_eq(send_first_count(&w, 0), 1);
+	expect_recv(&w.s[1], 0, 0, 4, 100, false);
+	ck_assert_int_eq(memcmp(bb[0], "once", 4), 0);
+	b_send(&w, "r0", 20);
+	b_send(&w, "r1", 21);
+	a_wait(&w, &a, 1, 2);
+	ck_assert_uint_eq(a.recv_md[0], 1);
+	ck_assert_uint_eq(a.recv_md[1], 2);
+	ck_assert_int_eq(memcmp(ab[0], "r0", 2), 0);
+	ck_assert_int_eq(memcmp(ab[1], "r1", 2), 0);
+	world_idle(&w, 20 * MS);
+	{
+		struct uet_snic_stats st;
+
+		uet_snic_get_stats(w.s[0].dev, &st);
+		ck_assert_uint_eq(st.ses.msgs_tx, 1);	/* sent once */
+		uet_snic_get_stats(w.s[1].dev, &st);
+		ck_assert_uint_eq(st.ses.msgs_rx, 1);
+	}
+	world_fini(&w);
+}
+END_TEST
+
+/*
+ * A held send that runs first (SEND with the INJECT flag and COMPLETION,
+ * to an established PDC): its success completion is in the ring when the
+ * doorbell returns, written after its datagram left and before the
+ * receives ran; the receives match as posted.
+ */
+START_TEST(test_send_first_held)
+{
+	struct a_seen a = { .nsent = 0 };
+	uint8_t bb[2][16], ab[2][16];
+	struct uet_snic_stats st;
+	struct world w;
+	struct cmd c;
+	uint64_t held;
+
+	world_init(&w, NULL);
+	recv_buf(&w, UET_HSI_FAMILY_MSG, bb[0], sizeof(bb[0]), 0, 100);
+	recv_buf(&w, UET_HSI_FAMILY_MSG, bb[1], sizeof(bb[1]), 0, 101);
+	/* first exchange: the PDC is established after it */
+	a_recv_only(&w, ab[0], sizeof(ab[0]), 1);
+	a_send_only(&w, "one", 2, false);
+	ring(&w, 0);
+	ck_assert(world_wait(&w, 1, 2, 100 * MS));
+	b_send(&w, "r0", 20);
+	a_wait(&w, &a, 1, 1);
+	world_idle(&w, 20 * MS);
+	a_collect(&w, &a);
+	ck_assert_uint_eq(uet_snic_dev_of(w.s[0].dev)->st.held_late, 0);
+	uet_snic_get_stats(w.s[0].dev, &st);
+	held = st.ses.held_tx;
+
+	a_recv_only(&w, ab[1], sizeof(ab[1]), 3);
+	cmd_init(&c, UET_HSI_FAMILY_MSG, UET_HSI_VARIANT_SEND,
+		 UET_HSI_DATA_INLINE);
+	c.seg.inject = true;
+	c.seg.completion = true;
+	c.seg.metadata = 4;
+	c.seg.dest = UET_HSI_DEST(w.s[0].peer, side_pid[1], side_ri[1]);
+	cmd_inline(&c, "two!", 4);
+	cmd_post_only(&w, 0, &c);
+	ring(&w, 0);
+	uet_snic_get_stats(w.s[0].dev, &st);
+	ck_assert_uint_eq(st.send_first, 2);
+	ck_assert_uint_eq(st.ses.held_tx, held + 1);
+	ck_assert_uint_eq(uet_snic_dev_of(w.s[0].dev)->st.held_late, 1);
+	/* written by the doorbell: no progress call in between */
+	a_collect(&w, &a);
+	ck_assert_uint_eq(a.nsent, 2);
+	ck_assert_uint_eq(a.sent[1], 4);
+
+	/* B: the first message, r0's completion, this one */
+	ck_assert(world_wait(&w, 1, 5, 100 * MS));
+	ck_assert_int_eq(memcmp(bb[1], "two!", 4), 0);
+	b_send(&w, "r1", 21);
+	a_wait(&w, &a, 2, 2);
+	ck_assert_uint_eq(a.recv_md[1], 3);
+	ck_assert_int_eq(memcmp(ab[1], "r1", 2), 0);
+	world_idle(&w, 20 * MS);
+	a_collect(&w, &a);
+	ck_assert_uint_eq(a.nsent, 2);		/* none at the ACK */
+	world_fini(&w);
+}
+END_TEST
+
 static Suite *snic_unit_suite(void)
 {
 	Suite *s = suite_create("snic_unit");
@@ -2009,6 +2384,10 @@ static Suite *snic_unit_suite(void)
 	tc = tcase_create("notifications");
 	tcase_add_test(tc, test_notifq_full);
 	tcase_add_test(tc, test_quiet_pass);
+	tcase_add_test(tc, test_send_first);
+	tcase_add_test(tc, test_send_first_fallback);
+	tcase_add_test(tc, test_send_first_recv_waits);
+	tcase_add_test(tc, test_send_first_held);
 	tcase_add_test(tc, test_notifq_full_pair);
 	tcase_add_test(tc, test_rxpool_event);
 	suite_add_tcase(s, tc);
