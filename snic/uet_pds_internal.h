@@ -91,9 +91,10 @@
  * and how long a PDC may hold packets without the gap filling. */
 #define UET_PDS_HOLD_PER_PDC(window)	(window)
 #define UET_PDS_HOLD_NS			(4ull * 1000000000ull)
-/* Destroy: copies of each target PDC's cumulative ACK sent after the
- * owed and delayed ones (the ACK of a peer's last request is the only
- * answer it will get once we are gone: E-27). */
+/* Destroy: how many times each target PDC's final answers (retained
+ * SES responses, the latest request's ACK) are sent after the owed and
+ * delayed ACKs; nothing answers a peer's retransmission once we are
+ * gone (E-27). */
 #define UET_PDS_CLOSE_ACK_COPIES	2u
 
 enum uet_pds_drop {

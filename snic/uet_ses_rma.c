@@ -248,11 +248,12 @@ static int ses_rma_read_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 	struct uet_ses_std_som1 h;
 	struct uet_ses_read *rd;
 	struct uet_ses_pkt *pkt;
-	uint64_t len = op->len - op->next_off;
+	uint64_t len = op->len - op->next_off, chunk;
 	ssize_t n;
 
-	if (len > uet_ses_rma_read_chunk(ses, op->len))
-		len = uet_ses_rma_read_chunk(ses, op->len);
+	chunk = uet_ses_rma_read_chunk(ses, op->len);
+	if (len > chunk)
+		len = chunk;
 	rd = ses_rma_read_new(ses, op, &pkt);
 	if (!rd)
 		return -EAGAIN;

@@ -828,8 +828,8 @@ static void snic_log_counters(struct uet_hsi_dev *d)
 		 " ack_piggyback %" PRIu64 " ack_coalesced %" PRIu64
 		 " ack_timer %" PRIu64 " rsp_deferred %" PRIu64
 		 " default_rsp_tx %" PRIu64 " tx_deferred %" PRIu64
-		 " send_first %" PRIu64 " retx %" PRIu64 " (timeout %" PRIu64 " sack/tlp %" PRIu64
-		 ") msgs_tx %" PRIu64 " msgs_rx %" PRIu64
+		 " send_first %" PRIu64 " retx %" PRIu64 " (timeout %"
+		 PRIu64 " sack/tlp %" PRIu64 ") msgs_tx %" PRIu64 " msgs_rx %" PRIu64
 		 " expected %" PRIu64 " unexpected %" PRIu64 " held_tx %"
 		 PRIu64 "\n", st.cmds, st.doorbells, st.notifs, st.pds.tx_pkts,
 		 st.pds.rx_pkts, st.pds.ack_tx, st.pds.ack_rx,

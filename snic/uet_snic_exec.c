@@ -565,20 +565,6 @@ snic_recvs_after_locked(struct uet_snic_queue *q,
 	return 0;
 }
 
-/* The success completion of the held send that ran first (what
- * uet_snic_send_held_locked writes), after its datagram left. */
-static void snic_held_notify_locked(struct uet_snic_queue *q)
-{
-	uint8_t e[1][UET_HSI_NOTIF_LEN];
-	struct uet_hsi_send_cmpl sc;
-
-	memset(&sc, 0, sizeof(sc));
-	sc.flags = UET_RC_OK;
-	sc.op_context = q->held_md;
-	sc.bytes_sent = q->held_len;
-	uet_hsi_send_cmpl_encode(e[0], UET_HSI_NOTIF_LEN, &sc);
-	uet_snic_notify_locked(q, (const uint8_t (*)[UET_HSI_NOTIF_LEN])e, 1);
-}
 
 /*
  * The datagram out first (docs/software-nic.md "The send before the
@@ -628,7 +614,7 @@ static int snic_send_first_locked(struct uet_snic_queue *q,
 	if (q->held_due) {
 		q->held_due = false;
 		dev->st.held_late++;
-		snic_held_notify_locked(q);
+		uet_snic_send_ok_locked(q, q->held_md, q->held_len);
 	}
 	q->sent_ahead = true;
 	q->sent_idx = tx.idx;

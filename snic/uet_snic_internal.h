@@ -327,6 +327,9 @@ int uet_snic_exec_rma_locked(struct uet_snic_queue *q,
 			     struct uet_snic_cmd *c, uint64_t now);
 
 /* ---- uet_snic_notify.c ---- */
+/* Write a send's success completion (RC_OK, len bytes). */
+void uet_snic_send_ok_locked(struct uet_snic_queue *q, uint64_t metadata,
+			     uint64_t len);
 void uet_snic_send_held_locked(struct uet_snic_queue *q,
 			       struct uet_snic_op *op, uint64_t len);
 void uet_snic_ses_send_done(void *ctx, const struct uet_ses_send_cmpl *c);

@@ -129,20 +129,25 @@ static uint16_t snic_status(int err)
 /* A send SES holds for retransmission: done for the provider now (its
  * success notification, when one is wanted); send_done later writes
  * nothing, a failure then is only counted (ses stats held_failed). */
-void uet_snic_send_held_locked(struct uet_snic_queue *q,
-			       struct uet_snic_op *op, uint64_t len)
+void uet_snic_send_ok_locked(struct uet_snic_queue *q, uint64_t metadata,
+			     uint64_t len)
 {
 	uint8_t e[1][UET_HSI_NOTIF_LEN];
 	struct uet_hsi_send_cmpl sc;
 
-	if (op->completion) {
-		memset(&sc, 0, sizeof(sc));
-		sc.flags = UET_RC_OK;
-		sc.op_context = op->metadata;
-		sc.bytes_sent = (uint32_t)len;
-		uet_hsi_send_cmpl_encode(e[0], UET_HSI_NOTIF_LEN, &sc);
-		uet_snic_notify_locked(q, (const uint8_t (*)[64])e, 1);
-	}
+	memset(&sc, 0, sizeof(sc));
+	sc.flags = UET_RC_OK;
+	sc.op_context = metadata;
+	sc.bytes_sent = (uint32_t)len;
+	uet_hsi_send_cmpl_encode(e[0], UET_HSI_NOTIF_LEN, &sc);
+	uet_snic_notify_locked(q, (const uint8_t (*)[64])e, 1);
+}
+
+void uet_snic_send_held_locked(struct uet_snic_queue *q,
+			       struct uet_snic_op *op, uint64_t len)
+{
+	if (op->completion)
+		uet_snic_send_ok_locked(q, op->metadata, len);
 	op->completion = false;
 	op->held = true;
 }
