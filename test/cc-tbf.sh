@@ -22,8 +22,10 @@
 # queue of at most 1.1 ms).  Reported: drops and packets at the tbf, loss
 # %, ping p50/p99 in ms, the run's time.  Asserted: with CC on, loss
 # <= 0.5% and the ping p99 within P99_MULT (default 10) times its idle
-# value or P99_FLOOR_MS (default 0.5 ms), whichever is larger; with CC
-# off, loss above CC on's and p99 above twice CC on's.
+# value or the queue the credits allow (1.125 x RTT_US of the link's time,
+# 1.125 ms by default) plus the idle p99, whichever is larger
+# (P99_FLOOR_MS overrides the second); with CC off, loss above CC on's and
+# p99 above twice CC on's.
 #
 # Traffic stays inside the namespaces made here, removed on every exit.
 # Exit 0, 1 on failure, 77 (skip) when not root, without ip / tc / ping /
@@ -40,7 +42,7 @@ VMTU=${VMTU:-1500}
 TBF_ITERS=${TBF_ITERS:-20}
 RTT_US=${RTT_US:-1000}
 P99_MULT=${P99_MULT:-10}
-P99_FLOOR_MS=${P99_FLOOR_MS:-0.5}
+P99_FLOOR_MS=${P99_FLOOR_MS:-}
 
 ns_begin tc ping
 
@@ -200,6 +202,13 @@ loss_on=$loss
 p99_on=$p99
 
 fail=0
+# The receiver's credits (RCCC, shared by the sources) keep at most
+# 1.125 x MBPS x RTT_US bits in flight, i.e. 1.125 x RTT_US of queue at
+# the bottleneck; the probe waits behind that queue plus its idle time.
+if [ -z "$P99_FLOOR_MS" ]; then
+	P99_FLOOR_MS=$(awk -v r="$RTT_US" -v i="$idle99" \
+		'BEGIN { printf "%.3f", 1.125 * r / 1000 + i }')
+fi
 bound=$(awk -v i="$idle99" -v m="$P99_MULT" -v f="$P99_FLOOR_MS" \
 	'BEGIN { b = i * m; printf "%.3f", b < f ? f : b }')
 awk -v l="$loss_on" 'BEGIN { exit !(l <= 0.5) }' ||
