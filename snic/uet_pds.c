@@ -344,22 +344,50 @@ static unsigned int uet_pds_take_data(struct uet_pds *pds,
 	return n;
 }
 
+/* Whether the data queue holds at most max packets. */
+static bool uet_pds_dataq_within(struct uet_pds *pds, unsigned int max)
+{
+	struct uet_pds_tx_pkt *pkt;
+	unsigned int q = 0;
+
+	uet_dlist_foreach_entry(&pds->dataq, pkt, priv.qentry) {
+		if (++q > max)
+			return false;
+	}
+	return true;
+}
+
 /*
  * Send the queued datagrams, UET_PDS_TX_BATCH per link call (one
- * sendmmsg), control first; stop when the link refuses one.
+ * sendmmsg); stop when the link refuses one.  Data goes first when all
+ * of it and the control fit in one call: a datagram is delivered on the
+ * loopback (and leaves a NIC queue) in batch order, so the reply a
+ * ping-pong waits for does not queue behind the ACK riding with it
+ * (docs/performance.md, issue 18).  Otherwise control goes first, so
+ * that a long data queue never holds the ACKs back.
  */
 static void uet_pds_flush_link(struct uet_pds *pds, uint64_t now)
 {
 	struct uet_link_pkt lp[UET_PDS_TX_BATCH];
 	void *what[UET_PDS_TX_BATCH];
-	unsigned int n, nc, i;
+	unsigned int n, c0, c1, i;
 	int ret, err;
 
 	if (pds->batch)
 		return;		/* batch_end flushes */
 	for (;;) {
-		nc = uet_pds_take_ctl(pds, lp, what, 0);
-		n = uet_pds_take_data(pds, lp, what, nc);
+		if (pds->nctlq && pds->nctlq < UET_PDS_TX_BATCH &&
+		    !uet_dlist_empty(&pds->dataq) &&
+		    uet_pds_dataq_within(pds, UET_PDS_TX_BATCH - pds->nctlq)) {
+			c0 = uet_pds_take_data(pds, lp, what, 0);
+			c1 = uet_pds_take_ctl(pds, lp, what, c0);
+			n = c1;
+			pds->st.data_first++;
+		} else {
+			c0 = 0;
+			c1 = uet_pds_take_ctl(pds, lp, what, 0);
+			n = uet_pds_take_data(pds, lp, what, c1);
+		}
 		if (n == 0)
 			return;
 		ret = pds->link->ops->send(pds->link, lp, n);
@@ -369,7 +397,7 @@ static void uet_pds_flush_link(struct uet_pds *pds, uint64_t now)
 		if (ret < 0)
 			ret = 1;
 		for (i = 0; i < (unsigned int)ret; i++) {
-			if (i < nc) {
+			if (i >= c0 && i < c1) {
 				struct uet_pds_ctl *c = what[i];
 
 				uet_dlist_remove(&c->entry);

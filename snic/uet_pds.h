@@ -320,6 +320,8 @@ struct uet_pds_stats {
 	uint64_t ack_coalesced;	/* delayed ACKs a batch with data to their
 				 * peer left for a later one (not due yet) */
 	uint64_t ack_timer;	/* delayed ACKs sent by their timer */
+	uint64_t data_first;	/* link calls with the data ahead of the
+				 * control (uet_pds_flush_link) */
 	uint64_t ack_close;	/* delayed ACKs sent by destroy */
 	uint64_t ack_final;	/* repeated final ACKs sent by destroy */
 	uint64_t quiet_polls;	/* polls with nothing received, due or queued

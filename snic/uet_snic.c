@@ -826,7 +826,8 @@ static void snic_log_counters(struct uet_hsi_dev *d)
 		 " doorbells %" PRIu64 " notifs %" PRIu64 " tx_pkts %" PRIu64
 		 " rx_pkts %" PRIu64 " ack_tx %" PRIu64 " ack_rx %" PRIu64
 		 " ack_piggyback %" PRIu64 " ack_coalesced %" PRIu64
-		 " ack_timer %" PRIu64 " rsp_deferred %" PRIu64
+		 " ack_timer %" PRIu64 " data_first %" PRIu64
+		 " rsp_deferred %" PRIu64
 		 " default_rsp_tx %" PRIu64 " tx_deferred %" PRIu64
 		 " send_first %" PRIu64 " retx %" PRIu64 " (timeout %"
 		 PRIu64 " sack/tlp %" PRIu64 ") msgs_tx %" PRIu64 " msgs_rx %" PRIu64
@@ -834,7 +835,7 @@ static void snic_log_counters(struct uet_hsi_dev *d)
 		 PRIu64 "\n", st.cmds, st.doorbells, st.notifs, st.pds.tx_pkts,
 		 st.pds.rx_pkts, st.pds.ack_tx, st.pds.ack_rx,
 		 st.pds.ack_piggyback, st.pds.ack_coalesced,
-		 st.pds.ack_timer, st.pds.rsp_deferred,
+		 st.pds.ack_timer, st.pds.data_first, st.pds.rsp_deferred,
 		 st.pds.default_rsp_tx, st.pds.tx_deferred, st.send_first,
 		 st.pds.retx,
 		 st.pds.retx_timeout, st.pds.retx_sack,

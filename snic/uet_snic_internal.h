@@ -183,6 +183,9 @@ struct uet_snic_dev {
 	 * Until then progress comes only from calls, which run the
 	 * deadlines themselves, and the timer costs no system call. */
 	atomic_bool sleepers;
+	/* The link's socket is in wait_fd's epoll set (uet_snic_wait_link:
+	 * added when someone may sleep, not before). */
+	atomic_bool link_waited;
 
 	/* Auto-progress thread. */
 	struct {
@@ -239,6 +242,7 @@ static inline struct uet_snic_queue *uet_snic_queue_of(struct uet_hsi_queue *q)
 int uet_snic_doorbell(struct uet_hsi_queue *q);
 int uet_snic_progress(struct uet_hsi_dev *dev);
 int uet_snic_wait_fd(struct uet_hsi_dev *dev);
+void uet_snic_wait_link(struct uet_snic_dev *dev);
 /* FI_UET_PORT (uet_snic_env.c). */
 uint16_t uet_snic_env_port(void);
 uint32_t uet_snic_env_standby_ms(void);

@@ -35,7 +35,7 @@
 int uet_snic_wait_init(struct uet_snic_dev *dev)
 {
 	struct epoll_event ev;
-	int lfd, ret;
+	int ret;
 
 	dev->timer_fd = timerfd_create(CLOCK_MONOTONIC,
 				       TFD_NONBLOCK | TFD_CLOEXEC);
@@ -53,14 +53,9 @@ int uet_snic_wait_init(struct uet_snic_dev *dev)
 		ret = -errno;
 		goto err_epoll;
 	}
-	lfd = dev->link->ops->fd(dev->link);
-	if (lfd >= 0) {
-		ev.data.fd = lfd;
-		if (epoll_ctl(dev->wait_fd, EPOLL_CTL_ADD, lfd, &ev)) {
-			ret = -errno;
-			goto err_epoll;
-		}
-	}
+	/* The link's socket joins later, when someone may sleep
+	 * (uet_snic_wait_link). */
+	atomic_store_explicit(&dev->link_waited, false, memory_order_relaxed);
 	dev->armed_ns = 0;
 	return 0;
 
@@ -82,6 +77,64 @@ void uet_snic_wait_fini(struct uet_snic_dev *dev)
 	dev->wait_fd = dev->timer_fd = -1;
 }
 
+/*
+ * The link's socket joins the wait fd's epoll set only once someone may
+ * sleep on it: the wait fd handed out (wait_fd()), the auto-progress
+ * thread started, or the standby thread answering.  While it is in an
+ * epoll set, every datagram the kernel queues on it also runs the
+ * epoll's wakeup callback in the sender's system call: about 0.25 usec
+ * per datagram on the loopback of a 2-vCPU VM, paid by an application
+ * that only ever polls (docs/performance.md, issue 18).  Level-triggered:
+ * datagrams already queued when it joins make the set ready at once.
+ * It stays while the fd may have a sleeper; the standby thread's use
+ * ends when it stops answering (uet_snic_wait_unlink), so that a pause
+ * of the application at start-up does not cost it for the whole run.
+ */
+void uet_snic_wait_link(struct uet_snic_dev *dev)
+{
+	struct epoll_event ev;
+	int lfd;
+
+	if (atomic_load_explicit(&dev->link_waited, memory_order_acquire))
+		return;
+	pthread_mutex_lock(&dev->lock);
+	if (!atomic_load_explicit(&dev->link_waited, memory_order_relaxed)) {
+		lfd = dev->link->ops->fd(dev->link);
+		memset(&ev, 0, sizeof(ev));
+		ev.events = EPOLLIN;
+		ev.data.fd = lfd;
+		if (lfd >= 0 &&
+		    epoll_ctl(dev->wait_fd, EPOLL_CTL_ADD, lfd, &ev) &&
+		    errno != EEXIST)
+			/* The waits then end on the timer or their slice. */
+			UET_WARN_ONCE(UET_LOG_EP_CTRL, "software NIC: "
+				      "epoll_ctl(link): %d\n", errno);
+		else
+			atomic_store_explicit(&dev->link_waited, true,
+					      memory_order_release);
+	}
+	pthread_mutex_unlock(&dev->lock);
+}
+
+/* The standby thread stopped answering for dev: the link's socket
+ * leaves the wait fd's epoll set unless the fd may have a sleeper (both
+ * decided under the device lock, where sleepers is set). */
+static void uet_snic_wait_unlink(struct uet_snic_dev *dev)
+{
+	int lfd;
+
+	pthread_mutex_lock(&dev->lock);
+	if (atomic_load_explicit(&dev->link_waited, memory_order_relaxed) &&
+	    !atomic_load_explicit(&dev->sleepers, memory_order_relaxed)) {
+		lfd = dev->link->ops->fd(dev->link);
+		if (lfd >= 0)
+			(void)epoll_ctl(dev->wait_fd, EPOLL_CTL_DEL, lfd, NULL);
+		atomic_store_explicit(&dev->link_waited, false,
+				      memory_order_release);
+	}
+	pthread_mutex_unlock(&dev->lock);
+}
+
 int uet_snic_wait_fd(struct uet_hsi_dev *d)
 {
 	struct uet_snic_dev *dev;
@@ -96,6 +149,8 @@ int uet_snic_wait_fd(struct uet_hsi_dev *d)
 		uet_snic_rearm_locked(dev, uet_clock_now_ns());
 		pthread_mutex_unlock(&dev->lock);
 	}
+	/* after sleepers: the standby thread no longer takes it out */
+	uet_snic_wait_link(dev);
 	return dev->wait_fd;
 }
 
@@ -311,6 +366,8 @@ static int snic_ap_start(struct uet_snic_dev *dev)
 	dev->armed_ns = UINT64_MAX;
 	uet_snic_rearm_locked(dev, uet_clock_now_ns());
 	pthread_mutex_unlock(&dev->lock);
+	/* Level-triggered: what arrived before this wakes the thread. */
+	uet_snic_wait_link(dev);
 	return 0;
 
 err_ep:
@@ -392,6 +449,7 @@ static void snic_sb_act(struct uet_snic_dev *dev, bool on)
 	ev.events = EPOLLIN;
 	ev.data.ptr = dev;
 	if (on) {
+		uet_snic_wait_link(dev);
 		pthread_mutex_lock(&dev->lock);
 		atomic_store_explicit(&dev->sb.acting, true,
 				      memory_order_relaxed);
@@ -404,6 +462,7 @@ static void snic_sb_act(struct uet_snic_dev *dev, bool on)
 	}
 	atomic_store_explicit(&dev->sb.acting, false, memory_order_relaxed);
 	(void)epoll_ctl(snic_sb.ep_fd, EPOLL_CTL_DEL, dev->wait_fd, &ev);
+	uet_snic_wait_unlink(dev);
 }
 
 static void *snic_sb_main(void *arg)

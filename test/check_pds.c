@@ -138,6 +138,9 @@ struct tlink {
 	uint8_t cap[32][CAP_LEN];	/* first datagram of each type */
 	size_t cap_len[32];
 	struct uet_link_errq inj;	/* reports injected by the test */
+	/* PDS types of the last send() call offered several datagrams */
+	uint8_t multi_types[64];
+	unsigned int multi_n;
 };
 
 struct tside {
@@ -249,11 +252,15 @@ static int tlink_send(struct uet_link *link, const struct uet_link_pkt *pkts,
 		t->refused++;
 		return 0;
 	}
+	if (n > 1)
+		t->multi_n = 0;
 	for (i = 0; i < n; i++) {
 		len = tflatten(&pkts[i], buf, sizeof(buf));
 		if (len == SIZE_MAX)
 			return i ? (int)i : -EMSGSIZE;
 		tclassify(t, buf, len);
+		if (n > 1 && t->multi_n < 64 && len)
+			t->multi_types[t->multi_n++] = buf[0] >> 3;
 		if (w->drop_all[t->s->idx] ||
 		    (w->drop && w->drop(w, t->s->idx, buf, len))) {
 			t->dropped++;
@@ -2313,6 +2320,77 @@ START_TEST(test_ack_delayed_due)
 END_TEST
 
 /*
+ * The order of a flush: a due delayed ACK rides with B's pongs.  With
+ * one pong (or a few), the data goes first and the ACK after it, in the
+ * same link call (the peer's reply is not queued behind the ACK; over
+ * UDP the shorter ACK joins the data's GSO run).  With a full link batch
+ * of pongs the ACK goes first, so that a long data queue never holds it
+ * back.  Every packet completes either way.
+ */
+static void data_first_run(uint32_t npong, bool data_first)
+{
+	struct tworld *w = ack_world(90 + npong);
+	struct uet_pds_cfg def;
+	struct uet_pds_stats sb;
+	struct tstream *open, *ping, *pong;
+	struct tlink *tb = &w->side[1].tap;
+	struct p_rx_of r;
+	uint32_t i, n;
+
+	uet_pds_cfg_default(&def);
+	n = def.ack_coalesce / 2;	/* enough pings for the ACK to ride */
+	open = stream_new(w, 0, UET_PDS_MODE_RUD, 1, 0, 0);
+	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
+	stream_free(w, open);
+	ping = stream_new(w, 0, UET_PDS_MODE_RUD, n, 10, 0);
+	pong = stream_new(w, 1, UET_PDS_MODE_RUD, npong, 1000, 0);
+	ping->next = ping->n;
+	pong->next = pong->n;
+	uet_pds_batch_begin(w->side[0].pds);
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(uet_pds_send(w->side[0].pds, &ping->key,
+					      &ping->pkts[i].p, w->now), 0);
+	uet_pds_batch_end(w->side[0].pds, w->now);
+	r.side = 1;
+	r.want = 1 + n;
+	ck_assert(world_run(w, p_rx_side, &r, 10 * MS));
+	tb->multi_n = 0;
+	uet_pds_batch_begin(w->side[1].pds);
+	for (i = 0; i < npong; i++)
+		ck_assert_int_eq(uet_pds_send(w->side[1].pds, &pong->key,
+					      &pong->pkts[i].p, w->now), 0);
+	uet_pds_batch_end(w->side[1].pds, w->now);
+	pds_stats(&w->side[1], &sb);
+	ck_assert_uint_eq(sb.ack_piggyback, 1);
+	ck_assert_uint_eq(sb.data_first, (data_first ? 1 : 0));
+	ck_assert_uint_ge(tb->multi_n, 2);
+	if (data_first) {
+		ck_assert_uint_eq(tb->multi_n, npong + 1);
+		ck_assert_uint_eq(tb->multi_types[0], UET_PDS_TYPE_RUD_REQ);
+		ck_assert_uint_eq(tb->multi_types[npong], UET_PDS_TYPE_ACK);
+	} else {
+		ck_assert_uint_eq(tb->multi_types[0], UET_PDS_TYPE_ACK);
+		ck_assert_uint_eq(tb->multi_types[1], UET_PDS_TYPE_RUD_REQ);
+	}
+	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
+	stream_check(ping, 0);
+	stream_check(pong, 0);
+	stream_check_rx(ping, &w->side[1]);
+	stream_check_rx(pong, &w->side[0]);
+	stream_free(w, ping);
+	stream_free(w, pong);
+	world_free(w);
+}
+
+START_TEST(test_flush_data_first)
+{
+	data_first_run(1, true);
+	data_first_run(3, true);
+	data_first_run(64, false);	/* UET_PDS_TX_BATCH */
+}
+END_TEST
+
+/*
  * Destroying a PDS sends the delayed ACKs it owes before its close
  * packets: the peer's packets complete instead of being retransmitted to
  * a NIC that is gone (before, they were never acknowledged).
@@ -2921,6 +2999,7 @@ static Suite *pds_suite(void)
 	ADD(test_batch_defer_burst_head);
 	ADD(test_ack_pingpong_coalesced);
 	ADD(test_ack_delayed_due);
+	ADD(test_flush_data_first);
 	ADD(test_destroy_sends_acks);
 	ADD_LOOP(test_destroy_repeats_final_ack, 2);
 	ADD(test_hdr_mismatch);

@@ -12,10 +12,13 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <poll.h>
+#include <stdio.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 
 #include "uet_clock.h"
@@ -1874,6 +1877,135 @@ static bool wait_notif(struct uet_hsi_queue *q, uint8_t out[64],
 	return false;
 }
 
+/* Whether the epoll set epfd watches fd (its /proc fdinfo "tfd:" lines). */
+static bool epoll_watches(int epfd, int fd)
+{
+	char path[64], line[256];
+	bool found = false;
+	FILE *f;
+	int tfd;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", epfd);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "tfd: %d", &tfd) == 1 && tfd == fd)
+			found = true;
+	fclose(f);
+	return found;
+}
+
+/*
+ * The link's socket joins the wait fd's epoll set only when someone may
+ * sleep: a device only ever polled keeps it out (every datagram queued
+ * on a watched socket runs the epoll callback in the sender's system
+ * call).  wait_fd() adds it, and a datagram that arrived before makes
+ * the set ready at once; starting the auto-progress thread adds it too.
+ */
+START_TEST(test_wait_link_lazy)
+{
+	struct uet_hsi_dev_attr da = { .host = "127.0.0.1", .job_id = 7 };
+	const struct uet_hsi_dev_ops *ops = &uet_snic_dev_ops;
+	struct uet_snic_dev *sa, *sb;
+	struct uet_hsi_dev *a, *b;
+	struct uet_link_addr la;
+	struct pollfd pfd;
+	int lfd, s;
+
+	ck_assert_int_eq(ops->open(&da, &a), 0);
+	ck_assert_int_eq(ops->open(&da, &b), 0);
+	sa = uet_snic_dev_of(a);
+	sb = uet_snic_dev_of(b);
+	lfd = sa->link->ops->fd(sa->link);
+	ck_assert_int_ge(lfd, 0);
+	ck_assert(epoll_watches(sa->wait_fd, sa->timer_fd));
+	ck_assert(!epoll_watches(sa->wait_fd, lfd));
+	ck_assert_int_eq(ops->progress(a), 0);
+	ck_assert(!epoll_watches(sa->wait_fd, lfd));
+
+	/* a datagram queued before anyone waits */
+	ck_assert_int_eq(sa->link->ops->local_addr(sa->link, &la), 0);
+	s = socket(la.ss.ss_family, SOCK_DGRAM, 0);
+	ck_assert_int_ge(s, 0);
+	ck_assert_int_eq(sendto(s, "x", 1, 0, (struct sockaddr *)&la.ss,
+				la.len), 1);
+	close(s);
+	ck_assert_int_eq(ops->wait_fd(a), sa->wait_fd);
+	ck_assert(epoll_watches(sa->wait_fd, lfd));
+	pfd.fd = sa->wait_fd;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	ck_assert_int_eq(poll(&pfd, 1, 2000), 1);
+	/* once is enough */
+	ck_assert_int_eq(ops->wait_fd(a), sa->wait_fd);
+	ck_assert(epoll_watches(sa->wait_fd, lfd));
+
+	lfd = sb->link->ops->fd(sb->link);
+	ck_assert(!epoll_watches(sb->wait_fd, lfd));
+	ck_assert_int_eq(uet_snic_auto_progress_start(b), 0);
+	ck_assert(epoll_watches(sb->wait_fd, lfd));
+	uet_snic_auto_progress_stop(b);
+	ops->close(a);
+	ops->close(b);
+}
+END_TEST
+
+/* Poll until the epoll set epfd watches fd (want) or not, for at most
+ * ms.  With dev, a progress call between looks (the application is
+ * busy). */
+static bool epoll_watches_within(int epfd, int fd, bool want,
+				 const struct uet_hsi_dev_ops *ops,
+				 struct uet_hsi_dev *dev, unsigned int ms)
+{
+	uint64_t end = uet_clock_now_ns() + ms * UET_NSEC_PER_MSEC;
+
+	while (uet_clock_now_ns() < end) {
+		if (epoll_watches(epfd, fd) == want)
+			return true;
+		if (dev)
+			(void)ops->progress(dev);
+		usleep(500);
+	}
+	return false;
+}
+
+/*
+ * The standby thread answering for a silent application puts the link's
+ * socket in the wait fd's epoll set, and takes it out again once the
+ * application calls again (a pause at start-up must not cost every
+ * datagram of the run); after wait_fd() was handed out it stays.
+ */
+START_TEST(test_wait_link_standby)
+{
+	struct uet_hsi_dev_attr da = { .host = "127.0.0.1", .job_id = 7 };
+	const struct uet_hsi_dev_ops *ops = &uet_snic_dev_ops;
+	struct uet_snic_dev *sa;
+	struct uet_hsi_dev *a;
+	int lfd;
+
+	ck_assert_int_eq(ops->open(&da, &a), 0);
+	sa = uet_snic_dev_of(a);
+	lfd = sa->link->ops->fd(sa->link);
+	ck_assert(!epoll_watches(sa->wait_fd, lfd));
+	ck_assert_int_eq(uet_snic_standby_start(a, 20 * UET_NSEC_PER_MSEC),
+			 0);
+	/* silent: the thread answers */
+	ck_assert(epoll_watches_within(sa->wait_fd, lfd, true, ops, NULL,
+					 5000));
+	/* busy again: out */
+	ck_assert(epoll_watches_within(sa->wait_fd, lfd, false, ops, a, 5000));
+	/* silent again, then wait_fd(): it stays after the thread lets go */
+	ck_assert(epoll_watches_within(sa->wait_fd, lfd, true, ops, NULL,
+					 5000));
+	ck_assert_int_eq(ops->wait_fd(a), sa->wait_fd);
+	/* ten of the thread's looks while the application is busy */
+	ck_assert(!epoll_watches_within(sa->wait_fd, lfd, false, ops, a, 200));
+	uet_snic_standby_stop(a);
+	ck_assert(epoll_watches(sa->wait_fd, lfd));
+	ops->close(a);
+}
+END_TEST
+
 START_TEST(test_auto_progress_udp)
 {
 	struct uet_hsi_dev_attr da = { .host = "127.0.0.1", .job_id = 7 };
@@ -2403,6 +2535,8 @@ static Suite *snic_unit_suite(void)
 	tc = tcase_create("auto_progress");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_auto_progress_udp);
+	tcase_add_test(tc, test_wait_link_lazy);
+	tcase_add_test(tc, test_wait_link_standby);
 	tcase_add_test(tc, test_auto_progress_idle);
 	suite_add_tcase(s, tc);
 	return s;
