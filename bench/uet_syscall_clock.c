@@ -116,39 +116,40 @@ static void clk_send_begin(uint64_t t0)
 	clk_turn_hist[d < CLK_BUCKETS ? d : CLK_BUCKETS]++;
 }
 
+static void clk_send_done(uint64_t t0, long sent, int mmsg, int gso)
+{
+	uint64_t d = clk_now() - t0;
+
+	clk_add(&clk_send, d);
+	if (gso)
+		clk_add(&clk_send_ctl, d);
+	if (sent > 0)
+		clk_sdgrams += mmsg ? (uint64_t)sent : 1;
+}
+
 #define CLK_NEXT(name) \
 	static __typeof__(name) *next_##name; \
 	if (!next_##name) \
 		next_##name = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
 
-/* The receive wrappers: time the call, classify by what it returned. */
-#define CLK_RECV(fd, call, mmsg) do { \
+/* Every wrapper: time the call; a receive is classified by what it
+ * returned, a send counted with its datagrams (gso: its first datagram
+ * carries control, a UDP GSO run). */
+#define CLK_CALL(fd, call, mmsg, sending, gso) do { \
 	uint64_t t0_; \
 	long r_; \
 	int e_; \
 	if (!clk_is_dgram(fd)) \
 		return call; \
 	t0_ = clk_now(); \
+	if (sending) \
+		clk_send_begin(t0_); \
 	r_ = (long)(call); \
 	e_ = errno; \
-	clk_recv_done(t0_, r_, mmsg); \
-	errno = e_; \
-	return r_; \
-} while (0)
-
-#define CLK_SEND(fd, call, mmsg) do { \
-	uint64_t t0_; \
-	long r_; \
-	int e_; \
-	if (!clk_is_dgram(fd)) \
-		return call; \
-	t0_ = clk_now(); \
-	clk_send_begin(t0_); \
-	r_ = (long)(call); \
-	e_ = errno; \
-	clk_add(&clk_send, clk_now() - t0_); \
-	if (r_ > 0) \
-		clk_sdgrams += (mmsg) ? (uint64_t)r_ : 1; \
+	if (sending) \
+		clk_send_done(t0_, r_, mmsg, gso); \
+	else \
+		clk_recv_done(t0_, r_, mmsg); \
 	errno = e_; \
 	return r_; \
 } while (0)
@@ -156,14 +157,14 @@ static void clk_send_begin(uint64_t t0)
 ssize_t recv(int fd, void *buf, size_t len, int flags)
 {
 	CLK_NEXT(recv);
-	CLK_RECV(fd, next_recv(fd, buf, len, flags), 0);
+	CLK_CALL(fd, next_recv(fd, buf, len, flags), 0, 0, 0);
 }
 
 ssize_t recvfrom(int fd, void *buf, size_t len, int flags,
 		 struct sockaddr *sa, socklen_t *salen)
 {
 	CLK_NEXT(recvfrom);
-	CLK_RECV(fd, next_recvfrom(fd, buf, len, flags, sa, salen), 0);
+	CLK_CALL(fd, next_recvfrom(fd, buf, len, flags, sa, salen), 0, 0, 0);
 }
 
 ssize_t recvmsg(int fd, struct msghdr *mh, int flags)
@@ -171,53 +172,40 @@ ssize_t recvmsg(int fd, struct msghdr *mh, int flags)
 	CLK_NEXT(recvmsg);
 	if (flags & MSG_ERRQUEUE)	/* ICMP reports, not data */
 		return next_recvmsg(fd, mh, flags);
-	CLK_RECV(fd, next_recvmsg(fd, mh, flags), 0);
+	CLK_CALL(fd, next_recvmsg(fd, mh, flags), 0, 0, 0);
 }
 
 int recvmmsg(int fd, struct mmsghdr *v, unsigned int n, int flags,
 	     struct timespec *tmo)
 {
 	CLK_NEXT(recvmmsg);
-	CLK_RECV(fd, next_recvmmsg(fd, v, n, flags, tmo), 1);
+	CLK_CALL(fd, next_recvmmsg(fd, v, n, flags, tmo), 1, 0, 0);
 }
 
 ssize_t send(int fd, const void *buf, size_t len, int flags)
 {
 	CLK_NEXT(send);
-	CLK_SEND(fd, next_send(fd, buf, len, flags), 0);
+	CLK_CALL(fd, next_send(fd, buf, len, flags), 0, 1, 0);
 }
 
 ssize_t sendto(int fd, const void *buf, size_t len, int flags,
 	       const struct sockaddr *sa, socklen_t salen)
 {
 	CLK_NEXT(sendto);
-	CLK_SEND(fd, next_sendto(fd, buf, len, flags, sa, salen), 0);
+	CLK_CALL(fd, next_sendto(fd, buf, len, flags, sa, salen), 0, 1, 0);
 }
 
 ssize_t sendmsg(int fd, const struct msghdr *mh, int flags)
 {
 	CLK_NEXT(sendmsg);
-	CLK_SEND(fd, next_sendmsg(fd, mh, flags), 0);
+	CLK_CALL(fd, next_sendmsg(fd, mh, flags), 0, 1, 0);
 }
 
 int sendmmsg(int fd, struct mmsghdr *v, unsigned int n, int flags)
 {
-	uint64_t t0;
-	int r;
-
 	CLK_NEXT(sendmmsg);
-	if (!clk_is_dgram(fd) || !n || !v[0].msg_hdr.msg_controllen)
-		CLK_SEND(fd, next_sendmmsg(fd, v, n, flags), 1);
-	/* A first datagram with control (UDP_SEGMENT: a GSO run) is
-	 * timed apart as well. */
-	t0 = clk_now();
-	clk_send_begin(t0);
-	r = next_sendmmsg(fd, v, n, flags);
-	clk_add(&clk_send_ctl, clk_now() - t0);
-	clk_add(&clk_send, clk_now() - t0);
-	if (r > 0)
-		clk_sdgrams += (uint64_t)r;
-	return r;
+	CLK_CALL(fd, next_sendmmsg(fd, v, n, flags), 1, 1,
+		 n && v[0].msg_hdr.msg_controllen);
 }
 
 int close(int fd)

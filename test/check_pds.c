@@ -2263,30 +2263,40 @@ END_TEST
  * with fewer it is left to its timer, which sends it ack_delay_ns after
  * the first ping arrived, and every ping completes.
  */
-static void ack_due_run(uint32_t n, bool rides)
+/* A's PDC to B opened, then n pings from A sent in one batch and
+ * received by B; *pong (npong packets, B to A) is left to the caller. */
+static void ack_pings_arrive(struct tworld *w, uint32_t n, uint32_t npong,
+			     struct tstream **ping, struct tstream **pong)
 {
-	struct tworld *w = ack_world(81 + n);
-	struct uet_pds_stats sb;
-	struct tstream *open, *ping, *pong;
+	struct tstream *open;
 	struct p_rx_of r;
-	uint64_t t0;
 	uint32_t i;
 
 	open = stream_new(w, 0, UET_PDS_MODE_RUD, 1, 0, 0);
 	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
 	stream_free(w, open);
-	ping = stream_new(w, 0, UET_PDS_MODE_RUD, n, 10, 0);
-	pong = stream_new(w, 1, UET_PDS_MODE_RUD, 1, 1000, 0);
-	ping->next = ping->n;
-	pong->next = pong->n;
+	*ping = stream_new(w, 0, UET_PDS_MODE_RUD, n, 10, 0);
+	*pong = stream_new(w, 1, UET_PDS_MODE_RUD, npong, 1000, 0);
+	(*ping)->next = (*ping)->n;
+	(*pong)->next = (*pong)->n;
 	uet_pds_batch_begin(w->side[0].pds);
 	for (i = 0; i < n; i++)
-		ck_assert_int_eq(uet_pds_send(w->side[0].pds, &ping->key,
-					      &ping->pkts[i].p, w->now), 0);
+		ck_assert_int_eq(uet_pds_send(w->side[0].pds, &(*ping)->key,
+					      &(*ping)->pkts[i].p, w->now), 0);
 	uet_pds_batch_end(w->side[0].pds, w->now);
 	r.side = 1;
 	r.want = 1 + n;
 	ck_assert(world_run(w, p_rx_side, &r, 10 * MS));
+}
+
+static void ack_due_run(uint32_t n, bool rides)
+{
+	struct tworld *w = ack_world(81 + n);
+	struct uet_pds_stats sb;
+	struct tstream *ping, *pong;
+	uint64_t t0;
+
+	ack_pings_arrive(w, n, 1, &ping, &pong);
 	t0 = w->now;
 	pds_stats(&w->side[1], &sb);
 	ck_assert_uint_eq(sb.ack_tx, 1);	/* the first packet's (ar) */
@@ -2332,28 +2342,13 @@ static void data_first_run(uint32_t npong, bool data_first)
 	struct tworld *w = ack_world(90 + npong);
 	struct uet_pds_cfg def;
 	struct uet_pds_stats sb;
-	struct tstream *open, *ping, *pong;
+	struct tstream *ping, *pong;
 	struct tlink *tb = &w->side[1].tap;
-	struct p_rx_of r;
 	uint32_t i, n;
 
 	uet_pds_cfg_default(&def);
 	n = def.ack_coalesce / 2;	/* enough pings for the ACK to ride */
-	open = stream_new(w, 0, UET_PDS_MODE_RUD, 1, 0, 0);
-	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
-	stream_free(w, open);
-	ping = stream_new(w, 0, UET_PDS_MODE_RUD, n, 10, 0);
-	pong = stream_new(w, 1, UET_PDS_MODE_RUD, npong, 1000, 0);
-	ping->next = ping->n;
-	pong->next = pong->n;
-	uet_pds_batch_begin(w->side[0].pds);
-	for (i = 0; i < n; i++)
-		ck_assert_int_eq(uet_pds_send(w->side[0].pds, &ping->key,
-					      &ping->pkts[i].p, w->now), 0);
-	uet_pds_batch_end(w->side[0].pds, w->now);
-	r.side = 1;
-	r.want = 1 + n;
-	ck_assert(world_run(w, p_rx_side, &r, 10 * MS));
+	ack_pings_arrive(w, n, npong, &ping, &pong);
 	tb->multi_n = 0;
 	uet_pds_batch_begin(w->side[1].pds);
 	for (i = 0; i < npong; i++)
