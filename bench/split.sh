@@ -17,7 +17,7 @@
 #   turn       median and mean usec from the return of a receive with
 #              data to the next send: the user space on the critical path
 #
-# The shim adds about 0.1 usec to each case.  Timings: run on an idle
+# The shim adds 0.1-0.3 usec to each case.  Timings: run on an idle
 # machine and compare within one run.  Not part of make check.
 #
 #   sh bench/split.sh [LIBDIR] [ITERS] [ROUNDS]   LIBDIR: build/.libs
