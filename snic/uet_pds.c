@@ -344,17 +344,17 @@ static unsigned int uet_pds_take_data(struct uet_pds *pds,
 	return n;
 }
 
-/* Whether the data queue holds at most max packets. */
-static bool uet_pds_dataq_within(struct uet_pds *pds, unsigned int max)
+/* The data queue's length, counted up to cap (the queue may be long). */
+static unsigned int uet_pds_dataq_len(struct uet_pds *pds, unsigned int cap)
 {
 	struct uet_pds_tx_pkt *pkt;
 	unsigned int q = 0;
 
 	uet_dlist_foreach_entry(&pds->dataq, pkt, priv.qentry) {
-		if (++q > max)
-			return false;
+		if (++q >= cap)
+			break;
 	}
-	return true;
+	return q;
 }
 
 /*
@@ -378,7 +378,8 @@ static void uet_pds_flush_link(struct uet_pds *pds, uint64_t now)
 	for (;;) {
 		if (pds->nctlq && pds->nctlq < UET_PDS_TX_BATCH &&
 		    !uet_dlist_empty(&pds->dataq) &&
-		    uet_pds_dataq_within(pds, UET_PDS_TX_BATCH - pds->nctlq)) {
+		    uet_pds_dataq_len(pds, UET_PDS_TX_BATCH) <=
+		    UET_PDS_TX_BATCH - pds->nctlq) {
 			c0 = uet_pds_take_data(pds, lp, what, 0);
 			c1 = uet_pds_take_ctl(pds, lp, what, c0);
 			n = c1;
@@ -459,9 +460,9 @@ void uet_pds_batch_end(struct uet_pds *pds, uint64_t now)
  */
 static bool uet_pds_may_defer(struct uet_pds *pds)
 {
-	struct uet_pds_tx_pkt *pkt, *first;
+	struct uet_pds_tx_pkt *first;
 	struct uet_pdc *pdc;
-	unsigned int q = 0;
+	unsigned int q;
 
 	if (!pds->in_burst || !uet_dlist_empty(&pds->ctlq))
 		return false;
@@ -469,10 +470,9 @@ static bool uet_pds_may_defer(struct uet_pds *pds)
 				      priv.qentry);
 	if (!first || !first->priv.pdc)
 		return false;
-	uet_dlist_foreach_entry(&pds->dataq, pkt, priv.qentry) {
-		if (++q >= UET_PDS_TX_BATCH)
-			return false;
-	}
+	q = uet_pds_dataq_len(pds, UET_PDS_TX_BATCH);
+	if (q >= UET_PDS_TX_BATCH)
+		return false;
 	pdc = first->priv.pdc;
 	return pdc->nout > q;
 }
