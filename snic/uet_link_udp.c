@@ -28,8 +28,11 @@
  *
  * recv(): one recvmmsg(MSG_DONTWAIT) into UET_LINK_UDP_BATCH buffers
  * owned by the link and reused by every call (room for the largest UDP
- * payload each, 64 KiB with UDP_GRO: a peer whose MTU is larger than
- * ours, e.g. on loopback or with jumbo frames, is still heard).  With UDP_GRO the kernel may hand over several datagrams of
+ * payload each, 64 KiB where the kernel has UDP_GRO: a peer whose MTU is
+ * larger than ours, e.g. on loopback or with jumbo frames, is still
+ * heard), or into one while the traffic is sparse; UDP_GRO is turned on
+ * at the first burst (uet_link_udp_rx_adapt).  With UDP_GRO the kernel
+ * may hand over several datagrams of
  * one flow as one buffer with their size in a control message: recv()
  * cuts it back into datagrams.  When they are more than the caller asked
  * for, the rest is returned by the next calls before any new recvmmsg()
@@ -80,6 +83,8 @@
 #define UET_LINK_UDP_TX_IOV		(UET_LINK_UDP_BATCH * UET_LINK_MAX_IOV)
 /* Receive buffer with UDP_GRO: the largest coalesced datagram. */
 #define UET_LINK_UDP_GRO_BUF		65536u
+/* Datagrams one recvmmsg() brings that make a burst (UDP_GRO on). */
+#define UET_LINK_UDP_GRO_BURST		8u
 
 /* Error-queue entries read per call. */
 #define UET_LINK_UDP_ERRQ_READS	32
@@ -114,7 +119,9 @@ struct uet_link_udp {
 	uint64_t loss_thresh;		/* 0: no drop; 2^32: drop all */
 	uint64_t loss_rng;		/* xorshift64* state, never 0 */
 	bool gso;			/* UDP_SEGMENT on send */
-	bool gro;			/* UDP_GRO on receive */
+	bool gro_ok;			/* the kernel has UDP_GRO */
+	bool gro;			/* UDP_GRO on receive (now) */
+	bool rx_narrow;			/* next recvmmsg() asks for one */
 	bool rx_tos;			/* IP_RECVTOS / IPV6_RECVTCLASS on */
 	uint8_t pend_tos;		/* TOS of the buffer being cut */
 	size_t cap;			/* largest UDP payload of the family */
@@ -461,14 +468,15 @@ static void uet_link_udp_rx_prepare(struct uet_link_udp *lu)
 
 	for (i = 0; i < UET_LINK_UDP_BATCH; i++) {
 		lu->rx_iov[i].iov_base = lu->rx_bufs + i * lu->stride;
-		lu->rx_iov[i].iov_len = lu->gro ? UET_LINK_UDP_GRO_BUF : lu->cap;
+		lu->rx_iov[i].iov_len = lu->gro_ok ? UET_LINK_UDP_GRO_BUF :
+						     lu->cap;
 		mh = &lu->rx_msgs[i].msg_hdr;
 		memset(mh, 0, sizeof(*mh));
 		mh->msg_name = &lu->rx_addr[i];
 		mh->msg_namelen = sizeof(lu->rx_addr[i]);
 		mh->msg_iov = &lu->rx_iov[i];
 		mh->msg_iovlen = 1;
-		if (lu->gro || lu->rx_tos) {
+		if (lu->gro_ok || lu->rx_tos) {
 			mh->msg_control = lu->rx_ctl[i].buf;
 			mh->msg_controllen = sizeof(lu->rx_ctl[i].buf);
 		}
@@ -525,7 +533,7 @@ static void uet_link_udp_rx_reset(struct uet_link_udp *lu, unsigned int i)
 
 	mh->msg_namelen = sizeof(lu->rx_addr[i]);
 	mh->msg_flags = 0;
-	if (lu->gro || lu->rx_tos)
+	if (lu->gro_ok || lu->rx_tos)
 		mh->msg_controllen = sizeof(lu->rx_ctl[i].buf);
 }
 
@@ -596,6 +604,41 @@ done:
 	return out;
 }
 
+/*
+ * The shape of the next recvmmsg(), from what the last one brought.
+ * With UDP_GRO on, and with a vector of 64 entries, a receive costs more
+ * in the kernel even when it brings one datagram (docs/performance.md:
+ * 0.17 and 0.07 usec per half round trip), so a link starts without
+ * GRO and asks for one datagram while the traffic is sparse:
+ *   - a call for one that brought it is followed by a wide call (more
+ *     may be waiting);
+ *   - a wide call that brought at most one is followed by calls for one;
+ *   - a wide call that brought a burst (what it asked for, or
+ *     UET_LINK_UDP_GRO_BURST or more) turns UDP_GRO on for good.
+ * GRO is never turned off: a buffer the kernel coalesced before that
+ * would arrive without its segment size.
+ */
+static void uet_link_udp_rx_adapt(struct uet_link_udp *lu, unsigned int cnt,
+				  unsigned int got)
+{
+	int one = 1;
+
+	if (cnt == 1) {
+		lu->rx_narrow = got == 0;
+		return;
+	}
+	lu->rx_narrow = got <= 1;
+	if (lu->gro || !lu->gro_ok || got < 2 ||
+	    (got < cnt && got < UET_LINK_UDP_GRO_BURST))
+		return;
+	if (setsockopt(lu->fd, SOL_UDP, UDP_GRO, &one, sizeof(one)) == 0) {
+		lu->gro = true;
+		lu->stats.gro_on++;
+	} else {
+		lu->gro_ok = false;
+	}
+}
+
 static int uet_link_udp_recv(struct uet_link *link, struct uet_link_rx *rx,
 			     unsigned int n)
 {
@@ -612,8 +655,13 @@ static int uet_link_udp_recv(struct uet_link *link, struct uet_link_rx *rx,
 	if (lu->pend_n)
 		return (int)uet_link_udp_drain(lu, rx, n);
 	cnt = n < UET_LINK_UDP_BATCH ? n : UET_LINK_UDP_BATCH;
+	if (lu->rx_narrow) {
+		cnt = 1;
+		lu->stats.rx_narrow++;
+	}
 	for (tries = 0; tries < UET_LINK_UDP_TRUNC_RETRIES; tries++) {
 		ret = recvmmsg(lu->fd, lu->rx_msgs, cnt, MSG_DONTWAIT, NULL);
+		uet_link_udp_rx_adapt(lu, cnt, ret > 0 ? (unsigned int)ret : 0);
 		if (ret < 0) {
 			if (uet_link_udp_net_error(errno)) {
 				/* An ICMP report (IP_RECVERR) failed the
@@ -1158,12 +1206,16 @@ int uet_link_udp_open(const struct uet_link_udp_cfg *cfg,
 		/* Both are optional: a kernel without them gets plain UDP. */
 		lu->gso = setsockopt(lu->fd, SOL_UDP, UDP_SEGMENT, &zero,
 				     sizeof(zero)) == 0;
-		lu->gro = setsockopt(lu->fd, SOL_UDP, UDP_GRO, &one,
-				     sizeof(one)) == 0;
+		/* UDP_GRO is probed here and turned on at the first
+		 * burst (uet_link_udp_rx_adapt). */
+		lu->gro_ok = setsockopt(lu->fd, SOL_UDP, UDP_GRO, &one,
+					sizeof(one)) == 0 &&
+			     setsockopt(lu->fd, SOL_UDP, UDP_GRO, &zero,
+					sizeof(zero)) == 0;
 	}
 	/* Room for the largest datagram, not our MTU: a peer's interface
 	 * may carry larger ones (jumbo frames, loopback). */
-	lu->stride = lu->gro ? UET_LINK_UDP_GRO_BUF :
+	lu->stride = lu->gro_ok ? UET_LINK_UDP_GRO_BUF :
 			       (lu->cap + 63) & ~(size_t)63;
 	lu->rx_bufs = malloc(UET_LINK_UDP_BATCH * lu->stride);
 	if (!lu->rx_bufs) {

@@ -94,6 +94,8 @@ struct uet_link_udp_stats {
 	uint64_t gso_off;		/* the kernel refused a GSO send */
 	uint64_t tx_gso;		/* msghdrs that carried a GSO run */
 	uint64_t rx_gro;		/* buffers that held several datagrams */
+	uint64_t gro_on;		/* UDP_GRO turned on (0 or 1) */
+	uint64_t rx_narrow;		/* receive calls that asked for one */
 	uint64_t icmp_err;		/* ICMP errors read (IP_RECVERR) */
 	uint64_t rx_ce;			/* datagrams that arrived ECN CE */
 	uint64_t tx_sprayed;		/* left from an entropy socket */

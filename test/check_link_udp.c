@@ -1035,6 +1035,104 @@ START_TEST(test_gso_runs)
 }
 END_TEST
 
+/* Send k datagrams of len bytes (ids id0..) from a to b and receive
+ * them with calls for up to 64; returns the counts the calls brought in
+ * calls[] (at most ncalls) and checks every datagram. */
+static unsigned int adapt_exchange(struct uet_link *a, struct uet_link *b,
+				   unsigned int k, size_t len, uint32_t id0,
+				   int *calls, unsigned int ncalls)
+{
+	static struct uet_link_pkt pkts[32];
+	static uint8_t bufs[32][1200];
+	struct uet_link_addr ab = addr_of(b);
+	struct uet_link_rx rx[64];
+	unsigned int got = 0, nc = 0, i;
+	int n;
+
+	ck_assert_uint_le(k, 32);
+	ck_assert_uint_le(len, sizeof(bufs[0]));
+	for (i = 0; i < k; i++) {
+		uet_test_fill(bufs[i], len, id0 + i);
+		make_pkt(&pkts[i], &ab, bufs[i], len, 1);
+	}
+	ck_assert_int_eq(a->ops->send(a, pkts, k), (int)k);
+	while (got < k) {
+		ck_assert(wait_readable(b->ops->fd(b), WAIT_MS));
+		n = b->ops->recv(b, rx, 64);
+		ck_assert_int_ge(n, 0);
+		ck_assert_uint_lt(nc, ncalls);
+		calls[nc++] = n;
+		for (i = 0; i < (unsigned int)n; i++, got++) {
+			ck_assert_uint_eq(rx[i].len, len);
+			ck_assert(same_bytes(rx[i].buf, len, id0 + got));
+		}
+	}
+	ck_assert_uint_eq(got, k);
+	return nc;
+}
+
+static int udp_gro_of(struct uet_link *l)
+{
+	int v = -1;
+	socklen_t vl = sizeof(v);
+
+	ck_assert_int_eq(getsockopt(l->ops->fd(l), IPPROTO_UDP, 104 /* UDP_GRO */,
+				    &v, &vl), 0);
+	return v;
+}
+
+/*
+ * The receive shape follows the traffic (uet_link_udp_rx_adapt): a link
+ * starts with UDP_GRO off and reads one datagram per call after a call
+ * that brought one; a call for one that brought it is followed by a wide
+ * one; a burst turns UDP_GRO on, after which a GSO run arrives as one
+ * coalesced buffer.  Every datagram arrives whole and in order throughout.
+ */
+START_TEST(test_rx_adapt)
+{
+	struct uet_link_udp_cfg cfg = { .host = "127.0.0.1", .port = 0 };
+	struct uet_link_udp_stats st;
+	struct uet_link *a = NULL, *b = NULL;
+	int calls[40];
+	unsigned int nc;
+
+	ck_assert_int_eq(uet_link_udp_open(&cfg, &a), 0);
+	ck_assert_int_eq(uet_link_udp_open(&cfg, &b), 0);
+	ck_assert_int_eq(udp_gro_of(b), 0);
+	/* sparse: the first call is wide and brings one */
+	nc = adapt_exchange(a, b, 1, 100, 1, calls, 40);
+	ck_assert_uint_eq(nc, 1);
+	ck_assert_int_eq(uet_link_udp_get_stats(b, &st), 0);
+	ck_assert_uint_eq(st.rx_narrow, 0);
+	/* five queued: a call for one, then a wide one for the other four */
+	nc = adapt_exchange(a, b, 5, 100, 10, calls, 40);
+	ck_assert_uint_eq(nc, 2);
+	ck_assert_int_eq(calls[0], 1);
+	ck_assert_int_eq(calls[1], 4);
+	ck_assert_int_eq(uet_link_udp_get_stats(b, &st), 0);
+	ck_assert_uint_eq(st.rx_narrow, 1);
+	ck_assert_uint_eq(st.gro_on, 0);	/* four is no burst */
+	ck_assert_int_eq(udp_gro_of(b), 0);
+	/* a burst of 20 (one GSO run, cut by the kernel for a socket
+	 * without UDP_GRO): the wide call brings it and turns GRO on */
+	nc = adapt_exchange(a, b, 20, 1000, 100, calls, 40);
+	ck_assert_uint_eq(nc, 1);
+	ck_assert_int_eq(calls[0], 20);
+	ck_assert_int_eq(uet_link_udp_get_stats(b, &st), 0);
+	ck_assert_uint_eq(st.gro_on, 1);
+	ck_assert_uint_eq(st.rx_gro, 0);
+	ck_assert_int_eq(udp_gro_of(b), 1);
+	/* the next run comes as one coalesced buffer, cut back into 20 */
+	adapt_exchange(a, b, 20, 1000, 200, calls, 40);
+	ck_assert_int_eq(uet_link_udp_get_stats(b, &st), 0);
+	ck_assert_uint_ge(st.rx_gro, 1);
+	ck_assert_uint_eq(st.gro_on, 1);
+	ck_assert_uint_eq(st.rx_pkts, 46);
+	a->ops->close(a);
+	b->ops->close(b);
+}
+END_TEST
+
 /* Many small datagrams of UET_LINK_MAX_IOV pieces each in one call: GSO
  * runs whose iovecs fill the link's per-call array (an overflow of it
  * shows under the sanitizers) still deliver every datagram intact. */
@@ -1111,6 +1209,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, test_loss_knob);
 	tcase_add_test(tc, test_gso_runs);
 	tcase_add_test(tc, test_gso_many_iov);
+	tcase_add_test(tc, test_rx_adapt);
 	suite_add_tcase(s, tc);
 	return s;
 }
