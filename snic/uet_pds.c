@@ -997,7 +997,19 @@ int uet_pds_poll(struct uet_pds *pds, uint64_t now)
 		uet_pds_batch_end_quiet(pds);
 		return 0;
 	}
-	uet_pds_timer(pds, now);
+	/* A pass that brought datagrams leaves the timers of the PDCs they
+	 * touched to the next pass (they stay on touched, so that pass is
+	 * no quiet one and next_deadline sees them), unless one is due or
+	 * the last pass left them already: the timer pass comes after the
+	 * reply reached the application, not before. */
+	if (n > 0 && !pds->timer_deferred && now < pds->due_ns &&
+	    pds->now < pds->due_ns) {
+		pds->timer_deferred = true;
+		pds->st.timer_deferred++;
+	} else {
+		pds->timer_deferred = false;
+		uet_pds_timer(pds, now);
+	}
 	uet_pds_batch_end(pds, now);
 	return n;
 }

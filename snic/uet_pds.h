@@ -267,7 +267,9 @@ void uet_pds_timer(struct uet_pds *pds, uint64_t now);
 uint64_t uet_pds_next_deadline(const struct uet_pds *pds);
 /* Convenience: receive from the link, process, run timers.  A poll
  * that received nothing while uet_pds_quiet() holds runs no timer pass
- * and no flush (counted in quiet_polls). */
+ * and no flush (counted in quiet_polls); one that received datagrams,
+ * with nothing due, leaves the timer pass to the next poll, never two
+ * in a row (timer_deferred). */
 int uet_pds_poll(struct uet_pds *pds, uint64_t now);
 /* Nothing due or queued: a pass without datagrams has no PDS work. */
 bool uet_pds_quiet(const struct uet_pds *pds, uint64_t now);
@@ -326,6 +328,8 @@ struct uet_pds_stats {
 	uint64_t ack_final;	/* repeated final ACKs sent by destroy */
 	uint64_t quiet_polls;	/* polls with nothing received, due or queued
 				 * (no timer pass, no flush) */
+	uint64_t timer_deferred;	/* polls that received datagrams and
+				 * left the timer pass to the next poll */
 	uint64_t pdc_id_cached;	/* PDCID lookups answered by the PDC found
 				 * last (no hash lookup) */
 	/* Hostile-network drops (docs/software-nic.md, "Hostile network"). */

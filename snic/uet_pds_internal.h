@@ -344,6 +344,8 @@ struct uet_pds {
 	unsigned int batch;		/* batch_begin depth: output waits */
 	bool in_burst;			/* a doorbell (batch_end_tx) ran since the
 					 * last full flush: the next one may defer */
+	bool timer_deferred;		/* the last poll left its timer pass to
+					 * the next one (uet_pds_poll) */
 	struct uet_dlist owed;		/* PDCs owing an ACK at batch end */
 	struct uet_dlist delayed;	/* PDCs with a delayed ACK armed */
 

@@ -2386,6 +2386,55 @@ START_TEST(test_flush_data_first)
 END_TEST
 
 /*
+ * A poll that brought datagrams leaves the timer pass to the next poll
+ * (uet_pds_poll: timer_deferred), never two in a row.  The PDC it
+ * touched stays visible to next_deadline, so the delayed ACK the pings
+ * armed still leaves by its timer at its due time, not later.
+ */
+START_TEST(test_timer_deferred)
+{
+	struct tworld *w = ack_world(77);
+	struct uet_pds_stats s0, s1;
+	struct tstream *ping, *pong, *more;
+	uint64_t t0, delay = w->side[1].cfg.ack_delay_ns;
+	uint32_t k;
+
+	ack_pings_arrive(w, 2, 1, &ping, &pong);
+	stream_free(w, pong);		/* B sends nothing back */
+	t0 = w->now;
+	pds_stats(&w->side[1], &s0);
+	ck_assert_uint_ge(s0.timer_deferred, 1);
+	ck_assert_uint_eq(s0.ack_timer, 0);
+	ck_assert_uint_le(uet_pds_next_deadline(w->side[1].pds), t0 + delay);
+	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
+	pds_stats(&w->side[1], &s1);
+	ck_assert_uint_eq(s1.ack_timer, 1);
+	ck_assert_uint_le(w->now - t0, delay + 10 * US);
+	stream_check(ping, 0);
+	/* two polls in a row that each bring a datagram: one defers */
+	more = stream_new(w, 0, UET_PDS_MODE_RUD, 2, 20, 0);
+	more->next = more->n;
+	pds_stats(&w->side[1], &s0);
+	for (k = 0; k < 2; k++) {
+		ck_assert_int_eq(uet_pds_send(w->side[0].pds, &more->key,
+					      &more->pkts[k].p, w->now), 0);
+		if (uet_link_mem_fabric_next_delivery(w->fab) > w->now)
+			w->now = uet_link_mem_fabric_next_delivery(w->fab);
+		uet_link_mem_fabric_set_time(w->fab, w->now);
+		ck_assert_int_eq(uet_pds_poll(w->side[1].pds, w->now), 1);
+	}
+	pds_stats(&w->side[1], &s1);
+	ck_assert_uint_eq(s1.timer_deferred, s0.timer_deferred + 1);
+	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
+	stream_check(more, 0);
+	stream_check_rx(more, &w->side[1]);
+	stream_free(w, more);
+	stream_free(w, ping);
+	world_free(w);
+}
+END_TEST
+
+/*
  * Destroying a PDS sends the delayed ACKs it owes before its close
  * packets: the peer's packets complete instead of being retransmitted to
  * a NIC that is gone (before, they were never acknowledged).
@@ -2995,6 +3044,7 @@ static Suite *pds_suite(void)
 	ADD(test_ack_pingpong_coalesced);
 	ADD(test_ack_delayed_due);
 	ADD(test_flush_data_first);
+	ADD(test_timer_deferred);
 	ADD(test_destroy_sends_acks);
 	ADD_LOOP(test_destroy_repeats_final_ack, 2);
 	ADD(test_hdr_mismatch);
