@@ -7,11 +7,13 @@
  *                                       the same with the software NIC's
  *                                       system calls: unconnected
  *                                       sockets, sendmmsg to an address,
- *                                       recvmmsg into 64 buffers of 64
- *                                       KiB with the source address,
- *                                       UDP_GRO and IP_RECVTOS (SIZE is
- *                                       the datagram: 120 for a 64 B
- *                                       message)
+ *                                       recvmmsg of one datagram (as the
+ *                                       link reads while the traffic is
+ *                                       sparse) into a buffer of 64 KiB
+ *                                       with the source address and
+ *                                       IP_RECVTOS, UDP_GRO probed and
+ *                                       left off (SIZE is the datagram:
+ *                                       120 for a 64 B message)
  *   uet_udp_limit stream SIZE BYTES     one-way throughput, SIZE-byte
  *                                       datagrams
  *   uet_udp_limit gso SEG BYTES         one-way throughput, SEG-byte
@@ -158,8 +160,9 @@ static int pingpong(size_t size, unsigned long iters)
 	return 0;
 }
 
-/* The software NIC's receive shape (snic/uet_link_udp.c). */
-#define SHAPE_SLOTS 64
+/* The software NIC's receive shape (snic/uet_link_udp.c) while the
+ * traffic is sparse: one datagram a call. */
+#define SHAPE_SLOTS 1
 #define SHAPE_BUF (64 * 1024)
 
 struct shape_rx {
@@ -170,11 +173,14 @@ struct shape_rx {
 	char *bufs;
 };
 
+/* The link's socket options: UDP_GRO probed (on, then off until a
+ * burst arrives, which a ping-pong never brings) and IP_RECVTOS. */
 static void shape_sock(int fd)
 {
-	int on = 1;
+	int on = 1, off = 0;
 
 	if (setsockopt(fd, SOL_UDP, UDP_GRO, &on, sizeof(on)) ||
+	    setsockopt(fd, SOL_UDP, UDP_GRO, &off, sizeof(off)) ||
 	    setsockopt(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
 		       v6 ? IPV6_RECVTCLASS : IP_RECVTOS, &on, sizeof(on)))
 		die("UDP_GRO/IP_RECVTOS");

@@ -363,7 +363,10 @@ static unsigned int uet_pds_dataq_len(struct uet_pds *pds, unsigned int cap)
  * of it and the control fit in one call: a datagram is delivered on the
  * loopback (and leaves a NIC queue) in batch order, so the reply a
  * ping-pong waits for does not queue behind the ACK riding with it
- * (docs/performance.md, issue 18).  Otherwise control goes first, so
+ * (docs/performance.md, issue 18).  A single datagram of data goes in a
+ * call of its own, the control in the next: the peer's link reads one
+ * datagram a call while the traffic is sparse, so it hands the reply
+ * over before the ACK reaches it.  Otherwise control goes first, so
  * that a long data queue never holds the ACKs back.
  */
 static void uet_pds_flush_link(struct uet_pds *pds, uint64_t now)
@@ -381,7 +384,11 @@ static void uet_pds_flush_link(struct uet_pds *pds, uint64_t now)
 		    uet_pds_dataq_len(pds, UET_PDS_TX_BATCH) <=
 		    UET_PDS_TX_BATCH - pds->nctlq) {
 			c0 = uet_pds_take_data(pds, lp, what, 0);
-			c1 = uet_pds_take_ctl(pds, lp, what, c0);
+			/* One datagram (a reply) leaves alone, the control
+			 * in the next call: a receiver reading one datagram
+			 * a call acts on it before it reads the ACK. */
+			c1 = c0 == 1 ? c0 : uet_pds_take_ctl(pds, lp, what,
+							     c0);
 			n = c1;
 			pds->st.data_first++;
 		} else {

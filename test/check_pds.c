@@ -141,6 +141,11 @@ struct tlink {
 	/* PDS types of the last send() call offered several datagrams */
 	uint8_t multi_types[64];
 	unsigned int multi_n;
+	/* every send() call since calls_n was zeroed: datagrams offered
+	 * and the PDS type of the first */
+	unsigned int calls_n;
+	unsigned int calls_len[64];
+	uint8_t calls_type[64];
 };
 
 struct tside {
@@ -259,6 +264,10 @@ static int tlink_send(struct uet_link *link, const struct uet_link_pkt *pkts,
 		if (len == SIZE_MAX)
 			return i ? (int)i : -EMSGSIZE;
 		tclassify(t, buf, len);
+		if (i == 0 && t->calls_n < 64 && len) {
+			t->calls_len[t->calls_n] = n;
+			t->calls_type[t->calls_n++] = buf[0] >> 3;
+		}
 		if (n > 1 && t->multi_n < 64 && len)
 			t->multi_types[t->multi_n++] = buf[0] >> 3;
 		if (w->drop_all[t->s->idx] ||
@@ -2331,11 +2340,13 @@ END_TEST
 
 /*
  * The order of a flush: a due delayed ACK rides with B's pongs.  With
- * one pong (or a few), the data goes first and the ACK after it, in the
- * same link call (the peer's reply is not queued behind the ACK; over
- * UDP the shorter ACK joins the data's GSO run).  With a full link batch
- * of pongs the ACK goes first, so that a long data queue never holds it
- * back.  Every packet completes either way.
+ * one pong, the pong leaves in a link call of its own and the ACK in the
+ * next (the peer, reading one datagram a call, acts on the reply before
+ * it reads the ACK).  With a few, the data goes first and the ACK after
+ * it, in the same link call (the peer's reply is not queued behind the
+ * ACK; over UDP the shorter ACK joins the data's GSO run).  With a full
+ * link batch of pongs the ACK goes first, so that a long data queue
+ * never holds it back.  Every packet completes either way.
  */
 static void data_first_run(uint32_t npong, bool data_first)
 {
@@ -2350,6 +2361,7 @@ static void data_first_run(uint32_t npong, bool data_first)
 	n = def.ack_coalesce / 2;	/* enough pings for the ACK to ride */
 	ack_pings_arrive(w, n, npong, &ping, &pong);
 	tb->multi_n = 0;
+	tb->calls_n = 0;
 	uet_pds_batch_begin(w->side[1].pds);
 	for (i = 0; i < npong; i++)
 		ck_assert_int_eq(uet_pds_send(w->side[1].pds, &pong->key,
@@ -2358,12 +2370,21 @@ static void data_first_run(uint32_t npong, bool data_first)
 	pds_stats(&w->side[1], &sb);
 	ck_assert_uint_eq(sb.ack_piggyback, 1);
 	ck_assert_uint_eq(sb.data_first, (data_first ? 1 : 0));
-	ck_assert_uint_ge(tb->multi_n, 2);
-	if (data_first) {
+	if (npong == 1) {
+		ck_assert_uint_eq(tb->calls_n, 2);
+		ck_assert_uint_eq(tb->calls_len[0], 1);
+		ck_assert_uint_eq(tb->calls_type[0], UET_PDS_TYPE_RUD_REQ);
+		ck_assert_uint_eq(tb->calls_len[1], 1);
+		ck_assert_uint_eq(tb->calls_type[1], UET_PDS_TYPE_ACK);
+	} else {
+		ck_assert_uint_eq(tb->calls_len[0], tb->multi_n);
+		ck_assert_uint_ge(tb->multi_n, 2);
+	}
+	if (data_first && npong > 1) {
 		ck_assert_uint_eq(tb->multi_n, npong + 1);
 		ck_assert_uint_eq(tb->multi_types[0], UET_PDS_TYPE_RUD_REQ);
 		ck_assert_uint_eq(tb->multi_types[npong], UET_PDS_TYPE_ACK);
-	} else {
+	} else if (!data_first) {
 		ck_assert_uint_eq(tb->multi_types[0], UET_PDS_TYPE_ACK);
 		ck_assert_uint_eq(tb->multi_types[1], UET_PDS_TYPE_RUD_REQ);
 	}
