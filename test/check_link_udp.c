@@ -1071,13 +1071,15 @@ static unsigned int adapt_exchange(struct uet_link *a, struct uet_link *b,
 	return nc;
 }
 
+/* UDP_GRO of a link's socket: 0 (off, or no such option), 1 (on). */
 static int udp_gro_of(struct uet_link *l)
 {
-	int v = -1;
+	int v = 0;
 	socklen_t vl = sizeof(v);
 
-	ck_assert_int_eq(getsockopt(l->ops->fd(l), IPPROTO_UDP, 104 /* UDP_GRO */,
-				    &v, &vl), 0);
+	if (getsockopt(l->ops->fd(l), IPPROTO_UDP, 104 /* UDP_GRO */, &v,
+		       &vl) != 0)
+		return 0;
 	return v;
 }
 
@@ -1093,11 +1095,16 @@ START_TEST(test_rx_adapt)
 	struct uet_link_udp_cfg cfg = { .host = "127.0.0.1", .port = 0 };
 	struct uet_link_udp_stats st;
 	struct uet_link *a = NULL, *b = NULL;
-	int calls[40];
+	int calls[40], one = 1;
 	unsigned int nc;
+	bool gro;
 
 	ck_assert_int_eq(uet_link_udp_open(&cfg, &a), 0);
 	ck_assert_int_eq(uet_link_udp_open(&cfg, &b), 0);
+	gro = setsockopt(a->ops->fd(a), IPPROTO_UDP, 104 /* UDP_GRO */, &one,
+			 sizeof(one)) == 0;
+	if (!gro)	/* a kernel without UDP_GRO: the receive shape only */
+		printf("rx_adapt: no UDP_GRO in this kernel\n");
 	ck_assert_int_eq(udp_gro_of(b), 0);
 	/* sparse: the first call is wide and brings one */
 	nc = adapt_exchange(a, b, 1, 100, 1, calls, 40);
@@ -1119,14 +1126,15 @@ START_TEST(test_rx_adapt)
 	ck_assert_uint_eq(nc, 1);
 	ck_assert_int_eq(calls[0], 20);
 	ck_assert_int_eq(uet_link_udp_get_stats(b, &st), 0);
-	ck_assert_uint_eq(st.gro_on, 1);
+	ck_assert_uint_eq(st.gro_on, gro ? 1 : 0);
 	ck_assert_uint_eq(st.rx_gro, 0);
-	ck_assert_int_eq(udp_gro_of(b), 1);
+	ck_assert_int_eq(udp_gro_of(b), gro ? 1 : 0);
 	/* the next run comes as one coalesced buffer, cut back into 20 */
 	adapt_exchange(a, b, 20, 1000, 200, calls, 40);
 	ck_assert_int_eq(uet_link_udp_get_stats(b, &st), 0);
-	ck_assert_uint_ge(st.rx_gro, 1);
-	ck_assert_uint_eq(st.gro_on, 1);
+	if (gro)
+		ck_assert_uint_ge(st.rx_gro, 1);
+	ck_assert_uint_eq(st.gro_on, gro ? 1 : 0);
 	ck_assert_uint_eq(st.rx_pkts, 46);
 	a->ops->close(a);
 	b->ops->close(b);
