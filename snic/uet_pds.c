@@ -441,10 +441,28 @@ void uet_pds_batch_end(struct uet_pds *pds, uint64_t now)
 		return;
 	}
 	now = uet_pds_clock(pds, now);
-	/* Still inside the batch: the owed ACKs, and the delayed ones to
-	 * the peers the queued data goes to, join the queue. */
-	uet_pds_send_piggyback_acks(pds, now);
-	uet_pds_send_owed_acks(pds, now);
+	if (pds->nctlq == 0 && uet_pds_dataq_len(pds, 2) == 1) {
+		/* One datagram of data (a reply) and no control: it leaves
+		 * now, in a call of its own as uet_pds_flush_link would send
+		 * it, and the ACKs that ride with it are chosen and built
+		 * after it left, off the reply's path. */
+		const struct uet_link_addr *peer[UET_PDS_PIGGYBACK_PEERS];
+		unsigned int np = uet_pds_piggyback_peers(pds, peer);
+
+		pds->batch = 0;
+		uet_pds_flush_link(pds, now);
+		pds->batch = 1;
+		uet_pds_piggyback_send(pds, peer, np, now);
+		uet_pds_send_owed_acks(pds, now);
+		if (pds->nctlq)
+			pds->st.data_first++;
+	} else {
+		/* Still inside the batch: the owed ACKs, and the delayed
+		 * ones to the peers the queued data goes to, join the
+		 * queue. */
+		uet_pds_send_piggyback_acks(pds, now);
+		uet_pds_send_owed_acks(pds, now);
+	}
 	pds->batch = 0;
 	pds->in_burst = false;
 	uet_pds_flush_link(pds, now);

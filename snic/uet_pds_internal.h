@@ -442,9 +442,18 @@ static inline void uet_pdc_touch(struct uet_pds *pds, struct uet_pdc *pdc)
 /* ---- uet_pds_rx.c: ACKs owed at the end of a batch ---- */
 void uet_pds_send_owed_acks(struct uet_pds *pds, uint64_t now);
 /* Delayed ACKs to the peers of the data queued in this batch that are
- * due (uet_pdc_ack_rides): sent now, in the same link call as the data;
- * the others wait for a later batch or their timer. */
+ * due (uet_pdc_ack_rides): sent now, with the data; the others wait for
+ * a later batch or their timer.  In two steps: the peers the data queue
+ * goes to (at most UET_PDS_PIGGYBACK_PEERS, none when no ACK is
+ * delayed), then the ACKs to them (the peers stay valid after the data
+ * left: they live in the PDCs). */
 void uet_pds_send_piggyback_acks(struct uet_pds *pds, uint64_t now);
+#define UET_PDS_PIGGYBACK_PEERS	4
+unsigned int uet_pds_piggyback_peers(struct uet_pds *pds,
+				     const struct uet_link_addr **peer);
+void uet_pds_piggyback_send(struct uet_pds *pds,
+			    const struct uet_link_addr **peer, unsigned int n,
+			    uint64_t now);
 /* Every delayed and owed ACK, at once (uet_pds_destroy). */
 void uet_pds_send_all_acks(struct uet_pds *pds, uint64_t now);
 void uet_pdc_owed_drop(struct uet_pdc *pdc);

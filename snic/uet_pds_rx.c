@@ -489,8 +489,8 @@ static void uet_pdc_owe_ack(struct uet_pds *pds, struct uet_pdc *pdc,
 		uet_dlist_insert_tail(&pds->owed, &pdc->owed_entry);
 }
 
-/* Peers compared per flush: a flush that matters for latency has one. */
-#define UET_PDS_PIGGYBACK_PEERS	4
+/* UET_PDS_PIGGYBACK_PEERS (uet_pds_internal.h): peers compared per flush;
+ * a flush that matters for latency has one. */
 
 /*
  * Whether the delayed ACK of pdc is due, so that it leaves with the data
@@ -514,15 +514,15 @@ static bool uet_pdc_ack_rides(const struct uet_pds *pds,
 	return pdc->rx_gap_ns >= (pdc->ack_due_ns - now) / 2;
 }
 
-void uet_pds_send_piggyback_acks(struct uet_pds *pds, uint64_t now)
+unsigned int uet_pds_piggyback_peers(struct uet_pds *pds,
+				     const struct uet_link_addr **peer)
 {
-	const struct uet_link_addr *peer[UET_PDS_PIGGYBACK_PEERS];
 	struct uet_pds_tx_pkt *pkt;
 	struct uet_pdc *pdc;
 	unsigned int n = 0, i, seen = 0;
 
 	if (uet_dlist_empty(&pds->delayed))
-		return;
+		return 0;
 	uet_dlist_foreach_entry(&pds->dataq, pkt, priv.qentry) {
 		if (++seen > UET_PDS_TX_BATCH || n == UET_PDS_PIGGYBACK_PEERS)
 			break;
@@ -536,6 +536,16 @@ void uet_pds_send_piggyback_acks(struct uet_pds *pds, uint64_t now)
 		if (i == n)
 			peer[n++] = &pdc->peer;
 	}
+	return n;
+}
+
+void uet_pds_piggyback_send(struct uet_pds *pds,
+			    const struct uet_link_addr **peer, unsigned int n,
+			    uint64_t now)
+{
+	struct uet_pdc *pdc;
+	unsigned int i;
+
 	if (!n)
 		return;
 	uet_dlist_foreach_entry_safe(&pds->delayed, pdc, delay_entry) {
@@ -552,6 +562,14 @@ void uet_pds_send_piggyback_acks(struct uet_pds *pds, uint64_t now)
 			break;
 		}
 	}
+}
+
+void uet_pds_send_piggyback_acks(struct uet_pds *pds, uint64_t now)
+{
+	const struct uet_link_addr *peer[UET_PDS_PIGGYBACK_PEERS];
+
+	uet_pds_piggyback_send(pds, peer, uet_pds_piggyback_peers(pds, peer),
+			       now);
 }
 
 void uet_pds_send_owed_acks(struct uet_pds *pds, uint64_t now)

@@ -146,6 +146,7 @@ struct tlink {
 	unsigned int calls_n;
 	unsigned int calls_len[64];
 	uint8_t calls_type[64];
+	uint64_t calls_piggy[64];	/* the PDS's ack_piggyback then */
 };
 
 struct tside {
@@ -265,6 +266,10 @@ static int tlink_send(struct uet_link *link, const struct uet_link_pkt *pkts,
 			return i ? (int)i : -EMSGSIZE;
 		tclassify(t, buf, len);
 		if (i == 0 && t->calls_n < 64 && len) {
+			struct uet_pds_stats ps;
+
+			uet_pds_get_stats(t->s->pds, &ps);
+			t->calls_piggy[t->calls_n] = ps.ack_piggyback;
 			t->calls_len[t->calls_n] = n;
 			t->calls_type[t->calls_n++] = buf[0] >> 3;
 		}
@@ -2342,7 +2347,8 @@ END_TEST
  * The order of a flush: a due delayed ACK rides with B's pongs.  With
  * one pong, the pong leaves in a link call of its own and the ACK in the
  * next (the peer, reading one datagram a call, acts on the reply before
- * it reads the ACK).  With a few, the data goes first and the ACK after
+ * it reads the ACK), and the ACK is chosen and built only after the
+ * pong left (uet_pds_batch_end).  With a few, the data goes first and the ACK after
  * it, in the same link call (the peer's reply is not queued behind the
  * ACK; over UDP the shorter ACK joins the data's GSO run).  With a full
  * link batch of pongs the ACK goes first, so that a long data queue
@@ -2371,6 +2377,8 @@ static void data_first_run(uint32_t npong, bool data_first)
 	ck_assert_uint_eq(sb.ack_piggyback, 1);
 	ck_assert_uint_eq(sb.data_first, (data_first ? 1 : 0));
 	if (npong == 1) {
+		/* the ACK was chosen after the pong left */
+		ck_assert_uint_eq(tb->calls_piggy[0], sb.ack_piggyback - 1);
 		ck_assert_uint_eq(tb->calls_n, 2);
 		ck_assert_uint_eq(tb->calls_len[0], 1);
 		ck_assert_uint_eq(tb->calls_type[0], UET_PDS_TYPE_RUD_REQ);
