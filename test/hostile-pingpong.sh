@@ -36,7 +36,7 @@ pp_wait_listen "" "$ctl" "$pp_spid" || {
 	exit 1
 }
 # The attack starts before the client and goes on while it runs.
-"$sender" 127.0.0.1 "$uport" "$COUNT" 12345 500 >"$hlog" 2>&1 &
+"$sender" 127.0.0.1 "$uport" "$COUNT" 12345 100 >"$hlog" 2>&1 &
 hpid=$!
 sleep 0.2
 FI_UET_PORT=$((uport + 1)) pp_fabric "" lo -e rdm -I "$ITERS" -S 64 \

@@ -7,7 +7,9 @@
  *   random       random bytes, random length (1..1400);
  *   valid-looking  a RUD/ROD syn request, UUD or RUDI datagram with a
  *                standard SES header whose every field is random (JobID,
- *                PID, index, opcode, key, offsets, lengths);
+ *                PID, index, opcode, key, offsets, lengths); half of the
+ *                syn requests start within 8 PSNs of their Start_PSN, so
+ *                that they reach SES;
  *   huge lengths a syn request announcing 4 GiB - 1 (SOM=1, EOM=0), a
  *                SOM=0 packet at a 4 GiB offset, a READ of 4 GiB.
  * GAP_US (default 500) microseconds between datagrams.  Prints how many
@@ -57,7 +59,10 @@ static size_t mk(uint8_t *b, size_t max, bool huge)
 		h.syn = true;
 		h.psn = (uint32_t)rnd();
 		h.spdcid = (uint16_t)(1 + rnd() % 65535);
-		h.psn_offset = (uint16_t)(rnd() % 4096);
+		/* half inside any receive window, so that SES sees the
+		 * opening request (and refuses it: syn_refused) */
+		h.psn_offset = (uint16_t)(rnd() & 1 ? rnd() % 8 :
+					  rnd() % 4096);
 		n = uet_pds_rud_rod_req_encode(b, max, &h);
 		break;
 	case 2:
