@@ -894,8 +894,10 @@ static void uet_pds_ack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 			       size_t len, const struct uet_link_addr *src,
 			       uint64_t now)
 {
-	struct uet_pds_ack_ccx ccx;
-	struct uet_pds_ack_cc cc;
+	/* Zeroed: the table-driven decoders set every field, which the
+	 * compiler cannot see across files (an LTO warning otherwise). */
+	struct uet_pds_ack_ccx ccx = { 0 };
+	struct uet_pds_ack_cc cc = { 0 };
 	struct uet_pds_cc_fb fb;
 	struct uet_pds_ack ack;
 	unsigned int type = (unsigned int)uet_pds_peek_type(buf, len);
@@ -913,21 +915,21 @@ static void uet_pds_ack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 		break;
 	case UET_PDS_TYPE_ACK_CC:
 		hl = uet_pds_ack_cc_decode(&cc, buf, len);
+		if (hl < 0)
+			break;
 		ack = cc.ack;
 		sack_off = cc.sack_psn_offset;
 		bitmap = cc.sack_bitmap;
-		if (hl >= 0)
-			uet_pds_cc_fb_from_state(&fb, cc.cc_type,
-						 cc.ack_cc_state);
+		uet_pds_cc_fb_from_state(&fb, cc.cc_type, cc.ack_cc_state);
 		break;
 	default:
 		hl = uet_pds_ack_ccx_decode(&ccx, buf, len);
+		if (hl < 0)
+			break;
 		ack = ccx.ack;
 		sack_off = ccx.sack_psn_offset;
 		bitmap = ccx.sack_bitmap;
-		if (hl >= 0)
-			uet_pds_cc_fb_from_ccx(&fb, ccx.cc_type,
-					       ccx.ack_ccx_state);
+		uet_pds_cc_fb_from_ccx(&fb, ccx.cc_type, ccx.ack_ccx_state);
 		break;
 	}
 	if (hl < 0) {
@@ -973,7 +975,8 @@ static void uet_pds_nack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 		hl = uet_pds_nack_decode(&n, buf, len);
 	} else {
 		hl = uet_pds_nack_ccx_decode(&ccx, buf, len);
-		n = ccx.nack;
+		if (hl >= 0)
+			n = ccx.nack;
 	}
 	if (hl < 0) {
 		pds->st.malformed++;
