@@ -894,8 +894,8 @@ static void uet_pds_ack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 			       size_t len, const struct uet_link_addr *src,
 			       uint64_t now)
 {
-	/* Zeroed: the table-driven decoders set every field, which the
-	 * compiler cannot see across files (an LTO warning otherwise). */
+	/* Zeroed: the table-driven decoders set every field on success,
+	 * which the compiler cannot prove (an LTO build warns otherwise). */
 	struct uet_pds_ack_ccx ccx = { 0 };
 	struct uet_pds_ack_cc cc = { 0 };
 	struct uet_pds_cc_fb fb;
