@@ -5,7 +5,8 @@
 #      (scripts/fuzz.sh, when clang and libFuzzer are present),
 #   2. the Open MPI test over uet (test/mpi/),
 #   3. `make distcheck`,
-#   4. the unit suites again in an ASan+UBSan build.
+#   4. the unit suites again in an ASan+UBSan build,
+#   5. and in a clang -Werror build (the provider linked with clang's LTO).
 # Ends with every suite's libcheck summary; exits non-zero on any failure.
 set -u
 cd "$(dirname "$0")/.."
@@ -49,7 +50,12 @@ grep -A1 'archives ready' "$top/build/distcheck.log"
 echo "=== sanitizer build (ASan+UBSan): make check"
 build build-san --enable-sanitizers
 
+echo "=== clang -Werror build: make check"
+build build-clang --enable-werror CC=clang
+
 echo "=== libcheck summaries (werror build)"
 make -s -C build check-summary
 echo "=== libcheck summaries (sanitizer build)"
 make -s -C build-san check-summary
+echo "=== libcheck summaries (clang build)"
+make -s -C build-clang check-summary

@@ -28,8 +28,9 @@ static bool fake_enabled(int level, int subsys)
 	return level <= max_level;
 }
 
-static void fake_vlog(int level, int subsys, const char *func, int line,
-		      const char *fmt, va_list ap)
+static __attribute__((format(printf, 5, 0))) void
+fake_vlog(int level, int subsys, const char *func, int line,
+	  const char *fmt, va_list ap)
 {
 	nlines++;
 	last_level = level;

@@ -46,8 +46,9 @@ static bool uet_log_default_enabled(int level, int subsys)
 	return level <= uet_log_default_level();
 }
 
-static void uet_log_default_vlog(int level, int subsys, const char *func,
-				 int line, const char *fmt, va_list ap)
+static __attribute__((format(printf, 5, 0))) void
+uet_log_default_vlog(int level, int subsys, const char *func, int line,
+		     const char *fmt, va_list ap)
 {
 	char buf[1024];
 

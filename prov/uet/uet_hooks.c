@@ -50,8 +50,9 @@ static bool uet_hook_log_enabled(int level, int subsys)
 			      (enum fi_log_subsys)subsys);
 }
 
-static void uet_hook_vlog(int level, int subsys, const char *func, int line,
-			  const char *fmt, va_list ap)
+static __attribute__((format(printf, 5, 0))) void
+uet_hook_vlog(int level, int subsys, const char *func, int line,
+	      const char *fmt, va_list ap)
 {
 	char buf[1024];
 

@@ -110,6 +110,14 @@ static int uet_iface_nl_addr_msg(struct nlmsghdr *nh,
 	return uet_iface_nl_add(v, n, cap, ifa->ifa_index, addr, flags);
 }
 
+/* NLMSG_OK(nh, left), without the comparison of a signed and an unsigned
+ * length that its glibc definition makes (-Wsign-compare under clang). */
+static bool uet_iface_nl_ok(const struct nlmsghdr *nh, int left)
+{
+	return left >= (int)sizeof(*nh) && nh->nlmsg_len >= sizeof(*nh) &&
+	       nh->nlmsg_len <= (unsigned int)left;
+}
+
 int uet_iface_nl_parse(void *buf, size_t len, uint32_t seq,
 		       struct uet_iface_v6_addr **v, size_t *n, size_t *cap)
 {
@@ -120,7 +128,7 @@ int uet_iface_nl_parse(void *buf, size_t len, uint32_t seq,
 	if (len > (size_t)UET_IFACE_NL_BUF * 64)
 		return -FI_EINVAL;
 	left = (int)len;
-	for (nh = buf; NLMSG_OK(nh, left); nh = NLMSG_NEXT(nh, left)) {
+	for (nh = buf; uet_iface_nl_ok(nh, left); nh = NLMSG_NEXT(nh, left)) {
 		if (nh->nlmsg_seq != seq)
 			continue;	/* not an answer to our request */
 		switch (nh->nlmsg_type) {
