@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Clocks of the benchmarks (bench/uet_tss_*.c, bench/uet_rma_nics.c): a
- * clock in ns, the TSC rate, so that CPU time converts to cycles, and
- * the median of a run's figures.
+ * Clocks of the benchmarks (bench/uet_tss_*.c, bench/uet_rma_nics.c,
+ * bench/uet_code_turn.c): a clock in ns, the TSC rate, so that CPU time
+ * converts to cycles, and the median of a run's figures.
  */
 #ifndef UET_BENCH_TSC_H
 #define UET_BENCH_TSC_H

@@ -27,14 +27,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_tsc.h"
+
 #define SIZE 64
 
 static uint64_t now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 static void die(const char *what)
