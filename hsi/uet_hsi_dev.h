@@ -120,6 +120,7 @@ enum uet_hsi_drop {
 	UET_HSI_DROP_RMA_EXPIRED,	/* SES: incomplete writes timed out */
 	UET_HSI_DROP_RMA_KEY,		/* SES: bad or stale memory key */
 	UET_HSI_DROP_RMA_ACCESS,	/* SES: permission or range */
+	UET_HSI_DROP_RDATA,		/* SES: read data for no READ of ours */
 	UET_HSI_DROP_N,
 };
 

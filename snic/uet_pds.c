@@ -652,7 +652,6 @@ int uet_pds_create(struct uet_pds **pdsp, const struct uet_pds_cfg *cfg,
 	uet_dlist_init(&pds->ctlq);
 	uet_dlist_init(&pds->dataq);
 	uet_dlist_init(&pds->doneq);
-	pds->next_pdcid = (uint16_t)uet_pds_rand(pds);
 	pds->next_gen = (uint32_t)uet_pds_rand(pds);
 	uet_pds_set_upcalls(pds, up, up_ctx);
 
@@ -891,6 +890,11 @@ int uet_pds_send_reply(struct uet_pds *pds, void *rx_pdc,
 	uet_pds_pkt_init(pkt, pdc->mode);
 	uet_pdc_touch(pds, pdc);
 	return uet_pdc_send(pds, pdc, pkt, uet_pds_clock(pds, now));
+}
+
+void *uet_pds_pkt_pdc(const struct uet_pds_tx_pkt *pkt)
+{
+	return pkt->priv.pdc ? uet_pdc_handle(pkt->priv.pdc) : NULL;
 }
 
 /* ---- timers ---- */

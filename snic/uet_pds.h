@@ -253,6 +253,11 @@ int uet_pds_send(struct uet_pds *pds, const struct uet_pds_key *key,
 int uet_pds_send_reply(struct uet_pds *pds, void *rx_pdc,
 		       struct uet_pds_tx_pkt *pkt, uint64_t now);
 
+/* The PDC a packet handed to uet_pds_send() went out on, as
+ * uet_pds_rx_info.pdc names it for the packets that arrive on it; NULL
+ * for RUDI and UUD. */
+void *uet_pds_pkt_pdc(const struct uet_pds_tx_pkt *pkt);
+
 /* Process one received datagram. */
 void uet_pds_rx(struct uet_pds *pds, const uint8_t *buf, size_t len,
 		const struct uet_link_addr *src, uint64_t now);

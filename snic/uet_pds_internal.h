@@ -326,7 +326,6 @@ struct uet_pds {
 	 * last pass looked), so a pass before due_ns visits touched only. */
 	struct uet_dlist touched;	/* struct uet_pdc, touch_entry */
 	uint64_t due_ns;
-	uint16_t next_pdcid;
 	uint32_t next_gen;
 
 	struct uet_bufpool hbuf_pool;	/* struct uet_pds_hbuf */

@@ -28,9 +28,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "uet_byteorder.h"
+#include "uet_csprng.h"
 #include "uet_pds_internal.h"
 
 int uet_pds_ini_key(const struct uet_pds_key *key,
@@ -116,13 +116,24 @@ struct uet_pdc *uet_pdc_from_handle(struct uet_pds *pds, void *h)
 	return pdc;
 }
 
+/* A value an off-path attacker must not guess: from the CSPRNG, or
+ * from the PDS generator (whose outputs reveal its state) when a test
+ * fixed the seed. */
+static uint64_t uet_pdc_secret(struct uet_pds *pds)
+{
+	return pds->cfg.seed ? uet_pds_rand(pds) : uet_csprng_u64();
+}
+
+/* PDCIDs are unpredictable (issue 30, findings 5 and 7: with a rolling
+ * counter, one PDCID seen gives every other): a random start, then the
+ * first free one after it.  Terminates: fewer than 65,535 are in use
+ * (max_pdcs). */
 static int uet_pdc_alloc_id(struct uet_pds *pds, uint16_t *id)
 {
+	uint16_t c = (uint16_t)uet_pdc_secret(pds);
 	unsigned int i;
-	uint16_t c;
 
-	for (i = 0; i <= UINT16_MAX; i++) {
-		c = pds->next_pdcid++;
+	for (i = 0; i <= UINT16_MAX; i++, c++) {
 		if (c && !uet_hashmap_lookup_u64(&pds->id_map, c)) {
 			*id = c;
 			return 0;
@@ -131,18 +142,12 @@ static int uet_pdc_alloc_id(struct uet_pds *pds, uint16_t *id)
 	return -ENOMEM;
 }
 
-/* Start_PSNs are unpredictable (getrandom, not the PDS generator whose
- * outputs reveal its state), unless a test fixed the seed. */
+/* Start_PSNs are unpredictable too, unless a test fixed them. */
 static uint32_t uet_pdc_new_start_psn(struct uet_pds *pds)
 {
-	uint32_t v;
-
 	if (pds->cfg.fixed_start_psn)
 		return pds->cfg.start_psn;
-	if (!pds->cfg.seed &&
-	    getrandom(&v, sizeof(v), GRND_NONBLOCK) == sizeof(v))
-		return v;
-	return (uint32_t)uet_pds_rand(pds);
+	return (uint32_t)uet_pdc_secret(pds);
 }
 
 static int uet_pdc_alloc(struct uet_pds *pds, uint32_t start_psn,

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "uet_byteorder.h"
+#include "uet_csprng.h"
 #include "uet_ses_internal.h"
 
 #define UET_SES_DEFAULT_RDZV_THRESHOLD	(64u * 1024)
@@ -106,6 +107,9 @@ static void ses_obj_finish(struct uet_ses *ses, struct uet_ses_obj *obj)
 	case UET_SES_OBJ_REPLY:
 		free(((struct uet_ses_reply *)obj)->own);
 		break;
+	case UET_SES_OBJ_READ:
+		uet_ranges_fini(&((struct uet_ses_read *)obj)->got);
+		break;
 	case UET_SES_OBJ_RMARX:
 		x = (struct uet_ses_rma_rx *)obj;
 		if (obj->cmpl && !ses->zombie && ses->up.rma_event)
@@ -177,12 +181,11 @@ int uet_ses_msgid_alloc(struct uet_ses *ses, struct uet_ses_msgid *mid,
 	if (uet_hashmap_count(&ses->msg_ids) >= UET_SES_MSG_IDS)
 		return -EAGAIN;
 	/* Terminates: fewer than UET_SES_MSG_IDS ids are in use. */
-	for (;;) {
-		id = ses->next_msg_id;
-		ses->next_msg_id = id == UINT16_MAX ? 1 : id + 1;
-		if (!uet_hashmap_lookup_u64(&ses->msg_ids, id))
-			break;
-	}
+	/* From an unpredictable start (issue 30: an id a forger must
+	 * guess), the first free one after it. */
+	id = (uint16_t)uet_csprng_u64();
+	while (!id || uet_hashmap_lookup_u64(&ses->msg_ids, id))
+		id++;
 	mid->id = id;
 	mid->kind = kind;
 	return uet_hashmap_insert_u64(&ses->msg_ids, &mid->node, id);
@@ -464,16 +467,9 @@ int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,
 	ses->pds = pds;
 	ses->up = *up;
 	ses->up_ctx = up_ctx;
-	ses->next_msg_id = 1;
-	/* Memory keys: a bijective mix of a counter and this instance. */
-	ses->mkey_seq = uet_hash_u64((uint64_t)(uintptr_t)ses);
+	/* Provider key tags: a test's fixed seed, else the CSPRNG
+	 * (ses_mr_rand). */
 	ses->mr_rng = cfg->key_seed;
-	if (!ses->mr_rng &&
-	    getrandom(&ses->mr_rng, sizeof(ses->mr_rng), GRND_NONBLOCK) !=
-	    sizeof(ses->mr_rng))
-		ses->mr_rng = ses->mkey_seq ^ (uint64_t)time(NULL);
-	if (!ses->mr_rng)
-		ses->mr_rng = 0x9e3779b97f4a7c15ull;
 
 	avail = cfg->mtu - UET_SES_PDS_HDR_LEN;
 	ses->pay_small = ses_min(avail - UET_SES_SMALL_MSG_LEN,

@@ -431,6 +431,10 @@ struct uet_ses_stats {
 					 * uniform answer; bad_job/pid/index
 					 * tell which, locally) */
 	uint64_t overlap_refused;	/* packets with bytes already placed */
+	uint64_t rdata_unmatched;	/* Response-with-Data answering no
+					 * outstanding READ of ours on the
+					 * PDC and from the peer it arrived
+					 * on (late, or forged) */
 	uint64_t ahead_refused;		/* unexpected data too far ahead of
 					 * what arrived (allocation bound) */
 	uint64_t msgs_expired;		/* incomplete messages timed out */

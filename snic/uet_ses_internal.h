@@ -402,7 +402,11 @@ struct uet_ses_read {
 	uint64_t pos;			/* message (op->iov) offset of the
 					 * first byte */
 	uint64_t len;
-	uint64_t rcvd;
+	/* Bytes of [0, len) placed, each once (issue 30, finding 1). */
+	struct uet_ranges got;
+	/* The PDC (uet_pds_pkt_pdc) the READ went out on: its data is taken
+	 * from that PDC only; NULL until sent. */
+	void *pdc;
 	bool pkt_done;			/* PDS finished the READ packet */
 };
 
@@ -509,7 +513,6 @@ struct uet_ses {
 	struct uet_hashmap eps;		/* uet_ses_ep by {job, pid, ri} */
 	struct uet_dlist ep_list;
 	struct uet_hashmap msg_ids;	/* uet_ses_msgid (READs) by id */
-	uint16_t next_msg_id;
 	struct uet_hashmap rx_msgs;	/* uet_ses_rx_msg by {stream, id} */
 	struct uet_hashmap tx_streams;	/* uet_ses_txs by stream key */
 	struct uet_hashmap_memo txs_memo;
@@ -522,7 +525,6 @@ struct uet_ses {
 	uint64_t held_bytes;		/* bounce buffers of held messages */
 	uint64_t held_msgs;
 	struct uet_hashmap mkeys;	/* uet_ses_send_op by memory key */
-	uint64_t mkey_seq;
 	struct uet_hashmap routes;	/* uet_ses_route by route key */
 	struct uet_hashmap_memo route_memo;
 	struct uet_hashmap rma_rx;	/* uet_ses_rma_rx by {stream, id} */
@@ -863,7 +865,8 @@ int uet_ses_rx_read_req(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 			const struct uet_ses_std_som1 *h,
 			struct uet_pds_rsp *rsp);
 int uet_ses_rx_read_data(struct uet_ses *ses,
-			 const struct uet_pds_rx_info *info);
+			 const struct uet_pds_rx_info *info,
+			 struct uet_pds_rsp *rsp);
 int uet_ses_rx_notice(struct uet_ses *ses, const struct uet_pds_rx_info *info);
 
 #endif /* UET_SES_INTERNAL_H */

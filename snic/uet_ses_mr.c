@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uet_csprng.h"
 #include "uet_log.h"
 #include "uet_ses_internal.h"
 #include "uet_rand.h"
@@ -84,10 +85,12 @@ static uint32_t ses_mkey_tag(uint64_t key)
 	return (uint32_t)(key >> 32) & UET_SES_MKEY_TAG_MASK;
 }
 
-/* xorshift64* over a seed from getrandom (uet_ses_create). */
+/* The CSPRNG; xorshift64* over a test's fixed key_seed. */
 static uint64_t ses_mr_rand(struct uet_ses *ses)
 {
-	return uet_rand_next(&ses->mr_rng);
+	if (ses->mr_rng)
+		return uet_rand_next(&ses->mr_rng);
+	return uet_csprng_u64();
 }
 
 /* A free slot index (oldest freed first, else a new one), off the free

@@ -50,6 +50,7 @@
 #include <string.h>
 
 #include "uet_byteorder.h"
+#include "uet_csprng.h"
 #include "uet_log.h"
 #include "uet_ses_internal.h"
 
@@ -59,9 +60,10 @@ int uet_ses_mkey_register(struct uet_ses *ses, struct uet_ses_send_op *op)
 {
 	uint64_t key;
 
-	/* uet_hash_mix64 is a bijection: distinct counters, distinct keys. */
+	/* Unpredictable (issue 30, finding 8): a key seen on the wire
+	 * tells nothing of the next one nor of this process's memory. */
 	do {
-		key = uet_hash_mix64(++ses->mkey_seq);
+		key = uet_csprng_u64();
 	} while (!key || uet_hashmap_lookup_u64(&ses->mkeys, key));
 	op->mkey = key;
 	op->mkey_reg = true;
@@ -108,6 +110,7 @@ int uet_ses_pull_build(struct uet_ses *ses, struct uet_ses_rx_msg *m,
 	rd = uet_ses_obj_alloc(ses, UET_SES_OBJ_READ);
 	if (!rd)
 		return -EAGAIN;
+	uet_ranges_init(&rd->got);
 	if (uet_ses_msgid_alloc(ses, &rd->mid, UET_SES_OBJ_READ)) {
 		uet_ses_release(ses, &rd->obj, false);
 		return -EAGAIN;
@@ -163,7 +166,7 @@ void uet_ses_read_check(struct uet_ses *ses, struct uet_ses_read *rd)
 
 	if (rd->obj.dead || !rd->pkt_done)
 		return;
-	if ((rd->msg || op) && rd->rcvd < rd->len)
+	if ((rd->msg || op) && rd->got.covered < rd->len)
 		return;
 	if (rd->msg || op) {
 		uet_dlist_remove(&rd->entry);
@@ -215,9 +218,27 @@ void uet_ses_read_tx_done(struct uet_ses *ses, struct uet_ses_pkt *pkt,
 		uet_ses_send_check(ses, op);
 }
 
-/* Response with Data for one of our READs. */
+/*
+ * A Response with Data that answers none of our READs: one we gave up
+ * on, or a forgery (issue 30, findings 1, 4 and 13).  Counted and
+ * dropped; a PDC it would have opened is released (rsp->refused).
+ */
+static int ses_rdata_unmatched(struct uet_ses *ses, struct uet_pds_rsp *rsp)
+{
+	ses->stats.rdata_unmatched++;
+	rsp->refused = true;
+	return 0;
+}
+
+/*
+ * Response with Data for one of our READs.  It must arrive on the PDC
+ * the READ went out on (so never over RUDI or UUD), from the peer the
+ * READ named, for a READ still outstanding; its bytes are placed by
+ * offset, each once (rd->got), before anything of it is written.
+ */
 int uet_ses_rx_read_data(struct uet_ses *ses,
-			 const struct uet_pds_rx_info *info)
+			 const struct uet_pds_rx_info *info,
+			 struct uet_pds_rsp *rsp)
 {
 	uint8_t fa[UET_SES_FA_KEY_LEN];
 	struct uet_ses_rsp_data h;
@@ -236,12 +257,13 @@ int uet_ses_rx_read_data(struct uet_ses *ses,
 		return -EPROTO;
 	mid = uet_ses_msgid_find(ses, h.read_request_message_id,
 				 UET_SES_OBJ_READ);
-	if (!mid)
-		return 0;	/* a READ we gave up on */
+	if (!mid || !info->pdc)
+		return ses_rdata_unmatched(ses, rsp);
 	rd = uet_container_of(mid, struct uet_ses_read, mid);
 	uet_link_addr_key(info->src, fa);
-	if (memcmp(fa, rd->peer_fa, sizeof(fa)) || h.job_id != rd->job_id)
-		return -EPROTO;
+	if (info->pdc != rd->pdc || memcmp(fa, rd->peer_fa, sizeof(fa)) ||
+	    h.job_id != rd->job_id || rd->obj.dead)
+		return ses_rdata_unmatched(ses, rsp);
 	if (uet_ses_rc_is_error(h.ctl.return_code)) {
 		ses->stats.err_rsp_rx++;
 		if (rd->msg)
@@ -259,9 +281,14 @@ int uet_ses_rx_read_data(struct uet_ses *ses,
 		return 0;
 	}
 	if (!plen || h.message_offset > rd->len ||
-	    plen > rd->len - h.message_offset || plen > rd->len - rd->rcvd)
+	    plen > rd->len - h.message_offset)
 		return -EPROTO;
-	rd->rcvd += plen;
+	if (uet_ranges_add(&rd->got, h.message_offset, plen)) {
+		/* Bytes already placed (or the set is full): nothing of it
+		 * is written. */
+		ses->stats.overlap_refused++;
+		return 0;
+	}
 	m = rd->msg;
 	if (m) {
 		uet_ses_iov_copy_in(m->recv->iov, m->recv->iovcnt,

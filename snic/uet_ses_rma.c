@@ -181,6 +181,7 @@ static struct uet_ses_read *ses_rma_read_new(struct uet_ses *ses,
 	rd = uet_ses_obj_alloc(ses, UET_SES_OBJ_READ);
 	if (!rd)
 		return NULL;
+	uet_ranges_init(&rd->got);
 	if (uet_ses_msgid_alloc(ses, &rd->mid, UET_SES_OBJ_READ)) {
 		uet_ses_release(ses, &rd->obj, false);
 		return NULL;

@@ -1203,7 +1203,7 @@ static int ses_rx_dispatch(struct uet_ses *ses,
 	case UET_SES_FMT_RSP:
 		return uet_ses_rx_notice(ses, info);
 	case UET_SES_FMT_RSP_DATA:
-		return uet_ses_rx_read_data(ses, info);
+		return uet_ses_rx_read_data(ses, info, rsp);
 	/* Well-formed requests this SES does not implement. */
 	case UET_SES_FMT_OPT_NONMATCH:
 		n = uet_ses_opt_nonmatch_decode(&on, info->ses, info->ses_len);

@@ -938,6 +938,7 @@ static const char *const uet_snic_drop_names[UET_SNIC_DROP_N] = {
 	[UET_HSI_DROP_RMA_EXPIRED] = "rma_expired",
 	[UET_HSI_DROP_RMA_KEY] = "rma_key",
 	[UET_HSI_DROP_RMA_ACCESS] = "rma_access",
+	[UET_HSI_DROP_RDATA] = "rdata_unmatched",
 	[UET_SNIC_DROP_TSS_MALFORMED] = "tss_malformed",
 	[UET_SNIC_DROP_TSS_AUTH] = "tss_auth",
 	[UET_SNIC_DROP_TSS_UNPROTECTED] = "tss_unprotected",
@@ -981,6 +982,7 @@ int uet_snic_get_drops(struct uet_hsi_dev *d, struct uet_snic_drops *out)
 	v[UET_HSI_DROP_RMA_EXPIRED] = st.ses.rma_rx_expired;
 	v[UET_HSI_DROP_RMA_KEY] = st.ses.rma_bad_key + st.ses.rma_bad_gen;
 	v[UET_HSI_DROP_RMA_ACCESS] = st.ses.rma_perm + st.ses.rma_range;
+	v[UET_HSI_DROP_RDATA] = st.ses.rdata_unmatched;
 	uet_snic_get_tss_stats(d, &mode, &ts);
 	v[UET_SNIC_DROP_TSS_MALFORMED] = ts.drops[UET_TSS_DROP_MALFORMED];
 	v[UET_SNIC_DROP_TSS_AUTH] = ts.drops[UET_TSS_DROP_AUTH];

@@ -41,12 +41,17 @@
 
 /* ---- a link that records what the target sends ---- */
 
+#define CAP_LOG		32u
+
 struct cap {
 	struct uet_link link;
 	struct uet_link_addr self;
 	uint64_t pkts, bytes;
 	uint8_t last[MTU];
 	size_t last_len;
+	/* The last CAP_LOG datagrams, oldest overwritten first. */
+	uint8_t log[CAP_LOG][MTU];
+	size_t log_len[CAP_LOG];
 };
 
 static int cap_send(struct uet_link *l, const struct uet_link_pkt *p,
@@ -65,6 +70,10 @@ static int cap_send(struct uet_link *l, const struct uet_link_pkt *p,
 			len += p[i].iov[k].iov_len;
 		}
 		c->last_len = len;
+		if (len <= MTU) {
+			memcpy(c->log[c->pkts % CAP_LOG], c->last, len);
+			c->log_len[c->pkts % CAP_LOG] = len;
+		}
 		c->pkts++;
 		c->bytes += len;
 	}
@@ -271,10 +280,11 @@ static size_t mk_req(uint8_t *buf, const struct req *r, uint8_t next_hdr,
 	return (size_t)n + ses_len;
 }
 
-static size_t mk_uud(uint8_t *buf, const uint8_t *ses, size_t ses_len)
+/* UUD and RUDI datagrams with any next header. */
+static size_t mk_uud_hdr(uint8_t *buf, uint8_t next_hdr, const uint8_t *ses,
+			 size_t ses_len)
 {
-	struct uet_pds_uud_req h = { .next_hdr = UET_HDR_REQUEST_STD,
-				     .pkt_id = 7 };
+	struct uet_pds_uud_req h = { .next_hdr = next_hdr, .pkt_id = 7 };
 	ssize_t n = uet_pds_uud_req_encode(buf, MTU, &h);
 
 	ck_assert_int_gt(n, 0);
@@ -282,17 +292,27 @@ static size_t mk_uud(uint8_t *buf, const uint8_t *ses, size_t ses_len)
 	return (size_t)n + ses_len;
 }
 
-static size_t mk_rudi(uint8_t *buf, uint32_t id, const uint8_t *ses,
-		      size_t ses_len)
+static size_t mk_rudi_hdr(uint8_t *buf, uint8_t next_hdr, uint32_t id,
+			  const uint8_t *ses, size_t ses_len)
 {
 	struct uet_pds_rudi h = { .type = UET_PDS_TYPE_RUDI_REQ,
-				  .next_hdr = UET_HDR_REQUEST_STD,
-				  .pkt_id = id };
+				  .next_hdr = next_hdr, .pkt_id = id };
 	ssize_t n = uet_pds_rudi_encode(buf, MTU, &h);
 
 	ck_assert_int_gt(n, 0);
 	memcpy(buf + n, ses, ses_len);
 	return (size_t)n + ses_len;
+}
+
+static size_t mk_uud(uint8_t *buf, const uint8_t *ses, size_t ses_len)
+{
+	return mk_uud_hdr(buf, UET_HDR_REQUEST_STD, ses, ses_len);
+}
+
+static size_t mk_rudi(uint8_t *buf, uint32_t id, const uint8_t *ses,
+		      size_t ses_len)
+{
+	return mk_rudi_hdr(buf, UET_HDR_REQUEST_STD, id, ses, ses_len);
 }
 
 static size_t mk_cp(uint8_t *buf, uint8_t type, uint16_t spdcid,
@@ -1223,6 +1243,238 @@ START_TEST(test_unauthenticated_source_memory)
 }
 END_TEST
 
+/* ---- round 2 (issue 30), findings 1, 4 and 13: pull data ---- */
+
+/* The READ the target sent last (a rendezvous pull): its PDS header and
+ * SES header. */
+static void find_read(const struct tgt *t, struct uet_pds_rud_rod_req *ph,
+		      struct uet_ses_std_som1 *sh)
+{
+	uint64_t i;
+	ssize_t n;
+
+	for (i = t->cap.pkts; i-- > 0 && t->cap.pkts - i <= CAP_LOG;) {
+		const uint8_t *d = t->cap.log[i % CAP_LOG];
+		size_t len = t->cap.log_len[i % CAP_LOG];
+
+		n = uet_pds_rud_rod_req_decode(ph, d, len);
+		if (n < 0 || ph->next_hdr != UET_HDR_REQUEST_STD ||
+		    uet_ses_std_som1_decode(sh, d + n, len - (size_t)n) < 0 ||
+		    sh->ctl.opcode != UET_READ)
+			continue;
+		return;
+	}
+	ck_abort_msg("no READ sent");
+}
+
+/* A Response with Data for READ id: len bytes of byte at off. */
+static size_t mk_rdata(uint8_t *ses, uint16_t id, uint32_t job,
+		       uint32_t rlen, uint32_t off, size_t len, uint8_t byte)
+{
+	struct uet_ses_rsp_data h;
+	ssize_t n;
+
+	memset(&h, 0, sizeof(h));
+	h.ctl.list = UET_LIST_EXPECTED;
+	h.ctl.opcode = UET_RESPONSE_W_DATA;
+	h.ctl.version = UET_SES_VERSION;
+	h.job_id = job;
+	h.read_request_message_id = id;
+	h.payload_length = (uint16_t)len;
+	h.modified_length = rlen;
+	h.message_offset = off;
+	n = uet_ses_rsp_data_encode(ses, MTU, &h);
+	ck_assert_int_gt(n, 0);
+	memset(ses + n, byte, len);
+	return (size_t)n + len;
+}
+
+#define RDZV_TOTAL	8192u
+#define RDZV_EAGER	1000u
+#define RDZV_PULL	(RDZV_TOTAL - RDZV_EAGER)
+
+/* A posted receive of RDZV_TOTAL bytes (0xcc) and a rendezvous send
+ * from s matching it (eager bytes 0x11): the target pulls the rest with
+ * one READ to s. */
+static uint8_t *rdzv_start(struct tgt *t, const struct uet_link_addr *s,
+			   struct uet_pds_rud_rod_req *rph,
+			   struct uet_ses_std_som1 *rsh)
+{
+	uint8_t ses[MTU], dg[MTU], *buf;
+	struct req r = { .syn = true, .spdcid = 21, .psn = 500 };
+	struct uet_ses_rdzv_ext rx;
+	struct uet_ses_recv_req rr;
+	struct iovec iov;
+	struct sreq q;
+	size_t n;
+	ssize_t x;
+
+	buf = malloc(RDZV_TOTAL);
+	ck_assert_ptr_nonnull(buf);
+	memset(buf, 0xcc, RDZV_TOTAL);
+	iov.iov_base = buf;
+	iov.iov_len = RDZV_TOTAL;
+	memset(&rr, 0, sizeof(rr));
+	rr.ep = t->ep;
+	rr.iov = &iov;
+	rr.iovcnt = 1;
+	ck_assert_int_eq(uet_ses_recv(t->ses, &rr, t->now), 0);
+	memset(&q, 0, sizeof(q));
+	q.opcode = UET_RENDEZVOUS_SEND;
+	q.som = q.eom = true;
+	q.msg_id = 1;
+	q.job = JOB;
+	q.total = RDZV_TOTAL;
+	n = mk_ses(ses, &q);
+	memset(&rx, 0, sizeof(rx));
+	rx.eager_length = RDZV_EAGER;
+	rx.memory_key = 0x1234;
+	rx.buffer_offset = RDZV_EAGER;
+	rx.remaining_length = RDZV_PULL;
+	x = uet_ses_rdzv_ext_encode(ses + n, MTU - n, &rx);
+	ck_assert_int_gt(x, 0);
+	n += (size_t)x;
+	memset(ses + n, 0x11, RDZV_EAGER);
+	n += RDZV_EAGER;
+	inject(t, s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses, n));
+	tgt_run(t, MS, MS / 10);
+	find_read(t, rph, rsh);
+	ck_assert_uint_eq(rsh->request_length, RDZV_PULL);
+	return buf;
+}
+
+/* Data for the READ on its own PDC, as the initiator sends it back (the
+ * reverse direction: our PDCID is the READ's SPDCID). */
+static void rdata_on_pdc(struct tgt *t, const struct uet_link_addr *s,
+			 const struct uet_pds_rud_rod_req *rph,
+			 const struct uet_ses_std_som1 *rsh, uint32_t psn,
+			 uint32_t off, size_t len, uint8_t byte)
+{
+	uint8_t ses[MTU], dg[MTU];
+	struct req r = { .spdcid = 77, .dpdcid = rph->spdcid };
+
+	r.psn = psn;
+	inject(t, s, dg,
+	       mk_req(dg, &r, UET_HDR_RESPONSE_DATA, ses,
+		      mk_rdata(ses, rsh->message_id, JOB, RDZV_PULL, off,
+			       len, byte)));
+}
+
+static bool all_of(const uint8_t *p, size_t len, uint8_t byte)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != byte)
+			return false;
+	return true;
+}
+
+static uint64_t ses_stat_rdata(const struct tgt *t)
+{
+	struct uet_ses_stats st;
+
+	uet_ses_get_stats(t->ses, &st);
+	return st.rdata_unmatched;
+}
+
+/* Finding 1: pull data needs the READ's PDC.  Forged replies over UUD
+ * and RUDI, from the right address with the right READ id, place
+ * nothing and are counted (finding 13). */
+START_TEST(test_rdata_needs_read_pdc)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5020);
+	struct uet_pds_rud_rod_req rph;
+	struct uet_ses_std_som1 rsh;
+	uint8_t ses[MTU], dg[MTU], *buf;
+	uint32_t base;
+	size_t n;
+
+	buf = rdzv_start(t, &s, &rph, &rsh);
+	ck_assert(all_of(buf, RDZV_EAGER, 0x11));
+	n = mk_rdata(ses, rsh.message_id, JOB, RDZV_PULL, 0, 2000, 0x66);
+	inject(t, &s, dg, mk_uud_hdr(dg, UET_HDR_RESPONSE_DATA, ses, n));
+	inject(t, &s, dg, mk_rudi_hdr(dg, UET_HDR_RESPONSE_DATA, 3, ses, n));
+	ck_assert_msg(all_of(buf + RDZV_EAGER, RDZV_PULL, 0xcc),
+		      "forged pull data placed in the receive buffer");
+	ck_assert_uint_eq(ses_stat_rdata(t), 2);
+	ck_assert_uint_eq(t->nrecv, 0);
+	/* The genuine data on the READ's PDC completes it. */
+	base = rph.psn - rph.psn_offset;
+	rdata_on_pdc(t, &s, &rph, &rsh, base, 0, 3600, 0x22);
+	rdata_on_pdc(t, &s, &rph, &rsh, base + 1, 3600, RDZV_PULL - 3600,
+		     0x22);
+	tgt_run(t, MS, MS / 10);
+	ck_assert_uint_eq(t->nrecv, 1);
+	ck_assert_int_eq(t->rc.status, 0);
+	ck_assert(all_of(buf, RDZV_EAGER, 0x11));
+	ck_assert(all_of(buf + RDZV_EAGER, RDZV_PULL, 0x22));
+	tgt_close(t);
+	free(buf);
+}
+END_TEST
+
+/* Finding 1: bytes are placed by offset, each once: a duplicate offset
+ * does not count towards completion, and the receive completes only
+ * when every byte arrived. */
+START_TEST(test_rdata_duplicate_offset)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5021);
+	struct uet_pds_rud_rod_req rph;
+	struct uet_ses_std_som1 rsh;
+	uint8_t *buf;
+	uint32_t base;
+
+	buf = rdzv_start(t, &s, &rph, &rsh);
+	base = rph.psn - rph.psn_offset;
+	rdata_on_pdc(t, &s, &rph, &rsh, base, 0, 1000, 0x22);
+	rdata_on_pdc(t, &s, &rph, &rsh, base + 1, 0, 1000, 0x33);
+	rdata_on_pdc(t, &s, &rph, &rsh, base + 2, 2000, 3000, 0x22);
+	rdata_on_pdc(t, &s, &rph, &rsh, base + 3, 5000, RDZV_PULL - 5000,
+		     0x22);
+	tgt_run(t, MS, MS / 10);
+	ck_assert_msg(t->nrecv == 0,
+		      "receive completed with bytes 1000-1999 of the pull never written");
+	ck_assert(all_of(buf + RDZV_EAGER, 1000, 0x22));
+	rdata_on_pdc(t, &s, &rph, &rsh, base + 4, 1000, 1000, 0x22);
+	tgt_run(t, MS, MS / 10);
+	ck_assert_uint_eq(t->nrecv, 1);
+	ck_assert_int_eq(t->rc.status, 0);
+	ck_assert(all_of(buf + RDZV_EAGER, RDZV_PULL, 0x22));
+	tgt_close(t);
+	free(buf);
+}
+END_TEST
+
+/* Finding 4: a syn carrying a Response with Data for no READ of ours
+ * opens no PDC, from any number of source ports. */
+START_TEST(test_rdata_syn_opens_nothing)
+{
+	struct tgt *t = tgt_open();
+	uint8_t ses[MTU], dg[MTU];
+	struct uet_link_addr s;
+	unsigned int i;
+	struct req r;
+	size_t n;
+
+	n = mk_rdata(ses, 4242, JOB, 100, 0, 100, 0x66);
+	for (i = 0; i < 200; i++) {
+		s = src_addr((uint16_t)(6000 + i));
+		memset(&r, 0, sizeof(r));
+		r.syn = true;
+		r.spdcid = (uint16_t)(1 + i);
+		r.psn = (uint32_t)uet_test_rand64();
+		inject(t, &s, dg, mk_req(dg, &r, UET_HDR_RESPONSE_DATA, ses,
+					 n));
+	}
+	ck_assert_uint_eq(pdcs_open(t), 0);
+	ck_assert_uint_eq(ses_stat_rdata(t), 200);
+	tgt_close(t);
+}
+END_TEST
+
 static Suite *snic_hostile_suite(void)
 {
 	Suite *s = suite_create("snic_hostile");
@@ -1247,6 +1499,9 @@ static Suite *snic_hostile_suite(void)
 	tcase_add_test(tc, test_spray_port_bound);
 	tcase_add_test(tc, test_drop_counters);
 	tcase_add_test(tc, test_unauthenticated_source_memory);
+	tcase_add_test(tc, test_rdata_needs_read_pdc);
+	tcase_add_test(tc, test_rdata_duplicate_offset);
+	tcase_add_test(tc, test_rdata_syn_opens_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -240,6 +240,9 @@ static int fake_queue(struct uet_pds *pds, struct fake_pdc *pdc,
 	e->src = pds;
 	e->pdc = pdc;
 	e->pkt = pkt;
+	/* A real PDC carries both directions: what comes back arrives on
+	 * the reverse fake PDC, so that is the one uet_pds_pkt_pdc names. */
+	pkt->priv.pdc = fake_pdc_get(net, &pdc->to, &pdc->from);
 	e->mode = mode;
 	e->psn = pdc->psn++;
 	if (fake_push(net, e, false)) {
@@ -308,6 +311,11 @@ int uet_pds_send_reply(struct uet_pds *pds, void *rx_pdc,
 	if (!pdc)
 		return -ENOMEM;
 	return fake_queue(pds, pdc, pkt, UET_PDS_MODE_RUD);
+}
+
+void *uet_pds_pkt_pdc(const struct uet_pds_tx_pkt *pkt)
+{
+	return pkt->priv.pdc;
 }
 
 void uet_pds_destroy(struct uet_pds *pds)

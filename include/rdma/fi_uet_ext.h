@@ -84,6 +84,9 @@ enum fi_uet_drop {
 	FI_UET_DROP_RMA_EXPIRED,	/* SES: incomplete writes timed out */
 	FI_UET_DROP_RMA_KEY,		/* SES: bad or stale memory key */
 	FI_UET_DROP_RMA_ACCESS,		/* SES: permission or range */
+	FI_UET_DROP_RDATA,		/* SES: read data answering no READ
+					 * outstanding on its PDC (late or
+					 * forged) */
 	FI_UET_DROP_MAX = 32		/* room for more causes */
 };
 

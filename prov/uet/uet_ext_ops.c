@@ -17,6 +17,8 @@
 
 _Static_assert((int)UET_HSI_DROP_RMA_ACCESS == (int)FI_UET_DROP_RMA_ACCESS,
 	       "fi_uet_drop follows uet_hsi_drop");
+_Static_assert((int)UET_HSI_DROP_RDATA == (int)FI_UET_DROP_RDATA,
+	       "fi_uet_drop follows uet_hsi_drop");
 _Static_assert((int)UET_HSI_DROP_N <= (int)FI_UET_DROP_MAX,
 	       "room for the PDS and SES causes");
 _Static_assert(FI_UET_TSS_FAIL_UNPROTECTED < FI_UET_TSS_FAIL_MAX,
