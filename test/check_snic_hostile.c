@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uet_hashmap.h"
 #include "uet_pds.h"
 #include "uet_pds_wire.h"
 #include "uet_ses.h"
@@ -1475,6 +1476,118 @@ START_TEST(test_rdata_syn_opens_nothing)
 }
 END_TEST
 
+/* ---- round 2, findings 5, 7 and 8: what an attacker must guess ---- */
+
+/* The inverse of uet_hash_mix64 (the splitmix64 finalizer), with which
+ * the old rendezvous keys could be run back to their counter. */
+static uint64_t unmix64(uint64_t x)
+{
+	x ^= x >> 31 ^ x >> 62;
+	x *= 0x319642b2d24d8ec3ull;
+	x ^= x >> 27 ^ x >> 54;
+	x *= 0x96de1b173f119089ull;
+	x ^= x >> 30 ^ x >> 60;
+	return x;
+}
+
+START_TEST(test_unmix64_inverts)
+{
+	uint64_t x = 0x0123456789abcdefull;
+
+	ck_assert_uint_eq(unmix64(uet_hash_mix64(x)), x);
+	ck_assert_uint_eq(unmix64(uet_hash_mix64(1)), 1);
+}
+END_TEST
+
+/* PDCIDs (named in the ACK of each syn) are not a counter: of 16 PDCs
+ * opened in a row, at most a couple are consecutive, so one seen gives
+ * no other.  The CSPRNG path: no fixed seed. */
+START_TEST(test_pdcids_unpredictable)
+{
+	struct uet_pds_cfg pc;
+	struct uet_ses_cfg sc;
+	struct tgt *t;
+	struct uet_link_addr s = src_addr(5030);
+	uint8_t ses[MTU], dg[MTU];
+	struct uet_pds_ack ack;
+	uint16_t id[16];
+	unsigned int i, runs = 0;
+	struct req r;
+
+	pds_cfg(&pc);
+	pc.seed = 0;
+	ses_cfg(&sc);
+	t = tgt_open_cfg(&pc, &sc);
+	for (i = 0; i < 16; i++) {
+		memset(&r, 0, sizeof(r));
+		r.syn = true;
+		r.spdcid = (uint16_t)(100 + i);
+		r.psn = 1000 * i;
+		inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+					 mk_write(ses, t->key, JOB, 8)));
+		ck_assert_int_gt(uet_pds_ack_decode(&ack, t->cap.last,
+						    t->cap.last_len), 0);
+		id[i] = ack.spdcid;
+		if (i && (uint16_t)(id[i] - id[i - 1]) == 1)
+			runs++;
+	}
+	ck_assert_msg(runs <= 2, "%u of 15 PDCIDs follow the one before", runs);
+	tgt_close(t);
+}
+END_TEST
+
+/* Rendezvous memory keys on the wire are neither a counter nor a
+ * counter run through the (invertible) finalizer. */
+START_TEST(test_rdzv_keys_unpredictable)
+{
+	struct tgt *t = tgt_open();
+	struct uet_pds_rud_rod_req ph;
+	struct uet_ses_std_som1 sh;
+	struct uet_ses_rdzv_ext rx;
+	struct uet_ses_send_req q;
+	struct iovec iov;
+	uint64_t key[8];
+	uint8_t *big;
+	unsigned int i, k;
+	ssize_t n;
+
+	big = calloc(1, 1u << 20);
+	ck_assert_ptr_nonnull(big);
+	iov.iov_base = big;
+	iov.iov_len = 1u << 20;
+	for (i = 0; i < 8; i++) {
+		memset(&q, 0, sizeof(q));
+		q.ep = t->ep;
+		q.dst.fa = src_addr((uint16_t)(5040 + i));
+		q.dst.job_id = JOB;
+		q.iov = &iov;
+		q.iovcnt = 1;
+		ck_assert_int_ge(uet_ses_send(t->ses, &q, t->now), 0);
+		tgt_run(t, MS, MS / 10);
+		n = uet_pds_rud_rod_req_decode(&ph, t->cap.last,
+					       t->cap.last_len);
+		ck_assert_int_gt(n, 0);
+		ck_assert_int_gt(uet_ses_std_som1_decode(&sh, t->cap.last + n,
+							 t->cap.last_len -
+							 (size_t)n), 0);
+		ck_assert_uint_eq(sh.ctl.opcode, UET_RENDEZVOUS_SEND);
+		ck_assert_int_gt(uet_ses_rdzv_ext_decode(&rx,
+				 t->cap.last + n + UET_SES_STD_SOM1_LEN,
+				 t->cap.last_len - (size_t)n -
+				 UET_SES_STD_SOM1_LEN), 0);
+		key[i] = rx.memory_key;
+	}
+	for (i = 1; i < 8; i++)
+		for (k = 0; k < i; k++) {
+			ck_assert_uint_ne(key[i] - key[k], i - k);
+			ck_assert_uint_ne(unmix64(key[i]) - unmix64(key[k]),
+					  i - k);
+		}
+	tgt_close(t);
+	free(big);
+}
+END_TEST
+
 static Suite *snic_hostile_suite(void)
 {
 	Suite *s = suite_create("snic_hostile");
@@ -1502,6 +1615,9 @@ static Suite *snic_hostile_suite(void)
 	tcase_add_test(tc, test_rdata_needs_read_pdc);
 	tcase_add_test(tc, test_rdata_duplicate_offset);
 	tcase_add_test(tc, test_rdata_syn_opens_nothing);
+	tcase_add_test(tc, test_unmix64_inverts);
+	tcase_add_test(tc, test_pdcids_unpredictable);
+	tcase_add_test(tc, test_rdzv_keys_unpredictable);
 	suite_add_tcase(s, tc);
 	return s;
 }
