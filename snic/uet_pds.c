@@ -50,6 +50,7 @@ void uet_pds_cfg_default(struct uet_pds_cfg *cfg)
 	cfg->idle_close_ns = 5000000000ull;	/* 5 s */
 	cfg->max_pdcs = 4096;
 	cfg->max_pdcs_per_src = 64;
+	cfg->max_pdcs_per_ip = 512;
 	cfg->seed = 0;
 	cfg->fixed_start_psn = false;
 	cfg->start_psn = 0;

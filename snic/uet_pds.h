@@ -202,7 +202,10 @@ struct uet_pds_cfg {
 	uint64_t ack_delay_ns;		/* ... or after this delay */
 	uint64_t idle_close_ns;		/* close PDCs idle this long, 0 never */
 	uint32_t max_pdcs;		/* per NIC, both directions */
-	uint32_t max_pdcs_per_src;	/* target PDCs per source FA, 0 any */
+	uint32_t max_pdcs_per_src;	/* target PDCs per source FA (IP and
+					 * port), 0 any */
+	uint32_t max_pdcs_per_ip;	/* target PDCs per source IP, all its
+					 * ports together, 0 any */
 	uint64_t seed;			/* PSN/PDCID randomness; 0 = random */
 	/* Congestion management (docs/congestion.md): UET_PDS_CC_* bits,
 	 * 0 off. */

@@ -11,6 +11,12 @@
  * same SPDCID, same Start_PSN) is a replay of a capture: a genuine
  * initiator opens every PDC with a new random Start_PSN.  Older captures
  * (evicted, or kept longer than that) are the exposure only TSS closes.
+ *
+ * Per-source counts: target PDCs per source address (IP and port,
+ * max_pdcs_per_src) and per source IP (every port of it together,
+ * max_pdcs_per_ip), so that rotating source ports does not multiply
+ * what one host can hold (issue 30, finding 4).  Both live in src_map:
+ * an IP's entry is its address key with the port zeroed.
  */
 #include "config.h"
 
@@ -117,32 +123,52 @@ bool uet_pds_closed_replay(struct uet_pds *pds,
 }
 
 static struct uet_pds_src *uet_pds_src_find(struct uet_pds *pds,
-					    const uint8_t *tkey)
+					    const uint8_t *key)
 {
-	struct uet_hnode *n = uet_hashmap_lookup_bytes(&pds->src_map, tkey);
+	struct uet_hnode *n = uet_hashmap_lookup_bytes(&pds->src_map, key);
 
 	return n ? uet_container_of(n, struct uet_pds_src, node) : NULL;
 }
 
-bool uet_pds_src_full(struct uet_pds *pds, const uint8_t *tkey)
+/* The key of the source IP of an address key: its port (bytes 2-3 of
+ * uet_link_addr_key) zeroed.  No address has port 0. */
+static void uet_pds_ip_key(uint8_t ip[UET_PDS_ADDR_KEY_LEN],
+			   const uint8_t *tkey)
+{
+	memcpy(ip, tkey, UET_PDS_ADDR_KEY_LEN);
+	ip[2] = 0;
+	ip[3] = 0;
+}
+
+static bool uet_pds_src_at(struct uet_pds *pds, const uint8_t *key,
+			   uint32_t max)
 {
 	struct uet_pds_src *s;
 
-	if (!pds->cfg.max_pdcs_per_src)
+	if (!max)
 		return false;
-	s = uet_pds_src_find(pds, tkey);
-	return s && s->n >= pds->cfg.max_pdcs_per_src;
+	s = uet_pds_src_find(pds, key);
+	return s && s->n >= max;
 }
 
-int uet_pds_src_add(struct uet_pds *pds, const uint8_t *tkey)
+bool uet_pds_src_full(struct uet_pds *pds, const uint8_t *tkey)
 {
-	struct uet_pds_src *s = uet_pds_src_find(pds, tkey);
+	uint8_t ip[UET_PDS_ADDR_KEY_LEN];
+
+	uet_pds_ip_key(ip, tkey);
+	return uet_pds_src_at(pds, tkey, pds->cfg.max_pdcs_per_src) ||
+	       uet_pds_src_at(pds, ip, pds->cfg.max_pdcs_per_ip);
+}
+
+static int uet_pds_src_inc(struct uet_pds *pds, const uint8_t *key)
+{
+	struct uet_pds_src *s = uet_pds_src_find(pds, key);
 
 	if (!s) {
 		s = calloc(1, sizeof(*s));
 		if (!s)
 			return -ENOMEM;
-		memcpy(s->key, tkey, UET_PDS_ADDR_KEY_LEN);
+		memcpy(s->key, key, UET_PDS_ADDR_KEY_LEN);
 		if (uet_hashmap_insert_bytes(&pds->src_map, &s->node,
 					     s->key)) {
 			free(s);
@@ -153,9 +179,9 @@ int uet_pds_src_add(struct uet_pds *pds, const uint8_t *tkey)
 	return 0;
 }
 
-void uet_pds_src_del(struct uet_pds *pds, const uint8_t *tkey)
+static void uet_pds_src_dec(struct uet_pds *pds, const uint8_t *key)
 {
-	struct uet_pds_src *s = uet_pds_src_find(pds, tkey);
+	struct uet_pds_src *s = uet_pds_src_find(pds, key);
 
 	if (!s)
 		return;
@@ -163,6 +189,34 @@ void uet_pds_src_del(struct uet_pds *pds, const uint8_t *tkey)
 		uet_hashmap_remove(&pds->src_map, &s->node);
 		free(s);
 	}
+}
+
+int uet_pds_src_add(struct uet_pds *pds, const uint8_t *tkey)
+{
+	uint8_t ip[UET_PDS_ADDR_KEY_LEN];
+	int ret;
+
+	uet_pds_ip_key(ip, tkey);
+	ret = uet_pds_src_inc(pds, tkey);
+	if (ret)
+		return ret;
+	ret = uet_pds_src_inc(pds, ip);
+	if (ret)
+		goto err_src;
+	return 0;
+
+err_src:
+	uet_pds_src_dec(pds, tkey);
+	return ret;
+}
+
+void uet_pds_src_del(struct uet_pds *pds, const uint8_t *tkey)
+{
+	uint8_t ip[UET_PDS_ADDR_KEY_LEN];
+
+	uet_pds_ip_key(ip, tkey);
+	uet_pds_src_dec(pds, tkey);
+	uet_pds_src_dec(pds, ip);
 }
 
 /* ---- drop causes ---- */

@@ -184,10 +184,12 @@ static struct tgt *tgt_open_cfg(const struct uet_pds_cfg *pc,
 	return t;
 }
 
+/* As the NIC runs by default: congestion management (NSCC) on. */
 static void pds_cfg(struct uet_pds_cfg *pc)
 {
 	uet_pds_cfg_default(pc);
 	pc->seed = 42;
+	pc->cc = UET_PDS_CC_NSCC;
 }
 
 static void ses_cfg(struct uet_ses_cfg *sc)
@@ -455,6 +457,33 @@ static bool guards_intact(const struct tgt *t)
 	return true;
 }
 
+/* An ACK of any of the three kinds (with congestion management on, the
+ * target sends ACK_CC). */
+static ssize_t ack_decode_any(struct uet_pds_ack *ack, const uint8_t *buf,
+			      size_t len)
+{
+	struct uet_pds_ack_ccx x;
+	struct uet_pds_ack_cc c;
+	ssize_t n;
+
+	switch (uet_pds_peek_type(buf, len)) {
+	case UET_PDS_TYPE_ACK:
+		return uet_pds_ack_decode(ack, buf, len);
+	case UET_PDS_TYPE_ACK_CC:
+		n = uet_pds_ack_cc_decode(&c, buf, len);
+		if (n > 0)
+			*ack = c.ack;
+		return n;
+	case UET_PDS_TYPE_ACK_CCX:
+		n = uet_pds_ack_ccx_decode(&x, buf, len);
+		if (n > 0)
+			*ack = x.ack;
+		return n;
+	default:
+		return -EPROTO;
+	}
+}
+
 /* The SES return code of the response on the last ACK the target sent
  * (0 when it carried none). */
 static uint8_t last_rsp_rc(const struct tgt *t)
@@ -463,7 +492,7 @@ static uint8_t last_rsp_rc(const struct tgt *t)
 	struct uet_ses_rsp rsp;
 	ssize_t n;
 
-	n = uet_pds_ack_decode(&ack, t->cap.last, t->cap.last_len);
+	n = ack_decode_any(&ack, t->cap.last, t->cap.last_len);
 	if (n < 0 || ack.next_hdr != UET_HDR_RESPONSE)
 		return 0;
 	if (uet_ses_rsp_decode(&rsp, t->cap.last + n,
@@ -549,7 +578,7 @@ START_TEST(test_replay_after_close)
 	{
 		struct uet_pds_ack ack;
 
-		ck_assert_int_gt(uet_pds_ack_decode(&ack, t->cap.last,
+		ck_assert_int_gt(ack_decode_any(&ack, t->cap.last,
 						    t->cap.last_len), 0);
 		inject(t, &s, dg, mk_cp(dg, UET_CTL_CLOSE_COMMAND, 77,
 					ack.spdcid, 1001));
@@ -727,7 +756,7 @@ START_TEST(test_first_packet_timed_from_arrival)
 	q.plen = sizeof(data);
 	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
 				 mk_ses(ses, &q)));
-	ck_assert_int_gt(uet_pds_ack_decode(&ack, t->cap.last,
+	ck_assert_int_gt(ack_decode_any(&ack, t->cap.last,
 					    t->cap.last_len), 0);
 	uet_ses_get_stats(t->ses, &st);
 	ck_assert_uint_eq(st.unexpected, 1);
@@ -781,7 +810,7 @@ START_TEST(test_write_records_bounded)
 	q.msg_id = 1;
 	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
 				 mk_ses(ses, &q)));
-	ck_assert_int_gt(uet_pds_ack_decode(&ack, t->cap.last,
+	ck_assert_int_gt(ack_decode_any(&ack, t->cap.last,
 					    t->cap.last_len), 0);
 	r.syn = false;
 	r.dpdcid = ack.spdcid;
@@ -825,7 +854,7 @@ START_TEST(test_rod_hold_bounded)
 		r.psn = 100;
 		inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
 					 n));
-		ck_assert_int_gt(uet_pds_ack_decode(&ack, t->cap.last,
+		ck_assert_int_gt(ack_decode_any(&ack, t->cap.last,
 						    t->cap.last_len), 0);
 		dpdcid[p] = ack.spdcid;
 	}
@@ -853,7 +882,7 @@ START_TEST(test_rod_hold_bounded)
 		r.spdcid = 99;
 		r.psn = 500;
 		inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses, n));
-		ck_assert_int_gt(uet_pds_ack_decode(&ack, t->cap.last,
+		ck_assert_int_gt(ack_decode_any(&ack, t->cap.last,
 						    t->cap.last_len), 0);
 		r.syn = false;
 		r.dpdcid = ack.spdcid;
@@ -978,7 +1007,7 @@ START_TEST(test_duplicate_offset_not_counted)
 	q.plen = 500;
 	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
 				 mk_ses(ses, &q)));
-	ck_assert_int_gt(uet_pds_ack_decode(&ack, t->cap.last,
+	ck_assert_int_gt(ack_decode_any(&ack, t->cap.last,
 					    t->cap.last_len), 0);
 	r.syn = false;
 	r.dpdcid = ack.spdcid;
@@ -1026,7 +1055,7 @@ START_TEST(test_duplicate_write_offset)
 	q.plen = 16;
 	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
 				 mk_ses(ses, &q)));
-	ck_assert_int_gt(uet_pds_ack_decode(&ack, t->cap.last,
+	ck_assert_int_gt(ack_decode_any(&ack, t->cap.last,
 					    t->cap.last_len), 0);
 	r.syn = false;
 	r.dpdcid = ack.spdcid;
@@ -1136,7 +1165,7 @@ START_TEST(test_spray_port_bound)
 
 	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
 				 mk_write(ses, t->key, JOB, 8)));
-	ck_assert_int_gt(uet_pds_ack_decode(&ack, t->cap.last,
+	ck_assert_int_gt(ack_decode_any(&ack, t->cap.last,
 					    t->cap.last_len), 0);
 	ck_assert(!region_untouched(t));
 	memset(t->mem, 0xee, sizeof(t->mem));
@@ -1476,6 +1505,42 @@ START_TEST(test_rdata_syn_opens_nothing)
 }
 END_TEST
 
+/* Finding 4: rotating source ports does not multiply what one host
+ * holds: max_pdcs_per_ip PDCs for every port of an IP together, and
+ * another host is still served. */
+START_TEST(test_src_ports_rotated)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s;
+	uint8_t ses[MTU], dg[MTU];
+	struct uet_pds_stats st;
+	unsigned int i;
+	struct req r;
+	size_t n;
+
+	n = mk_write(ses, t->key, JOB, 8);
+	for (i = 0; i < 700; i++) {
+		s = src_addr((uint16_t)(7000 + i));
+		memset(&r, 0, sizeof(r));
+		r.syn = true;
+		r.spdcid = (uint16_t)(1 + i);
+		r.psn = (uint32_t)uet_test_rand64();
+		inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses, n));
+	}
+	ck_assert_uint_eq(pdcs_open(t), 512);
+	uet_pds_get_stats(t->pds, &st);
+	ck_assert_uint_eq(st.src_limit, 700 - 512);
+	ck_assert_int_eq(uet_link_addr_from_str(&s, "127.0.0.3", 7000), 0);
+	memset(&r, 0, sizeof(r));
+	r.syn = true;
+	r.spdcid = 1;
+	r.psn = 77;
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses, n));
+	ck_assert_uint_eq(pdcs_open(t), 513);
+	tgt_close(t);
+}
+END_TEST
+
 /* ---- round 2, findings 5, 7 and 8: what an attacker must guess ---- */
 
 /* The inverse of uet_hash_mix64 (the splitmix64 finalizer), with which
@@ -1525,7 +1590,7 @@ START_TEST(test_pdcids_unpredictable)
 		r.psn = 1000 * i;
 		inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
 					 mk_write(ses, t->key, JOB, 8)));
-		ck_assert_int_gt(uet_pds_ack_decode(&ack, t->cap.last,
+		ck_assert_int_gt(ack_decode_any(&ack, t->cap.last,
 						    t->cap.last_len), 0);
 		id[i] = ack.spdcid;
 		if (i && (uint16_t)(id[i] - id[i - 1]) == 1)
@@ -1615,6 +1680,7 @@ static Suite *snic_hostile_suite(void)
 	tcase_add_test(tc, test_rdata_needs_read_pdc);
 	tcase_add_test(tc, test_rdata_duplicate_offset);
 	tcase_add_test(tc, test_rdata_syn_opens_nothing);
+	tcase_add_test(tc, test_src_ports_rotated);
 	tcase_add_test(tc, test_unmix64_inverts);
 	tcase_add_test(tc, test_pdcids_unpredictable);
 	tcase_add_test(tc, test_rdzv_keys_unpredictable);
