@@ -1543,6 +1543,74 @@ END_TEST
 
 /* ---- round 2, findings 5, 7 and 8: what an attacker must guess ---- */
 
+/* Finding 5: the READ amplification fix bypassed blind.  The attacker
+ * learns a PDCID with a probe of its own (a refused syn is answered
+ * with an ACK naming the PDC it opened), spoofs a 16 MiB READ from the
+ * victim, and spoofs the victim's ACKs for the PDCIDs that a counter
+ * would give next, acknowledging the PSNs from its own Start_PSN on.
+ * With unpredictable PDCIDs the reply never leaves its unverified
+ * allowance. */
+START_TEST(test_read_amplification_blind)
+{
+	struct uet_ses_mr_attr a;
+	struct tgt *t = tgt_open();
+	struct uet_link_addr atk = src_addr(5050), vic = src_addr(5051);
+	uint8_t ses[MTU], dg[MTU], *big;
+	struct req r = { .syn = true, .spdcid = 8, .psn = 3 };
+	struct uet_pds_ack ack;
+	uint64_t key, before;
+	uint16_t probe_id, g;
+	unsigned int round;
+	struct sreq q;
+	ssize_t n;
+
+	big = calloc(1, 16u << 20);
+	ck_assert_ptr_nonnull(big);
+	memset(&a, 0, sizeof(a));
+	a.addr = big;
+	a.len = 16u << 20;
+	a.access = UET_SES_ACC_REMOTE_READ;
+	ck_assert_int_eq(uet_ses_mr_reg(t->ses, &a, &key), 0);
+	/* The probe: a WRITE of another job, refused. */
+	inject(t, &atk, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				   mk_write(ses, t->key, JOB + 1, 8)));
+	ck_assert_int_gt(ack_decode_any(&ack, t->cap.last, t->cap.last_len),
+			 0);
+	probe_id = ack.spdcid;
+	memset(&q, 0, sizeof(q));
+	q.opcode = UET_READ;
+	q.som = q.eom = true;
+	q.msg_id = 1;
+	q.job = JOB;
+	q.key = key;
+	q.total = 16u << 20;
+	r.spdcid = 9;
+	r.psn = 1000;
+	before = t->cap.bytes;
+	inject(t, &vic, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+				   mk_ses(ses, &q)));
+	for (round = 0; round < 300; round++) {
+		for (g = 1; g <= 16; g++) {
+			memset(&ack, 0, sizeof(ack));
+			ack.cack_psn = 1000 + round;
+			ack.spdcid = 9;
+			ack.dpdcid = (uint16_t)(probe_id + g);
+			if (!ack.dpdcid)
+				continue;
+			n = uet_pds_ack_encode(dg, MTU, &ack);
+			ck_assert_int_gt(n, 0);
+			inject(t, &vic, dg, (size_t)n);
+		}
+		tgt_run(t, MS, MS);
+	}
+	ck_assert_msg(t->cap.bytes - before < 128u * 1024,
+		      "%llu bytes sent to the victim",
+		      (unsigned long long)(t->cap.bytes - before));
+	tgt_close(t);
+	free(big);
+}
+END_TEST
+
 /* The inverse of uet_hash_mix64 (the splitmix64 finalizer), with which
  * the old rendezvous keys could be run back to their counter. */
 static uint64_t unmix64(uint64_t x)
@@ -1681,6 +1749,7 @@ static Suite *snic_hostile_suite(void)
 	tcase_add_test(tc, test_rdata_duplicate_offset);
 	tcase_add_test(tc, test_rdata_syn_opens_nothing);
 	tcase_add_test(tc, test_src_ports_rotated);
+	tcase_add_test(tc, test_read_amplification_blind);
 	tcase_add_test(tc, test_unmix64_inverts);
 	tcase_add_test(tc, test_pdcids_unpredictable);
 	tcase_add_test(tc, test_rdzv_keys_unpredictable);
