@@ -72,6 +72,14 @@ struct uet_iface_v6_addr {
  * netlink), -FI_EIO or -FI_ETIMEDOUT.
  */
 int uet_iface_v6_unusable(struct uet_iface_v6_addr **out, size_t *np);
+/*
+ * The dump behind uet_iface_v6_unusable on fd, a NETLINK_ROUTE socket
+ * (with a receive timeout): the RTM_GETADDR request of sequence number
+ * seq, then its answer read until NLMSG_DONE, within a second.  Same
+ * results.
+ */
+int uet_iface_nl_dump(int fd, uint32_t seq, struct uet_iface_v6_addr **out,
+		      size_t *np);
 /* IFA_F_* flags of an address that cannot be bound. */
 bool uet_iface_nl_flags_unusable(uint32_t flags);
 /*

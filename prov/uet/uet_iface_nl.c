@@ -151,41 +151,27 @@ int uet_iface_nl_parse(void *buf, size_t len, uint32_t seq,
 	return left ? -FI_EINVAL : 0;	/* a truncated message */
 }
 
-int uet_iface_v6_unusable(struct uet_iface_v6_addr **out, size_t *np)
+int uet_iface_nl_dump(int fd, uint32_t seq, struct uet_iface_v6_addr **out,
+		      size_t *np)
 {
 	struct {
 		struct nlmsghdr nh;
 		struct ifaddrmsg ifa;
 	} req;
 	struct sockaddr_nl sa;
-	struct timeval tv = {
-		.tv_sec = UET_IFACE_NL_TIMEOUT_MS / 1000,
-		.tv_usec = UET_IFACE_NL_TIMEOUT_MS % 1000 * 1000,
-	};
 	uint64_t end = uet_clock_now_ns() +
 		       (uint64_t)UET_IFACE_NL_TIMEOUT_MS * UET_NSEC_PER_MSEC;
 	struct uet_iface_v6_addr *v = NULL;
 	size_t n = 0, cap = 0;
-	uint32_t seq;
 	ssize_t got;
 	char *buf;
-	int fd, ret = 0;
+	int ret = 0;
 
 	*out = NULL;
 	*np = 0;
 	buf = malloc(UET_IFACE_NL_BUF);
 	if (!buf)
 		return -FI_ENOMEM;
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (fd < 0) {
-		ret = -FI_ENOSYS;
-		goto err_free_buf;
-	}
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
-		ret = -FI_EIO;
-		goto err_close_fd;
-	}
-	seq = (uint32_t)uet_clock_now_ns() | 1;
 	memset(&req, 0, sizeof(req));
 	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifa));
 	req.nh.nlmsg_type = RTM_GETADDR;
@@ -197,12 +183,12 @@ int uet_iface_v6_unusable(struct uet_iface_v6_addr **out, size_t *np)
 	if (sendto(fd, &req, req.nh.nlmsg_len, 0, (struct sockaddr *)&sa,
 		   sizeof(sa)) != (ssize_t)req.nh.nlmsg_len) {
 		ret = -FI_EIO;
-		goto err_close_fd;
+		goto err_free;
 	}
 	for (;;) {
 		if (uet_clock_now_ns() >= end) {
 			ret = -FI_ETIMEDOUT;
-			goto err_close_fd;
+			goto err_free;
 		}
 		got = recv(fd, buf, UET_IFACE_NL_BUF, 0);
 		if (got < 0 && errno == EINTR)
@@ -211,24 +197,43 @@ int uet_iface_v6_unusable(struct uet_iface_v6_addr **out, size_t *np)
 			ret = got < 0 && (errno == EAGAIN ||
 					  errno == EWOULDBLOCK) ?
 			      -FI_ETIMEDOUT : -FI_EIO;
-			goto err_close_fd;
+			goto err_free;
 		}
 		ret = uet_iface_nl_parse(buf, (size_t)got, seq, &v, &n, &cap);
 		if (ret < 0)
-			goto err_close_fd;
+			goto err_free;
 		if (ret == 1)
 			break;
 	}
-	close(fd);
 	free(buf);
 	*out = v;
 	*np = n;
 	return 0;
 
-err_close_fd:
-	close(fd);
-err_free_buf:
+err_free:
 	free(buf);
 	free(v);
+	return ret;
+}
+
+int uet_iface_v6_unusable(struct uet_iface_v6_addr **out, size_t *np)
+{
+	struct timeval tv = {
+		.tv_sec = UET_IFACE_NL_TIMEOUT_MS / 1000,
+		.tv_usec = UET_IFACE_NL_TIMEOUT_MS % 1000 * 1000,
+	};
+	int fd, ret;
+
+	*out = NULL;
+	*np = 0;
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return -FI_ENOSYS;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
+		ret = -FI_EIO;
+	else
+		ret = uet_iface_nl_dump(fd, (uint32_t)uet_clock_now_ns() | 1,
+					out, np);
+	close(fd);
 	return ret;
 }
