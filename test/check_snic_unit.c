@@ -12,7 +12,6 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <netinet/in.h>
@@ -1864,7 +1863,6 @@ START_TEST(test_env_tss_key_not_file)
 	char key[128];
 	struct uet_tss_cfg tc;
 	uint8_t secret[32];
-	int fd;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
@@ -1872,10 +1870,7 @@ START_TEST(test_env_tss_key_not_file)
 	snprintf(key, sizeof(key), "%s/key", dir);
 	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
 	memset(secret, 0x5c, sizeof(secret));
-	fd = open(key, O_WRONLY | O_CREAT | O_EXCL, 0600);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, secret, sizeof(secret)), 32);
-	close(fd);
+	uet_test_write_file(key, secret, sizeof(secret), 0600);
 	ck_assert_int_eq(symlink(key, link), 0);
 	setenv("FI_UET_TSS", "required", 1);
 	alarm(10);

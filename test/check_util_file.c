@@ -40,19 +40,6 @@ static void tmp_fini(struct tmp *t)
 	ck_assert_int_eq(rmdir(t->dir), 0);
 }
 
-static void write_file(const char *path, const void *buf, size_t len,
-		       mode_t mode)
-{
-	int fd;
-
-	unlink(path);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, buf, len), (ssize_t)len);
-	ck_assert_int_eq(fchmod(fd, mode), 0);
-	close(fd);
-}
-
 START_TEST(test_read_regular)
 {
 	struct tmp t;
@@ -60,7 +47,7 @@ START_TEST(test_read_regular)
 	size_t len = 99;
 
 	tmp_init(&t, "f");
-	write_file(t.path, "0123456789", 10, 0644);
+	uet_test_write_file(t.path, "0123456789", 10, 0644);
 	ck_assert_int_eq(uet_file_read_small(t.path, buf, sizeof(buf), &len,
 					     0), 0);
 	ck_assert_uint_eq(len, 10);
@@ -71,7 +58,7 @@ START_TEST(test_read_regular)
 	ck_assert_int_eq(uet_file_read_small(t.path, buf, 9, &len, 0),
 			 -EFBIG);
 	/* empty */
-	write_file(t.path, "", 0, 0644);
+	uet_test_write_file(t.path, "", 0, 0644);
 	ck_assert_int_eq(uet_file_read_small(t.path, buf, sizeof(buf), &len,
 					     0), 0);
 	ck_assert_uint_eq(len, 0);
@@ -114,7 +101,7 @@ START_TEST(test_refuse_link_dir_device)
 	size_t len;
 
 	tmp_init(&t, "f");
-	write_file(t.path, "x", 1, 0600);
+	uet_test_write_file(t.path, "x", 1, 0600);
 	snprintf(link, sizeof(link), "%s/link", t.dir);
 	ck_assert_int_eq(symlink(t.path, link), 0);
 	ck_assert_int_eq(uet_file_read_small(link, buf, sizeof(buf), &len, 0),
@@ -137,7 +124,7 @@ START_TEST(test_private)
 	size_t len, i;
 
 	tmp_init(&t, "f");
-	write_file(t.path, "secret", 6, 0600);
+	uet_test_write_file(t.path, "secret", 6, 0600);
 	ck_assert_int_eq(uet_file_read_small(t.path, buf, sizeof(buf), &len,
 					     UET_FILE_PRIVATE), 0);
 	ck_assert_uint_eq(len, 6);
