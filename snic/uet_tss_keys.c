@@ -20,6 +20,7 @@
 #include <openssl/rand.h>
 
 #include "uet_byteorder.h"
+#include "uet_file.h"
 #include "uet_tss_internal.h"
 
 #define TSS_KDF_SALT		"UET-TSS-v1"
@@ -148,37 +149,18 @@ int uet_tss_key_file_load(const char *path,
 			  uint8_t secret[UET_TSS_SECRET_LEN])
 {
 	uint8_t buf[TSS_KEY_FILE_MAX + 1];
-	struct stat st;
 	size_t len = 0;
-	ssize_t r;
-	int fd, ret;
+	int ret;
 
 	if (!path || !*path || !secret)
 		return -EINVAL;
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0) {
-		ret = -errno;
-		goto out_close;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 07777) != 0600) {
-		ret = -EPERM;
-		goto out_close;
-	}
-	while (len < sizeof(buf)) {
-		r = read(fd, buf + len, sizeof(buf) - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			ret = -errno;
-			goto out_wipe;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
+	/* Never blocks on a FIFO; this user's regular file, mode 0600. */
+	ret = uet_file_read_small(path, buf, sizeof(buf), &len,
+				  UET_FILE_PRIVATE);
+	if (ret == -EFBIG)
+		ret = -EINVAL;		/* too long for a key */
+	if (ret)
+		goto out_wipe;
 	if (len == UET_TSS_SECRET_LEN) {
 		memcpy(secret, buf, UET_TSS_SECRET_LEN);
 		ret = 0;
@@ -189,7 +171,5 @@ int uet_tss_key_file_load(const char *path,
 	}
 out_wipe:
 	uet_tss_wipe(buf, sizeof(buf));
-out_close:
-	close(fd);
 	return ret;
 }

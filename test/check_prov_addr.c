@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,6 +296,40 @@ START_TEST(test_addr_from_text)
 }
 END_TEST
 
+/* The scope of a link-local text address: an interface name or a
+ * decimal index that fits 32 bits, nothing after it (issue 30, 11). */
+START_TEST(test_addr_text_scope)
+{
+	static const char *bad[] = {
+		"uet://[fe80::1%4294967297]:1", "uet://[fe80::1%4294967296]:1",
+		"uet://[fe80::1%99999999999999999999999]:1",
+		"uet://[fe80::1%7junk]:1", "uet://[fe80::1%7 ]:1",
+		"uet://[fe80::1% 7]:1", "uet://[fe80::1%+7]:1",
+		"uet://[fe80::1%-1]:1", "uet://[fe80::1%0x7]:1",
+		"uet://[fe80::1%0]:1", "uet://[fe80::1%lo7x]:1",
+		"fi_sockaddr_in6://[fe80::1%18446744073709551623]:1",
+	};
+	struct uet_addr b;
+	unsigned int lo = if_nametoindex("lo");
+	size_t i;
+
+	ck_assert_int_eq(uet_addr_from_text(&b, "uet://[fe80::1%7]:1", 20), 0);
+	ck_assert_uint_eq(b.u.sin6.sin6_scope_id, 7);
+	ck_assert_int_eq(uet_addr_from_text(&b, "uet://[fe80::1%4294967295]:1",
+					    29), 0);
+	ck_assert_uint_eq(b.u.sin6.sin6_scope_id, 4294967295u);
+	if (lo) {
+		ck_assert_int_eq(uet_addr_from_text(&b, "uet://[fe80::1%lo]:1",
+						    21), 0);
+		ck_assert_uint_eq(b.u.sin6.sin6_scope_id, lo);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(uet_addr_from_text(&b, bad[i],
+						 strlen(bad[i]) + 1) ==
+			      -FI_EINVAL, "accepted '%s'", bad[i]);
+}
+END_TEST
+
 START_TEST(test_addr_resolve)
 {
 	struct uet_addr a;
@@ -396,6 +431,7 @@ static Suite *addr_suite(void)
 	tcase_add_test(tc, test_addr_malformed);
 	tcase_add_test(tc, test_addr_str);
 	tcase_add_test(tc, test_addr_from_text);
+	tcase_add_test(tc, test_addr_text_scope);
 	tcase_add_test(tc, test_addr_resolve);
 	tcase_add_test(tc, test_addr_cmp);
 	tcase_add_test(tc, test_addr_insertsym);

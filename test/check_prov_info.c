@@ -11,7 +11,9 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <stdio.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -1039,7 +1041,7 @@ START_TEST(test_iface_nl_unusable)
 	nl_addr_msg(b, &off, 7, AF_INET6, 1, "::1", 0x80, 0);
 	nl_addr_msg(b, &off, 7, AF_INET, 6, "10.0.0.1", 0x40, 0);
 	nl_addr_msg(b, &off, 8, AF_INET6, 7, "fe80::7", 0x40, 0);
-	ck_assert_int_eq(uet_iface_nl_parse(b, off, 7, &v, &n, &cap), 0);
+	ck_assert_int_eq(uet_iface_nl_parse(b, off, 7, 0, &v, &n, &cap), 0);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_uint_eq(v[0].ifindex, 2);
 	ck_assert_int_eq(inet_pton(AF_INET6, "fe80::1", &want), 1);
@@ -1052,23 +1054,88 @@ START_TEST(test_iface_nl_unusable)
 	off = 0;
 	nl_addr_msg(b, &off, 7, AF_INET6, 9, "fe80::9", 0x48, 0);
 	nl_ctl_msg(b, &off, 7, NLMSG_DONE, 0);
-	ck_assert_int_eq(uet_iface_nl_parse(b, off, 7, &v, &n, &cap), 1);
+	ck_assert_int_eq(uet_iface_nl_parse(b, off, 7, 0, &v, &n, &cap), 1);
 	ck_assert_uint_eq(n, 3);
 	/* a message cut short */
 	off = 0;
 	nl_addr_msg(b, &off, 7, AF_INET6, 9, "fe80::9", 0x48, 0);
-	ck_assert_int_eq(uet_iface_nl_parse(b, off - 4, 7, &v, &n, &cap),
+	ck_assert_int_eq(uet_iface_nl_parse(b, off - 4, 7, 0, &v, &n, &cap),
 			 -FI_EINVAL);
+	/* an answer to another socket's request (nlmsg_pid) */
+	off = 0;
+	nl_addr_msg(b, &off, 7, AF_INET6, 9, "fe80::9", 0x48, 0);
+	((struct nlmsghdr *)b)->nlmsg_pid = 4242;
+	n = 0;
+	ck_assert_int_eq(uet_iface_nl_parse(b, off, 7, 0, &v, &n, &cap), 0);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(uet_iface_nl_parse(b, off, 7, 4242, &v, &n, &cap), 0);
+	ck_assert_uint_eq(n, 1);
 	/* the kernel's error */
 	off = 0;
 	nl_ctl_msg(b, &off, 7, NLMSG_ERROR, -EPERM);
-	ck_assert_int_eq(uet_iface_nl_parse(b, off, 7, &v, &n, &cap),
+	ck_assert_int_eq(uet_iface_nl_parse(b, off, 7, 0, &v, &n, &cap),
 			 -FI_EIO);
 	free(v);
 	/* and the live one answers (a bounded netlink dump) */
 	v = NULL;
 	ck_assert_int_eq(uet_iface_v6_unusable(&v, &n), 0);
 	free(v);
+}
+END_TEST
+
+/* A reply that does not come from the kernel (issue 30, finding 12):
+ * another netlink socket (root may unicast to any port id) queues a
+ * forged dump of the right sequence number, a DAD-failed address and
+ * NLMSG_DONE, on the socket before the real request goes out.  The
+ * forgery is dropped; the answer is the kernel's. */
+START_TEST(test_iface_nl_forged_sender)
+{
+	uint8_t b[512] __attribute__((aligned(8)));
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct timeval tv = { .tv_sec = 1 };
+	struct uet_iface_v6_addr *v = NULL;
+	struct in6_addr forged;
+	socklen_t salen = sizeof(sa);
+	const uint32_t seq = 0x5eed;
+	size_t off = 0, done, n, i;
+	int fd, f;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	f = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_ge(f, 0);
+	ck_assert_int_eq(setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv,
+				    sizeof(tv)), 0);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sa, &salen), 0);
+	ck_assert_uint_ne(sa.nl_pid, 0);
+	nl_addr_msg(b, &off, seq, AF_INET6, 1, "fe80::dead", 0x48, 0);
+	((struct nlmsghdr *)b)->nlmsg_pid = sa.nl_pid;
+	done = off;
+	nl_ctl_msg(b, &off, seq, NLMSG_DONE, 0);
+	((struct nlmsghdr *)(b + done))->nlmsg_pid = sa.nl_pid;
+	if (sendto(f, b, off, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		ck_assert_int_eq(errno, EPERM);
+		fprintf(stderr, "test_iface_nl_forged_sender: skipped, "
+			"no CAP_NET_ADMIN\n");
+		goto out;
+	}
+	ck_assert_int_eq(uet_iface_nl_dump(fd, seq, &v, &n), 0);
+	ck_assert_int_eq(inet_pton(AF_INET6, "fe80::dead", &forged), 1);
+	for (i = 0; i < n; i++)
+		ck_assert_msg(memcmp(&v[i].addr, &forged, sizeof(forged)),
+			      "forged address accepted");
+	free(v);
+	/* the sender check itself */
+	salen = sizeof(sa);
+	ck_assert_int_eq(getsockname(f, (struct sockaddr *)&sa, &salen), 0);
+	ck_assert(!uet_iface_nl_from_kernel(&sa, salen));
+	sa.nl_pid = 0;
+	ck_assert(uet_iface_nl_from_kernel(&sa, salen));
+	ck_assert(!uet_iface_nl_from_kernel(&sa, salen - 1));
+out:
+	close(f);
+	close(fd);
 }
 END_TEST
 
@@ -1251,6 +1318,7 @@ static Suite *info_suite(void)
 	tcase_add_test(tc, test_iface_fabric_names);
 	tcase_add_test(tc, test_iface_order);
 	tcase_add_test(tc, test_iface_nl_unusable);
+	tcase_add_test(tc, test_iface_nl_forged_sender);
 	tcase_add_test(tc, test_xlate);
 	suite_add_tcase(s, tc);
 	return s;

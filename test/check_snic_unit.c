@@ -17,6 +17,7 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1852,6 +1853,46 @@ START_TEST(test_env)
 }
 END_TEST
 
+/* FI_UET_TSS_KEY_FILE naming something that is not a regular file
+ * (issue 30, finding 10): a FIFO made the open block until a writer came
+ * (fi_domain hung); it, a symbolic link and a directory are refused at
+ * once.  alarm() turns a hang into a failure. */
+START_TEST(test_env_tss_key_not_file)
+{
+	char dir[] = "/tmp/check_snic_unit.XXXXXX", fifo[128], link[128];
+	char key[128];
+	struct uet_tss_cfg tc;
+	uint8_t secret[32];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	snprintf(key, sizeof(key), "%s/key", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	memset(secret, 0x5c, sizeof(secret));
+	uet_test_write_file(key, secret, sizeof(secret), 0600);
+	ck_assert_int_eq(symlink(key, link), 0);
+	setenv("FI_UET_TSS", "required", 1);
+	alarm(10);
+	setenv("FI_UET_TSS_KEY_FILE", fifo, 1);
+	ck_assert_int_eq(uet_snic_tss_cfg(NULL, JOB, &tc), -EPERM);
+	setenv("FI_UET_TSS_KEY_FILE", link, 1);
+	ck_assert_int_eq(uet_snic_tss_cfg(NULL, JOB, &tc), -ELOOP);
+	setenv("FI_UET_TSS_KEY_FILE", dir, 1);
+	ck_assert_int_eq(uet_snic_tss_cfg(NULL, JOB, &tc), -EPERM);
+	setenv("FI_UET_TSS_KEY_FILE", key, 1);
+	ck_assert_int_eq(uet_snic_tss_cfg(NULL, JOB, &tc), 0);
+	ck_assert_mem_eq(tc.secret, secret, sizeof(secret));
+	alarm(0);
+	unsetenv("FI_UET_TSS");
+	unsetenv("FI_UET_TSS_KEY_FILE");
+	unlink(link);
+	unlink(key);
+	unlink(fifo);
+	rmdir(dir);
+}
+END_TEST
+
 /* ================================================================== */
 /* Auto-progress thread over real UDP                                  */
 /* ================================================================== */
@@ -2530,6 +2571,7 @@ static Suite *snic_unit_suite(void)
 	tcase_add_test(tc, test_peers);
 	tcase_add_test(tc, test_mr_table);
 	tcase_add_test(tc, test_env);
+	tcase_add_test(tc, test_env_tss_key_not_file);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("auto_progress");

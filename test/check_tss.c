@@ -597,19 +597,6 @@ END_TEST
 
 /* ---- key file ---- */
 
-static void write_file(const char *path, const void *buf, size_t len,
-		       mode_t mode)
-{
-	int fd;
-
-	unlink(path);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, buf, len), (ssize_t)len);
-	ck_assert_int_eq(fchmod(fd, mode), 0);
-	close(fd);
-}
-
 START_TEST(test_key_file)
 {
 	char dir[] = "/tmp/check_tss.XXXXXX", path[128], link[128];
@@ -626,29 +613,29 @@ START_TEST(test_key_file)
 	}
 	strcat(hex, "\n");
 
-	write_file(path, raw, 32, 0600);
+	uet_test_write_file(path, raw, 32, 0600);
 	ck_assert_int_eq(uet_tss_key_file_load(path, got), 0);
 	ck_assert_mem_eq(got, raw, 32);
-	write_file(path, hex, strlen(hex), 0600);
+	uet_test_write_file(path, hex, strlen(hex), 0600);
 	memset(got, 0, sizeof(got));
 	ck_assert_int_eq(uet_tss_key_file_load(path, got), 0);
 	ck_assert_mem_eq(got, raw, 32);
 	/* Readable by the group or others, or executable: refused. */
-	write_file(path, hex, strlen(hex), 0640);
+	uet_test_write_file(path, hex, strlen(hex), 0640);
 	ck_assert_int_eq(uet_tss_key_file_load(path, got), -EPERM);
-	write_file(path, hex, strlen(hex), 0604);
+	uet_test_write_file(path, hex, strlen(hex), 0604);
 	ck_assert_int_eq(uet_tss_key_file_load(path, got), -EPERM);
-	write_file(path, hex, strlen(hex), 0700);
+	uet_test_write_file(path, hex, strlen(hex), 0700);
 	ck_assert_int_eq(uet_tss_key_file_load(path, got), -EPERM);
-	write_file(path, hex, strlen(hex), 0400);
+	uet_test_write_file(path, hex, strlen(hex), 0400);
 	ck_assert_int_eq(uet_tss_key_file_load(path, got), -EPERM);
 	/* Bad content. */
-	write_file(path, hex, 63, 0600);
+	uet_test_write_file(path, hex, 63, 0600);
 	ck_assert_int_eq(uet_tss_key_file_load(path, got), -EINVAL);
 	hex[5] = 'g';
-	write_file(path, hex, strlen(hex), 0600);
+	uet_test_write_file(path, hex, strlen(hex), 0600);
 	ck_assert_int_eq(uet_tss_key_file_load(path, got), -EINVAL);
-	write_file(path, raw, 31, 0600);
+	uet_test_write_file(path, raw, 31, 0600);
 	ck_assert_int_eq(uet_tss_key_file_load(path, got), -EINVAL);
 	/* Symbolic links are not followed; a directory is not a file. */
 	ck_assert_int_eq(symlink(path, link), 0);
@@ -685,7 +672,7 @@ START_TEST(test_snic_tss_cfg)
 	ck_assert_mem_eq(tc.secret, secret, 32);
 	ck_assert_uint_eq(tc.job_id, JOB);
 
-	write_file(path, secret, 32, 0644);
+	uet_test_write_file(path, secret, 32, 0644);
 	setenv("FI_UET_TSS_KEY_FILE", path, 1);
 	ck_assert_int_eq(uet_snic_tss_cfg(NULL, JOB, &tc), -EPERM);
 	ck_assert_int_eq(chmod(path, 0600), 0);

@@ -9,15 +9,19 @@
  *                               UET_TEST_SEED if set, else time-based;
  *                               printed so that a failure is replayable.
  *   uet_test_rand64()           xorshift64* generator over that seed.
+ *   uet_test_write_file()       a new file of given bytes and mode.
  */
 #ifndef UET_TEST_H
 #define UET_TEST_H
 
 #include <check.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "uet_rand.h"
 
@@ -77,6 +81,20 @@ static inline uint64_t uet_test_rand_bits(unsigned int bits)
 	uint64_t v = uet_test_rand64();
 
 	return bits >= 64 ? v : (v & ((1ull << bits) - 1));
+}
+
+/* path (replaced when it exists) holds len bytes of buf, mode mode. */
+static inline void uet_test_write_file(const char *path, const void *buf,
+				       size_t len, mode_t mode)
+{
+	int fd;
+
+	unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, buf, len), (ssize_t)len);
+	ck_assert_int_eq(fchmod(fd, mode), 0);
+	close(fd);
 }
 
 #define UET_TEST_MAIN(make_suite)					\

@@ -22,19 +22,37 @@ static int uet_addr_text_num(const char *s, const char *end,
 			     unsigned long max, unsigned long *v,
 			     const char **next)
 {
-	unsigned long n = 0;
+	unsigned long n = 0, d;
 	const char *p = s;
 
 	while (p < end && *p >= '0' && *p <= '9') {
-		n = n * 10 + (unsigned long)(*p - '0');
-		if (n > max)
-			return -FI_EINVAL;
+		d = (unsigned long)(*p - '0');
+		if (d > max || n > (max - d) / 10)
+			return -FI_EINVAL;	/* n * 10 + d > max */
+		n = n * 10 + d;
 		p++;
 	}
 	if (p == s)
 		return -FI_EINVAL;
 	*v = n;
 	*next = p;
+	return 0;
+}
+
+/* The scope after '%': an interface name, else a decimal index in
+ * [1, UINT32_MAX] with nothing before or after its digits. */
+static int uet_addr_text_scope(const char *s, uint32_t *scope)
+{
+	unsigned long v;
+	const char *end = s + strlen(s), *next;
+
+	*scope = if_nametoindex(s);
+	if (*scope)
+		return 0;
+	if (uet_addr_text_num(s, end, UINT32_MAX, &v, &next) ||
+	    next != end || !v)
+		return -FI_EINVAL;
+	*scope = (uint32_t)v;
 	return 0;
 }
 
@@ -79,11 +97,7 @@ static int uet_addr_text_host_port(struct uet_addr *a, const char *s,
 	pct = strchr(host, '%');
 	if (pct) {
 		host[pct - host] = '\0';
-		a->u.sin6.sin6_scope_id = if_nametoindex(pct + 1);
-		if (!a->u.sin6.sin6_scope_id)
-			a->u.sin6.sin6_scope_id =
-				(uint32_t)strtoul(pct + 1, NULL, 10);
-		if (!a->u.sin6.sin6_scope_id)
+		if (uet_addr_text_scope(pct + 1, &a->u.sin6.sin6_scope_id))
 			return -FI_EINVAL;
 	}
 	if (inet_pton(AF_INET6, host, &a->u.sin6.sin6_addr) != 1)

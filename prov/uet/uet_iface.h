@@ -22,6 +22,7 @@
 #include <net/if.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/socket.h>
 
 #include "uet_addr.h"
 
@@ -72,16 +73,31 @@ struct uet_iface_v6_addr {
  * netlink), -FI_EIO or -FI_ETIMEDOUT.
  */
 int uet_iface_v6_unusable(struct uet_iface_v6_addr **out, size_t *np);
+/*
+ * The dump behind uet_iface_v6_unusable on fd, a NETLINK_ROUTE socket
+ * (with a receive timeout): the RTM_GETADDR request of sequence number
+ * seq, then its answer read until NLMSG_DONE, within a second; datagrams
+ * not from the kernel are dropped, a truncated one is -FI_EIO.  Same
+ * results.
+ */
+int uet_iface_nl_dump(int fd, uint32_t seq, struct uet_iface_v6_addr **out,
+		      size_t *np);
 /* IFA_F_* flags of an address that cannot be bound. */
 bool uet_iface_nl_flags_unusable(uint32_t flags);
 /*
- * One read of an RTM_GETADDR dump (buf, len bytes; answers to seq
- * only): the unusable IPv6 addresses appended to *v (*n of *cap).
+ * One read of an RTM_GETADDR dump (buf, len bytes; answers to seq and
+ * the socket's port id portid only): the unusable IPv6 addresses
+ * appended to *v (*n of *cap).
  * 1 at the dump's end (NLMSG_DONE), 0 more to read, -FI_EIO the kernel
  * answered an error, -FI_EINVAL a malformed message, -FI_ENOMEM.
  */
-int uet_iface_nl_parse(void *buf, size_t len, uint32_t seq,
+int uet_iface_nl_parse(void *buf, size_t len, uint32_t seq, uint32_t portid,
 		       struct uet_iface_v6_addr **v, size_t *n, size_t *cap);
+struct sockaddr_nl;
+/* A datagram's sender (from recvmsg, len bytes) is the kernel: port id
+ * 0.  Other sockets (with CAP_NET_ADMIN) can send to ours too. */
+bool uet_iface_nl_from_kernel(const struct sockaddr_nl *from,
+			      socklen_t len);
 
 /* Fill ifc->fabric from its address and mask (pure: for tests too). */
 void uet_iface_set_fabric(struct uet_iface *ifc);

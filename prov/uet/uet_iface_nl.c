@@ -16,12 +16,14 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <rdma/fi_errno.h>
 
 #include "uet_clock.h"
 #include "uet_iface.h"
+#include "uet_log.h"
 
 #ifndef IFA_F_OPTIMISTIC
 #define IFA_F_OPTIMISTIC	0x04
@@ -118,7 +120,7 @@ static bool uet_iface_nl_ok(const struct nlmsghdr *nh, int left)
 	       nh->nlmsg_len <= (unsigned int)left;
 }
 
-int uet_iface_nl_parse(void *buf, size_t len, uint32_t seq,
+int uet_iface_nl_parse(void *buf, size_t len, uint32_t seq, uint32_t portid,
 		       struct uet_iface_v6_addr **v, size_t *n, size_t *cap)
 {
 	struct nlmsghdr *nh;
@@ -129,7 +131,7 @@ int uet_iface_nl_parse(void *buf, size_t len, uint32_t seq,
 		return -FI_EINVAL;
 	left = (int)len;
 	for (nh = buf; uet_iface_nl_ok(nh, left); nh = NLMSG_NEXT(nh, left)) {
-		if (nh->nlmsg_seq != seq)
+		if (nh->nlmsg_seq != seq || nh->nlmsg_pid != portid)
 			continue;	/* not an answer to our request */
 		switch (nh->nlmsg_type) {
 		case NLMSG_DONE:
@@ -151,41 +153,41 @@ int uet_iface_nl_parse(void *buf, size_t len, uint32_t seq,
 	return left ? -FI_EINVAL : 0;	/* a truncated message */
 }
 
-int uet_iface_v6_unusable(struct uet_iface_v6_addr **out, size_t *np)
+bool uet_iface_nl_from_kernel(const struct sockaddr_nl *from,
+			      socklen_t len)
+{
+	return len == sizeof(*from) && from->nl_family == AF_NETLINK &&
+	       from->nl_pid == 0;
+}
+
+int uet_iface_nl_dump(int fd, uint32_t seq, struct uet_iface_v6_addr **out,
+		      size_t *np)
 {
 	struct {
 		struct nlmsghdr nh;
 		struct ifaddrmsg ifa;
 	} req;
-	struct sockaddr_nl sa;
-	struct timeval tv = {
-		.tv_sec = UET_IFACE_NL_TIMEOUT_MS / 1000,
-		.tv_usec = UET_IFACE_NL_TIMEOUT_MS % 1000 * 1000,
+	struct sockaddr_nl sa, self, from;
+	socklen_t salen = sizeof(self);
+	struct iovec iov;
+	struct msghdr msg = {
+		.msg_name = &from,
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
 	};
 	uint64_t end = uet_clock_now_ns() +
 		       (uint64_t)UET_IFACE_NL_TIMEOUT_MS * UET_NSEC_PER_MSEC;
 	struct uet_iface_v6_addr *v = NULL;
 	size_t n = 0, cap = 0;
-	uint32_t seq;
 	ssize_t got;
 	char *buf;
-	int fd, ret = 0;
+	int ret = 0;
 
 	*out = NULL;
 	*np = 0;
 	buf = malloc(UET_IFACE_NL_BUF);
 	if (!buf)
 		return -FI_ENOMEM;
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (fd < 0) {
-		ret = -FI_ENOSYS;
-		goto err_free_buf;
-	}
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
-		ret = -FI_EIO;
-		goto err_close_fd;
-	}
-	seq = (uint32_t)uet_clock_now_ns() | 1;
 	memset(&req, 0, sizeof(req));
 	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifa));
 	req.nh.nlmsg_type = RTM_GETADDR;
@@ -197,38 +199,78 @@ int uet_iface_v6_unusable(struct uet_iface_v6_addr **out, size_t *np)
 	if (sendto(fd, &req, req.nh.nlmsg_len, 0, (struct sockaddr *)&sa,
 		   sizeof(sa)) != (ssize_t)req.nh.nlmsg_len) {
 		ret = -FI_EIO;
-		goto err_close_fd;
+		goto err_free;
 	}
+	/* Our port id (bound by now): the kernel's answers carry it. */
+	if (getsockname(fd, (struct sockaddr *)&self, &salen) ||
+	    salen != sizeof(self) || self.nl_family != AF_NETLINK) {
+		ret = -FI_EIO;
+		goto err_free;
+	}
+	iov.iov_base = buf;
+	iov.iov_len = UET_IFACE_NL_BUF;
 	for (;;) {
 		if (uet_clock_now_ns() >= end) {
 			ret = -FI_ETIMEDOUT;
-			goto err_close_fd;
+			goto err_free;
 		}
-		got = recv(fd, buf, UET_IFACE_NL_BUF, 0);
+		memset(&from, 0, sizeof(from));
+		msg.msg_namelen = sizeof(from);
+		msg.msg_flags = 0;
+		got = recvmsg(fd, &msg, 0);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0) {
 			ret = got < 0 && (errno == EAGAIN ||
 					  errno == EWOULDBLOCK) ?
 			      -FI_ETIMEDOUT : -FI_EIO;
-			goto err_close_fd;
+			goto err_free;
 		}
-		ret = uet_iface_nl_parse(buf, (size_t)got, seq, &v, &n, &cap);
+		if (!uet_iface_nl_from_kernel(&from, msg.msg_namelen)) {
+			UET_WARN_ONCE(UET_LOG_FABRIC, "rtnetlink: dropped a datagram from port id %u, not the kernel\n",
+				      from.nl_pid);
+			continue;
+		}
+		if (msg.msg_flags & MSG_TRUNC) {
+			ret = -FI_EIO;	/* part of the dump is lost */
+			goto err_free;
+		}
+		ret = uet_iface_nl_parse(buf, (size_t)got, seq, self.nl_pid,
+					 &v, &n, &cap);
 		if (ret < 0)
-			goto err_close_fd;
+			goto err_free;
 		if (ret == 1)
 			break;
 	}
-	close(fd);
 	free(buf);
 	*out = v;
 	*np = n;
 	return 0;
 
-err_close_fd:
-	close(fd);
-err_free_buf:
+err_free:
 	free(buf);
 	free(v);
+	return ret;
+}
+
+int uet_iface_v6_unusable(struct uet_iface_v6_addr **out, size_t *np)
+{
+	struct timeval tv = {
+		.tv_sec = UET_IFACE_NL_TIMEOUT_MS / 1000,
+		.tv_usec = UET_IFACE_NL_TIMEOUT_MS % 1000 * 1000,
+	};
+	int fd, ret;
+
+	*out = NULL;
+	*np = 0;
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return -FI_ENOSYS;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
+		ret = -FI_EIO;
+	else
+		ret = uet_iface_nl_dump(fd, (uint32_t)uet_clock_now_ns() | 1,
+					out, np);
+	close(fd);
 	return ret;
 }

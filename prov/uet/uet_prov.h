@@ -219,8 +219,10 @@ struct uet_av_entry {
 /* Named AV tables in POSIX shared memory (uet_av_shm.c). */
 struct uet_av_shm;
 /* Create (attr->flags without FI_READ) or map read-only (FI_READ) the
- * table of attr->name.  0, -FI_EINVAL (bad name or count), -FI_ENOENT
- * (FI_READ and no such table), -FI_ENOMEM or -errno. */
+ * table of attr->name.  0, -FI_EINVAL (bad name or count, a malformed
+ * table), -FI_EPERM (an object of another user under the name, or for
+ * FI_READ one that is not a regular file or that others may write),
+ * -FI_ENOENT (FI_READ and no such table), -FI_ENOMEM or -errno. */
 int uet_av_shm_open(const struct fi_av_attr *attr, struct uet_av_shm **s);
 /* Unmap; the writer also removes the name. */
 void uet_av_shm_close(struct uet_av_shm *s);
