@@ -778,6 +778,23 @@ static void uet_pdc_req_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 	}
 }
 
+/*
+ * Whether src may send requests on pdc: the peer's own address, or one
+ * of its entropy ports P + 1 .. P + UET_LINK_ENT_SPAN when spraying is
+ * on in this job (cfg.cc_entropies > 1, FI_UET_CC_ENTROPIES: a job-wide
+ * setting, the announcement of the peers' entropy ports).  Without it a
+ * local user of the peer's host who binds one of those ports cannot
+ * reach the PDC (issue 30, finding 7).
+ */
+static bool uet_pds_req_src_ok(const struct uet_pds *pds,
+			       const struct uet_pdc *pdc,
+			       const struct uet_link_addr *src)
+{
+	if (pds->cfg.cc_entropies > 1)
+		return uet_link_addr_entropy_of(&pdc->peer, src);
+	return uet_link_addr_eq(&pdc->peer, src);
+}
+
 static void uet_pds_req_rx(struct uet_pds *pds, const uint8_t *buf,
 			   size_t len, const struct uet_link_addr *src,
 			   uint64_t now)
@@ -859,7 +876,7 @@ static void uet_pds_req_rx(struct uet_pds *pds, const uint8_t *buf,
 		 * port counts for syn requests, the target's key, and for
 		 * every other packet). */
 		pdc = uet_pdc_by_id(pds, h.dpdcid);
-		if (!pdc || !uet_link_addr_entropy_of(&pdc->peer, src) ||
+		if (!pdc || !uet_pds_req_src_ok(pds, pdc, src) ||
 		    (pdc->rpdcid && pdc->rpdcid != h.spdcid) ||
 		    (!pdc->rpdcid && !pdc->initiator)) {
 			pds->st.unknown_pdc++;

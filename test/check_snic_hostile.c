@@ -1151,9 +1151,15 @@ END_TEST
  * ports (its port + 1 .. + UET_LINK_ENT_SPAN), not from any port of its
  * IP address: another process of that host (another user) that learnt
  * the two PDCIDs must not write through it. */
-START_TEST(test_spray_port_bound)
+/* The ports of a peer that may send on its PDC: with spraying off in the
+ * job (cc_entropies 1, the default) its own port only (round 2, finding
+ * 7: a local user binding P + k of the peer's host reached the PDC);
+ * with spraying on, its entropy ports P + 1 .. P + UET_LINK_ENT_SPAN. */
+static void spray_port_bound(uint32_t entropies)
 {
-	struct tgt *t = tgt_open();
+	struct uet_pds_cfg pc;
+	struct uet_ses_cfg sc;
+	struct tgt *t;
 	struct uet_link_addr s = src_addr(5020);
 	struct uet_link_addr far = src_addr(5020 + UET_LINK_ENT_SPAN + 1);
 	struct uet_link_addr below = src_addr(5019);
@@ -1163,6 +1169,10 @@ START_TEST(test_spray_port_bound)
 	struct uet_pds_stats st;
 	struct uet_pds_ack ack;
 
+	pds_cfg(&pc);
+	pc.cc_entropies = entropies;
+	ses_cfg(&sc);
+	t = tgt_open_cfg(&pc, &sc);
 	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
 				 mk_write(ses, t->key, JOB, 8)));
 	ck_assert_int_gt(ack_decode_any(&ack, t->cap.last,
@@ -1181,13 +1191,30 @@ START_TEST(test_spray_port_bound)
 		      "a request from a port outside the peer's entropy "
 		      "ports wrote through its PDC");
 	ck_assert_uint_eq(st.unknown_pdc, 2);
-	/* its last entropy port: accepted */
+	/* its last entropy port: accepted only when the job sprays */
 	inject(t, &ent, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
 				   mk_write(ses, t->key, JOB, 8)));
-	ck_assert(!region_untouched(t));
 	uet_pds_get_stats(t->pds, &st);
-	ck_assert_uint_eq(st.unknown_pdc, 2);
+	if (entropies > 1) {
+		ck_assert(!region_untouched(t));
+		ck_assert_uint_eq(st.unknown_pdc, 2);
+	} else {
+		ck_assert_msg(region_untouched(t),
+			      "an entropy port wrote with spraying off");
+		ck_assert_uint_eq(st.unknown_pdc, 3);
+	}
 	tgt_close(t);
+}
+
+START_TEST(test_spray_port_bound)
+{
+	spray_port_bound(4);
+}
+END_TEST
+
+START_TEST(test_spray_port_off)
+{
+	spray_port_bound(1);
 }
 END_TEST
 
@@ -1743,6 +1770,7 @@ static Suite *snic_hostile_suite(void)
 	tcase_add_test(tc, test_uniform_refusal);
 	tcase_add_test(tc, test_spoofed_syn_no_reset);
 	tcase_add_test(tc, test_spray_port_bound);
+	tcase_add_test(tc, test_spray_port_off);
 	tcase_add_test(tc, test_drop_counters);
 	tcase_add_test(tc, test_unauthenticated_source_memory);
 	tcase_add_test(tc, test_rdata_needs_read_pdc);
