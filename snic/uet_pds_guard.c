@@ -9,7 +9,9 @@
  * UET_PDS_CLOSED_MAX target PDCs that executed anything, each kept for
  * UET_PDS_CLOSED_NS.  A syn request that names one of them (same source,
  * same SPDCID, same Start_PSN) is a replay of a capture: a genuine
- * initiator opens every PDC with a new random Start_PSN.  Older captures
+ * initiator opens every PDC with a new random Start_PSN.  So is one
+ * whose PSN lies in what that PDC received, whatever Start_PSN its
+ * edited psn_offset names.  Older captures
  * (evicted, or kept longer than that) are the exposure only TSS closes.
  *
  * Per-source counts: target PDCs per source address (IP and port,
@@ -32,6 +34,7 @@ struct uet_pds_closed {
 	bool used;
 	uint8_t key[UET_PDS_TGT_KEY_LEN];
 	uint32_t start_psn;
+	uint32_t end_psn;		/* first PSN it had not received */
 	uint64_t expires_ns;
 };
 
@@ -99,12 +102,25 @@ void uet_pds_closed_note(struct uet_pds *pds, const struct uet_pdc *pdc)
 		uet_hashmap_insert_bytes(&pds->closed_map, &c->node, c->key);
 	}
 	c->start_psn = pdc->start_psn;
+	c->end_psn = uet_psn_window_base(&pdc->win);
 	c->expires_ns = pds->now + UET_PDS_CLOSED_NS;
+}
+
+/* psn in [start, end) of the sequence space. */
+static bool uet_psn_in(uint32_t psn, uint32_t start, uint32_t end)
+{
+	return psn - start < end - start;
+}
+
+bool uet_pdc_psn_seen(const struct uet_pdc *pdc, uint32_t psn)
+{
+	return uet_psn_in(psn, pdc->start_psn,
+			  uet_psn_window_base(&pdc->win));
 }
 
 bool uet_pds_closed_replay(struct uet_pds *pds,
 			   const uint8_t tkey[UET_PDS_TGT_KEY_LEN],
-			   uint32_t start_psn)
+			   uint32_t start_psn, uint32_t psn)
 {
 	struct uet_pds_closed *c;
 	struct uet_hnode *n;
@@ -113,6 +129,11 @@ bool uet_pds_closed_replay(struct uet_pds *pds,
 	if (!n)
 		return false;
 	c = uet_container_of(n, struct uet_pds_closed, node);
+	/* A capture with its psn_offset edited names another Start_PSN
+	 * but a PSN the PDC received (issue 30, finding 6). */
+	if (c->expires_ns > pds->now &&
+	    uet_psn_in(psn, c->start_psn, c->end_psn))
+		return true;
 	if (c->expires_ns <= pds->now || c->start_psn != start_psn) {
 		/* Expired, or a new incarnation: forget it. */
 		uet_hashmap_remove(&pds->closed_map, &c->node);

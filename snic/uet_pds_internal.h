@@ -383,10 +383,13 @@ int uet_pds_guard_init(struct uet_pds *pds);
 void uet_pds_guard_fini(struct uet_pds *pds);
 /* Remember a target PDC that goes (after it executed requests). */
 void uet_pds_closed_note(struct uet_pds *pds, const struct uet_pdc *pdc);
-/* A syn request naming a PDC closed recently with this Start_PSN. */
+/* A syn request (PSN psn, Start_PSN start_psn) replaying a PDC closed
+ * recently: the same Start_PSN, or a PSN that PDC received. */
 bool uet_pds_closed_replay(struct uet_pds *pds,
 			   const uint8_t tkey[UET_PDS_TGT_KEY_LEN],
-			   uint32_t start_psn);
+			   uint32_t start_psn, uint32_t psn);
+/* Whether psn is one that pdc received already ([Start_PSN, base)). */
+bool uet_pdc_psn_seen(const struct uet_pdc *pdc, uint32_t psn);
 /* Per-source target PDC counts (tkey: the source's address key). */
 bool uet_pds_src_full(struct uet_pds *pds, const uint8_t *tkey);
 int uet_pds_src_add(struct uet_pds *pds, const uint8_t *tkey);

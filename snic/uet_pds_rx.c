@@ -828,6 +828,14 @@ static void uet_pds_req_rx(struct uet_pds *pds, const uint8_t *buf,
 		uet_put_be16(tkey + UET_PDS_ADDR_KEY_LEN, h.spdcid);
 		start = h.psn - h.psn_offset;
 		pdc = uet_pdc_by_tgt_key(pds, tkey);
+		if (pdc && pdc->start_psn != start &&
+		    uet_pdc_psn_seen(pdc, h.psn)) {
+			/* A capture of this PDC with its psn_offset
+			 * edited: a replay, not a new incarnation. */
+			pds->st.replay_drop++;
+			uet_pds_drop_warn(pds, UET_PDS_DROP_REPLAY);
+			return;
+		}
 		if (pdc && pdc->start_psn != start) {
 			/*
 			 * Another Start_PSN under a live PDC's source and
@@ -849,7 +857,7 @@ static void uet_pds_req_rx(struct uet_pds *pds, const uint8_t *buf,
 			uet_pdc_teardown(pds, pdc);
 			pdc = NULL;
 		}
-		if (!pdc && uet_pds_closed_replay(pds, tkey, start)) {
+		if (!pdc && uet_pds_closed_replay(pds, tkey, start, h.psn)) {
 			/* A capture of a PDC that closed: never again. */
 			pds->st.replay_drop++;
 			uet_pds_drop_warn(pds, UET_PDS_DROP_REPLAY);

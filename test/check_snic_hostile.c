@@ -599,6 +599,54 @@ START_TEST(test_replay_after_close)
 }
 END_TEST
 
+/* Round 2, finding 6: a capture whose psn_offset was edited names
+ * another Start_PSN, but a PSN the PDC received: still a replay, of a
+ * closed PDC and of a live idle one (which it used to replace). */
+START_TEST(test_replay_edited_offset)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5002);
+	uint8_t ses[MTU], dg[MTU];
+	struct req r = { .syn = true, .spdcid = 78, .psn = 1000 };
+	struct uet_pds_stats st;
+	struct uet_pds_ack ack;
+	unsigned int k;
+	uint64_t v;
+	size_t n;
+
+	n = mk_atomic(ses, t->key, 1);
+	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses, n));
+	ck_assert_uint_eq(pdcs_open(t), 1);
+	ck_assert_int_gt(ack_decode_any(&ack, t->cap.last, t->cap.last_len),
+			 0);
+	/* Live and idle: the edited capture neither replaces the PDC nor
+	 * applies the atomic again. */
+	tgt_run(t, 100 * MS, 10 * MS);
+	for (k = 1; k <= 3; k++) {
+		r.psn_offset = (uint16_t)k;
+		inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses, n));
+	}
+	memcpy(&v, t->mem + GUARD, sizeof(v));
+	ck_assert_msg(v == 0xeeeeeeeeeeeeeeefull,
+		      "edited replay applied again on a live PDC");
+	ck_assert_uint_eq(pdcs_open(t), 1);
+	/* Closed: the same. */
+	inject(t, &s, dg, mk_cp(dg, UET_CTL_CLOSE_COMMAND, 78, ack.spdcid,
+				1001));
+	ck_assert_uint_eq(pdcs_open(t), 0);
+	for (k = 4; k <= 6; k++) {
+		r.psn_offset = (uint16_t)k;
+		inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses, n));
+	}
+	memcpy(&v, t->mem + GUARD, sizeof(v));
+	ck_assert_msg(v == 0xeeeeeeeeeeeeeeefull,
+		      "edited replay applied again after close");
+	uet_pds_get_stats(t->pds, &st);
+	ck_assert_uint_eq(st.replay_drop, 6);
+	tgt_close(t);
+}
+END_TEST
+
 /* ---- finding 3: SYN flood ---- */
 
 START_TEST(test_syn_flood_wrong_job)
@@ -1757,6 +1805,7 @@ static Suite *snic_hostile_suite(void)
 	tcase_add_test(tc, test_rma_over_uud_refused);
 	tcase_add_test(tc, test_uud_send_into_rdm_refused);
 	tcase_add_test(tc, test_replay_after_close);
+	tcase_add_test(tc, test_replay_edited_offset);
 	tcase_add_test(tc, test_syn_flood_wrong_job);
 	tcase_add_test(tc, test_syn_per_source_limit);
 	tcase_add_test(tc, test_unexp_budget_not_pinned);
