@@ -42,6 +42,8 @@ struct uet_pds_src {
 	struct uet_hnode node;		/* pds->src_map */
 	uint8_t key[UET_PDS_ADDR_KEY_LEN];
 	uint32_t n;			/* target PDCs of this source */
+	uint32_t held;			/* IP entries: ROD hold buffers of
+					 * its PDCs */
 };
 
 int uet_pds_guard_init(struct uet_pds *pds)
@@ -229,6 +231,45 @@ int uet_pds_src_add(struct uet_pds *pds, const uint8_t *tkey)
 err_src:
 	uet_pds_src_dec(pds, tkey);
 	return ret;
+}
+
+/* The entry of pdc's source IP, if pdc is counted against it. */
+static struct uet_pds_src *uet_pds_src_ip(struct uet_pds *pds,
+					  const struct uet_pdc *pdc)
+{
+	uint8_t ip[UET_PDS_ADDR_KEY_LEN];
+
+	if (!pdc->src_counted)
+		return NULL;
+	uet_pds_ip_key(ip, pdc->key);
+	return uet_pds_src_find(pds, ip);
+}
+
+bool uet_pds_src_hold(struct uet_pds *pds, struct uet_pdc *pdc)
+{
+	struct uet_pds_src *s = uet_pds_src_ip(pds, pdc);
+
+	if (!s)
+		return true;	/* our own PDCs: the per-PDC bound only */
+	if (s->held >= UET_PDS_HOLD_PER_SRC(pds->cfg.window))
+		return false;
+	s->held++;
+	pdc->nheld_src++;
+	return true;
+}
+
+void uet_pds_src_unhold(struct uet_pds *pds, struct uet_pdc *pdc, uint32_t n)
+{
+	struct uet_pds_src *s;
+
+	if (n > pdc->nheld_src)
+		n = pdc->nheld_src;
+	if (!n)
+		return;
+	pdc->nheld_src -= n;
+	s = uet_pds_src_ip(pds, pdc);
+	if (s)
+		s->held -= n < s->held ? n : s->held;
 }
 
 void uet_pds_src_del(struct uet_pds *pds, const uint8_t *tkey)

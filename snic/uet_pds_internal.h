@@ -90,6 +90,9 @@
  * UET_PDS_HOLD_WINDOWS; a smaller share makes reordered streams retry),
  * and how long a PDC may hold packets without the gap filling. */
 #define UET_PDS_HOLD_PER_PDC(window)	(window)
+/* ... and per source IP, all its target PDCs together (a quarter of
+ * the pool: one host cannot starve the others' reordered streams). */
+#define UET_PDS_HOLD_PER_SRC(window)	(2u * (window))
 #define UET_PDS_HOLD_NS			(4ull * 1000000000ull)
 /* Destroy: how many times each target PDC's final answers (retained
  * SES responses, the latest request's ACK) are sent after the owed and
@@ -259,6 +262,8 @@ struct uet_pdc {
 	uint32_t deliver_psn;		/* ROD: next PSN to give SES */
 	struct uet_pds_hold **hold;	/* ROD: [psn & ring_mask] */
 	uint32_t nheld;
+	uint32_t nheld_src;		/* of them, counted against the
+					 * source IP (uet_pds_src_hold) */
 	uint64_t hold_since_ns;		/* ROD: held packets waiting since */
 	uint64_t deliver_retry_ns;	/* ROD: SES refused a held packet */
 	uint32_t ack_pending;		/* received, not yet acked */
@@ -390,6 +395,11 @@ bool uet_pds_closed_replay(struct uet_pds *pds,
 			   uint32_t start_psn, uint32_t psn);
 /* Whether psn is one that pdc received already ([Start_PSN, base)). */
 bool uet_pdc_psn_seen(const struct uet_pdc *pdc, uint32_t psn);
+/* ROD hold buffers per source IP: take one for pdc (false: the
+ * source's share is used up), give n back. */
+bool uet_pds_src_hold(struct uet_pds *pds, struct uet_pdc *pdc);
+void uet_pds_src_unhold(struct uet_pds *pds, struct uet_pdc *pdc,
+			uint32_t n);
 /* Per-source target PDC counts (tkey: the source's address key). */
 bool uet_pds_src_full(struct uet_pds *pds, const uint8_t *tkey);
 int uet_pds_src_add(struct uet_pds *pds, const uint8_t *tkey);

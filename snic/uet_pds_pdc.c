@@ -262,8 +262,10 @@ void uet_pdc_teardown(struct uet_pds *pds, struct uet_pdc *pdc)
 		uet_pdc_tx_fail_all(pds, pdc, -ECONNRESET);
 	if (!pdc->initiator && !pdc->fresh)
 		uet_pds_closed_note(pds, pdc);
-	if (pdc->src_counted)
+	if (pdc->src_counted) {
+		uet_pds_src_unhold(pds, pdc, pdc->nheld_src);
 		uet_pds_src_del(pds, pdc->key);
+	}
 	pdc->src_counted = false;
 	uet_pdc_unkey(pds, pdc);
 	uet_hashmap_remove(&pds->id_map, &pdc->id_node);

@@ -96,6 +96,7 @@ static void uet_pdc_rx_free_state(struct uet_pds *pds, struct uet_pdc *pdc)
 			pdc->hold[i] = NULL;
 		}
 	}
+	uet_pds_src_unhold(pds, pdc, pdc->nheld);
 	pdc->nheld = 0;
 }
 
@@ -428,6 +429,8 @@ static void uet_pdc_rod_deliver_held(struct uet_pds *pds, struct uet_pdc *pdc,
 		}
 		pdc->hold[psn & pds->ring_mask] = NULL;
 		pdc->nheld--;
+		if (pdc->nheld < pdc->nheld_src)
+			uet_pds_src_unhold(pds, pdc, 1);
 		pdc->hold_since_ns = now;	/* the gap moved on */
 		uet_bufpool_put(&pds->hold_pool, hb);
 		pdc->deliver_psn++;
@@ -448,19 +451,22 @@ static int uet_pdc_hold(struct uet_pds *pds, struct uet_pdc *pdc,
 
 	if (ses_len > pds->hold_data_max)
 		return -EMSGSIZE;
-	if (pdc->nheld >= UET_PDS_HOLD_PER_PDC(pds->cfg.window)) {
-		UET_PDS_INC(pds, pdc, hold_limit);
-		uet_pds_drop_warn(pds, UET_PDS_DROP_HOLD_LIMIT);
-		return -ENOBUFS;
-	}
 	if (!pdc->hold) {
 		pdc->hold = calloc(pds->ring_size, sizeof(*pdc->hold));
 		if (!pdc->hold)
 			return -ENOMEM;
 	}
+	if (pdc->nheld >= UET_PDS_HOLD_PER_PDC(pds->cfg.window) ||
+	    !uet_pds_src_hold(pds, pdc)) {
+		UET_PDS_INC(pds, pdc, hold_limit);
+		uet_pds_drop_warn(pds, UET_PDS_DROP_HOLD_LIMIT);
+		return -ENOBUFS;
+	}
 	hb = uet_bufpool_get(&pds->hold_pool);
-	if (!hb)
+	if (!hb) {
+		uet_pds_src_unhold(pds, pdc, 1);
 		return -ENOMEM;
+	}
 	hb->psn = psn;
 	hb->next_hdr = next_hdr;
 	hb->len = ses_len;
@@ -792,7 +798,12 @@ static bool uet_pds_req_src_ok(const struct uet_pds *pds,
 {
 	if (pds->cfg.cc_entropies > 1)
 		return uet_link_addr_entropy_of(&pdc->peer, src);
-	return uet_link_addr_eq(&pdc->peer, src);
+	if (uet_link_addr_eq(&pdc->peer, src))
+		return true;
+	if (uet_link_addr_entropy_of(&pdc->peer, src))
+		UET_WARN_ONCE(UET_LOG_EP_DATA,
+			      "software NIC: a request from one of a peer's entropy ports refused: spraying is off here; FI_UET_CC_ENTROPIES must be set alike on every process of a job\n");
+	return false;
 }
 
 static void uet_pds_req_rx(struct uet_pds *pds, const uint8_t *buf,

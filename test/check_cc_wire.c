@@ -486,7 +486,8 @@ START_TEST(test_spray_udp)
 	cfg.cc = UET_PDS_CC_NSCC;
 	cfg.cc_entropies = 4;
 	ck_assert_int_eq(uet_pds_create(&pa, &cfg, la, &w_up, &w), 0);
-	cfg.cc_entropies = 1;
+	/* Spraying is a job-wide setting: the target takes requests from
+	 * its peers' entropy ports only with it on (issue 30, finding 7). */
 	ck_assert_int_eq(uet_pds_create(&pb, &cfg, &tb.base, &w_up, &w), 0);
 	memset(&key, 0, sizeof(key));
 	key.job_id = 1;

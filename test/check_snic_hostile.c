@@ -1348,6 +1348,59 @@ START_TEST(test_unauthenticated_source_memory)
 }
 END_TEST
 
+/* Round 2, finding 9: one source IP (8 ROD PDCs, 254 packets each
+ * behind a missing PSN) takes at most its share of the hold pool; a
+ * legitimate ROD PDC of another host still holds all of its 38
+ * reordered packets. */
+START_TEST(test_rod_hold_per_source)
+{
+	struct tgt *t = tgt_open();
+	uint8_t ses[MTU], dg[MTU];
+	struct uet_link_addr s = src_addr(5060), good;
+	struct req r = { .type = UET_PDS_TYPE_ROD_REQ };
+	struct uet_pds_stats a, b;
+	struct uet_pds_ack ack;
+	unsigned int p, i;
+	size_t n;
+
+	n = mk_write(ses, t->key, JOB, 8);
+	for (p = 0; p < 8; p++) {
+		r.syn = true;
+		r.spdcid = (uint16_t)(10 + p);
+		r.psn = 100;
+		inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses, n));
+		ck_assert_int_gt(ack_decode_any(&ack, t->cap.last,
+						t->cap.last_len), 0);
+		r.syn = false;
+		r.dpdcid = ack.spdcid;
+		for (i = 0; i < 254; i++) {
+			r.psn = 102 + i;
+			inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD,
+						 ses, n));
+		}
+	}
+	uet_pds_get_stats(t->pds, &a);
+	ck_assert_uint_le(a.ooo_held, 512);
+	ck_assert_int_eq(uet_link_addr_from_str(&good, "127.0.0.3", 5061), 0);
+	r.syn = true;
+	r.spdcid = 99;
+	r.psn = 500;
+	inject(t, &good, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses, n));
+	ck_assert_int_gt(ack_decode_any(&ack, t->cap.last, t->cap.last_len),
+			 0);
+	r.syn = false;
+	r.dpdcid = ack.spdcid;
+	for (i = 0; i < 38; i++) {
+		r.psn = 502 + i;
+		inject(t, &good, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
+					    n));
+	}
+	uet_pds_get_stats(t->pds, &b);
+	ck_assert_uint_eq(b.ooo_held - a.ooo_held, 38);
+	tgt_close(t);
+}
+END_TEST
+
 /* ---- round 2 (issue 30), findings 1, 4 and 13: pull data ---- */
 
 /* The READ the target sent last (a rendezvous pull): its PDS header and
@@ -1822,6 +1875,7 @@ static Suite *snic_hostile_suite(void)
 	tcase_add_test(tc, test_spray_port_off);
 	tcase_add_test(tc, test_drop_counters);
 	tcase_add_test(tc, test_unauthenticated_source_memory);
+	tcase_add_test(tc, test_rod_hold_per_source);
 	tcase_add_test(tc, test_rdata_needs_read_pdc);
 	tcase_add_test(tc, test_rdata_duplicate_offset);
 	tcase_add_test(tc, test_rdata_syn_opens_nothing);
