@@ -145,6 +145,8 @@ END_TEST
 #define PORT_B	4794
 #define JOB	0x1234u
 #define SCI_A	0x01020304u
+#define SCI_B	0x0a0b0c0du
+#define PORT_C	4795
 
 struct pair {
 	struct uet_link_mem_fabric *fab;
@@ -164,7 +166,21 @@ static void tss_cfg_init(struct uet_tss_cfg *c, uint8_t mode, uint8_t fill)
 		c->secret[i] = (uint8_t)(i + fill);
 }
 
-/* a: TSS with ca on PORT_A; b: TSS with cb (NULL: plain) on PORT_B. */
+static struct uet_tss_stats stats_of(struct uet_link *l);
+
+/* Tell each of two TSS links the other's SCI (no announcement round
+ * trip). */
+static void introduce(struct uet_link *a, const struct uet_link_addr *addr_a,
+		      struct uet_link *b, const struct uet_link_addr *addr_b)
+{
+	ck_assert_int_eq(uet_tss_link_learn_peer(a, addr_b,
+						 stats_of(b).tx_sci), 0);
+	ck_assert_int_eq(uet_tss_link_learn_peer(b, addr_a,
+						 stats_of(a).tx_sci), 0);
+}
+
+/* a: TSS with ca on PORT_A; b: TSS with cb (NULL: plain) on PORT_B; two
+ * TSS links know each other's SCI. */
 static void pair_up(struct pair *p, const struct uet_tss_cfg *ca,
 		    const struct uet_tss_cfg *cb)
 {
@@ -178,6 +194,8 @@ static void pair_up(struct pair *p, const struct uet_tss_cfg *ca,
 				 0);
 	ck_assert_int_eq(p->ia->ops->local_addr(p->ia, &p->addr_a), 0);
 	ck_assert_int_eq(p->ib->ops->local_addr(p->ib, &p->addr_b), 0);
+	if (p->b)
+		introduce(p->a, &p->addr_a, p->b, &p->addr_b);
 }
 
 static void pair_down(struct pair *p)
@@ -242,20 +260,24 @@ static struct uet_tss_stats stats_of(struct uet_link *l)
 static const char kat_pt[] = "UET TSS known-answer payload 0123456789";
 
 /* Computed independently (Python hmac + cryptography's AESGCM) for secret
- * 00..1f, JobID 0x1234, SCI 0x01020304, sequence 1, source 127.0.0.1:4793. */
+ * 00..1f, JobID 0x1234, SCI 0x01020304, sequence 1, source 127.0.0.1:4793,
+ * destination 127.0.0.1:4794 whose SCI (the DCI) is 0x0a0b0c0d: the key
+ * is HKDF-SHA256(salt "UET-TSS-v1", info "uet tss packet key" || JobID ||
+ * SCI || 01 12b9 7f000001 00*12), the associated data bytes 0-17 then
+ * 01 12ba 7f000001 00*12 (the destination, not sent). */
 static const uint8_t kat_key[32] = {
 	0x80, 0x05, 0x78, 0x84, 0x1f, 0x1c, 0x62, 0x42, 0xf4, 0xc2, 0xa6,
 	0x23, 0x29, 0xff, 0x9a, 0x22, 0x3e, 0x0c, 0x78, 0xe2, 0xdd, 0xea,
 	0xc0, 0xe4, 0xdc, 0xae, 0x81, 0xdc, 0xfc, 0xcd, 0x5d, 0xbd,
 };
 static const uint8_t kat_wire[] = {
-	0x08, 0x00, 0x10, 0x01, 0x02, 0x03, 0x04, 0x00, 0x00, 0x00, 0x01,
-	0x00, 0x00, 0x00, 0xd6, 0xdd, 0x4e, 0xa3, 0xbd, 0xc3, 0x65, 0xbd,
-	0xad, 0x92, 0x8e, 0x59, 0xc5, 0x68, 0xf4, 0xd7, 0x91, 0x5b, 0xcc,
-	0x7f, 0x71, 0xb5, 0x90, 0x80, 0xb4, 0x33, 0xfd, 0x10, 0x4b, 0x72,
-	0xc9, 0xdc, 0x7d, 0xec, 0x30, 0x19, 0x2d, 0x14, 0xba, 0x66, 0xa9,
-	0x86, 0xd8, 0x50, 0x94, 0x2d, 0x2b, 0x73, 0xc5, 0x11, 0x14, 0x3d,
-	0xaa, 0x24, 0x58,
+	0x08, 0x00, 0x11, 0x01, 0x02, 0x03, 0x04, 0x00, 0x00, 0x00, 0x01,
+	0x00, 0x00, 0x00, 0x0a, 0x0b, 0x0c, 0x0d, 0xd6, 0xdd, 0x4e, 0xa3,
+	0xbd, 0xc3, 0x65, 0xbd, 0xad, 0x92, 0x8e, 0x59, 0xc5, 0x68, 0xf4,
+	0xd7, 0x91, 0x5b, 0xcc, 0x7f, 0x71, 0xb5, 0x90, 0x80, 0xb4, 0x33,
+	0xfd, 0x10, 0x4b, 0x72, 0xc9, 0xdc, 0x7d, 0xec, 0x30, 0x19, 0x2d,
+	0x14, 0xba, 0x51, 0x12, 0x19, 0xa9, 0xed, 0x53, 0x65, 0x0d, 0x2d,
+	0x28, 0x64, 0xe9, 0xbe, 0xe4, 0x27, 0x10,
 };
 
 START_TEST(test_layout_vector)
@@ -269,7 +291,7 @@ START_TEST(test_layout_vector)
 	tss_cfg_init(&ca, UET_TSS_REQUIRED, 0);
 	ca.sci = SCI_A;
 	cb = ca;
-	cb.sci = 0;
+	cb.sci = SCI_B;
 	pair_up(&p, &ca, &cb);
 	ck_assert_int_eq(uet_tss_addr_bytes(&p.addr_a, addr), 0);
 	ck_assert_int_eq(uet_tss_derive_key(ca.secret, JOB, SCI_A, addr, key),
@@ -582,7 +604,7 @@ START_TEST(test_mtu)
 	pair_up(&p, &c, &c);
 	m = p.b->ops->mtu(p.b);
 	ck_assert_uint_eq(m + UET_TSS_OVERHEAD, p.ib->ops->mtu(p.ib));
-	ck_assert_uint_eq(UET_TSS_OVERHEAD, 2 + 12 + 16);
+	ck_assert_uint_eq(UET_TSS_OVERHEAD, 2 + 12 + 4 + 16);
 	ck_assert_int_eq(link_send(p.a, &p.addr_b, buf, m), 1);
 	ck_assert_int_eq(link_send(p.a, &p.addr_b, buf, m + 1), -EMSGSIZE);
 	for (i = 0; i < 3; i++)
@@ -1187,6 +1209,8 @@ START_TEST(test_chunks_in_place)
 	ck_assert_int_eq(uet_tss_link_open(&c, &ra.pub, false, &a), 0);
 	ck_assert_int_eq(uet_tss_link_open(&c, &rb.pub, false, &b), 0);
 	ck_assert_int_eq(ib->ops->local_addr(ib, &db), 0);
+	ck_assert_int_eq(uet_tss_link_learn_peer(a, &db, stats_of(b).tx_sci),
+			 0);
 	for (i = 0; i < 16; i++)
 		pk[i] = (struct uet_link_pkt){
 			.dst = &db, .iovcnt = 2,
@@ -1260,6 +1284,8 @@ START_TEST(test_udp_gso)
 	ck_assert_int_eq(uet_tss_link_open(&c, ub, true, &b), 0);
 	ck_assert_uint_eq(a->ops->mtu(a), 1452 - UET_TSS_OVERHEAD);
 	ck_assert_int_eq(b->ops->local_addr(b, &db), 0);
+	ck_assert_int_eq(uet_tss_link_learn_peer(a, &db, stats_of(b).tx_sci),
+			 0);
 	for (i = 0; i < 16; i++) {
 		pk[i] = (struct uet_link_pkt){
 			.dst = &db, .iovcnt = 2,
