@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <check.h>
@@ -589,7 +590,335 @@ START_TEST(test_modes)
 }
 END_TEST
 
-/* The MTU above TSS is 30 bytes less; a datagram that would not fit is
+/* ---- issue 30, finding 2: receiver and instance binding ---- */
+
+/* A third link on p's fabric, PORT_C: its in-memory link, TSS on it with
+ * cfg (NULL: none), its address. */
+static void third_up(struct pair *p, const struct uet_tss_cfg *cfg,
+		     struct uet_link **ic, struct uet_link **c,
+		     struct uet_link_addr *addr_c)
+{
+	ck_assert_int_eq(uet_link_mem_open(p->fab, PORT_C, ic), 0);
+	*c = NULL;
+	if (cfg)
+		ck_assert_int_eq(uet_tss_link_open(cfg, *ic, false, c), 0);
+	ck_assert_int_eq((*ic)->ops->local_addr(*ic, addr_c), 0);
+}
+
+/* recv on l, the datagrams returned; the first copied to out. */
+static int recv_into(struct uet_link *l, void *out, size_t *olen)
+{
+	struct uet_link_rx rx[8];
+	int n = l->ops->recv(l, rx, 8);
+
+	if (n > 0 && out) {
+		memcpy(out, rx[0].buf, rx[0].len);
+		*olen = rx[0].len;
+	}
+	return n;
+}
+
+/*
+ * (a) A datagram A sealed for B, delivered to C: same job, same secret,
+ * C knows A.  C refuses it (the destination address is in the associated
+ * data) and counts it; B takes it.
+ */
+START_TEST(test_other_receiver)
+{
+	uint8_t wire[256], out[256];
+	struct uet_link *ic, *c;
+	struct uet_link_addr addr_c;
+	struct uet_tss_cfg cfg;
+	struct uet_tss_stats st;
+	struct pair p;
+	size_t len, olen;
+
+	tss_cfg_init(&cfg, UET_TSS_REQUIRED, 0);
+	pair_up(&p, &cfg, &cfg);
+	third_up(&p, &cfg, &ic, &c, &addr_c);
+	introduce(p.a, &p.addr_a, c, &addr_c);
+	len = capture(&p, kat_pt, strlen(kat_pt), wire, sizeof(wire));
+	/* From A's address to C. */
+	ck_assert_int_eq(link_send(p.ia, &addr_c, wire, len), 1);
+	ck_assert_int_eq(recv_into(c, out, &olen), 0);
+	st = stats_of(c);
+	ck_assert_uint_eq(st.rx_pkts, 0);
+	ck_assert_uint_eq(st.drops[UET_TSS_DROP_AUTH] +
+			  st.drops[UET_TSS_DROP_STALE], 1);
+	ck_assert_uint_eq(st.ctx_new, 0);
+	/* B, the destination, takes it. */
+	ck_assert_int_eq(inject(&p, wire, len, out, &olen), 1);
+	ck_assert_mem_eq(out, kat_pt, olen);
+	c->ops->close(c);
+	ic->ops->close(ic);
+	pair_down(&p);
+}
+END_TEST
+
+/*
+ * (b) A datagram A sealed for B, replayed after B restarted on the same
+ * address (a new TSS link over the same inner link: a new instance, new
+ * SCI, no memory).  The new B refuses it as stale, counts it and tells A
+ * who is there now; A's next datagrams reach the new B.
+ */
+START_TEST(test_restarted_receiver)
+{
+	uint8_t wire[256], out[256];
+	struct uet_tss_cfg cfg;
+	struct uet_tss_stats st;
+	struct pair p;
+	size_t len, olen;
+	uint32_t sci_b2;
+
+	tss_cfg_init(&cfg, UET_TSS_REQUIRED, 0);
+	pair_up(&p, &cfg, &cfg);
+	len = capture(&p, kat_pt, strlen(kat_pt), wire, sizeof(wire));
+	p.b->ops->close(p.b);
+	ck_assert_int_eq(uet_tss_link_open(&cfg, p.ib, false, &p.b), 0);
+	sci_b2 = stats_of(p.b).tx_sci;
+
+	ck_assert_int_eq(inject(&p, wire, len, out, &olen), 0);
+	st = stats_of(p.b);
+	ck_assert_uint_eq(st.rx_pkts, 0);
+	ck_assert_uint_eq(st.drops[UET_TSS_DROP_STALE], 1);
+	ck_assert_uint_eq(st.announce_tx, 1);
+	/* Again: a replay now (the window), no second announcement. */
+	ck_assert_int_eq(inject(&p, wire, len, out, &olen), 0);
+	st = stats_of(p.b);
+	ck_assert_uint_eq(st.drops[UET_TSS_DROP_REPLAY], 1);
+	ck_assert_uint_eq(st.announce_tx, 1);
+
+	/* A takes the announcement in (nothing delivered) and learns. */
+	ck_assert_int_eq(recv_into(p.a, out, &olen), 0);
+	st = stats_of(p.a);
+	ck_assert_uint_eq(st.announce_rx, 1);
+	ck_assert_uint_eq(st.peers_learned, 1);
+	len = capture(&p, "after", 5, wire, sizeof(wire));
+	ck_assert_uint_eq(uet_get_be32(wire + UET_PDS_PROLOGUE_LEN +
+				       UET_TSS_HDR_LEN), sci_b2);
+	ck_assert_int_eq(inject(&p, wire, len, out, &olen), 1);
+	ck_assert_mem_eq(out, "after", 5);
+	pair_down(&p);
+}
+END_TEST
+
+/*
+ * (c) Mode on: once A has spoken TSS to B (a datagram that was fresh for
+ * B), B drops unprotected datagrams from A's address and counts them;
+ * unprotected datagrams from C, which never spoke TSS, are still taken
+ * (what on is for).  After the peer's time to live without TSS from A,
+ * A's plaintext is taken again.  The exchange starts without either side
+ * knowing the other: A's datagram waits for the announcement round trip.
+ */
+START_TEST(test_on_downgrade)
+{
+	static const uint8_t plain[] = { 0x10, 0x00, 1, 2, 3, 4, 5, 6, 7, 8,
+					 9, 10, 11, 12 };
+	uint8_t out[256];
+	struct uet_link *ic, *c;
+	struct uet_link_addr addr_c;
+	struct uet_tss_cfg cfg;
+	struct uet_tss_stats st;
+	struct pair p;
+	size_t olen;
+
+	tss_cfg_init(&cfg, UET_TSS_ON, 0);
+	cfg.peer_ttl_ns = 300 * 1000000ull;
+	memset(&p, 0, sizeof(p));
+	ck_assert_int_eq(uet_link_mem_fabric_create(&p.fab, 1, 9000), 0);
+	ck_assert_int_eq(uet_link_mem_open(p.fab, PORT_A, &p.ia), 0);
+	ck_assert_int_eq(uet_link_mem_open(p.fab, PORT_B, &p.ib), 0);
+	ck_assert_int_eq(uet_tss_link_open(&cfg, p.ia, false, &p.a), 0);
+	ck_assert_int_eq(uet_tss_link_open(&cfg, p.ib, false, &p.b), 0);
+	ck_assert_int_eq(p.ia->ops->local_addr(p.ia, &p.addr_a), 0);
+	ck_assert_int_eq(p.ib->ops->local_addr(p.ib, &p.addr_b), 0);
+	third_up(&p, NULL, &ic, &c, &addr_c);
+
+	/* Before A spoke TSS, its plaintext is taken. */
+	ck_assert_int_eq(inject(&p, plain, sizeof(plain), out, &olen), 1);
+	/* A -> B: held, announcement (DCI 0); B answers; A sends it. */
+	ck_assert_int_eq(link_send(p.a, &p.addr_b, "tss", 3), 1);
+	ck_assert_uint_eq(stats_of(p.a).held, 1);
+	ck_assert_int_eq(recv_into(p.b, out, &olen), 0);
+	ck_assert_int_eq(recv_into(p.a, out, &olen), 0);
+	ck_assert_uint_eq(stats_of(p.a).held_sent, 1);
+	ck_assert_int_eq(recv_into(p.b, out, &olen), 1);
+	ck_assert_mem_eq(out, "tss", 3);
+
+	/* Now plaintext from A is dropped and counted ... */
+	ck_assert_int_eq(inject(&p, plain, sizeof(plain), out, &olen), 0);
+	st = stats_of(p.b);
+	ck_assert_uint_eq(st.drops[UET_TSS_DROP_DOWNGRADE], 1);
+	ck_assert_uint_eq(st.rx_plain, 1);
+	/* ... plaintext from C is not. */
+	ck_assert_int_eq(link_send(ic, &p.addr_b, plain, sizeof(plain)), 1);
+	ck_assert_int_eq(recv_into(p.b, out, &olen), 1);
+	ck_assert_mem_eq(out, plain, sizeof(plain));
+	st = stats_of(p.b);
+	ck_assert_uint_eq(st.rx_plain, 2);
+	ck_assert_uint_eq(st.drops[UET_TSS_DROP_DOWNGRADE], 1);
+
+	/* The entry expires: A's plaintext is taken again. */
+	usleep(400 * 1000);
+	ck_assert_int_eq(inject(&p, plain, sizeof(plain), out, &olen), 1);
+	ck_assert_uint_eq(stats_of(p.b).drops[UET_TSS_DROP_DOWNGRADE], 1);
+	ic->ops->close(ic);
+	pair_down(&p);
+}
+END_TEST
+
+/*
+ * (d) fork(): the child's first sealed datagram is not under a (key,
+ * nonce) the parent used or will use.  Keys are per SCI (and source
+ * address, which parent and child share), nonces are SCI || 0 ||
+ * sequence: the child must seal under another SCI.
+ */
+static void wire_sci_seq(const uint8_t *w, uint32_t *sci, uint32_t *seq)
+{
+	struct uet_tss_hdr h;
+
+	ck_assert_int_eq(uet_tss_hdr_decode(&h, w + UET_PDS_PROLOGUE_LEN,
+					    UET_TSS_HDR_LEN),
+			 UET_TSS_HDR_LEN);
+	*sci = h.security_context_id;
+	*seq = h.sequence_number;
+}
+
+START_TEST(test_fork_nonce)
+{
+	uint8_t wire[256], out[256];
+	uint32_t psci[4], pseq[4], got[3];
+	struct uet_link_rx rx;
+	struct uet_tss_cfg cfg;
+	struct uet_tss_hdr h;
+	struct pair p;
+	size_t len, olen;
+	int fds[2], i, status;
+	pid_t pid;
+
+	tss_cfg_init(&cfg, UET_TSS_REQUIRED, 0);
+	pair_up(&p, &cfg, &cfg);
+	for (i = 0; i < 3; i++) {
+		len = capture(&p, "parent", 6, wire, sizeof(wire));
+		wire_sci_seq(wire, &psci[i], &pseq[i]);
+	}
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		/* The child: no ck_assert here; the parent judges. */
+		uint32_t v[3] = { 0, 0, 0 };
+
+		close(fds[0]);
+		if (link_send(p.a, &p.addr_b, "child", 5) == 1 &&
+		    p.ib->ops->recv(p.ib, &rx, 1) == 1 &&
+		    uet_tss_hdr_decode(&h, rx.buf + UET_PDS_PROLOGUE_LEN,
+				       rx.len - UET_PDS_PROLOGUE_LEN) ==
+		    UET_TSS_HDR_LEN) {
+			v[0] = h.security_context_id;
+			v[1] = h.sequence_number;
+			v[2] = (uint32_t)stats_of(p.a).forks;
+		}
+		if (write(fds[1], v, sizeof(v)) != (ssize_t)sizeof(v))
+			_exit(2);
+		_exit(0);
+	}
+	close(fds[1]);
+	ck_assert_int_eq(read(fds[0], got, sizeof(got)), (ssize_t)sizeof(got));
+	close(fds[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* The parent's next datagram: same SCI, next sequence number. */
+	len = capture(&p, "parent", 6, wire, sizeof(wire));
+	wire_sci_seq(wire, &psci[3], &pseq[3]);
+	ck_assert_uint_eq(psci[3], psci[0]);
+	ck_assert_uint_eq(pseq[3], pseq[2] + 1);
+	ck_assert_int_eq(inject(&p, wire, len, out, &olen), 1);
+	/* The child sealed under another SCI (another key). */
+	ck_assert_uint_ne(got[0], 0);
+	for (i = 0; i < 4; i++)
+		ck_assert_msg(got[0] != psci[i],
+			      "child sealed under the parent's SCI %#x, "
+			      "sequence %u (parent used %u..%u)", got[0],
+			      got[1], pseq[0], pseq[3]);
+	ck_assert_uint_eq(got[1], 1);
+	ck_assert_uint_eq(got[2], 1);
+	pair_down(&p);
+}
+END_TEST
+
+/*
+ * First contact without help: A's datagrams to B wait for B's SCI (one
+ * round trip: an announcement each way), then go in order; B answers at
+ * once (it learned A's SCI from them).  Datagrams held for a peer are
+ * bounded (UET_TSS_HOLD_PKTS); the rest are dropped and counted.
+ */
+START_TEST(test_first_contact)
+{
+	static uint8_t big[100];
+	uint8_t out[256];
+	struct uet_link *ic, *c;
+	struct uet_link_addr addr_c;
+	struct uet_link_rx rx[8];
+	struct uet_tss_cfg cfg;
+	struct uet_tss_stats sa, sb;
+	struct pair p;
+	size_t olen;
+	unsigned int i;
+	int n;
+
+	tss_cfg_init(&cfg, UET_TSS_REQUIRED, 0);
+	memset(&p, 0, sizeof(p));
+	ck_assert_int_eq(uet_link_mem_fabric_create(&p.fab, 1, 9000), 0);
+	ck_assert_int_eq(uet_link_mem_open(p.fab, PORT_A, &p.ia), 0);
+	ck_assert_int_eq(uet_link_mem_open(p.fab, PORT_B, &p.ib), 0);
+	ck_assert_int_eq(uet_tss_link_open(&cfg, p.ia, false, &p.a), 0);
+	ck_assert_int_eq(uet_tss_link_open(&cfg, p.ib, false, &p.b), 0);
+	ck_assert_int_eq(p.ia->ops->local_addr(p.ia, &p.addr_a), 0);
+	ck_assert_int_eq(p.ib->ops->local_addr(p.ib, &p.addr_b), 0);
+
+	ck_assert_int_eq(link_send(p.a, &p.addr_b, "one", 3), 1);
+	ck_assert_int_eq(link_send(p.a, &p.addr_b, "two", 3), 1);
+	ck_assert_int_eq(link_send(p.a, &p.addr_b, "three", 5), 1);
+	sa = stats_of(p.a);
+	ck_assert_uint_eq(sa.held, 3);
+	ck_assert_uint_eq(sa.announce_tx, 1);		/* one ask */
+	ck_assert_uint_eq(sa.tx_pkts, 0);
+	ck_assert_int_eq(recv_into(p.b, out, &olen), 0);	/* the ask */
+	ck_assert_uint_eq(stats_of(p.b).announce_tx, 1);	/* answer */
+	ck_assert_int_eq(recv_into(p.a, out, &olen), 0);	/* answer */
+	sa = stats_of(p.a);
+	ck_assert_uint_eq(sa.held_sent, 3);
+	ck_assert_uint_eq(sa.tx_pkts, 3);
+	n = p.b->ops->recv(p.b, rx, 8);
+	ck_assert_int_eq(n, 3);
+	ck_assert_mem_eq(rx[0].buf, "one", 3);
+	ck_assert_mem_eq(rx[1].buf, "two", 3);
+	ck_assert_mem_eq(rx[2].buf, "three", 5);
+	/* B knows A now: its answer goes at once. */
+	ck_assert_int_eq(link_send(p.b, &p.addr_a, "back", 4), 1);
+	ck_assert_int_eq(recv_into(p.a, out, &olen), 1);
+	ck_assert_mem_eq(out, "back", 4);
+	sb = stats_of(p.b);
+	ck_assert_uint_eq(sb.held, 0);
+	ck_assert_uint_eq(sb.announce_tx, 1);
+	ck_assert_uint_eq(sb.drops[UET_TSS_DROP_STALE], 0);
+
+	/* C never answers: UET_TSS_HOLD_PKTS held, the rest dropped. */
+	third_up(&p, NULL, &ic, &c, &addr_c);
+	for (i = 0; i < UET_TSS_HOLD_PKTS + 6; i++)
+		ck_assert_int_eq(link_send(p.a, &addr_c, big, sizeof(big)),
+				 1);
+	sa = stats_of(p.a);
+	ck_assert_uint_eq(sa.held, 3 + UET_TSS_HOLD_PKTS);
+	ck_assert_uint_eq(sa.held_dropped, 6);
+	ck_assert_uint_eq(sa.announce_tx, 2);
+	ic->ops->close(ic);
+	pair_down(&p);
+}
+END_TEST
+
+/* The MTU above TSS is 34 bytes less; a datagram that would not fit is
  * refused with -EMSGSIZE (after the prefix that fits). */
 START_TEST(test_mtu)
 {
@@ -1333,6 +1662,11 @@ static Suite *tss_suite(void)
 	tcase_add_test(tc, test_replay);
 	tcase_add_test(tc, test_rekey);
 	tcase_add_test(tc, test_modes);
+	tcase_add_test(tc, test_other_receiver);
+	tcase_add_test(tc, test_restarted_receiver);
+	tcase_add_test(tc, test_on_downgrade);
+	tcase_add_test(tc, test_fork_nonce);
+	tcase_add_test(tc, test_first_contact);
 	tcase_add_test(tc, test_mtu);
 	tcase_add_test(tc, test_key_file);
 	tcase_add_test(tc, test_snic_tss_cfg);
