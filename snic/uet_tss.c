@@ -494,16 +494,19 @@ static struct tss_peer *tss_peer_get(struct tss_link *tl,
 static int tss_send_known(struct tss_link *tl, const struct uet_link_pkt *pkts,
 			  unsigned int n, uint64_t now);
 
-/* The peer's SCI is known: seal and send what was held for it. */
+/* The peer's SCI is known: seal and send what was held for it (taken
+ * off the peer first, so nothing below can reach it). */
 static void tss_hold_flush(struct tss_link *tl, struct tss_peer *pe,
 			   uint64_t now)
 {
 	struct uet_link_pkt pk[UET_TSS_HOLD_PKTS];
 	struct tss_hold *h = pe->hold;
-	unsigned int i;
+	unsigned int i, sent = 0;
 	size_t off = 0;
 	int r;
 
+	pe->hold = NULL;
+	tl->nhold--;
 	for (i = 0; i < h->n; i++) {
 		pk[i] = (struct uet_link_pkt){
 			.dst = &pe->addr,
@@ -515,11 +518,12 @@ static void tss_hold_flush(struct tss_link *tl, struct tss_peer *pe,
 		off += h->len[i];
 	}
 	r = tss_send_known(tl, pk, h->n, now);
-	if (r > 0) {
-		tl->st.held_sent += (unsigned int)r;
-		h->n -= (unsigned int)r;	/* the rest count as dropped */
-	}
-	tss_hold_free(tl, pe);
+	if (r > 0)
+		sent = (unsigned int)r;
+	tl->st.held_sent += sent;
+	tl->st.held_dropped += h->n - sent;
+	uet_tss_wipe(h->buf, h->used);
+	free(h);
 }
 
 /* A datagram that was fresh for us came from key (src) with SCI sci: that
@@ -560,6 +564,7 @@ int uet_tss_link_learn_peer(struct uet_link *link,
 		return -ENOMEM;
 	/* Its SCI only: whether it spoke TSS is for its datagrams to say. */
 	pe->sci = sci;
+	pe->used_ns = now;
 	if (pe->hold)
 		tss_hold_flush(tl, pe, now);
 	return 0;
