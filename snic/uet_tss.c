@@ -40,6 +40,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -447,21 +448,36 @@ static struct tss_peer *tss_peer_find(struct tss_link *tl,
 	return pe;
 }
 
+/* The node of map whose use stamp (a uint64_t use_off bytes after the
+ * node in its entry) is the lowest: the least recently used; NULL when
+ * the map is empty. */
+static struct uet_hnode *tss_lru_oldest(const struct uet_hashmap *map,
+					size_t use_off)
+{
+	struct uet_hnode *n, *old = NULL;
+	struct uet_hashmap_iter it;
+	uint64_t use, old_use = 0;
+
+	uet_hashmap_foreach(map, &it, n) {
+		memcpy(&use, (const uint8_t *)n + use_off, sizeof(use));
+		if (!old || use < old_use) {
+			old = n;
+			old_use = use;
+		}
+	}
+	return old;
+}
+
 /* Make room for one more peer: the least recently used one goes. */
 static void tss_peer_evict(struct tss_link *tl)
 {
-	struct uet_hashmap_iter it;
-	struct tss_peer *pe, *old = NULL;
-	struct uet_hnode *n;
+	struct uet_hnode *n = tss_lru_oldest(&tl->peers,
+		offsetof(struct tss_peer, used_ns) -
+		offsetof(struct tss_peer, node));
 
-	uet_hashmap_foreach(&tl->peers, &it, n) {
-		pe = uet_container_of(n, struct tss_peer, node);
-		if (!old || pe->used_ns < old->used_ns)
-			old = pe;
-	}
-	if (!old)
+	if (!n)
 		return;
-	tss_peer_free(tl, old);
+	tss_peer_free(tl, uet_container_of(n, struct tss_peer, node));
 	tl->st.peers_evicted++;
 }
 
@@ -776,19 +792,14 @@ static void tss_ctx_free(struct tss_ctx *c)
 /* Make room for one more context: the least recently used one goes. */
 static void tss_ctx_evict(struct tss_link *tl)
 {
-	struct uet_hashmap_iter it;
-	struct tss_ctx *c, *old = NULL;
-	struct uet_hnode *n;
+	struct uet_hnode *n = tss_lru_oldest(&tl->ctxs,
+		offsetof(struct tss_ctx, last_use) -
+		offsetof(struct tss_ctx, node));
 
-	uet_hashmap_foreach(&tl->ctxs, &it, n) {
-		c = uet_container_of(n, struct tss_ctx, node);
-		if (!old || c->last_use < old->last_use)
-			old = c;
-	}
-	if (!old)
+	if (!n)
 		return;
-	uet_hashmap_remove(&tl->ctxs, &old->node);
-	tss_ctx_free(old);
+	uet_hashmap_remove(&tl->ctxs, n);
+	tss_ctx_free(uet_container_of(n, struct tss_ctx, node));
 	tl->st.ctx_evicted++;
 }
 

@@ -180,10 +180,10 @@ static void introduce(struct uet_link *a, const struct uet_link_addr *addr_a,
 						 stats_of(a).tx_sci), 0);
 }
 
-/* a: TSS with ca on PORT_A; b: TSS with cb (NULL: plain) on PORT_B; two
- * TSS links know each other's SCI. */
-static void pair_up(struct pair *p, const struct uet_tss_cfg *ca,
-		    const struct uet_tss_cfg *cb)
+/* a: TSS with ca on PORT_A; b: TSS with cb (NULL: plain) on PORT_B;
+ * with introduce, two TSS links know each other's SCI. */
+static void pair_open(struct pair *p, const struct uet_tss_cfg *ca,
+		      const struct uet_tss_cfg *cb, bool introduce_them)
 {
 	memset(p, 0, sizeof(*p));
 	ck_assert_int_eq(uet_link_mem_fabric_create(&p->fab, 1, 9000), 0);
@@ -195,8 +195,14 @@ static void pair_up(struct pair *p, const struct uet_tss_cfg *ca,
 				 0);
 	ck_assert_int_eq(p->ia->ops->local_addr(p->ia, &p->addr_a), 0);
 	ck_assert_int_eq(p->ib->ops->local_addr(p->ib, &p->addr_b), 0);
-	if (p->b)
+	if (p->b && introduce_them)
 		introduce(p->a, &p->addr_a, p->b, &p->addr_b);
+}
+
+static void pair_up(struct pair *p, const struct uet_tss_cfg *ca,
+		    const struct uet_tss_cfg *cb)
+{
+	pair_open(p, ca, cb, true);
 }
 
 static void pair_down(struct pair *p)
@@ -259,6 +265,9 @@ static struct uet_tss_stats stats_of(struct uet_link *l)
 }
 
 static const char kat_pt[] = "UET TSS known-answer payload 0123456789";
+/* An unprotected datagram (prologue of type RUD). */
+static const uint8_t tss_plain[] = { 0x10, 0x00, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+				     10, 11, 12 };
 
 /* Computed independently (Python hmac + cryptography's AESGCM) for secret
  * 00..1f, JobID 0x1234, SCI 0x01020304, sequence 1, source 127.0.0.1:4793,
@@ -541,8 +550,6 @@ END_TEST
 /* Mode required drops unprotected datagrams; mode on accepts them. */
 START_TEST(test_modes)
 {
-	static const uint8_t plain[] = { 0x10, 0x00, 1, 2, 3, 4, 5, 6, 7, 8,
-					 9, 10, 11, 12 };
 	uint8_t out[256];
 	struct uet_tss_cfg ca, cb;
 	struct uet_tss_stats st;
@@ -552,7 +559,7 @@ START_TEST(test_modes)
 	tss_cfg_init(&ca, UET_TSS_ON, 0);
 	tss_cfg_init(&cb, UET_TSS_REQUIRED, 0);
 	pair_up(&p, &ca, &cb);
-	ck_assert_int_eq(inject(&p, plain, sizeof(plain), out, &olen), 0);
+	ck_assert_int_eq(inject(&p, tss_plain, sizeof(tss_plain), out, &olen), 0);
 	st = stats_of(p.b);
 	ck_assert_uint_eq(st.drops[UET_TSS_DROP_UNPROTECTED], 1);
 	ck_assert_uint_eq(st.rx_plain, 0);
@@ -560,9 +567,9 @@ START_TEST(test_modes)
 
 	cb.mode = UET_TSS_ON;
 	pair_up(&p, &ca, &cb);
-	ck_assert_int_eq(inject(&p, plain, sizeof(plain), out, &olen), 1);
-	ck_assert_uint_eq(olen, sizeof(plain));
-	ck_assert_mem_eq(out, plain, olen);
+	ck_assert_int_eq(inject(&p, tss_plain, sizeof(tss_plain), out, &olen), 1);
+	ck_assert_uint_eq(olen, sizeof(tss_plain));
+	ck_assert_mem_eq(out, tss_plain, olen);
 	st = stats_of(p.b);
 	ck_assert_uint_eq(st.rx_plain, 1);
 	pair_down(&p);
@@ -712,8 +719,6 @@ END_TEST
  */
 START_TEST(test_on_downgrade)
 {
-	static const uint8_t plain[] = { 0x10, 0x00, 1, 2, 3, 4, 5, 6, 7, 8,
-					 9, 10, 11, 12 };
 	uint8_t out[256];
 	struct uet_link *ic, *c;
 	struct uet_link_addr addr_c;
@@ -724,18 +729,11 @@ START_TEST(test_on_downgrade)
 
 	tss_cfg_init(&cfg, UET_TSS_ON, 0);
 	cfg.peer_ttl_ns = 300 * 1000000ull;
-	memset(&p, 0, sizeof(p));
-	ck_assert_int_eq(uet_link_mem_fabric_create(&p.fab, 1, 9000), 0);
-	ck_assert_int_eq(uet_link_mem_open(p.fab, PORT_A, &p.ia), 0);
-	ck_assert_int_eq(uet_link_mem_open(p.fab, PORT_B, &p.ib), 0);
-	ck_assert_int_eq(uet_tss_link_open(&cfg, p.ia, false, &p.a), 0);
-	ck_assert_int_eq(uet_tss_link_open(&cfg, p.ib, false, &p.b), 0);
-	ck_assert_int_eq(p.ia->ops->local_addr(p.ia, &p.addr_a), 0);
-	ck_assert_int_eq(p.ib->ops->local_addr(p.ib, &p.addr_b), 0);
+	pair_open(&p, &cfg, &cfg, false);
 	third_up(&p, NULL, &ic, &c, &addr_c);
 
 	/* Before A spoke TSS, its plaintext is taken. */
-	ck_assert_int_eq(inject(&p, plain, sizeof(plain), out, &olen), 1);
+	ck_assert_int_eq(inject(&p, tss_plain, sizeof(tss_plain), out, &olen), 1);
 	/* A -> B: held, announcement (DCI 0); B answers; A sends it. */
 	ck_assert_int_eq(link_send(p.a, &p.addr_b, "tss", 3), 1);
 	ck_assert_uint_eq(stats_of(p.a).held, 1);
@@ -746,21 +744,21 @@ START_TEST(test_on_downgrade)
 	ck_assert_mem_eq(out, "tss", 3);
 
 	/* Now plaintext from A is dropped and counted ... */
-	ck_assert_int_eq(inject(&p, plain, sizeof(plain), out, &olen), 0);
+	ck_assert_int_eq(inject(&p, tss_plain, sizeof(tss_plain), out, &olen), 0);
 	st = stats_of(p.b);
 	ck_assert_uint_eq(st.drops[UET_TSS_DROP_DOWNGRADE], 1);
 	ck_assert_uint_eq(st.rx_plain, 1);
 	/* ... plaintext from C is not. */
-	ck_assert_int_eq(link_send(ic, &p.addr_b, plain, sizeof(plain)), 1);
+	ck_assert_int_eq(link_send(ic, &p.addr_b, tss_plain, sizeof(tss_plain)), 1);
 	ck_assert_int_eq(recv_into(p.b, out, &olen), 1);
-	ck_assert_mem_eq(out, plain, sizeof(plain));
+	ck_assert_mem_eq(out, tss_plain, sizeof(tss_plain));
 	st = stats_of(p.b);
 	ck_assert_uint_eq(st.rx_plain, 2);
 	ck_assert_uint_eq(st.drops[UET_TSS_DROP_DOWNGRADE], 1);
 
 	/* The entry expires: A's plaintext is taken again. */
 	usleep(400 * 1000);
-	ck_assert_int_eq(inject(&p, plain, sizeof(plain), out, &olen), 1);
+	ck_assert_int_eq(inject(&p, tss_plain, sizeof(tss_plain), out, &olen), 1);
 	ck_assert_uint_eq(stats_of(p.b).drops[UET_TSS_DROP_DOWNGRADE], 1);
 	ic->ops->close(ic);
 	pair_down(&p);
@@ -868,14 +866,7 @@ START_TEST(test_first_contact)
 	int n;
 
 	tss_cfg_init(&cfg, UET_TSS_REQUIRED, 0);
-	memset(&p, 0, sizeof(p));
-	ck_assert_int_eq(uet_link_mem_fabric_create(&p.fab, 1, 9000), 0);
-	ck_assert_int_eq(uet_link_mem_open(p.fab, PORT_A, &p.ia), 0);
-	ck_assert_int_eq(uet_link_mem_open(p.fab, PORT_B, &p.ib), 0);
-	ck_assert_int_eq(uet_tss_link_open(&cfg, p.ia, false, &p.a), 0);
-	ck_assert_int_eq(uet_tss_link_open(&cfg, p.ib, false, &p.b), 0);
-	ck_assert_int_eq(p.ia->ops->local_addr(p.ia, &p.addr_a), 0);
-	ck_assert_int_eq(p.ib->ops->local_addr(p.ib, &p.addr_b), 0);
+	pair_open(&p, &cfg, &cfg, false);
 
 	ck_assert_int_eq(link_send(p.a, &p.addr_b, "one", 3), 1);
 	ck_assert_int_eq(link_send(p.a, &p.addr_b, "two", 3), 1);
