@@ -497,10 +497,13 @@ START_TEST(test_replay)
 END_TEST
 
 /* Before the sequence number passes rekey_seq the sender moves to SCI+1
- * and sequence 1: no (key, nonce) pair twice; the receiver follows. */
+ * and sequence 1: no (key, nonce) pair twice; the receiver follows, and
+ * datagrams for the sender's SCI before the rekey are still fresh. */
 START_TEST(test_rekey)
 {
-	uint8_t w[256], out[256];
+	uint8_t w[256], wb[256], out[256];
+	struct uet_link_rx rx;
+	size_t lb;
 	struct uet_tss_cfg ca, cb;
 	struct uet_tss_stats st;
 	struct uet_tss_hdr h;
@@ -518,6 +521,12 @@ START_TEST(test_rekey)
 	ca.rekey_seq = 0xfffffff2u;
 	tss_cfg_init(&cb, UET_TSS_REQUIRED, 0);
 	pair_up(&p, &ca, &cb);
+	/* B -> A before A's rekey: names A's SCI 0xffffffff. */
+	ck_assert_int_eq(link_send(p.b, &p.addr_a, "prev", 4), 1);
+	ck_assert_int_eq(p.ia->ops->recv(p.ia, &rx, 1), 1);
+	ck_assert_uint_le(rx.len, sizeof(wb));
+	lb = rx.len;
+	memcpy(wb, rx.buf, lb);
 	for (i = 0; i < 6; i++) {
 		l = capture(&p, "rekey", 5, w, sizeof(w));
 		ck_assert_int_eq(uet_tss_hdr_decode(&h, w + 2, l - 2), 12);
@@ -529,6 +538,11 @@ START_TEST(test_rekey)
 	st = stats_of(p.a);
 	ck_assert_uint_eq(st.rekeys, 1);
 	ck_assert_uint_eq(st.tx_sci, 1);
+	/* A datagram for A's SCI before the rekey is still for A. */
+	ck_assert_int_eq(link_send(p.ib, &p.addr_a, wb, lb), 1);
+	ck_assert_int_eq(p.a->ops->recv(p.a, &rx, 1), 1);
+	ck_assert_mem_eq(rx.buf, "prev", 4);
+	ck_assert_uint_eq(stats_of(p.a).drops[UET_TSS_DROP_STALE], 0);
 	st = stats_of(p.b);
 	ck_assert_uint_eq(st.ctx_new, 2);
 	ck_assert_uint_eq(st.rx_pkts, 6);
