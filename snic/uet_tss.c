@@ -922,7 +922,7 @@ static bool tss_is_protected(const struct uet_link_rx *in)
 }
 
 /* Mode on: did the sender of this unprotected datagram speak TSS (a
- * datagram fresh for us) within its entry's time to live? */
+ * datagram fresh for us) within the last peer_ttl_ns? */
 static bool tss_spoke_tss(struct tss_link *tl, const struct uet_link_rx *in,
 			  uint64_t now)
 {
@@ -932,7 +932,7 @@ static bool tss_spoke_tss(struct tss_link *tl, const struct uet_link_rx *in,
 	if (uet_tss_addr_bytes(&in->src, key))
 		return false;
 	pe = tss_peer_find(tl, key, now);
-	return pe && pe->fresh_ns;
+	return pe && pe->fresh_ns && now - pe->fresh_ns < tl->peer_ttl_ns;
 }
 
 static int tss_recv(struct uet_link *link, struct uet_link_rx *rx,

@@ -6,7 +6,10 @@
  * vector computed with Python's hmac and cryptography modules, tampering,
  * wrong key / JobID / context, replay inside and outside the window,
  * rekey before wrap, the modes, MTU accounting, the key file, two NICs
- * with and without the key, and GSO runs over UDP on 127.0.0.1.
+ * with and without the key, and GSO runs over UDP on 127.0.0.1.  Issue
+ * 30, finding 2: a datagram for B refused at C and at a restarted B, mode
+ * on dropping plaintext from a peer that spoke TSS, a fork()ed child
+ * sealing under its own SCI, and the first-contact round trip.
  */
 #include "config.h"
 
