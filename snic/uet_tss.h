@@ -86,9 +86,10 @@ enum uet_tss_mode {
 /* Peers (addresses) a link remembers: their SCI, whether they spoke TSS
  * (mode on), datagrams held for them; least recently used one goes. */
 #define UET_TSS_MAX_PEERS	4096u
-/* A peer's entry is forgotten this long after its last fresh datagram
- * (and our last send to it): its SCI is asked again, and in mode on its
- * plaintext is accepted again. */
+/* A peer's entry is forgotten this long after its last use (a fresh
+ * datagram from it, or our send to it): its SCI is asked again.  In mode
+ * on, its plaintext is dropped for this long after its last fresh
+ * datagram. */
 #define UET_TSS_PEER_TTL_NS	(600ull * 1000000000ull)
 /* At most one announcement to an address per this interval. */
 #define UET_TSS_ANNOUNCE_GAP_NS	1000000ull
