@@ -24,6 +24,7 @@
 
 #include "uet_link_mem.h"
 #include "uet_tss.h"
+#include "uet_tss_internal.h"
 
 #define PORT_A	4793
 #define PORT_B	4794
@@ -37,6 +38,8 @@ struct side {
 
 static int side_open(struct side *s, size_t mtu, int tss)
 {
+	struct uet_link_addr addr_b;
+	struct uet_tss_stats st;
 	struct uet_tss_cfg c;
 
 	memset(s, 0, sizeof(*s));
@@ -54,6 +57,12 @@ static int side_open(struct side *s, size_t mtu, int tss)
 	memset(c.secret, 0x42, sizeof(c.secret));
 	if (uet_tss_link_open(&c, s->ia, false, &s->a) ||
 	    uet_tss_link_open(&c, s->ib, false, &s->b))
+		return -1;
+	/* The sender knows the receiver's instance (SCI) from the start, as
+	 * after the first round trip (docs/tss.md, "Instances"). */
+	if (uet_tss_link_get_stats(s->b, &st) ||
+	    s->ib->ops->local_addr(s->ib, &addr_b) ||
+	    uet_tss_link_learn_peer(s->a, &addr_b, st.tx_sci))
 		return -1;
 	return 0;
 }

@@ -146,6 +146,9 @@ struct uet_hsi_counters {
 	uint64_t tss_fail_unprotected;	/* required, packet had none */
 	uint64_t tss_replays;		/* sequence number seen */
 	uint64_t tss_too_old;		/* older than the window */
+	uint64_t tss_fail_stale;	/* for another instance at this
+					 * address (docs/tss.md) */
+	uint64_t tss_fail_downgrade;	/* on: plaintext from a TSS peer */
 	uint64_t tss_rekeys;
 };
 

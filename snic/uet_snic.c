@@ -944,6 +944,8 @@ static const char *const uet_snic_drop_names[UET_SNIC_DROP_N] = {
 	[UET_SNIC_DROP_TSS_UNPROTECTED] = "tss_unprotected",
 	[UET_SNIC_DROP_TSS_REPLAY] = "tss_replay",
 	[UET_SNIC_DROP_TSS_OLD] = "tss_old",
+	[UET_SNIC_DROP_TSS_STALE] = "tss_stale",
+	[UET_SNIC_DROP_TSS_DOWNGRADE] = "tss_downgrade",
 };
 
 const char *uet_snic_drop_name(unsigned int cause)
@@ -989,6 +991,8 @@ int uet_snic_get_drops(struct uet_hsi_dev *d, struct uet_snic_drops *out)
 	v[UET_SNIC_DROP_TSS_UNPROTECTED] = ts.drops[UET_TSS_DROP_UNPROTECTED];
 	v[UET_SNIC_DROP_TSS_REPLAY] = ts.drops[UET_TSS_DROP_REPLAY];
 	v[UET_SNIC_DROP_TSS_OLD] = ts.drops[UET_TSS_DROP_OLD];
+	v[UET_SNIC_DROP_TSS_STALE] = ts.drops[UET_TSS_DROP_STALE];
+	v[UET_SNIC_DROP_TSS_DOWNGRADE] = ts.drops[UET_TSS_DROP_DOWNGRADE];
 	return 0;
 }
 

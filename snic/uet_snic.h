@@ -142,6 +142,8 @@ enum uet_snic_drop {
 	UET_SNIC_DROP_TSS_UNPROTECTED,	/* TSS: required, packet had none */
 	UET_SNIC_DROP_TSS_REPLAY,	/* TSS: sequence number seen */
 	UET_SNIC_DROP_TSS_OLD,		/* TSS: older than the window */
+	UET_SNIC_DROP_TSS_STALE,	/* TSS: for another instance here */
+	UET_SNIC_DROP_TSS_DOWNGRADE,	/* TSS on: plaintext from a TSS peer */
 	UET_SNIC_DROP_N,
 };
 

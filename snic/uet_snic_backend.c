@@ -48,6 +48,8 @@ int uet_snic_query_counters(struct uet_hsi_dev *dev,
 	c->tss_fail_unprotected = ts.drops[UET_TSS_DROP_UNPROTECTED];
 	c->tss_replays = ts.drops[UET_TSS_DROP_REPLAY];
 	c->tss_too_old = ts.drops[UET_TSS_DROP_OLD];
+	c->tss_fail_stale = ts.drops[UET_TSS_DROP_STALE];
+	c->tss_fail_downgrade = ts.drops[UET_TSS_DROP_DOWNGRADE];
 	c->tss_rekeys = ts.rekeys;
 	return 0;
 }

@@ -63,6 +63,15 @@ int uet_tss_random(void *buf, size_t len);
 /* Wipe key material. */
 void uet_tss_wipe(void *p, size_t len);
 
+/* ---- peers (uet_tss.c) ---- */
+
+/* Tell a TSS link that the instance at addr has SCI sci (tests: to start
+ * two links that know each other without the announcement round trip;
+ * unlike a fresh datagram, it does not say that addr spoke TSS).  0,
+ * -EINVAL, -ENOMEM. */
+int uet_tss_link_learn_peer(struct uet_link *link,
+			    const struct uet_link_addr *addr, uint32_t sci);
+
 /* ---- replay window (per security context) ---- */
 
 struct uet_tss_replay {

@@ -179,7 +179,7 @@ START_TEST(test_snic_backend_ops)
 	unsetenv("FI_UET_TSS");
 	ck_assert_uint_eq(uet_snic_dev_ops.dgram_overhead(), 0);
 	setenv("FI_UET_TSS", "on", 1);
-	ck_assert_uint_eq(uet_snic_dev_ops.dgram_overhead(), 30);
+	ck_assert_uint_eq(uet_snic_dev_ops.dgram_overhead(), 34);
 	unsetenv("FI_UET_TSS");
 	ck_assert_int_eq(uet_snic_query_counters(NULL, NULL), -EINVAL);
 }

@@ -6,7 +6,10 @@
  * vector computed with Python's hmac and cryptography modules, tampering,
  * wrong key / JobID / context, replay inside and outside the window,
  * rekey before wrap, the modes, MTU accounting, the key file, two NICs
- * with and without the key, and GSO runs over UDP on 127.0.0.1.
+ * with and without the key, and GSO runs over UDP on 127.0.0.1.  Issue
+ * 30, finding 2: a datagram for B refused at C and at a restarted B, mode
+ * on dropping plaintext from a peer that spoke TSS, a fork()ed child
+ * sealing under its own SCI, and the first-contact round trip.
  */
 #include "config.h"
 
@@ -16,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <check.h>
@@ -145,6 +149,8 @@ END_TEST
 #define PORT_B	4794
 #define JOB	0x1234u
 #define SCI_A	0x01020304u
+#define SCI_B	0x0a0b0c0du
+#define PORT_C	4795
 
 struct pair {
 	struct uet_link_mem_fabric *fab;
@@ -164,9 +170,23 @@ static void tss_cfg_init(struct uet_tss_cfg *c, uint8_t mode, uint8_t fill)
 		c->secret[i] = (uint8_t)(i + fill);
 }
 
-/* a: TSS with ca on PORT_A; b: TSS with cb (NULL: plain) on PORT_B. */
-static void pair_up(struct pair *p, const struct uet_tss_cfg *ca,
-		    const struct uet_tss_cfg *cb)
+static struct uet_tss_stats stats_of(struct uet_link *l);
+
+/* Tell each of two TSS links the other's SCI (no announcement round
+ * trip). */
+static void introduce(struct uet_link *a, const struct uet_link_addr *addr_a,
+		      struct uet_link *b, const struct uet_link_addr *addr_b)
+{
+	ck_assert_int_eq(uet_tss_link_learn_peer(a, addr_b,
+						 stats_of(b).tx_sci), 0);
+	ck_assert_int_eq(uet_tss_link_learn_peer(b, addr_a,
+						 stats_of(a).tx_sci), 0);
+}
+
+/* a: TSS with ca on PORT_A; b: TSS with cb (NULL: plain) on PORT_B;
+ * with introduce, two TSS links know each other's SCI. */
+static void pair_open(struct pair *p, const struct uet_tss_cfg *ca,
+		      const struct uet_tss_cfg *cb, bool introduce_them)
 {
 	memset(p, 0, sizeof(*p));
 	ck_assert_int_eq(uet_link_mem_fabric_create(&p->fab, 1, 9000), 0);
@@ -178,6 +198,14 @@ static void pair_up(struct pair *p, const struct uet_tss_cfg *ca,
 				 0);
 	ck_assert_int_eq(p->ia->ops->local_addr(p->ia, &p->addr_a), 0);
 	ck_assert_int_eq(p->ib->ops->local_addr(p->ib, &p->addr_b), 0);
+	if (p->b && introduce_them)
+		introduce(p->a, &p->addr_a, p->b, &p->addr_b);
+}
+
+static void pair_up(struct pair *p, const struct uet_tss_cfg *ca,
+		    const struct uet_tss_cfg *cb)
+{
+	pair_open(p, ca, cb, true);
 }
 
 static void pair_down(struct pair *p)
@@ -240,22 +268,29 @@ static struct uet_tss_stats stats_of(struct uet_link *l)
 }
 
 static const char kat_pt[] = "UET TSS known-answer payload 0123456789";
+/* An unprotected datagram (prologue of type RUD). */
+static const uint8_t tss_plain[] = { 0x10, 0x00, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+				     10, 11, 12 };
 
 /* Computed independently (Python hmac + cryptography's AESGCM) for secret
- * 00..1f, JobID 0x1234, SCI 0x01020304, sequence 1, source 127.0.0.1:4793. */
+ * 00..1f, JobID 0x1234, SCI 0x01020304, sequence 1, source 127.0.0.1:4793,
+ * destination 127.0.0.1:4794 whose SCI (the DCI) is 0x0a0b0c0d: the key
+ * is HKDF-SHA256(salt "UET-TSS-v1", info "uet tss packet key" || JobID ||
+ * SCI || 01 12b9 7f000001 00*12), the associated data bytes 0-17 then
+ * 01 12ba 7f000001 00*12 (the destination, not sent). */
 static const uint8_t kat_key[32] = {
 	0x80, 0x05, 0x78, 0x84, 0x1f, 0x1c, 0x62, 0x42, 0xf4, 0xc2, 0xa6,
 	0x23, 0x29, 0xff, 0x9a, 0x22, 0x3e, 0x0c, 0x78, 0xe2, 0xdd, 0xea,
 	0xc0, 0xe4, 0xdc, 0xae, 0x81, 0xdc, 0xfc, 0xcd, 0x5d, 0xbd,
 };
 static const uint8_t kat_wire[] = {
-	0x08, 0x00, 0x10, 0x01, 0x02, 0x03, 0x04, 0x00, 0x00, 0x00, 0x01,
-	0x00, 0x00, 0x00, 0xd6, 0xdd, 0x4e, 0xa3, 0xbd, 0xc3, 0x65, 0xbd,
-	0xad, 0x92, 0x8e, 0x59, 0xc5, 0x68, 0xf4, 0xd7, 0x91, 0x5b, 0xcc,
-	0x7f, 0x71, 0xb5, 0x90, 0x80, 0xb4, 0x33, 0xfd, 0x10, 0x4b, 0x72,
-	0xc9, 0xdc, 0x7d, 0xec, 0x30, 0x19, 0x2d, 0x14, 0xba, 0x66, 0xa9,
-	0x86, 0xd8, 0x50, 0x94, 0x2d, 0x2b, 0x73, 0xc5, 0x11, 0x14, 0x3d,
-	0xaa, 0x24, 0x58,
+	0x08, 0x00, 0x11, 0x01, 0x02, 0x03, 0x04, 0x00, 0x00, 0x00, 0x01,
+	0x00, 0x00, 0x00, 0x0a, 0x0b, 0x0c, 0x0d, 0xd6, 0xdd, 0x4e, 0xa3,
+	0xbd, 0xc3, 0x65, 0xbd, 0xad, 0x92, 0x8e, 0x59, 0xc5, 0x68, 0xf4,
+	0xd7, 0x91, 0x5b, 0xcc, 0x7f, 0x71, 0xb5, 0x90, 0x80, 0xb4, 0x33,
+	0xfd, 0x10, 0x4b, 0x72, 0xc9, 0xdc, 0x7d, 0xec, 0x30, 0x19, 0x2d,
+	0x14, 0xba, 0x51, 0x12, 0x19, 0xa9, 0xed, 0x53, 0x65, 0x0d, 0x2d,
+	0x28, 0x64, 0xe9, 0xbe, 0xe4, 0x27, 0x10,
 };
 
 START_TEST(test_layout_vector)
@@ -269,7 +304,7 @@ START_TEST(test_layout_vector)
 	tss_cfg_init(&ca, UET_TSS_REQUIRED, 0);
 	ca.sci = SCI_A;
 	cb = ca;
-	cb.sci = 0;
+	cb.sci = SCI_B;
 	pair_up(&p, &ca, &cb);
 	ck_assert_int_eq(uet_tss_addr_bytes(&p.addr_a, addr), 0);
 	ck_assert_int_eq(uet_tss_derive_key(ca.secret, JOB, SCI_A, addr, key),
@@ -465,10 +500,13 @@ START_TEST(test_replay)
 END_TEST
 
 /* Before the sequence number passes rekey_seq the sender moves to SCI+1
- * and sequence 1: no (key, nonce) pair twice; the receiver follows. */
+ * and sequence 1: no (key, nonce) pair twice; the receiver follows, and
+ * datagrams for the sender's SCI before the rekey are still fresh. */
 START_TEST(test_rekey)
 {
-	uint8_t w[256], out[256];
+	uint8_t w[256], wb[256], out[256];
+	struct uet_link_rx rx;
+	size_t lb;
 	struct uet_tss_cfg ca, cb;
 	struct uet_tss_stats st;
 	struct uet_tss_hdr h;
@@ -486,6 +524,12 @@ START_TEST(test_rekey)
 	ca.rekey_seq = 0xfffffff2u;
 	tss_cfg_init(&cb, UET_TSS_REQUIRED, 0);
 	pair_up(&p, &ca, &cb);
+	/* B -> A before A's rekey: names A's SCI 0xffffffff. */
+	ck_assert_int_eq(link_send(p.b, &p.addr_a, "prev", 4), 1);
+	ck_assert_int_eq(p.ia->ops->recv(p.ia, &rx, 1), 1);
+	ck_assert_uint_le(rx.len, sizeof(wb));
+	lb = rx.len;
+	memcpy(wb, rx.buf, lb);
 	for (i = 0; i < 6; i++) {
 		l = capture(&p, "rekey", 5, w, sizeof(w));
 		ck_assert_int_eq(uet_tss_hdr_decode(&h, w + 2, l - 2), 12);
@@ -497,6 +541,11 @@ START_TEST(test_rekey)
 	st = stats_of(p.a);
 	ck_assert_uint_eq(st.rekeys, 1);
 	ck_assert_uint_eq(st.tx_sci, 1);
+	/* A datagram for A's SCI before the rekey is still for A. */
+	ck_assert_int_eq(link_send(p.ib, &p.addr_a, wb, lb), 1);
+	ck_assert_int_eq(p.a->ops->recv(p.a, &rx, 1), 1);
+	ck_assert_mem_eq(rx.buf, "prev", 4);
+	ck_assert_uint_eq(stats_of(p.a).drops[UET_TSS_DROP_STALE], 0);
 	st = stats_of(p.b);
 	ck_assert_uint_eq(st.ctx_new, 2);
 	ck_assert_uint_eq(st.rx_pkts, 6);
@@ -518,8 +567,6 @@ END_TEST
 /* Mode required drops unprotected datagrams; mode on accepts them. */
 START_TEST(test_modes)
 {
-	static const uint8_t plain[] = { 0x10, 0x00, 1, 2, 3, 4, 5, 6, 7, 8,
-					 9, 10, 11, 12 };
 	uint8_t out[256];
 	struct uet_tss_cfg ca, cb;
 	struct uet_tss_stats st;
@@ -529,7 +576,7 @@ START_TEST(test_modes)
 	tss_cfg_init(&ca, UET_TSS_ON, 0);
 	tss_cfg_init(&cb, UET_TSS_REQUIRED, 0);
 	pair_up(&p, &ca, &cb);
-	ck_assert_int_eq(inject(&p, plain, sizeof(plain), out, &olen), 0);
+	ck_assert_int_eq(inject(&p, tss_plain, sizeof(tss_plain), out, &olen), 0);
 	st = stats_of(p.b);
 	ck_assert_uint_eq(st.drops[UET_TSS_DROP_UNPROTECTED], 1);
 	ck_assert_uint_eq(st.rx_plain, 0);
@@ -537,9 +584,9 @@ START_TEST(test_modes)
 
 	cb.mode = UET_TSS_ON;
 	pair_up(&p, &ca, &cb);
-	ck_assert_int_eq(inject(&p, plain, sizeof(plain), out, &olen), 1);
-	ck_assert_uint_eq(olen, sizeof(plain));
-	ck_assert_mem_eq(out, plain, olen);
+	ck_assert_int_eq(inject(&p, tss_plain, sizeof(tss_plain), out, &olen), 1);
+	ck_assert_uint_eq(olen, sizeof(tss_plain));
+	ck_assert_mem_eq(out, tss_plain, olen);
 	st = stats_of(p.b);
 	ck_assert_uint_eq(st.rx_plain, 1);
 	pair_down(&p);
@@ -567,7 +614,319 @@ START_TEST(test_modes)
 }
 END_TEST
 
-/* The MTU above TSS is 30 bytes less; a datagram that would not fit is
+/* ---- issue 30, finding 2: receiver and instance binding ---- */
+
+/* A third link on p's fabric, PORT_C: its in-memory link, TSS on it with
+ * cfg (NULL: none), its address. */
+static void third_up(struct pair *p, const struct uet_tss_cfg *cfg,
+		     struct uet_link **ic, struct uet_link **c,
+		     struct uet_link_addr *addr_c)
+{
+	ck_assert_int_eq(uet_link_mem_open(p->fab, PORT_C, ic), 0);
+	*c = NULL;
+	if (cfg)
+		ck_assert_int_eq(uet_tss_link_open(cfg, *ic, false, c), 0);
+	ck_assert_int_eq((*ic)->ops->local_addr(*ic, addr_c), 0);
+}
+
+/* recv on l, the datagrams returned; the first copied to out. */
+static int recv_into(struct uet_link *l, void *out, size_t *olen)
+{
+	struct uet_link_rx rx[8];
+	int n = l->ops->recv(l, rx, 8);
+
+	if (n > 0 && out) {
+		memcpy(out, rx[0].buf, rx[0].len);
+		*olen = rx[0].len;
+	}
+	return n;
+}
+
+/*
+ * (a) A datagram A sealed for B, delivered to C: same job, same secret,
+ * C knows A.  C refuses it (the destination address is in the associated
+ * data) and counts it; B takes it.
+ */
+START_TEST(test_other_receiver)
+{
+	uint8_t wire[256], out[256];
+	struct uet_link *ic, *c;
+	struct uet_link_addr addr_c;
+	struct uet_tss_cfg cfg;
+	struct uet_tss_stats st;
+	struct pair p;
+	size_t len, olen;
+
+	tss_cfg_init(&cfg, UET_TSS_REQUIRED, 0);
+	pair_up(&p, &cfg, &cfg);
+	third_up(&p, &cfg, &ic, &c, &addr_c);
+	introduce(p.a, &p.addr_a, c, &addr_c);
+	len = capture(&p, kat_pt, strlen(kat_pt), wire, sizeof(wire));
+	/* From A's address to C. */
+	ck_assert_int_eq(link_send(p.ia, &addr_c, wire, len), 1);
+	ck_assert_int_eq(recv_into(c, out, &olen), 0);
+	st = stats_of(c);
+	ck_assert_uint_eq(st.rx_pkts, 0);
+	ck_assert_uint_eq(st.drops[UET_TSS_DROP_AUTH] +
+			  st.drops[UET_TSS_DROP_STALE], 1);
+	ck_assert_uint_eq(st.ctx_new, 0);
+	/* B, the destination, takes it. */
+	ck_assert_int_eq(inject(&p, wire, len, out, &olen), 1);
+	ck_assert_mem_eq(out, kat_pt, olen);
+	c->ops->close(c);
+	ic->ops->close(ic);
+	pair_down(&p);
+}
+END_TEST
+
+/*
+ * (b) A datagram A sealed for B, replayed after B restarted on the same
+ * address (a new TSS link over the same inner link: a new instance, new
+ * SCI, no memory).  The new B refuses it as stale, counts it and tells A
+ * who is there now; A's next datagrams reach the new B.
+ */
+START_TEST(test_restarted_receiver)
+{
+	uint8_t wire[256], out[256];
+	struct uet_tss_cfg cfg;
+	struct uet_tss_stats st;
+	struct pair p;
+	size_t len, olen;
+	uint32_t sci_b2;
+
+	tss_cfg_init(&cfg, UET_TSS_REQUIRED, 0);
+	pair_up(&p, &cfg, &cfg);
+	len = capture(&p, kat_pt, strlen(kat_pt), wire, sizeof(wire));
+	p.b->ops->close(p.b);
+	ck_assert_int_eq(uet_tss_link_open(&cfg, p.ib, false, &p.b), 0);
+	sci_b2 = stats_of(p.b).tx_sci;
+
+	ck_assert_int_eq(inject(&p, wire, len, out, &olen), 0);
+	st = stats_of(p.b);
+	ck_assert_uint_eq(st.rx_pkts, 0);
+	ck_assert_uint_eq(st.drops[UET_TSS_DROP_STALE], 1);
+	ck_assert_uint_eq(st.announce_tx, 1);
+	/* Again: a replay now (the window), no second announcement. */
+	ck_assert_int_eq(inject(&p, wire, len, out, &olen), 0);
+	st = stats_of(p.b);
+	ck_assert_uint_eq(st.drops[UET_TSS_DROP_REPLAY], 1);
+	ck_assert_uint_eq(st.announce_tx, 1);
+
+	/* A takes the announcement in (nothing delivered) and learns. */
+	ck_assert_int_eq(recv_into(p.a, out, &olen), 0);
+	st = stats_of(p.a);
+	ck_assert_uint_eq(st.announce_rx, 1);
+	ck_assert_uint_eq(st.peers_learned, 1);
+	len = capture(&p, "after", 5, wire, sizeof(wire));
+	ck_assert_uint_eq(uet_get_be32(wire + UET_PDS_PROLOGUE_LEN +
+				       UET_TSS_HDR_LEN), sci_b2);
+	ck_assert_int_eq(inject(&p, wire, len, out, &olen), 1);
+	ck_assert_mem_eq(out, "after", 5);
+	pair_down(&p);
+}
+END_TEST
+
+/*
+ * (c) Mode on: once A has spoken TSS to B (a datagram that was fresh for
+ * B), B drops unprotected datagrams from A's address and counts them;
+ * unprotected datagrams from C, which never spoke TSS, are still taken
+ * (what on is for).  After the peer's time to live without TSS from A,
+ * A's plaintext is taken again.  The exchange starts without either side
+ * knowing the other: A's datagram waits for the announcement round trip.
+ */
+START_TEST(test_on_downgrade)
+{
+	uint8_t out[256];
+	struct uet_link *ic, *c;
+	struct uet_link_addr addr_c;
+	struct uet_tss_cfg cfg;
+	struct uet_tss_stats st;
+	struct pair p;
+	size_t olen;
+
+	tss_cfg_init(&cfg, UET_TSS_ON, 0);
+	cfg.peer_ttl_ns = 2000 * 1000000ull;	/* 2 s: slack for a loaded host */
+	pair_open(&p, &cfg, &cfg, false);
+	third_up(&p, NULL, &ic, &c, &addr_c);
+
+	/* Before A spoke TSS, its plaintext is taken. */
+	ck_assert_int_eq(inject(&p, tss_plain, sizeof(tss_plain), out, &olen), 1);
+	/* A -> B: held, announcement (DCI 0); B answers; A sends it. */
+	ck_assert_int_eq(link_send(p.a, &p.addr_b, "tss", 3), 1);
+	ck_assert_uint_eq(stats_of(p.a).held, 1);
+	ck_assert_int_eq(recv_into(p.b, out, &olen), 0);
+	ck_assert_int_eq(recv_into(p.a, out, &olen), 0);
+	ck_assert_uint_eq(stats_of(p.a).held_sent, 1);
+	ck_assert_int_eq(recv_into(p.b, out, &olen), 1);
+	ck_assert_mem_eq(out, "tss", 3);
+
+	/* Now plaintext from A is dropped and counted ... */
+	ck_assert_int_eq(inject(&p, tss_plain, sizeof(tss_plain), out, &olen), 0);
+	st = stats_of(p.b);
+	ck_assert_uint_eq(st.drops[UET_TSS_DROP_DOWNGRADE], 1);
+	ck_assert_uint_eq(st.rx_plain, 1);
+	/* ... plaintext from C is not. */
+	ck_assert_int_eq(link_send(ic, &p.addr_b, tss_plain, sizeof(tss_plain)), 1);
+	ck_assert_int_eq(recv_into(p.b, out, &olen), 1);
+	ck_assert_mem_eq(out, tss_plain, sizeof(tss_plain));
+	st = stats_of(p.b);
+	ck_assert_uint_eq(st.rx_plain, 2);
+	ck_assert_uint_eq(st.drops[UET_TSS_DROP_DOWNGRADE], 1);
+
+	/* The entry expires: A's plaintext is taken again. */
+	usleep(2100 * 1000);
+	ck_assert_int_eq(inject(&p, tss_plain, sizeof(tss_plain), out, &olen), 1);
+	ck_assert_uint_eq(stats_of(p.b).drops[UET_TSS_DROP_DOWNGRADE], 1);
+	ic->ops->close(ic);
+	pair_down(&p);
+}
+END_TEST
+
+/*
+ * (d) fork(): the child's first sealed datagram is not under a (key,
+ * nonce) the parent used or will use.  Keys are per SCI (and source
+ * address, which parent and child share), nonces are SCI || 0 ||
+ * sequence: the child must seal under another SCI.
+ */
+static void wire_sci_seq(const uint8_t *w, uint32_t *sci, uint32_t *seq)
+{
+	struct uet_tss_hdr h;
+
+	ck_assert_int_eq(uet_tss_hdr_decode(&h, w + UET_PDS_PROLOGUE_LEN,
+					    UET_TSS_HDR_LEN),
+			 UET_TSS_HDR_LEN);
+	*sci = h.security_context_id;
+	*seq = h.sequence_number;
+}
+
+START_TEST(test_fork_nonce)
+{
+	uint8_t wire[256], out[256];
+	uint32_t psci[4], pseq[4], got[3];
+	struct uet_link_rx rx;
+	struct uet_tss_cfg cfg;
+	struct uet_tss_hdr h;
+	struct pair p;
+	size_t len, olen;
+	int fds[2], i, status;
+	pid_t pid;
+
+	tss_cfg_init(&cfg, UET_TSS_REQUIRED, 0);
+	pair_up(&p, &cfg, &cfg);
+	for (i = 0; i < 3; i++) {
+		len = capture(&p, "parent", 6, wire, sizeof(wire));
+		wire_sci_seq(wire, &psci[i], &pseq[i]);
+	}
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		/* The child: no ck_assert here; the parent judges. */
+		uint32_t v[3] = { 0, 0, 0 };
+
+		close(fds[0]);
+		if (link_send(p.a, &p.addr_b, "child", 5) == 1 &&
+		    p.ib->ops->recv(p.ib, &rx, 1) == 1 &&
+		    uet_tss_hdr_decode(&h, rx.buf + UET_PDS_PROLOGUE_LEN,
+				       rx.len - UET_PDS_PROLOGUE_LEN) ==
+		    UET_TSS_HDR_LEN) {
+			v[0] = h.security_context_id;
+			v[1] = h.sequence_number;
+			v[2] = (uint32_t)stats_of(p.a).forks;
+		}
+		if (write(fds[1], v, sizeof(v)) != (ssize_t)sizeof(v))
+			_exit(2);
+		_exit(0);
+	}
+	close(fds[1]);
+	ck_assert_int_eq(read(fds[0], got, sizeof(got)), (ssize_t)sizeof(got));
+	close(fds[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* The parent's next datagram: same SCI, next sequence number. */
+	len = capture(&p, "parent", 6, wire, sizeof(wire));
+	wire_sci_seq(wire, &psci[3], &pseq[3]);
+	ck_assert_uint_eq(psci[3], psci[0]);
+	ck_assert_uint_eq(pseq[3], pseq[2] + 1);
+	ck_assert_int_eq(inject(&p, wire, len, out, &olen), 1);
+	/* The child sealed under another SCI (another key). */
+	ck_assert_uint_ne(got[0], 0);
+	for (i = 0; i < 4; i++)
+		ck_assert_msg(got[0] != psci[i],
+			      "child sealed under the parent's SCI %#x, "
+			      "sequence %u (parent used %u..%u)", got[0],
+			      got[1], pseq[0], pseq[3]);
+	ck_assert_uint_eq(got[1], 1);
+	ck_assert_uint_eq(got[2], 1);
+	pair_down(&p);
+}
+END_TEST
+
+/*
+ * First contact without help: A's datagrams to B wait for B's SCI (one
+ * round trip: an announcement each way), then go in order; B answers at
+ * once (it learned A's SCI from them).  Datagrams held for a peer are
+ * bounded (UET_TSS_HOLD_PKTS); the rest are dropped and counted.
+ */
+START_TEST(test_first_contact)
+{
+	static uint8_t big[100];
+	uint8_t out[256];
+	struct uet_link *ic, *c;
+	struct uet_link_addr addr_c;
+	struct uet_link_rx rx[8];
+	struct uet_tss_cfg cfg;
+	struct uet_tss_stats sa, sb;
+	struct pair p;
+	size_t olen;
+	unsigned int i;
+	int n;
+
+	tss_cfg_init(&cfg, UET_TSS_REQUIRED, 0);
+	pair_open(&p, &cfg, &cfg, false);
+
+	ck_assert_int_eq(link_send(p.a, &p.addr_b, "one", 3), 1);
+	ck_assert_int_eq(link_send(p.a, &p.addr_b, "two", 3), 1);
+	ck_assert_int_eq(link_send(p.a, &p.addr_b, "three", 5), 1);
+	sa = stats_of(p.a);
+	ck_assert_uint_eq(sa.held, 3);
+	ck_assert_uint_eq(sa.announce_tx, 1);		/* one ask */
+	ck_assert_uint_eq(sa.tx_pkts, 0);
+	ck_assert_int_eq(recv_into(p.b, out, &olen), 0);	/* the ask */
+	ck_assert_uint_eq(stats_of(p.b).announce_tx, 1);	/* answer */
+	ck_assert_int_eq(recv_into(p.a, out, &olen), 0);	/* answer */
+	sa = stats_of(p.a);
+	ck_assert_uint_eq(sa.held_sent, 3);
+	ck_assert_uint_eq(sa.tx_pkts, 3);
+	n = p.b->ops->recv(p.b, rx, 8);
+	ck_assert_int_eq(n, 3);
+	ck_assert_mem_eq(rx[0].buf, "one", 3);
+	ck_assert_mem_eq(rx[1].buf, "two", 3);
+	ck_assert_mem_eq(rx[2].buf, "three", 5);
+	/* B knows A now: its answer goes at once. */
+	ck_assert_int_eq(link_send(p.b, &p.addr_a, "back", 4), 1);
+	ck_assert_int_eq(recv_into(p.a, out, &olen), 1);
+	ck_assert_mem_eq(out, "back", 4);
+	sb = stats_of(p.b);
+	ck_assert_uint_eq(sb.held, 0);
+	ck_assert_uint_eq(sb.announce_tx, 1);
+	ck_assert_uint_eq(sb.drops[UET_TSS_DROP_STALE], 0);
+
+	/* C never answers: UET_TSS_HOLD_PKTS held, the rest dropped. */
+	third_up(&p, NULL, &ic, &c, &addr_c);
+	for (i = 0; i < UET_TSS_HOLD_PKTS + 6; i++)
+		ck_assert_int_eq(link_send(p.a, &addr_c, big, sizeof(big)),
+				 1);
+	sa = stats_of(p.a);
+	ck_assert_uint_eq(sa.held, 3 + UET_TSS_HOLD_PKTS);
+	ck_assert_uint_eq(sa.held_dropped, 6);
+	ck_assert_uint_eq(sa.announce_tx, 2);
+	ic->ops->close(ic);
+	pair_down(&p);
+}
+END_TEST
+
+/* The MTU above TSS is 34 bytes less; a datagram that would not fit is
  * refused with -EMSGSIZE (after the prefix that fits). */
 START_TEST(test_mtu)
 {
@@ -582,7 +941,7 @@ START_TEST(test_mtu)
 	pair_up(&p, &c, &c);
 	m = p.b->ops->mtu(p.b);
 	ck_assert_uint_eq(m + UET_TSS_OVERHEAD, p.ib->ops->mtu(p.ib));
-	ck_assert_uint_eq(UET_TSS_OVERHEAD, 2 + 12 + 16);
+	ck_assert_uint_eq(UET_TSS_OVERHEAD, 2 + 12 + 4 + 16);
 	ck_assert_int_eq(link_send(p.a, &p.addr_b, buf, m), 1);
 	ck_assert_int_eq(link_send(p.a, &p.addr_b, buf, m + 1), -EMSGSIZE);
 	for (i = 0; i < 3; i++)
@@ -1174,6 +1533,8 @@ START_TEST(test_chunks_in_place)
 	ck_assert_int_eq(uet_tss_link_open(&c, &ra.pub, false, &a), 0);
 	ck_assert_int_eq(uet_tss_link_open(&c, &rb.pub, false, &b), 0);
 	ck_assert_int_eq(ib->ops->local_addr(ib, &db), 0);
+	ck_assert_int_eq(uet_tss_link_learn_peer(a, &db, stats_of(b).tx_sci),
+			 0);
 	for (i = 0; i < 16; i++)
 		pk[i] = (struct uet_link_pkt){
 			.dst = &db, .iovcnt = 2,
@@ -1247,6 +1608,8 @@ START_TEST(test_udp_gso)
 	ck_assert_int_eq(uet_tss_link_open(&c, ub, true, &b), 0);
 	ck_assert_uint_eq(a->ops->mtu(a), 1452 - UET_TSS_OVERHEAD);
 	ck_assert_int_eq(b->ops->local_addr(b, &db), 0);
+	ck_assert_int_eq(uet_tss_link_learn_peer(a, &db, stats_of(b).tx_sci),
+			 0);
 	for (i = 0; i < 16; i++) {
 		pk[i] = (struct uet_link_pkt){
 			.dst = &db, .iovcnt = 2,
@@ -1294,6 +1657,11 @@ static Suite *tss_suite(void)
 	tcase_add_test(tc, test_replay);
 	tcase_add_test(tc, test_rekey);
 	tcase_add_test(tc, test_modes);
+	tcase_add_test(tc, test_other_receiver);
+	tcase_add_test(tc, test_restarted_receiver);
+	tcase_add_test(tc, test_on_downgrade);
+	tcase_add_test(tc, test_fork_nonce);
+	tcase_add_test(tc, test_first_contact);
 	tcase_add_test(tc, test_mtu);
 	tcase_add_test(tc, test_key_file);
 	tcase_add_test(tc, test_snic_tss_cfg);

@@ -239,6 +239,45 @@ START_TEST(test_enobufs)
 }
 END_TEST
 
+/*
+ * The destination context id uet sends after the TSS header when
+ * tss_flags has UET_TSS_FLAG_DCI: 0xa1b2c3d4 is a1 b2 c3 d4; every
+ * truncated prefix fails, short buffers are not written.
+ */
+START_TEST(test_dci)
+{
+	static const uint8_t vec[UET_TSS_DCI_LEN] = { 0xa1, 0xb2, 0xc3, 0xd4 };
+	uint8_t b[UET_TSS_DCI_LEN + 2], *exact;
+	uint32_t dci;
+	size_t n;
+
+	memset(b, POISON, sizeof(b));
+	ck_assert_int_eq(uet_tss_dci_encode(b, UET_TSS_DCI_LEN, 0xa1b2c3d4u),
+			 UET_TSS_DCI_LEN);
+	ck_assert_mem_eq(b, vec, sizeof(vec));
+	ck_assert_uint_eq(b[UET_TSS_DCI_LEN], POISON);
+	for (n = 0; n <= UET_TSS_DCI_LEN; n++) {
+		exact = malloc(n ? n : 1);
+		ck_assert_ptr_nonnull(exact);
+		memcpy(exact, vec, n);
+		dci = 7;
+		ck_assert_int_eq(uet_tss_dci_decode(&dci, exact, n),
+				 n < UET_TSS_DCI_LEN ? UET_WIRE_ETRUNC :
+						       UET_TSS_DCI_LEN);
+		ck_assert_uint_eq(dci, n < UET_TSS_DCI_LEN ? 7 : 0xa1b2c3d4u);
+		memset(b, POISON, sizeof(b));
+		if (n < UET_TSS_DCI_LEN) {
+			ck_assert_int_eq(uet_tss_dci_encode(b, n, 1),
+					 UET_WIRE_ENOBUFS);
+			ck_assert_uint_eq(b[0], POISON);
+		}
+		free(exact);
+	}
+	ck_assert_uint_eq(UET_TSS_FLAG_DCI & UET_TSS_FLAG_ANNOUNCE, 0);
+	ck_assert_uint_le(UET_TSS_FLAG_DCI | UET_TSS_FLAG_ANNOUNCE, 0xf);
+}
+END_TEST
+
 static Suite *tss_wire_suite(void)
 {
 	Suite *s = suite_create("tss_wire");
@@ -251,6 +290,7 @@ static Suite *tss_wire_suite(void)
 	tcase_add_test(tc, test_reserved_bits);
 	tcase_add_test(tc, test_invalid);
 	tcase_add_test(tc, test_enobufs);
+	tcase_add_test(tc, test_dci);
 	suite_add_tcase(s, tc);
 	return s;
 }

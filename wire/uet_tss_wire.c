@@ -6,6 +6,10 @@
  *   bytes 1-4  security_context_id
  *   bytes 5-8  sequence_number
  *   bytes 9-11 reserved, must be 0
+ *
+ * and, when tss_flags has UET_TSS_FLAG_DCI, the destination context id:
+ *
+ *   bytes 0-3  destination context id (be32)
  */
 #include <assert.h>
 
@@ -56,4 +60,22 @@ ssize_t uet_tss_hdr_decode(struct uet_tss_hdr *h, const uint8_t *buf,
 		.sequence_number = uet_get_be32(buf + 5),
 	};
 	return UET_TSS_HDR_LEN;
+}
+
+_Static_assert(UET_TSS_DCI_LEN == 4, "TSS destination context id size");
+
+ssize_t uet_tss_dci_encode(uint8_t *buf, size_t len, uint32_t dci)
+{
+	if (len < UET_TSS_DCI_LEN)
+		return UET_WIRE_ENOBUFS;
+	uet_put_be32(buf, dci);
+	return UET_TSS_DCI_LEN;
+}
+
+ssize_t uet_tss_dci_decode(uint32_t *dci, const uint8_t *buf, size_t len)
+{
+	if (len < UET_TSS_DCI_LEN)
+		return UET_WIRE_ETRUNC;
+	*dci = uet_get_be32(buf);
+	return UET_TSS_DCI_LEN;
 }

@@ -96,6 +96,11 @@ enum fi_uet_tss_fail {
 	FI_UET_TSS_FAIL_AUTH,		/* tag did not verify: tampered, wrong
 					 * key or wrong security context */
 	FI_UET_TSS_FAIL_UNPROTECTED,	/* FI_UET_TSS=required: no TSS */
+	FI_UET_TSS_FAIL_STALE,		/* authentic, but for another
+					 * instance at this address (sent
+					 * before a restart or a fork) */
+	FI_UET_TSS_FAIL_DOWNGRADE,	/* FI_UET_TSS=on: unprotected, from
+					 * an address that spoke TSS */
 	FI_UET_TSS_FAIL_MAX = 8
 };
 

@@ -21,7 +21,7 @@ _Static_assert((int)UET_HSI_DROP_RDATA == (int)FI_UET_DROP_RDATA,
 	       "fi_uet_drop follows uet_hsi_drop");
 _Static_assert((int)UET_HSI_DROP_N <= (int)FI_UET_DROP_MAX,
 	       "room for the PDS and SES causes");
-_Static_assert(FI_UET_TSS_FAIL_UNPROTECTED < FI_UET_TSS_FAIL_MAX,
+_Static_assert(FI_UET_TSS_FAIL_DOWNGRADE < FI_UET_TSS_FAIL_MAX,
 	       "TSS causes");
 
 /* The device's counters (the HSI query_counters op) in the extension's
@@ -57,6 +57,8 @@ static int uet_ext_fill(struct uet_domain *dom, struct fi_uet_counters *c)
 	c->tss_fail[FI_UET_TSS_FAIL_MALFORMED] = hc.tss_fail_malformed;
 	c->tss_fail[FI_UET_TSS_FAIL_AUTH] = hc.tss_fail_auth;
 	c->tss_fail[FI_UET_TSS_FAIL_UNPROTECTED] = hc.tss_fail_unprotected;
+	c->tss_fail[FI_UET_TSS_FAIL_STALE] = hc.tss_fail_stale;
+	c->tss_fail[FI_UET_TSS_FAIL_DOWNGRADE] = hc.tss_fail_downgrade;
 	c->tss_replays = hc.tss_replays;
 	c->tss_too_old = hc.tss_too_old;
 	c->tss_rekeys = hc.tss_rekeys;

@@ -754,7 +754,7 @@ static size_t uet_info_dgram_max(const struct uet_iface *ifc)
 		      ip_mtu - ip_hdr - UET_UDP_HDR : 0;
 	}
 	/* The backend's link protection (the software NIC's TSS, when
-	 * FI_UET_TSS is on or required: 30 bytes) takes its share. */
+	 * FI_UET_TSS is on or required: 34 bytes) takes its share. */
 	uet_prov_backends_init();
 	if (!uet_hsi_dev_selected(&ops) && ops->dgram_overhead) {
 		size_t ovh = ops->dgram_overhead();

@@ -12,6 +12,8 @@
  *         be delivered, byte-exact, exactly when the XOR value is 0;
  *         then the untouched datagram is delivered once (if the tampered
  *         copy was refused) and a replay of it is not.
+ * The sender knows the receiver's SCI from the start
+ * (uet_tss_link_learn_peer), so every datagram it seals names it.
  * Any other outcome, or a sanitizer report, is a finding (abort).
  */
 #include <stdint.h>
@@ -20,6 +22,7 @@
 
 #include "uet_link_mem.h"
 #include "uet_tss.h"
+#include "uet_tss_internal.h"
 
 #define PORT_A	4793
 #define PORT_B	4794
@@ -43,7 +46,8 @@ static void setup(void)
 	    uet_link_mem_open(fab, PORT_B, &ib) ||
 	    uet_tss_link_open(&c, ia, false, &a) ||
 	    uet_tss_link_open(&c, ib, false, &b) ||
-	    ib->ops->local_addr(ib, &addr_b))
+	    ib->ops->local_addr(ib, &addr_b) ||
+	    uet_tss_link_learn_peer(a, &addr_b, c.sci))
 		abort();
 }
 
