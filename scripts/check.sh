@@ -6,7 +6,9 @@
 #   2. the Open MPI test over uet (test/mpi/),
 #   3. `make distcheck`,
 #   4. the unit suites again in an ASan+UBSan build,
-#   5. and in a clang -Werror build (the provider linked with clang's LTO).
+#   5. and in a clang -Werror build (the provider linked with clang's LTO),
+#   6. the Debian packages: built, lintian, installed, fi_info -p uet and
+#      fi_pingpong through them, purged (test/deb-package.sh).
 # Ends with every suite's libcheck summary; exits non-zero on any failure.
 set -u
 cd "$(dirname "$0")/.."
@@ -52,6 +54,9 @@ build build-san --enable-sanitizers
 
 echo "=== clang -Werror build: make check"
 build build-clang --enable-werror CC=clang
+
+echo "=== Debian packages: build, lintian, install, fi_info/fi_pingpong, purge"
+sh test/deb-package.sh || fail "Debian packages (test/deb-package.sh)"
 
 echo "=== libcheck summaries (werror build)"
 make -s -C build check-summary
