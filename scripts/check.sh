@@ -3,7 +3,8 @@
 # Install dependencies, build and run the whole test suite:
 #   1. a -Werror build and `make check`, then the fuzzers for 40 s each
 #      (scripts/fuzz.sh, when clang and libFuzzer are present),
-#   2. the Open MPI test over uet (test/mpi/),
+#   2. the Open MPI test over uet (test/mpi/), then launched by Slurm
+#      across three emulated hosts (make check-slurm),
 #   3. `make distcheck`,
 #   4. the unit suites again in an ASan+UBSan build,
 #   5. and in a clang -Werror build (the provider linked with clang's LTO),
@@ -44,6 +45,8 @@ sh scripts/fuzz.sh "$top/build" 40 || fail "fuzzers (findings in build/fuzz/find
 echo "=== Open MPI over uet (pml cm, mtl ofi; 2 and 4 ranks, allreduce on 8)"
 sh test/mpi/deps.sh || fail "Open MPI installation"
 make -C build check-mpi || fail "Open MPI test over uet"
+echo "=== Open MPI over uet under Slurm (srun --mpi=pmix, salloc + mpirun; 3 emulated hosts)"
+make -C build check-slurm || fail "Open MPI test over uet under Slurm"
 echo "=== make distcheck"
 make -C build -j"$jobs" distcheck \
 	DISTCHECK_CONFIGURE_FLAGS="--enable-werror" >"$top/build/distcheck.log" 2>&1 ||
