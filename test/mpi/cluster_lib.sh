@@ -5,6 +5,16 @@
 # network namespaces made with test/netns_lib.sh (sourced before).
 # Sourced, not run.
 #
+# cl_require WHAT: exit 77 (skip) unless root, with ip, unshare and
+# hostname; WHAT says what root is needed for.
+cl_require() {
+	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root ($1)"; exit 77; }
+	for tool in ip unshare hostname; do
+		command -v "$tool" >/dev/null 2>&1 ||
+			{ echo "SKIP: $tool not found"; exit 77; }
+	done
+}
+
 # cl_make PREFIX N: a head namespace PREFIXhead with two bridges, br0
 # (data) and br1 (control, 10.254.0.254/24 and fd00:254::fe/64), and N
 # hosts PREFIXh1..PREFIXhN, each with lo, eth0 (MTU 1500) on br0 and

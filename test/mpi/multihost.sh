@@ -56,11 +56,7 @@ self="$srcdir/$(basename -- "$0")"
 . "$srcdir/../netns_lib.sh"
 . "$srcdir/cluster_lib.sh"
 
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (network namespaces)"; exit 77; }
-for tool in ip unshare hostname; do
-	command -v "$tool" >/dev/null 2>&1 ||
-		{ echo "SKIP: $tool not found"; exit 77; }
-done
+cl_require "network namespaces"
 MPI_PINNED=0
 mpi_setup uet-mpi-mh
 mpi_forward FI_PROVIDER_PATH FI_LOG_LEVEL UET_MPI_TEST_MAX_SIZE \

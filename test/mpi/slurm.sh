@@ -49,11 +49,7 @@ srcdir=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 . "$srcdir/../netns_lib.sh"
 . "$srcdir/cluster_lib.sh"
 
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (network namespaces, daemons)"; exit 77; }
-for tool in ip unshare hostname; do
-	command -v "$tool" >/dev/null 2>&1 ||
-		{ echo "SKIP: $tool not found"; exit 77; }
-done
+cl_require "network namespaces, daemons"
 if ! command -v slurmctld >/dev/null 2>&1 ||
 	! command -v slurmd >/dev/null 2>&1 ||
 	! command -v srun >/dev/null 2>&1 || ! command -v munged >/dev/null 2>&1
