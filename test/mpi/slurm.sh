@@ -50,13 +50,20 @@ srcdir=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 . "$srcdir/cluster_lib.sh"
 
 cl_require "network namespaces, daemons"
-if ! command -v slurmctld >/dev/null 2>&1 ||
-	! command -v slurmd >/dev/null 2>&1 ||
-	! command -v srun >/dev/null 2>&1 || ! command -v munged >/dev/null 2>&1
-then
+have_slurm() {
+	for tool in slurmctld slurmd srun salloc sinfo munged; do
+		command -v "$tool" >/dev/null 2>&1 || return 1
+	done
+}
+if ! have_slurm; then
 	echo "slurm.sh: installing slurm-wlm and munge (test/mpi/deps.sh slurm)"
 	if ! sh "$srcdir/deps.sh" slurm; then
 		echo "SKIP: slurm-wlm and munge could not be installed"
+		exit 77
+	fi
+	if ! have_slurm; then
+		echo "SKIP: slurmctld, slurmd, srun, salloc, sinfo or munged not" \
+			"found in PATH after installing slurm-wlm and munge"
 		exit 77
 	fi
 fi
