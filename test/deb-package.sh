@@ -102,6 +102,11 @@ if ! (cd "$tmp/src" && DEB_BUILD_OPTIONS="$opts parallel=$jobs" \
 	timeout -k 10 1800 dpkg-buildpackage -us -uc -b) \
 	>"$tmp/build.log" 2>&1; then
 	tail -n 60 "$tmp/build.log"
+	# With UET_DEB_CHECK=1: the tests that did not pass, and the log
+	# of each failure.
+	grep -E '^(FAIL|ERROR|SKIP):' "$tmp/build.log"
+	suite="$tmp/src/debian/build/test-suite.log"
+	[ -f "$suite" ] && awk '/^(FAIL|ERROR): /,0' "$suite" | head -n 200
 	echo "FAIL: dpkg-buildpackage"
 	exit 1
 fi
