@@ -53,8 +53,6 @@ done
 for v in $(env | sed -n 's/^\(FI_[A-Za-z0-9_]*\)=.*/\1/p'); do
 	unset "$v"
 done
-UET_PROV_LIBDIR=/nonexistent # pingpong_lib.sh: no build tree's provider
-export UET_PROV_LIBDIR
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/uet-deb.XXXXXX") || exit 1
 installed=0
@@ -111,6 +109,10 @@ if ! (cd "$tmp/src" && DEB_BUILD_OPTIONS="$opts parallel=$jobs" \
 	exit 1
 fi
 grep -E '^ +(werror|lto|provider dir):' "$tmp/build.log"
+# With UET_DEB_CHECK=1, make check's summary.
+grep -E '^# (TOTAL|PASS|SKIP|FAIL|ERROR):' "$tmp/build.log" | tr '\n' ' ' |
+	sed 's/^./  make check in the package build: &/;s/ *$//'
+grep -q '^# TOTAL:' "$tmp/build.log" && echo
 debs=""
 for p in $pkgs; do
 	d=$(find "$tmp" -maxdepth 1 -name "${p}_*.deb" | head -n 1)
@@ -188,6 +190,10 @@ echo "  cflags '$(pkg-config --cflags uet-ext)' libs" \
 	"'$(pkg-config --libs uet-ext)', provdir $(pkg-config --variable=provdir uet-ext)"
 
 step "fi_pingpong -c over the installed uet in a namespace (lo + veth)"
+# pingpong_lib.sh: the installed provider, not one of a build tree
+# (set only now: the package build's make check needs its own).
+UET_PROV_LIBDIR=/nonexistent
+export UET_PROV_LIBDIR
 pp_init
 ns=uet-deb-$$
 ns_first "$ns"
