@@ -3,10 +3,13 @@
 # Install dependencies, build and run the whole test suite:
 #   1. a -Werror build and `make check`, then the fuzzers for 40 s each
 #      (scripts/fuzz.sh, when clang and libFuzzer are present),
-#   2. the Open MPI test over uet (test/mpi/),
+#   2. the Open MPI test over uet (test/mpi/), then launched by Slurm
+#      across three emulated hosts (make check-slurm),
 #   3. `make distcheck`,
 #   4. the unit suites again in an ASan+UBSan build,
-#   5. and in a clang -Werror build (the provider linked with clang's LTO).
+#   5. and in a clang -Werror build (the provider linked with clang's LTO),
+#   6. the Debian packages: built, lintian, installed, fi_info -p uet and
+#      fi_pingpong through them, purged (test/deb-package.sh).
 # Ends with every suite's libcheck summary; exits non-zero on any failure.
 set -u
 cd "$(dirname "$0")/.."
@@ -42,6 +45,8 @@ sh scripts/fuzz.sh "$top/build" 40 || fail "fuzzers (findings in build/fuzz/find
 echo "=== Open MPI over uet (pml cm, mtl ofi; 2 and 4 ranks, allreduce on 8)"
 sh test/mpi/deps.sh || fail "Open MPI installation"
 make -C build check-mpi || fail "Open MPI test over uet"
+echo "=== Open MPI over uet under Slurm (srun --mpi=pmix, salloc + mpirun; 3 emulated hosts)"
+make -C build check-slurm || fail "Open MPI test over uet under Slurm"
 echo "=== make distcheck"
 make -C build -j"$jobs" distcheck \
 	DISTCHECK_CONFIGURE_FLAGS="--enable-werror" >"$top/build/distcheck.log" 2>&1 ||
@@ -52,6 +57,9 @@ build build-san --enable-sanitizers
 
 echo "=== clang -Werror build: make check"
 build build-clang --enable-werror CC=clang
+
+echo "=== Debian packages: build, lintian, install, fi_info/fi_pingpong, purge"
+sh test/deb-package.sh || fail "Debian packages (test/deb-package.sh)"
 
 echo "=== libcheck summaries (werror build)"
 make -s -C build check-summary

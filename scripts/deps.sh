@@ -13,6 +13,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
 	build-essential autoconf automake libtool pkg-config \
 	libfabric-dev libfabric-bin check libssl-dev binutils pandoc iproute2 tcpdump \
 	iputils-ping \
+	debhelper dpkg-dev fakeroot lintian \
 	clang libfuzzer-14-dev >/dev/null
 echo "deps: installed (libfabric $(pkg-config --modversion libfabric)," \
 	"check $(pkg-config --modversion check))"

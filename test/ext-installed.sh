@@ -7,7 +7,8 @@
 # C99), and run it with FI_PROVIDER=uet and FI_PROVIDER_PATH at the
 # installed provider: per-endpoint delivery mode, a message each way,
 # per-peer PDCs and counters through fi_open_ops.  Also checks that the
-# man pages were installed.  The variables come from AM_TESTS_ENVIRONMENT.
+# man pages and the pkg-config file (uet-ext.pc) were installed.  The
+# variables come from AM_TESTS_ENVIRONMENT.
 set -u
 : "${UET_TOP_BUILDDIR:?run from make check}"
 src="${srcdir:-.}"
@@ -25,7 +26,8 @@ inc="$tmp/root$UET_INCLUDEDIR"
 provdir="$tmp/root$UET_PROVDIR"
 mandir="$tmp/root$UET_MANDIR"
 for f in "$inc/rdma/fi_uet_ext.h" "$provdir/libuet-fi.so" \
-	 "$mandir/man3/fi_uet_ext.3" "$mandir/man7/fi_uet.7"; do
+	 "$mandir/man3/fi_uet_ext.3" "$mandir/man7/fi_uet.7" \
+	 "$provdir/../pkgconfig/uet-ext.pc"; do
 	if [ ! -f "$f" ]; then
 		echo "FAIL: $f was not installed"
 		exit 1

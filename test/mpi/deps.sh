@@ -1,11 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # Installs what test/mpi/run-mpi.sh needs on Debian 12 (as root): Open MPI
-# (mpirun, mpicc; the Debian build includes the OFI MTL) and fi_info.
+# (mpirun, mpicc; the Debian build includes the OFI MTL) and fi_info;
+# with the argument `slurm`, also what test/mpi/slurm.sh needs: Slurm
+# (slurmctld, slurmd, srun, salloc, its PMIx plugin) and munge.
 # Idempotent and quiet: does nothing when the packages are present.
 set -eu
 
 pkgs="openmpi-bin libopenmpi-dev libfabric-bin"
+[ "${1:-}" = slurm ] && pkgs="$pkgs slurm-wlm munge"
 missing=""
 for p in $pkgs; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |

@@ -54,12 +54,9 @@ self="$srcdir/$(basename -- "$0")"
 
 . "$srcdir/mpi_lib.sh"
 . "$srcdir/../netns_lib.sh"
+. "$srcdir/cluster_lib.sh"
 
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (network namespaces)"; exit 77; }
-for tool in ip unshare hostname; do
-	command -v "$tool" >/dev/null 2>&1 ||
-		{ echo "SKIP: $tool not found"; exit 77; }
-done
+cl_require "network namespaces"
 MPI_PINNED=0
 mpi_setup uet-mpi-mh
 mpi_forward FI_PROVIDER_PATH FI_LOG_LEVEL UET_MPI_TEST_MAX_SIZE \
@@ -76,85 +73,18 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
-ns_first "$head"
+cl_make "$MH_NS_PREFIX" "$nhosts"
 if ! timeout -k 2 10 ip netns exec "$head" unshare --uts true 2>/dev/null; then
 	echo "SKIP: ip netns exec / unshare --uts not permitted"
 	exit 77
 fi
-ns_step ip -n "$head" link set lo up
-# Two bridges in the head namespace: data (the interface uet offers on
-# each host) and control (Open MPI's orted and PMIx traffic, IPv4).
-ns_step ip -n "$head" link add br0 type bridge
-ns_step ip -n "$head" link add br1 type bridge
-ns_step ip -n "$head" addr add 10.254.0.254/24 dev br1
-ns_step ip -n "$head" addr add fd00:254::fe/64 dev br1 nodad
-ns_step ip -n "$head" link set br0 up
-ns_step ip -n "$head" link set br1 up
-
 hosts=""
 i=1
 while [ "$i" -le "$nhosts" ]; do
-	h=h$i
-	ns="$MH_NS_PREFIX$h"
-	ns_add "$ns"
-	ns_step ip -n "$ns" link set lo up
-	# data: eth0 on br0; control: ctl0 on br1
-	ns_step ip -n "$ns" link add eth0 mtu 1500 type veth peer name "d$h" \
-		netns "$head"
-	ns_step ip -n "$ns" link add ctl0 type veth peer name "c$h" netns "$head"
-	ns_step ip -n "$head" link set "d$h" master br0 up
-	ns_step ip -n "$head" link set "c$h" master br1 up
-	ns_step ip -n "$ns" link set eth0 addrgenmode none
-	ns_step ip -n "$ns" link set eth0 up
-	ns_step ip -n "$ns" link set ctl0 addrgenmode none
-	ns_step ip -n "$ns" link set ctl0 up
-	hosts="$hosts${hosts:+,}$h:$rph"
+	hosts="$hosts${hosts:+,}h$i:$rph"
 	i=$((i + 1))
 done
 np=$((nhosts * rph))
-
-# use_family ipv4|ipv6: the hosts' interfaces carry that family only
-# (data and control alike: a host of one family).
-use_family() {
-	i=1
-	while [ "$i" -le "$nhosts" ]; do
-		ns="${MH_NS_PREFIX}h$i"
-		ns_step ip -n "$ns" addr flush dev eth0
-		ns_step ip -n "$ns" addr flush dev ctl0
-		if [ "$1" = ipv4 ]; then
-			ns_step ip -n "$ns" addr add "10.253.0.$i/24" dev eth0
-			ns_step ip -n "$ns" addr add "10.254.0.$i/24" dev ctl0
-		else
-			ns_step ip -n "$ns" addr add "fd00:253::$i/64" dev eth0 nodad
-			ns_step ip -n "$ns" addr add "fd00:254::$i/64" dev ctl0 nodad
-		fi
-		i=$((i + 1))
-	done
-	# Carrier on every data link, bounded.
-	n=100
-	while [ "$n" -gt 0 ]; do
-		down=0
-		i=1
-		while [ "$i" -le "$nhosts" ]; do
-			ip -n "${MH_NS_PREFIX}h$i" link show dev eth0 |
-				grep -q LOWER_UP || down=1
-			i=$((i + 1))
-		done
-		[ "$down" -eq 0 ] && return
-		sleep 0.05
-		n=$((n - 1))
-	done
-	echo "FAIL: data links not up after 5s"
-	exit 1
-}
-
-# The ranks' view of what uet offers, printed once per family.
-show_offer() {
-	FI_PROVIDER_PATH="${FI_PROVIDER_PATH:-}" ip netns exec \
-		"${MH_NS_PREFIX}h1" fi_info -p "$prov" -t FI_EP_RDM 2>/dev/null |
-		awk '/fabric:|domain:/ { printf "%s ", $2 } END { print "" }' |
-		cut -c1-160
-}
 
 ar="$bdir/uet_mpi_allreduce"
 pp="$bdir/uet_mpi_test"
@@ -163,9 +93,9 @@ mpi_build "$srcdir/uet_mpi_allreduce.c" "$ar"
 
 status=0
 for fam in $families; do
-	use_family "$fam"
+	cl_family "$fam"
 	echo "== $prov over $fam, $nhosts hosts x $rph ranks, no FI_UET_*;" \
-		"h1 offers (fabric domain): $(show_offer)"
+		"h1 offers (fabric domain): $(cl_show_offer "$prov")"
 	for exe in "$pp" "$ar"; do
 		name=$(basename "$exe")
 		log="$bdir/mpirun-$prov-$fam-$name.log"
@@ -185,16 +115,7 @@ for fam in $families; do
 			"$exe" >"$log" 2>&1
 		rc=$?
 		mpi_verdict "$log" "$np" "$name" "$(($(date +%s) - start))s"
-		# Open MPI's verbose lines name each rank's host: all of them.
-		seen=$(sed -n 's/^\[\(h[0-9]*\):[0-9]*\].*/\1/p' "$log" |
-			sort -u | tr '\n' ' ')
-		nseen=$(echo "$seen" | wc -w)
-		echo "  ranks' hosts: $seen"
-		if [ "$nseen" -ne "$nhosts" ]; then
-			echo "FAIL: ranks ran on $nseen host(s), not $nhosts"
-			status=1
-			keep=1
-		fi
+		cl_check_hosts "$log"
 	done
 done
 exit "$status"
