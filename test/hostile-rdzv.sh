@@ -138,7 +138,8 @@ for who in server client; do
 	fi
 done
 if [ "$srd" -eq 0 ] && [ "$crd" -eq 0 ]; then
-	echo "no rdata_unmatched drop on either side: the forgeries were not seen"
+	echo "no rdata_unmatched drop on either side:" \
+		"the forgeries were not seen"
 	fail=1
 fi
 if [ $fail -ne 0 ]; then

@@ -56,7 +56,6 @@ static const char mode_letter[MODE_N] = { 'u', 'r', 's' };
 static const char *const mode_name[MODE_N] = { "UUD", "RUDI", "RUD syn" };
 
 static volatile sig_atomic_t stop;
-static uint64_t rng;
 
 static void on_signal(int sig)
 {
@@ -64,13 +63,8 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static uint64_t rnd(void)
-{
-	return uet_rand_next(&rng);
-}
-
 /* The PDS header of delivery mode `mode`, next_hdr RESPONSE_DATA. */
-static ssize_t pds_hdr(uint8_t *b, size_t max, int mode)
+static ssize_t pds_hdr(uint8_t *b, size_t max, int mode, uint64_t *rng)
 {
 	struct uet_pds_rud_rod_req h;
 	struct uet_pds_uud_req uu;
@@ -80,34 +74,34 @@ static ssize_t pds_hdr(uint8_t *b, size_t max, int mode)
 	case MODE_UUD:
 		memset(&uu, 0, sizeof(uu));
 		uu.next_hdr = UET_HDR_RESPONSE_DATA;
-		uu.pkt_id = (uint32_t)rnd();
+		uu.pkt_id = (uint32_t)uet_rand_next(rng);
 		return uet_pds_uud_req_encode(b, max, &uu);
 	case MODE_RUDI:
 		memset(&ri, 0, sizeof(ri));
 		ri.type = UET_PDS_TYPE_RUDI_REQ;
 		ri.next_hdr = UET_HDR_RESPONSE_DATA;
-		ri.pkt_id = (uint32_t)rnd();
+		ri.pkt_id = (uint32_t)uet_rand_next(rng);
 		return uet_pds_rudi_encode(b, max, &ri);
 	default:
 		memset(&h, 0, sizeof(h));
 		h.type = UET_PDS_TYPE_RUD_REQ;
 		h.next_hdr = UET_HDR_RESPONSE_DATA;
 		h.syn = true;
-		h.psn = (uint32_t)rnd();
-		h.spdcid = (uint16_t)(1 + rnd() % 65535);
-		h.psn_offset = (uint16_t)(rnd() % 8);
+		h.psn = (uint32_t)uet_rand_next(rng);
+		h.spdcid = (uint16_t)(1 + uet_rand_next(rng) % 65535);
+		h.psn_offset = (uint16_t)(uet_rand_next(rng) % 8);
 		return uet_pds_rud_rod_req_encode(b, max, &h);
 	}
 }
 
 /* The SES Response with Data and its payload after the PDS header. */
 static ssize_t ses_rdata(uint8_t *b, size_t max, uint32_t job_id,
-			 uint16_t read_id)
+			 uint16_t read_id, uint64_t *rng)
 {
 	struct uet_ses_rsp_data h;
 	uint32_t plen;
 	ssize_t n;
-	uint64_t r = rnd();
+	uint64_t r = uet_rand_next(rng);
 
 	plen = r & 1 ? BIG_PAYLOAD : (uint32_t)(1 + (r >> 1) % 64);
 	memset(&h, 0, sizeof(h));
@@ -115,7 +109,7 @@ static ssize_t ses_rdata(uint8_t *b, size_t max, uint32_t job_id,
 	h.ctl.opcode = UET_RESPONSE_W_DATA;
 	h.ctl.version = UET_SES_VERSION;
 	h.ctl.return_code = UET_RC_OK;
-	h.response_message_id = (uint16_t)rnd();
+	h.response_message_id = (uint16_t)uet_rand_next(rng);
 	h.job_id = job_id;
 	h.read_request_message_id = read_id;
 	h.payload_length = (uint16_t)plen;
@@ -128,14 +122,15 @@ static ssize_t ses_rdata(uint8_t *b, size_t max, uint32_t job_id,
 		h.message_offset = PULL_CHUNK - plen;
 		break;
 	default:
-		h.message_offset = (uint32_t)(rnd() % (PULL_CHUNK - plen + 1));
+		h.message_offset = (uint32_t)(uet_rand_next(rng) %
+					      (PULL_CHUNK - plen + 1));
 		break;
 	}
 	n = uet_ses_rsp_data_encode(b, max, &h);
 	if (n < 0 || (size_t)n + plen > max)
 		return -1;
 	for (uint32_t k = 0; k < plen; k++)
-		b[n + k] = (uint8_t)rnd();
+		b[n + k] = (uint8_t)uet_rand_next(rng);
 	return n + (ssize_t)plen;
 }
 
@@ -164,7 +159,7 @@ static uint16_t csum_fold(uint32_t sum)
  * fills in the IP checksum (IP_HDRINCL); the UDP checksum is ours.
  */
 static size_t ip_udp_hdr(uint8_t *b, size_t len, uint16_t sport,
-			 uint16_t dport)
+			 uint16_t dport, uint64_t *rng)
 {
 	uint8_t *u = b + IP4_HDR_LEN, pseudo[12];
 	size_t ulen = UDP_HDR_LEN + len;
@@ -174,7 +169,7 @@ static size_t ip_udp_hdr(uint8_t *b, size_t len, uint16_t sport,
 	p = uet_put_u8(b, 0x45);		/* version 4, IHL 5 */
 	p = uet_put_u8(p, 0);			/* DSCP, ECN */
 	p = uet_put_be16(p, (uint16_t)(IP4_HDR_LEN + ulen));
-	p = uet_put_be16(p, (uint16_t)rnd());	/* identification */
+	p = uet_put_be16(p, (uint16_t)uet_rand_next(rng));	/* IP id */
 	p = uet_put_be16(p, 0x4000);		/* DF */
 	p = uet_put_u8(p, 64);			/* TTL */
 	p = uet_put_u8(p, IPPROTO_UDP);
@@ -213,6 +208,7 @@ int main(int argc, char **argv)
 	uint8_t b[IP4_HDR_LEN + UDP_HDR_LEN + DG_MAX];
 	uint8_t *dg = b + IP4_HDR_LEN + UDP_HDR_LEN;
 	unsigned long secs;
+	uint64_t rng;
 	int fd, v, mode, modes[MODE_N], nmodes = 0;
 	const char *letters;
 	uint32_t job_id;
@@ -283,17 +279,18 @@ int main(int argc, char **argv)
 			cycle[v] = cycle[v] == 65535 ? 1 : cycle[v] + 1;
 			id = cycle[v];
 		} else {
-			id = (uint16_t)(1 + rnd() % 65535);
+			id = (uint16_t)(1 + uet_rand_next(&rng) % 65535);
 		}
-		n = pds_hdr(dg, DG_MAX, mode);
+		n = pds_hdr(dg, DG_MAX, mode, &rng);
 		m = n < 0 ? -1 : ses_rdata(dg + n, DG_MAX - (size_t)n, job_id,
-					   id);
+					   id, &rng);
 		if (m < 0) {
 			fprintf(stderr, "hostile_rdata: encoding failed\n");
 			close(fd);
 			return 1;
 		}
-		len = ip_udp_hdr(b, (size_t)(n + m), port[!v], port[v]);
+		len = ip_udp_hdr(b, (size_t)(n + m), port[!v], port[v],
+				 &rng);
 		dst.sin_port = htons(port[v]);
 		if (sendto(fd, b, len, 0, (struct sockaddr *)&dst,
 			   sizeof(dst)) >= 0)

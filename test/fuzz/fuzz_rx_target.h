@@ -271,27 +271,36 @@ static size_t fz_rdzv_send(uint8_t *b, size_t max)
 	return (size_t)(n + m + e) + PULL_EAGER;
 }
 
+/* Post a receive of len bytes at buf on ep, tagged when tag != 0;
+ * op_ctx is which (1, 2: the untagged ones, 3: the pull). */
+static bool fz_post(struct fz *f, struct uet_ses_ep *ep, uint8_t *buf,
+		    size_t len, uint64_t tag, uintptr_t which)
+{
+	struct uet_ses_recv_req rr;
+	struct iovec iov;
+
+	memset(&rr, 0, sizeof(rr));
+	iov.iov_base = buf;
+	iov.iov_len = len;
+	rr.ep = ep;
+	rr.tagged = tag != 0;
+	rr.tag = tag;
+	rr.iov = &iov;
+	rr.iovcnt = 1;
+	rr.op_ctx = (void *)which;
+	return uet_ses_recv(f->ses, &rr, 0) == 0;
+}
+
 /* Post the pull receive and let the rendezvous send match it: its READ
  * goes out (fz_send records it). */
 static bool fz_setup_pull(struct fz *f)
 {
-	struct uet_ses_recv_req rr;
-	struct iovec iov;
 	uint8_t dg[MTU];
 	size_t n;
 
 	memset(f->pbuf, GUARD_BYTE, sizeof(f->pbuf));
 	memset(f->pbuf + GUARD, POISON_BYTE, PBUF);
-	memset(&rr, 0, sizeof(rr));
-	iov.iov_base = f->pbuf + GUARD;
-	iov.iov_len = PBUF;
-	rr.ep = f->ep[0];
-	rr.tagged = true;
-	rr.tag = PULL_TAG;
-	rr.iov = &iov;
-	rr.iovcnt = 1;
-	rr.op_ctx = (void *)(uintptr_t)3;
-	if (uet_ses_recv(f->ses, &rr, 0))
+	if (!fz_post(f, f->ep[0], f->pbuf + GUARD, PBUF, PULL_TAG, 3))
 		return false;
 	if (uet_link_addr_from_str(&f->peer, FZ_PEER, FZ_PEER_PORT))
 		return false;
@@ -311,11 +320,9 @@ static bool fz_setup(struct fz *f, bool cc)
 		UET_SES_ACC_REMOTE_READ,
 		UET_SES_ACC_REMOTE_READ | UET_SES_ACC_REMOTE_WRITE,
 	};
-	struct uet_ses_recv_req rr;
 	struct uet_ses_mr_attr a;
 	struct uet_pds_cfg pc;
 	struct uet_ses_cfg sc;
-	struct iovec iov;
 	unsigned int i;
 
 	memset(f, 0, sizeof(*f));
@@ -344,14 +351,7 @@ static bool fz_setup(struct fz *f, bool cc)
 		if (uet_ses_ep_open(f->ses, fz_job[i], 0, 0, &f->ep[i]))
 			return false;
 		uet_ses_ep_set_user(f->ep[i], (void *)(uintptr_t)(i + 1));
-		memset(&rr, 0, sizeof(rr));
-		iov.iov_base = f->rbuf[i] + GUARD;
-		iov.iov_len = RBUF;
-		rr.ep = f->ep[i];
-		rr.iov = &iov;
-		rr.iovcnt = 1;
-		rr.op_ctx = (void *)(uintptr_t)(i + 1);
-		if (uet_ses_recv(f->ses, &rr, 0))
+		if (!fz_post(f, f->ep[i], f->rbuf[i] + GUARD, RBUF, 0, i + 1))
 			return false;
 	}
 	for (i = 0; i < NREG; i++) {

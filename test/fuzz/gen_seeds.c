@@ -10,11 +10,11 @@
  * building the same target: fuzz_rx_target.h, fixed key seed); and the
  * pull path: the genuine Response with Data for the target's READ (on
  * its PDC, learnt the same way; with congestion management on and off),
- * in two halves (also from the peer's entropy ports), duplicated, and
- * forged over UUD, RUDI, a syn request and from another host.  Each pull seed is run once against a fresh
- * target: the genuine ones must complete the pull receive with their
- * bytes, the overlapping one place its first half only, the forged ones
- * leave it untouched (else exit 1).
+ * in two halves (also from the peer's entropy ports), overlapping, and
+ * forged over UUD, RUDI, a syn request and from another host.  Each pull
+ * seed is run once against a fresh target: the genuine ones must
+ * complete the pull receive with their bytes, the overlapping one place
+ * its first half only, the forged ones leave it untouched (else exit 1).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -327,7 +327,6 @@ static size_t pull_rdata(uint8_t *b, uint8_t type, bool syn, uint16_t spdcid,
 			 uint16_t dpdcid, uint32_t psn, uint32_t off,
 			 uint32_t plen)
 {
-	struct uet_pds_rud_rod_req h;
 	struct uet_ses_rsp_data r;
 	struct uet_pds_uud_req uu;
 	struct uet_pds_rudi ri;
@@ -345,15 +344,8 @@ static size_t pull_rdata(uint8_t *b, uint8_t type, bool syn, uint16_t spdcid,
 		ri.pkt_id = psn;
 		n = uet_pds_rudi_encode(b, MTU, &ri);
 	} else {
-		memset(&h, 0, sizeof(h));
-		h.type = type;
-		h.next_hdr = UET_HDR_RESPONSE_DATA;
-		h.syn = syn;
-		h.ar = true;
-		h.psn = psn;
-		h.spdcid = spdcid;
-		h.dpdcid = syn ? 0 : dpdcid;
-		n = uet_pds_rud_rod_req_encode(b, MTU, &h);
+		n = (ssize_t)pds_req(b, type, syn, spdcid, dpdcid, psn,
+				     UET_HDR_RESPONSE_DATA);
 	}
 	memset(&r, 0, sizeof(r));
 	r.ctl.list = UET_LIST_EXPECTED;
@@ -426,17 +418,62 @@ static void pull_put(bool cc, const char *name, const uint8_t *s, size_t n,
 	enum pull_outcome o = pull_try(cc, s, n);
 
 	if (o != want) {
-		fprintf(stderr, "gen_seeds: %s: the pull receive is %s, not %s\n",
-			name, o <= PULL_DONE ? pull_outcome_name[o] :
-			"failed", pull_outcome_name[want]);
+		fprintf(stderr,
+			"gen_seeds: %s: the pull receive is %s, not %s\n",
+			name, o <= PULL_DONE ? pull_outcome_name[o] : "failed",
+			pull_outcome_name[want]);
 		exit(1);
 	}
 	put_cfg("rx", name, cc ? 0 : FZ_CFG_CC_OFF, s, n);
 }
 
+/* A pull seed: the peer's ACK of the READ (from source ack_ctl, or
+ * none), then the two halves of the data. */
+struct pull_pkt {
+	uint8_t type;		/* RUD, RUDI or UUD request */
+	bool syn;
+	uint8_t ctl;		/* source */
+	uint32_t off;
+};
+
+struct pull_seed {
+	const char *name;
+	int ack_ctl;		/* -1: no ACK */
+	struct pull_pkt pkt[2];
+	enum pull_outcome want;
+};
+
+#define RUD	UET_PDS_TYPE_RUD_REQ
+
+static const struct pull_seed pull_table[] = {
+	/* genuine: on the READ's PDC (first, also with NSCC off) */
+	{ "pull_genuine", 0,
+	  { { RUD, false, 0, 0 }, { RUD, false, 0, PULL_HALF } }, PULL_DONE },
+	/* the second half at offset 0 again: not placed twice */
+	{ "pull_overlap", 0,
+	  { { RUD, false, 0, 0 }, { RUD, false, 0, 0 } }, PULL_PARTIAL },
+	/* from the peer's address, without its PDC */
+	{ "pull_uud_rudi", -1,
+	  { { UET_PDS_TYPE_UUD_REQ, false, 0, 0 },
+	    { UET_PDS_TYPE_RUDI_REQ, false, 0, PULL_HALF } }, PULL_UNTOUCHED },
+	{ "pull_syn", -1,
+	  { { RUD, true, 0, 0 }, { RUD, true, 0, PULL_HALF } },
+	  PULL_UNTOUCHED },
+	/* from the peer's entropy ports (E-18): taken */
+	{ "pull_entropy_ports", 0,
+	  { { RUD, false, 1, 0 }, { RUD, false, 2, PULL_HALF } }, PULL_DONE },
+	/* the genuine sequence from another host (::1) */
+	{ "pull_other_source", 4,
+	  { { RUD, false, 4, 0 }, { RUD, false, 4, PULL_HALF } },
+	  PULL_UNTOUCHED },
+};
+
 static void pull_seeds(bool cc)
 {
 	uint8_t dg[MTU], s[4 * MTU];
+	const struct pull_seed *ps;
+	const struct pull_pkt *pp;
+	unsigned int i, j, n;
 	char name[64];
 	uint16_t pdc;
 	size_t k, d;
@@ -449,62 +486,22 @@ static void pull_seeds(bool cc)
 	uet_pds_destroy(f->pds);
 	free(f);
 
-	/* genuine: the ACK, then both halves on the READ's PDC */
-	k = rec(s, 0, dg, pull_ack(dg, pdc));
-	d = pull_rdata(dg, UET_PDS_TYPE_RUD_REQ, false, FZ_PEER_PDCID + 1, pdc,
-		       1000, 0, PULL_HALF);
-	k += rec(s + k, 0, dg, d);
-	d = pull_rdata(dg, UET_PDS_TYPE_RUD_REQ, false, FZ_PEER_PDCID + 1, pdc,
-		       1001, PULL_HALF, PULL_HALF);
-	k += rec(s + k, 0, dg, d);
-	snprintf(name, sizeof(name), "pull_genuine%s", cc ? "" : "_cc_off");
-	pull_put(cc, name, s, k, PULL_DONE);
-	if (!cc)
-		return;
-	/* the first half twice, the second at offset 0 (overlap) */
-	k = rec(s, 0, dg, pull_ack(dg, pdc));
-	d = pull_rdata(dg, UET_PDS_TYPE_RUD_REQ, false, FZ_PEER_PDCID + 1, pdc,
-		       1000, 0, PULL_HALF);
-	k += rec(s + k, 0, dg, d);
-	k += rec(s + k, 0, dg, d);
-	d = pull_rdata(dg, UET_PDS_TYPE_RUD_REQ, false, FZ_PEER_PDCID + 1, pdc,
-		       1001, 0, PULL_HALF);
-	k += rec(s + k, 0, dg, d);
-	pull_put(cc, "pull_overlap", s, k, PULL_PARTIAL);
-	/* the whole pull from the peer's address, without its PDC */
-	k = 0;
-	d = pull_rdata(dg, UET_PDS_TYPE_UUD_REQ, false, 0, 0, 1, 0, PULL_HALF);
-	k += rec(s + k, 0, dg, d);
-	d = pull_rdata(dg, UET_PDS_TYPE_RUDI_REQ, false, 0, 0, 2, PULL_HALF,
-		       PULL_HALF);
-	k += rec(s + k, 0, dg, d);
-	pull_put(cc, "pull_uud_rudi", s, k, PULL_UNTOUCHED);
-	k = 0;
-	d = pull_rdata(dg, UET_PDS_TYPE_RUD_REQ, true, 99, 0, 1000, 0,
-		       PULL_HALF);
-	k += rec(s + k, 0, dg, d);
-	d = pull_rdata(dg, UET_PDS_TYPE_RUD_REQ, true, 99, 0, 1001, PULL_HALF,
-		       PULL_HALF);
-	k += rec(s + k, 0, dg, d);
-	pull_put(cc, "pull_syn", s, k, PULL_UNTOUCHED);
-	/* the data from one of the peer's entropy ports (E-18): taken;
-	 * the genuine sequence from another host (::1): dropped */
-	k = rec(s, 0, dg, pull_ack(dg, pdc));
-	d = pull_rdata(dg, UET_PDS_TYPE_RUD_REQ, false, FZ_PEER_PDCID + 1, pdc,
-		       1000, 0, PULL_HALF);
-	k += rec(s + k, 1, dg, d);
-	d = pull_rdata(dg, UET_PDS_TYPE_RUD_REQ, false, FZ_PEER_PDCID + 1, pdc,
-		       1001, PULL_HALF, PULL_HALF);
-	k += rec(s + k, 2, dg, d);
-	pull_put(cc, "pull_entropy_ports", s, k, PULL_DONE);
-	k = rec(s, 4, dg, pull_ack(dg, pdc));
-	d = pull_rdata(dg, UET_PDS_TYPE_RUD_REQ, false, FZ_PEER_PDCID + 1, pdc,
-		       1000, 0, PULL_HALF);
-	k += rec(s + k, 4, dg, d);
-	d = pull_rdata(dg, UET_PDS_TYPE_RUD_REQ, false, FZ_PEER_PDCID + 1, pdc,
-		       1001, PULL_HALF, PULL_HALF);
-	k += rec(s + k, 4, dg, d);
-	pull_put(cc, "pull_other_source", s, k, PULL_UNTOUCHED);
+	n = cc ? sizeof(pull_table) / sizeof(pull_table[0]) : 1;
+	for (i = 0; i < n; i++) {
+		ps = &pull_table[i];
+		k = ps->ack_ctl < 0 ? 0 :
+			rec(s, (uint8_t)ps->ack_ctl, dg, pull_ack(dg, pdc));
+		for (j = 0; j < 2; j++) {
+			pp = &ps->pkt[j];
+			d = pull_rdata(dg, pp->type, pp->syn,
+				       pp->syn ? 99 : FZ_PEER_PDCID + 1, pdc,
+				       1000 + j, pp->off, PULL_HALF);
+			k += rec(s + k, pp->ctl, dg, d);
+		}
+		snprintf(name, sizeof(name), "%s%s", ps->name,
+			 cc ? "" : "_cc_off");
+		pull_put(cc, name, s, k, ps->want);
+	}
 }
 
 static void hsi_seeds(void)
