@@ -14,7 +14,7 @@
  * datagram, that the pull buffer holds nothing a genuine reply could not
  * have written: a byte changes only if a datagram from FZ_PEER (its port
  * or one of its entropy ports, conformance E-18) on the READ's PDC
- * (RUD/ROD request, not syn, DPDCID the READ's SPDCID) with
+ * (RUD/ROD request, not syn, DPDCID one the READ went out under) with
  * a Response with Data for the READ covered it, and the receive
  * completes with status 0 only once every pulled byte was so covered.
  */
@@ -52,15 +52,33 @@
 #define FZ_PEER_PDCID	77u		/* the peer's PDCID in seeds */
 /* The input's first byte: configuration bits. */
 #define FZ_CFG_CC_OFF	0x01u
+/* PDCIDs the READ may go out on (a restart gives its PDC a new one). */
+#define FZ_RD_PDCIDS	16u
 
 struct fz_link {
 	struct uet_link link;
 	struct uet_link_addr self;
-	/* The first UET_READ sent: its PDC (SPDCID), id and length. */
-	uint16_t rd_pdcid;
+	/* The first UET_READ sent: its id and length, and every PDCID
+	 * (SPDCID) it went out under, in order; past FZ_RD_PDCIDS of them
+	 * (rd_pdcids_full) any PDCID counts as the READ's. */
 	uint16_t rd_id;
 	uint32_t rd_len;
+	uint16_t rd_pdcid[FZ_RD_PDCIDS];
+	unsigned int rd_npdcid;
+	bool rd_pdcids_full;
 };
+
+static bool fz_rd_pdcid(const struct fz_link *fl, uint16_t id)
+{
+	unsigned int i;
+
+	if (fl->rd_pdcids_full)
+		return true;
+	for (i = 0; i < fl->rd_npdcid; i++)
+		if (fl->rd_pdcid[i] == id)
+			return true;
+	return false;
+}
 
 /* The PDS header of a RUD/ROD request (with or without CC state):
  * its length, or -1 for anything else. */
@@ -85,7 +103,8 @@ static ssize_t fz_req_decode(struct uet_pds_rud_rod_req *h,
 	}
 }
 
-/* Record the first UET_READ going out; drop everything. */
+/* Record the first UET_READ going out, and the PDCIDs it goes out
+ * under; drop everything. */
 static int fz_send(struct uet_link *l, const struct uet_link_pkt *p,
 		   unsigned int n)
 {
@@ -97,7 +116,7 @@ static int fz_send(struct uet_link *l, const struct uet_link_pkt *p,
 	size_t len, c;
 	ssize_t hl;
 
-	for (i = 0; i < n && !fl->rd_id; i++) {
+	for (i = 0; i < n; i++) {
 		len = 0;
 		for (k = 0; k < p[i].iovcnt; k++) {
 			c = p[i].iov[k].iov_len;
@@ -109,11 +128,19 @@ static int fz_send(struct uet_link *l, const struct uet_link_pkt *p,
 		hl = fz_req_decode(&h, b, len);
 		if (hl < 0 || h.next_hdr != UET_HDR_REQUEST_STD ||
 		    uet_ses_std_som1_decode(&s, b + hl, len - (size_t)hl) < 0 ||
-		    s.ctl.opcode != UET_READ)
+		    s.ctl.opcode != UET_READ ||
+		    (fl->rd_id && s.message_id != fl->rd_id))
 			continue;
-		fl->rd_pdcid = h.spdcid;
-		fl->rd_id = s.message_id;
-		fl->rd_len = s.request_length;
+		if (!fl->rd_id) {
+			fl->rd_id = s.message_id;
+			fl->rd_len = s.request_length;
+		}
+		if (fz_rd_pdcid(fl, h.spdcid))
+			continue;
+		if (fl->rd_npdcid == FZ_RD_PDCIDS)
+			fl->rd_pdcids_full = true;
+		else
+			fl->rd_pdcid[fl->rd_npdcid++] = h.spdcid;
 	}
 	return (int)n;
 }
@@ -441,7 +468,7 @@ static void fz_rdata(struct fz *f, uint8_t *dg, size_t len,
 	uet_put_be16(id, (uint16_t)(uet_get_be16(id) ^ f->link.rd_id ^ 1u));
 	if (!uet_link_addr_entropy_of(&f->peer, src) ||
 	    fz_req_decode(&h, dg, len) != hl || h.syn ||
-	    h.dpdcid != f->link.rd_pdcid)
+	    !fz_rd_pdcid(&f->link, h.dpdcid))
 		return;
 	n = uet_ses_rsp_data_decode(&r, dg + hl, len - (size_t)hl);
 	if (n < 0 || r.read_request_message_id != f->link.rd_id)

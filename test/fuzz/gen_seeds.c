@@ -481,7 +481,7 @@ static void pull_seeds(bool cc)
 
 	if (!f || !fz_setup(f, cc))
 		exit(1);
-	pdc = f->link.rd_pdcid;
+	pdc = f->link.rd_pdcid[0];
 	uet_ses_destroy(f->ses);
 	uet_pds_destroy(f->pds);
 	free(f);
