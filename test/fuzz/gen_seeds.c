@@ -7,7 +7,14 @@
  * small and standard sends (SOM=1, SOM=0), WRITE (one and several
  * packets, read-only and stale keys), READ, ATOMIC, FETCHING_ATOMIC, for
  * both JobIDs of the fuzz_rx target (whose memory keys it learns by
- * building the same target: fuzz_rx_target.h, fixed key seed).
+ * building the same target: fuzz_rx_target.h, fixed key seed); and the
+ * pull path: the genuine Response with Data for the target's READ (on
+ * its PDC, learnt the same way; with congestion management on and off),
+ * in two halves (also from the peer's entropy ports), overlapping, and
+ * forged over UUD, RUDI, a syn request and from another host.  Each pull
+ * seed is run once against a fresh target: the genuine ones must
+ * complete the pull receive with their bytes, the overlapping one place
+ * its first half only, the forged ones leave it untouched (else exit 1).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,20 +31,30 @@
 static const char *outdir;
 static unsigned int nfiles;
 
-static void put(const char *sub, const char *name, const uint8_t *b,
-		size_t n)
+/* Writes DIR/sub/name; an rx seed starts with its configuration byte
+ * (0: congestion management on). */
+static void put_cfg(const char *sub, const char *name, uint8_t cfg,
+		    const uint8_t *b, size_t n)
 {
+	bool rx = strcmp(sub, "rx") == 0;
 	char path[512];
 	FILE *fp;
 
 	snprintf(path, sizeof(path), "%s/%s/%s", outdir, sub, name);
 	fp = fopen(path, "wb");
-	if (!fp || fwrite(b, 1, n, fp) != n) {
+	if (!fp || (rx && fputc(cfg, fp) == EOF) ||
+	    fwrite(b, 1, n, fp) != n) {
 		perror(path);
 		exit(1);
 	}
 	fclose(fp);
 	nfiles++;
+}
+
+static void put(const char *sub, const char *name, const uint8_t *b,
+		size_t n)
+{
+	put_cfg(sub, name, 0, b, n);
 }
 
 /* ---- datagrams ---- */
@@ -298,6 +315,195 @@ static void rx_seeds(const struct fz *f)
 	put("wire", "nack", wire, d + 1);
 }
 
+/* ---- the pull path ---- */
+
+#define PULL_HALF	(PULL_LEN / 2)
+#define RDATA_BYTE	0x99u
+
+/* A Response with Data for the target's READ (relative id 1) at off,
+ * plen bytes, behind a PDS header of `type`: RUD (syn or not: spdcid,
+ * dpdcid, psn), RUDI or UUD. */
+static size_t pull_rdata(uint8_t *b, uint8_t type, bool syn, uint16_t spdcid,
+			 uint16_t dpdcid, uint32_t psn, uint32_t off,
+			 uint32_t plen)
+{
+	struct uet_ses_rsp_data r;
+	struct uet_pds_uud_req uu;
+	struct uet_pds_rudi ri;
+	ssize_t n, m;
+
+	if (type == UET_PDS_TYPE_UUD_REQ) {
+		memset(&uu, 0, sizeof(uu));
+		uu.next_hdr = UET_HDR_RESPONSE_DATA;
+		uu.pkt_id = psn;
+		n = uet_pds_uud_req_encode(b, MTU, &uu);
+	} else if (type == UET_PDS_TYPE_RUDI_REQ) {
+		memset(&ri, 0, sizeof(ri));
+		ri.type = type;
+		ri.next_hdr = UET_HDR_RESPONSE_DATA;
+		ri.pkt_id = psn;
+		n = uet_pds_rudi_encode(b, MTU, &ri);
+	} else {
+		n = (ssize_t)pds_req(b, type, syn, spdcid, dpdcid, psn,
+				     UET_HDR_RESPONSE_DATA);
+	}
+	memset(&r, 0, sizeof(r));
+	r.ctl.list = UET_LIST_EXPECTED;
+	r.ctl.opcode = UET_RESPONSE_W_DATA;
+	r.ctl.version = UET_SES_VERSION;
+	r.ctl.return_code = UET_RC_OK;
+	r.job_id = fz_job[0];
+	r.read_request_message_id = 1;
+	r.payload_length = (uint16_t)plen;
+	r.modified_length = PULL_LEN;
+	r.message_offset = off;
+	m = n < 0 ? -1 : uet_ses_rsp_data_encode(b + n, MTU - (size_t)n, &r);
+	if (m < 0)
+		exit(2);
+	memset(b + n + m, RDATA_BYTE, plen);
+	return (size_t)(n + m) + plen;
+}
+
+/* The peer's ACK of the READ (its PDCID for the READ's PDC: 78). */
+static size_t pull_ack(uint8_t *b, uint16_t rd_pdcid)
+{
+	struct uet_pds_ack ack;
+
+	memset(&ack, 0, sizeof(ack));
+	ack.cack_psn = 1000;
+	ack.spdcid = FZ_PEER_PDCID + 1;
+	ack.dpdcid = rd_pdcid;
+	return (size_t)uet_pds_ack_encode(b, MTU, &ack);
+}
+
+enum pull_outcome { PULL_UNTOUCHED, PULL_PARTIAL, PULL_DONE };
+
+static const char *const pull_outcome_name[] = {
+	"untouched", "partly placed, pending", "completed"
+};
+
+/* Run seed s (without its configuration byte) against a fresh target:
+ * what became of the pull receive. */
+static enum pull_outcome pull_try(bool cc, const uint8_t *s, size_t n)
+{
+	struct fz *f = malloc(sizeof(*f));
+	bool untouched = true, placed = true;
+	enum pull_outcome o;
+	unsigned int k;
+
+	if (!f || !fz_setup(f, cc))
+		exit(1);
+	fz_run(f, s, n);
+	for (k = PULL_EAGER; k < PULL_EAGER + PULL_LEN; k++) {
+		untouched &= f->pbuf[GUARD + k] == POISON_BYTE;
+		placed &= f->pbuf[GUARD + k] == RDATA_BYTE;
+	}
+	if (f->pull_done == 1 && f->pull_status == 0 && placed)
+		o = PULL_DONE;
+	else if (!f->pull_done && untouched)
+		o = PULL_UNTOUCHED;
+	else if (!f->pull_done)
+		o = PULL_PARTIAL;
+	else
+		o = (enum pull_outcome)-1;
+	uet_ses_destroy(f->ses);
+	uet_pds_destroy(f->pds);
+	free(f);
+	return o;
+}
+
+static void pull_put(bool cc, const char *name, const uint8_t *s, size_t n,
+		     enum pull_outcome want)
+{
+	enum pull_outcome o = pull_try(cc, s, n);
+
+	if (o != want) {
+		fprintf(stderr,
+			"gen_seeds: %s: the pull receive is %s, not %s\n",
+			name, o <= PULL_DONE ? pull_outcome_name[o] : "failed",
+			pull_outcome_name[want]);
+		exit(1);
+	}
+	put_cfg("rx", name, cc ? 0 : FZ_CFG_CC_OFF, s, n);
+}
+
+/* A pull seed: the peer's ACK of the READ (from source ack_ctl, or
+ * none), then the two halves of the data. */
+struct pull_pkt {
+	uint8_t type;		/* RUD, RUDI or UUD request */
+	bool syn;
+	uint8_t ctl;		/* source */
+	uint32_t off;
+};
+
+struct pull_seed {
+	const char *name;
+	int ack_ctl;		/* -1: no ACK */
+	struct pull_pkt pkt[2];
+	enum pull_outcome want;
+};
+
+#define RUD	UET_PDS_TYPE_RUD_REQ
+
+static const struct pull_seed pull_table[] = {
+	/* genuine: on the READ's PDC (first, also with NSCC off) */
+	{ "pull_genuine", 0,
+	  { { RUD, false, 0, 0 }, { RUD, false, 0, PULL_HALF } }, PULL_DONE },
+	/* the second half at offset 0 again: not placed twice */
+	{ "pull_overlap", 0,
+	  { { RUD, false, 0, 0 }, { RUD, false, 0, 0 } }, PULL_PARTIAL },
+	/* from the peer's address, without its PDC */
+	{ "pull_uud_rudi", -1,
+	  { { UET_PDS_TYPE_UUD_REQ, false, 0, 0 },
+	    { UET_PDS_TYPE_RUDI_REQ, false, 0, PULL_HALF } }, PULL_UNTOUCHED },
+	{ "pull_syn", -1,
+	  { { RUD, true, 0, 0 }, { RUD, true, 0, PULL_HALF } },
+	  PULL_UNTOUCHED },
+	/* from the peer's entropy ports (E-18): taken */
+	{ "pull_entropy_ports", 0,
+	  { { RUD, false, 1, 0 }, { RUD, false, 2, PULL_HALF } }, PULL_DONE },
+	/* the genuine sequence from another host (::1) */
+	{ "pull_other_source", 4,
+	  { { RUD, false, 4, 0 }, { RUD, false, 4, PULL_HALF } },
+	  PULL_UNTOUCHED },
+};
+
+static void pull_seeds(bool cc)
+{
+	uint8_t dg[MTU], s[4 * MTU];
+	const struct pull_seed *ps;
+	const struct pull_pkt *pp;
+	unsigned int i, j, n;
+	char name[64];
+	uint16_t pdc;
+	size_t k, d;
+	struct fz *f = malloc(sizeof(*f));
+
+	if (!f || !fz_setup(f, cc))
+		exit(1);
+	pdc = f->link.rd_pdcid[0];
+	uet_ses_destroy(f->ses);
+	uet_pds_destroy(f->pds);
+	free(f);
+
+	n = cc ? sizeof(pull_table) / sizeof(pull_table[0]) : 1;
+	for (i = 0; i < n; i++) {
+		ps = &pull_table[i];
+		k = ps->ack_ctl < 0 ? 0 :
+			rec(s, (uint8_t)ps->ack_ctl, dg, pull_ack(dg, pdc));
+		for (j = 0; j < 2; j++) {
+			pp = &ps->pkt[j];
+			d = pull_rdata(dg, pp->type, pp->syn,
+				       pp->syn ? 99 : FZ_PEER_PDCID + 1, pdc,
+				       1000 + j, pp->off, PULL_HALF);
+			k += rec(s + k, pp->ctl, dg, d);
+		}
+		snprintf(name, sizeof(name), "%s%s", ps->name,
+			 cc ? "" : "_cc_off");
+		pull_put(cc, name, s, k, ps->want);
+	}
+}
+
 static void hsi_seeds(void)
 {
 	uint8_t b[1 + 16 * 64];
@@ -330,9 +536,11 @@ int main(int argc, char **argv)
 		mkdir(path, 0755);
 	}
 	f = malloc(sizeof(*f));
-	if (!f || !fz_setup(f))
+	if (!f || !fz_setup(f, true))
 		return 1;
 	rx_seeds(f);
+	pull_seeds(true);
+	pull_seeds(false);
 	hsi_seeds();
 	uet_ses_destroy(f->ses);
 	uet_pds_destroy(f->pds);
