@@ -676,8 +676,11 @@ void uet_pdc_ack_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 		uet_pdc_teardown(pds, pdc);
 		return;
 	}
-	/* A cumulative point beyond anything sent is bogus. */
-	if (uet_seq32_diff(cack, pdc->next_psn - 1) > 0) {
+	/* A cumulative point beyond anything sent is bogus: ahead of
+	 * snd_una (half the sequence space, 2^31 included) by more than is
+	 * in flight.  Unsigned, so that no cack is both. */
+	if (cack + 1 - pdc->snd_una > pdc->next_psn - pdc->snd_una &&
+	    cack + 1 - pdc->snd_una <= 0x80000000u) {
 		UET_PDS_INC(pds, pdc, malformed);
 		return;
 	}
@@ -690,8 +693,9 @@ void uet_pdc_ack_rx(struct uet_pds *pds, struct uet_pdc *pdc,
 			uet_pdc_ack_pkt(pds, pdc, pkt, true,
 					ack->next_hdr, rsp, rsp_len, &c);
 	}
-	/* 2. Cumulative. */
-	if (uet_seq32_diff(cack, pdc->snd_una) >= 0) {
+	/* 2. Cumulative: snd_una .. cack when cack is among the PSNs sent;
+	 * an older one acknowledges nothing new. */
+	if (cack + 1 - pdc->snd_una <= pdc->next_psn - pdc->snd_una) {
 		for (psn = pdc->snd_una; psn != cack + 1; psn++) {
 			pkt = *uet_pdc_slot(pds, pdc, psn);
 			if (pkt)

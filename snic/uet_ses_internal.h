@@ -405,8 +405,11 @@ struct uet_ses_read {
 	/* Bytes of [0, len) placed, each once (issue 30, finding 1). */
 	struct uet_ranges got;
 	/* The PDC (uet_pds_pkt_pdc) the READ went out on: its data is taken
-	 * from that PDC only; NULL until sent. */
+	 * from that PDC only; NULL until sent.  While PDS holds the READ
+	 * packet (pkt), the PDC is asked again: a restart renames it and
+	 * sends the READ once more under the new name. */
 	void *pdc;
+	struct uet_ses_pkt *pkt;
 	bool pkt_done;			/* PDS finished the READ packet */
 };
 

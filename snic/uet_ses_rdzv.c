@@ -201,6 +201,7 @@ void uet_ses_read_tx_done(struct uet_ses *ses, struct uet_ses_pkt *pkt,
 	struct uet_ses_read *rd = pkt->owner;
 	struct uet_ses_send_op *op = rd->op;
 
+	rd->pkt = NULL;
 	rd->pkt_done = true;
 	if (rd->msg && status < 0)
 		uet_ses_rx_fail(ses, rd->msg, status, UET_RC_OK);
@@ -260,6 +261,8 @@ int uet_ses_rx_read_data(struct uet_ses *ses,
 	if (!mid || !info->pdc)
 		return ses_rdata_unmatched(ses, rsp);
 	rd = uet_container_of(mid, struct uet_ses_read, mid);
+	if (rd->pkt)
+		rd->pdc = uet_pds_pkt_pdc(&rd->pkt->pds);
 	uet_link_addr_key(info->src, fa);
 	if (info->pdc != rd->pdc || memcmp(fa, rd->peer_fa, sizeof(fa)) ||
 	    h.job_id != rd->job_id || rd->obj.dead)

@@ -688,9 +688,11 @@ static bool ses_txi_emit(struct uet_ses *ses, struct uet_ses_txi *txi,
 			return false;
 		}
 		ses->stats.pkts_tx++;
-		if (kind == UET_SES_PKT_READ)
+		if (kind == UET_SES_PKT_READ) {
+			((struct uet_ses_read *)owner)->pkt = pkt;
 			((struct uet_ses_read *)owner)->pdc =
 				uet_pds_pkt_pdc(&pkt->pds);
+		}
 		if (kind == UET_SES_PKT_SEND && first)
 			ses_seq_sent(ses, owner);
 		if (rdzv)

@@ -1632,6 +1632,95 @@ START_TEST(test_rdata_duplicate_offset)
 }
 END_TEST
 
+/* An ACK from the READ's peer to the target's (initiator) PDC. */
+static void ack_read_pdc(struct tgt *t, const struct uet_link_addr *s,
+			 const struct uet_pds_rud_rod_req *rph, uint32_t cack)
+{
+	struct uet_pds_ack ack;
+	uint8_t dg[MTU];
+	ssize_t n;
+
+	memset(&ack, 0, sizeof(ack));
+	ack.cack_psn = cack;
+	ack.spdcid = 77;
+	ack.dpdcid = rph->spdcid;
+	n = uet_pds_ack_encode(dg, MTU, &ack);
+	ck_assert_int_gt(n, 0);
+	inject(t, s, dg, (size_t)n);
+}
+
+/* Found by fuzz_rx with an initiator PDC (round 2): a cumulative PSN
+ * 2^31 past the last one sent passed the "beyond anything sent" check
+ * (the signed difference is INT32_MIN) and the cumulative walk then
+ * ran 2^31 steps for one 12-byte ACK.  It is malformed now, and the
+ * PDC goes on. */
+START_TEST(test_ack_half_space)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5022);
+	struct uet_pds_rud_rod_req rph;
+	struct uet_ses_std_som1 rsh;
+	struct uet_pds_stats a, b;
+	uint32_t base;
+	uint8_t *buf;
+
+	buf = rdzv_start(t, &s, &rph, &rsh);
+	base = rph.psn - rph.psn_offset;
+	ack_read_pdc(t, &s, &rph, base);
+	uet_pds_get_stats(t->pds, &a);
+	ack_read_pdc(t, &s, &rph, base + 0x80000000u);
+	uet_pds_get_stats(t->pds, &b);
+	ck_assert_uint_eq(b.malformed - a.malformed, 1);
+	rdata_on_pdc(t, &s, &rph, &rsh, base, 0, 3600, 0x22);
+	rdata_on_pdc(t, &s, &rph, &rsh, base + 1, 3600, RDZV_PULL - 3600,
+		     0x22);
+	tgt_run(t, MS, MS / 10);
+	ck_assert_uint_eq(t->nrecv, 1);
+	ck_assert_int_eq(t->rc.status, 0);
+	tgt_close(t);
+	free(buf);
+}
+END_TEST
+
+/* Found with the fuzz_rx pull oracle (round 2): a PDC restart (the
+ * peer answered the READ with NACK INV_DPDCID) renames the PDC and
+ * sends the READ again; the data on the renamed PDC is the READ's. */
+START_TEST(test_rdata_after_restart)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5023);
+	struct uet_pds_rud_rod_req rph, rph2;
+	struct uet_ses_std_som1 rsh, rsh2;
+	struct uet_pds_nack nk;
+	uint8_t dg[MTU], *buf;
+	uint32_t base;
+	ssize_t n;
+
+	buf = rdzv_start(t, &s, &rph, &rsh);
+	memset(&nk, 0, sizeof(nk));
+	nk.nack_code = UET_NACK_INV_DPDCID;
+	nk.nack_psn = rph.psn;
+	nk.dpdcid = rph.spdcid;
+	n = uet_pds_nack_encode(dg, MTU, &nk);
+	ck_assert_int_gt(n, 0);
+	inject(t, &s, dg, (size_t)n);
+	tgt_run(t, 100 * MS, MS);
+	find_read(t, &rph2, &rsh2);
+	ck_assert_uint_ne(rph2.spdcid, rph.spdcid);
+	ck_assert_uint_eq(rsh2.message_id, rsh.message_id);
+	base = rph2.psn - rph2.psn_offset;
+	rdata_on_pdc(t, &s, &rph2, &rsh2, base, 0, 3600, 0x22);
+	rdata_on_pdc(t, &s, &rph2, &rsh2, base + 1, 3600, RDZV_PULL - 3600,
+		     0x22);
+	tgt_run(t, MS, MS / 10);
+	ck_assert_uint_eq(t->nrecv, 1);
+	ck_assert_int_eq(t->rc.status, 0);
+	ck_assert(all_of(buf + RDZV_EAGER, RDZV_PULL, 0x22));
+	tgt_close(t);
+	free(buf);
+}
+END_TEST
+
 /* Finding 4: a syn carrying a Response with Data for no READ of ours
  * opens no PDC, from any number of source ports. */
 START_TEST(test_rdata_syn_opens_nothing)
@@ -1906,6 +1995,8 @@ static Suite *snic_hostile_suite(void)
 	tcase_add_test(tc, test_rdata_needs_read_pdc);
 	tcase_add_test(tc, test_rdata_duplicate_offset);
 	tcase_add_test(tc, test_rdata_syn_opens_nothing);
+	tcase_add_test(tc, test_ack_half_space);
+	tcase_add_test(tc, test_rdata_after_restart);
 	tcase_add_test(tc, test_src_ports_rotated);
 	tcase_add_test(tc, test_read_amplification_blind);
 	tcase_add_test(tc, test_unmix64_inverts);
