@@ -1554,6 +1554,23 @@ static bool all_of(const uint8_t *p, size_t len, uint8_t byte)
 	return true;
 }
 
+/* The genuine pull data on the READ's PDC, in two packets from its
+ * Start_PSN on: the receive completes, every pulled byte 0x22. */
+static void rdata_complete(struct tgt *t, const struct uet_link_addr *s,
+			   const struct uet_pds_rud_rod_req *rph,
+			   const struct uet_ses_std_som1 *rsh,
+			   const uint8_t *buf)
+{
+	uint32_t base = rph->psn - rph->psn_offset;
+
+	rdata_on_pdc(t, s, rph, rsh, base, 0, 3600, 0x22);
+	rdata_on_pdc(t, s, rph, rsh, base + 1, 3600, RDZV_PULL - 3600, 0x22);
+	tgt_run(t, MS, MS / 10);
+	ck_assert_uint_eq(t->nrecv, 1);
+	ck_assert_int_eq(t->rc.status, 0);
+	ck_assert(all_of(buf + RDZV_EAGER, RDZV_PULL, 0x22));
+}
+
 static uint64_t ses_stat_rdata(const struct tgt *t)
 {
 	struct uet_ses_stats st;
@@ -1572,7 +1589,6 @@ START_TEST(test_rdata_needs_read_pdc)
 	struct uet_pds_rud_rod_req rph;
 	struct uet_ses_std_som1 rsh;
 	uint8_t ses[MTU], dg[MTU], *buf;
-	uint32_t base;
 	size_t n;
 
 	buf = rdzv_start(t, &s, &rph, &rsh);
@@ -1585,15 +1601,8 @@ START_TEST(test_rdata_needs_read_pdc)
 	ck_assert_uint_eq(ses_stat_rdata(t), 2);
 	ck_assert_uint_eq(t->nrecv, 0);
 	/* The genuine data on the READ's PDC completes it. */
-	base = rph.psn - rph.psn_offset;
-	rdata_on_pdc(t, &s, &rph, &rsh, base, 0, 3600, 0x22);
-	rdata_on_pdc(t, &s, &rph, &rsh, base + 1, 3600, RDZV_PULL - 3600,
-		     0x22);
-	tgt_run(t, MS, MS / 10);
-	ck_assert_uint_eq(t->nrecv, 1);
-	ck_assert_int_eq(t->rc.status, 0);
+	rdata_complete(t, &s, &rph, &rsh, buf);
 	ck_assert(all_of(buf, RDZV_EAGER, 0x11));
-	ck_assert(all_of(buf + RDZV_EAGER, RDZV_PULL, 0x22));
 	tgt_close(t);
 	free(buf);
 }
@@ -1671,12 +1680,7 @@ START_TEST(test_ack_half_space)
 	ack_read_pdc(t, &s, &rph, base + 0x80000000u);
 	uet_pds_get_stats(t->pds, &b);
 	ck_assert_uint_eq(b.malformed - a.malformed, 1);
-	rdata_on_pdc(t, &s, &rph, &rsh, base, 0, 3600, 0x22);
-	rdata_on_pdc(t, &s, &rph, &rsh, base + 1, 3600, RDZV_PULL - 3600,
-		     0x22);
-	tgt_run(t, MS, MS / 10);
-	ck_assert_uint_eq(t->nrecv, 1);
-	ck_assert_int_eq(t->rc.status, 0);
+	rdata_complete(t, &s, &rph, &rsh, buf);
 	tgt_close(t);
 	free(buf);
 }
@@ -1693,7 +1697,6 @@ START_TEST(test_rdata_after_restart)
 	struct uet_ses_std_som1 rsh, rsh2;
 	struct uet_pds_nack nk;
 	uint8_t dg[MTU], *buf;
-	uint32_t base;
 	ssize_t n;
 
 	buf = rdzv_start(t, &s, &rph, &rsh);
@@ -1708,14 +1711,7 @@ START_TEST(test_rdata_after_restart)
 	find_read(t, &rph2, &rsh2);
 	ck_assert_uint_ne(rph2.spdcid, rph.spdcid);
 	ck_assert_uint_eq(rsh2.message_id, rsh.message_id);
-	base = rph2.psn - rph2.psn_offset;
-	rdata_on_pdc(t, &s, &rph2, &rsh2, base, 0, 3600, 0x22);
-	rdata_on_pdc(t, &s, &rph2, &rsh2, base + 1, 3600, RDZV_PULL - 3600,
-		     0x22);
-	tgt_run(t, MS, MS / 10);
-	ck_assert_uint_eq(t->nrecv, 1);
-	ck_assert_int_eq(t->rc.status, 0);
-	ck_assert(all_of(buf + RDZV_EAGER, RDZV_PULL, 0x22));
+	rdata_complete(t, &s, &rph2, &rsh2, buf);
 	tgt_close(t);
 	free(buf);
 }
