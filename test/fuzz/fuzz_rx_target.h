@@ -12,8 +12,9 @@
  * is outstanding.  The link records that READ (its PDC, id, length) as
  * it goes out.  fz_run() feeds an input and checks, after every
  * datagram, that the pull buffer holds nothing a genuine reply could not
- * have written: a byte changes only if a datagram from FZ_PEER (its port
- * or one of its entropy ports, conformance E-18) on the READ's PDC
+ * have written: a byte changes only if a datagram from FZ_PEER (its own
+ * port: spraying is off, as by default, so its entropy ports are
+ * refused, conformance E-18) on the READ's PDC
  * (RUD/ROD request, not syn, DPDCID one the READ went out under) with
  * a Response with Data for the READ covered it, and the receive
  * completes with status 0 only once every pulled byte was so covered.
@@ -445,8 +446,7 @@ static bool fz_is_req(int type)
  * Before dg goes in: READ ids in Response with Data are relative to the
  * outstanding READ (whose id the CSPRNG drew): the field is XORed with
  * rd_id ^ 1, so that 1 in an input names that READ in every run.  Then,
- * if dg is a Response with Data for it from FZ_PEER (or one of its
- * entropy ports) on its PDC, the bytes
+ * if dg is a Response with Data for it from FZ_PEER on its PDC, the bytes
  * it covers are marked: those are the only ones a datagram may write.
  */
 static void fz_rdata(struct fz *f, uint8_t *dg, size_t len,
@@ -466,7 +466,7 @@ static void fz_rdata(struct fz *f, uint8_t *dg, size_t len,
 		return;
 	id = dg + hl + 8;	/* read_request_message_id */
 	uet_put_be16(id, (uint16_t)(uet_get_be16(id) ^ f->link.rd_id ^ 1u));
-	if (!uet_link_addr_entropy_of(&f->peer, src) ||
+	if (!uet_link_addr_eq(&f->peer, src) ||
 	    fz_req_decode(&h, dg, len) != hl || h.syn ||
 	    !fz_rd_pdcid(&f->link, h.dpdcid))
 		return;

@@ -459,9 +459,11 @@ static const struct pull_seed pull_table[] = {
 	{ "pull_syn", -1,
 	  { { RUD, true, 0, 0 }, { RUD, true, 0, PULL_HALF } },
 	  PULL_UNTOUCHED },
-	/* from the peer's entropy ports (E-18): taken */
+	/* from the peer's entropy ports with spraying off (E-18, issue 30
+	 * finding 7): refused */
 	{ "pull_entropy_ports", 0,
-	  { { RUD, false, 1, 0 }, { RUD, false, 2, PULL_HALF } }, PULL_DONE },
+	  { { RUD, false, 1, 0 }, { RUD, false, 2, PULL_HALF } },
+	  PULL_UNTOUCHED },
 	/* the genuine sequence from another host (::1) */
 	{ "pull_other_source", 4,
 	  { { RUD, false, 4, 0 }, { RUD, false, 4, PULL_HALF } },
