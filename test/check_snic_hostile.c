@@ -1007,33 +1007,51 @@ END_TEST
 
 /* ---- finding 8: READ amplification ---- */
 
-START_TEST(test_read_amplification)
+/* A 16 MiB remotely readable region (the audit's READ size): its memory
+ * (free it) and key in *key. */
+#define BIG_READ	(16u << 20)
+
+static uint8_t *big_region(struct tgt *t, uint64_t *key)
 {
 	struct uet_ses_mr_attr a;
-	struct tgt *t = tgt_open();
-	struct uet_link_addr s = src_addr(5006);
-	uint8_t ses[MTU], dg[MTU], *big;
-	struct req r = { .syn = true, .spdcid = 8, .psn = 3 };
-	uint64_t key, before;
-	struct sreq q;
+	uint8_t *big = calloc(1, BIG_READ);
 
-	big = calloc(1, 16u << 20);
 	ck_assert_ptr_nonnull(big);
 	memset(&a, 0, sizeof(a));
 	a.addr = big;
-	a.len = 16u << 20;
+	a.len = BIG_READ;
 	a.access = UET_SES_ACC_REMOTE_READ;
-	ck_assert_int_eq(uet_ses_mr_reg(t->ses, &a, &key), 0);
+	ck_assert_int_eq(uet_ses_mr_reg(t->ses, &a, key), 0);
+	return big;
+}
+
+/* A READ of the whole region as SES bytes. */
+static size_t mk_big_read(uint8_t *ses, uint64_t key)
+{
+	struct sreq q;
+
 	memset(&q, 0, sizeof(q));
 	q.opcode = UET_READ;
 	q.som = q.eom = true;
 	q.msg_id = 1;
 	q.job = JOB;
 	q.key = key;
-	q.total = 16u << 20;		/* the audit's 16 MiB READ */
+	q.total = BIG_READ;
+	return mk_ses(ses, &q);
+}
+
+START_TEST(test_read_amplification)
+{
+	struct tgt *t = tgt_open();
+	struct uet_link_addr s = src_addr(5006);
+	uint8_t ses[MTU], dg[MTU], *big;
+	struct req r = { .syn = true, .spdcid = 8, .psn = 3 };
+	uint64_t key, before;
+
+	big = big_region(t, &key);
 	before = t->cap.bytes;
 	inject(t, &s, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
-				 mk_ses(ses, &q)));
+				 mk_big_read(ses, key)));
 	/* The source never answers. */
 	tgt_run(t, 60 * SEC, 10 * MS);
 	ck_assert_msg(t->cap.bytes - before < 128u * 1024,
@@ -1791,7 +1809,6 @@ END_TEST
  * allowance. */
 START_TEST(test_read_amplification_blind)
 {
-	struct uet_ses_mr_attr a;
 	struct tgt *t = tgt_open();
 	struct uet_link_addr atk = src_addr(5050), vic = src_addr(5051);
 	uint8_t ses[MTU], dg[MTU], *big;
@@ -1800,34 +1817,20 @@ START_TEST(test_read_amplification_blind)
 	uint64_t key, before;
 	uint16_t probe_id, g;
 	unsigned int round;
-	struct sreq q;
 	ssize_t n;
 
-	big = calloc(1, 16u << 20);
-	ck_assert_ptr_nonnull(big);
-	memset(&a, 0, sizeof(a));
-	a.addr = big;
-	a.len = 16u << 20;
-	a.access = UET_SES_ACC_REMOTE_READ;
-	ck_assert_int_eq(uet_ses_mr_reg(t->ses, &a, &key), 0);
+	big = big_region(t, &key);
 	/* The probe: a WRITE of another job, refused. */
 	inject(t, &atk, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
 				   mk_write(ses, t->key, JOB + 1, 8)));
 	ck_assert_int_gt(ack_decode_any(&ack, t->cap.last, t->cap.last_len),
 			 0);
 	probe_id = ack.spdcid;
-	memset(&q, 0, sizeof(q));
-	q.opcode = UET_READ;
-	q.som = q.eom = true;
-	q.msg_id = 1;
-	q.job = JOB;
-	q.key = key;
-	q.total = 16u << 20;
 	r.spdcid = 9;
 	r.psn = 1000;
 	before = t->cap.bytes;
 	inject(t, &vic, dg, mk_req(dg, &r, UET_HDR_REQUEST_STD, ses,
-				   mk_ses(ses, &q)));
+				   mk_big_read(ses, key)));
 	for (round = 0; round < 300; round++) {
 		for (g = 1; g <= 16; g++) {
 			memset(&ack, 0, sizeof(ack));
