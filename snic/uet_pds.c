@@ -94,7 +94,7 @@ static uint64_t uet_pds_seed(const struct uet_pds_cfg *cfg,
 
 /* ---- helpers ---- */
 
-void uet_pds_default_rsp(struct uet_pds_rsp *rsp)
+void uet_pds_default_rsp(const struct uet_pds *pds, struct uet_pds_rsp *rsp)
 {
 	struct uet_pds_default_ses_rsp d;
 	ssize_t n;
@@ -102,7 +102,7 @@ void uet_pds_default_rsp(struct uet_pds_rsp *rsp)
 	memset(&d, 0, sizeof(d));
 	d.opcode = UET_DEFAULT_RESPONSE;
 	d.return_code = UET_RC_OK;
-	n = uet_pds_default_ses_rsp_encode(rsp->buf, sizeof(rsp->buf), &d);
+	n = uet_pds_default_ses_rsp_encode(pds->cfg.wire, rsp->buf, sizeof(rsp->buf), &d);
 	rsp->next_hdr = UET_HDR_RESPONSE;
 	rsp->len = n > 0 ? (uint16_t)n : 0;
 }

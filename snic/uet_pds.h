@@ -185,6 +185,7 @@ struct uet_pds_upcalls {
 };
 
 struct uet_pds_cfg {
+	uint8_t wire;			/* enum uet_wire_prof */
 	uint32_t window;		/* unacked PSNs per PDC, <= 1024 */
 	uint64_t rto_init_ns;		/* first retransmission timeout */
 	uint64_t rto_min_ns;

@@ -495,7 +495,7 @@ uint64_t uet_pds_rto_backoff(const struct uet_pds *pds,
 			     const struct uet_pds_rtt *rtt, unsigned int shift);
 /* Build the canonical key of a fabric address; -EAFNOSUPPORT. */
 /* Encode the PDS Default SES Response (RC_OK) into rsp. */
-void uet_pds_default_rsp(struct uet_pds_rsp *rsp);
+void uet_pds_default_rsp(const struct uet_pds *pds, struct uet_pds_rsp *rsp);
 
 /* ---- uet_pds_pdc.c ---- */
 int uet_pds_ini_key(const struct uet_pds_key *key,

@@ -399,7 +399,7 @@ void uet_pdc_send_cp(struct uet_pds *pds, struct uet_pdc *pdc,
 	cp.psn = psn;
 	cp.spdcid = pdc->lpdcid;
 	cp.dpdcid = pdc->rpdcid;
-	if (uet_pds_cp_encode(buf, sizeof(buf), &cp) != UET_PDS_CP_LEN)
+	if (uet_pds_cp_encode(pds->cfg.wire, buf, sizeof(buf), &cp) != UET_PDS_CP_LEN)
 		return;
 	UET_PDS_INC(pds, pdc, cp_tx);
 	uet_pds_out_ctl(pds, &pdc->peer, pdc->lpdcid, buf, sizeof(buf), now);

@@ -156,7 +156,7 @@ void uet_pds_nopdc_encode_hdr(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
 		memset(&u, 0, sizeof(u));
 		u.next_hdr = pkt->next_hdr;
 		u.pkt_id = pkt->priv.psn;
-		(void)uet_pds_uud_req_encode(hb->bytes, UET_PDS_UUD_REQ_LEN,
+		(void)uet_pds_uud_req_encode(pds->cfg.wire, hb->bytes, UET_PDS_UUD_REQ_LEN,
 					     &u);
 		return;
 	}
@@ -165,7 +165,7 @@ void uet_pds_nopdc_encode_hdr(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
 	r.next_hdr = pkt->next_hdr;
 	r.retx = pkt->priv.tx_count > 1;
 	r.pkt_id = pkt->priv.psn;
-	(void)uet_pds_rudi_encode(hb->bytes, UET_PDS_RUDI_LEN, &r);
+	(void)uet_pds_rudi_encode(pds->cfg.wire, hb->bytes, UET_PDS_RUDI_LEN, &r);
 }
 
 /* ---- initiator ---- */
@@ -202,7 +202,7 @@ void uet_pds_rudi_resp_rx(struct uet_pds *pds, const uint8_t *buf,
 	size_t rsp_len;
 	ssize_t hl;
 
-	hl = uet_pds_rudi_decode(&h, buf, len);
+	hl = uet_pds_rudi_decode(pds->cfg.wire, &h, buf, len);
 	if (hl < 0) {
 		pds->st.malformed++;
 		return;
@@ -319,7 +319,7 @@ static void uet_pds_rudi_send_resp(struct uet_pds *pds,
 	h.next_hdr = rsp->next_hdr;
 	h.retx = retx;
 	h.pkt_id = pkt_id;
-	n = uet_pds_rudi_encode(buf, sizeof(buf), &h);
+	n = uet_pds_rudi_encode(pds->cfg.wire, buf, sizeof(buf), &h);
 	if (n < 0)
 		return;
 	memcpy(buf + n, rsp->buf, rsp->len);
@@ -378,7 +378,7 @@ void uet_pds_rudi_req_rx(struct uet_pds *pds, const uint8_t *buf, size_t len,
 	ssize_t hl;
 	int ret;
 
-	hl = uet_pds_rudi_decode(&h, buf, len);
+	hl = uet_pds_rudi_decode(pds->cfg.wire, &h, buf, len);
 	if (hl < 0 || h.next_hdr == UET_HDR_NONE ||
 	    uet_link_addr_key(src, key)) {
 		pds->st.malformed++;
@@ -405,7 +405,7 @@ void uet_pds_rudi_req_rx(struct uet_pds *pds, const uint8_t *buf, size_t len,
 	if (ret < 0 || rsp.next_hdr == UET_HDR_NONE ||
 	    rsp.next_hdr > UET_HDR_MAX || rsp.len == 0 ||
 	    rsp.len > UET_PDS_RSP_MAX) {
-		uet_pds_default_rsp(&rsp);
+		uet_pds_default_rsp(pds, &rsp);
 		pds->st.default_rsp_tx++;
 	} else {
 		pds->st.rsp_retained++;
@@ -421,7 +421,7 @@ void uet_pds_uud_rx(struct uet_pds *pds, const uint8_t *buf, size_t len,
 	struct uet_pds_rsp rsp;
 	ssize_t hl;
 
-	hl = uet_pds_uud_req_decode(&h, buf, len);
+	hl = uet_pds_uud_req_decode(pds->cfg.wire, &h, buf, len);
 	if (hl < 0 || h.next_hdr == UET_HDR_NONE) {
 		pds->st.malformed++;
 		return;

@@ -266,11 +266,11 @@ static void uet_pdc_send_ack(struct uet_pds *pds, struct uet_pdc *pdc,
 		x.sack_psn_offset = cc.sack_psn_offset;
 		x.sack_bitmap = cc.sack_bitmap;
 		memcpy(x.ack_ccx_state, ccx_state, sizeof(x.ack_ccx_state));
-		n = uet_pds_ack_ccx_encode(buf, sizeof(buf), &x);
+		n = uet_pds_ack_ccx_encode(pds->cfg.wire, buf, sizeof(buf), &x);
 	} else if (type == UET_PDS_TYPE_ACK_CC) {
-		n = uet_pds_ack_cc_encode(buf, sizeof(buf), &cc);
+		n = uet_pds_ack_cc_encode(pds->cfg.wire, buf, sizeof(buf), &cc);
 	} else {
-		n = uet_pds_ack_encode(buf, sizeof(buf), &cc.ack);
+		n = uet_pds_ack_encode(pds->cfg.wire, buf, sizeof(buf), &cc.ack);
 	}
 	if (n < 0)
 		return;
@@ -299,7 +299,7 @@ void uet_pds_send_nack(struct uet_pds *pds, const struct uet_link_addr *dst,
 	n.nack_psn = psn;
 	n.spdcid = spdcid;
 	n.dpdcid = dpdcid;
-	if (uet_pds_nack_encode(buf, sizeof(buf), &n) != UET_PDS_NACK_LEN)
+	if (uet_pds_nack_encode(pds->cfg.wire, buf, sizeof(buf), &n) != UET_PDS_NACK_LEN)
 		return;
 	pds->st.nack_tx++;
 	uet_pds_out_ctl(pds, dst, dpdcid, buf, sizeof(buf), now);
@@ -331,7 +331,7 @@ static void uet_pdc_answer(struct uet_pds *pds, struct uet_pdc *pdc,
 		uet_pdc_send_ack(pds, pdc, psn, NULL, false, 0, retx, now);
 		return;
 	}
-	uet_pds_default_rsp(&def);
+	uet_pds_default_rsp(pds, &def);
 	UET_PDS_INC(pds, pdc, default_rsp_tx);
 	uet_pdc_send_ack(pds, pdc, psn, &def, false, 0, retx, now);
 }
@@ -821,10 +821,10 @@ static void uet_pds_req_rx(struct uet_pds *pds, const uint8_t *buf,
 
 	if (type == UET_PDS_TYPE_RUD_CC_REQ ||
 	    type == UET_PDS_TYPE_ROD_CC_REQ) {
-		hl = uet_pds_rud_rod_cc_req_decode(&cc, buf, len);
+		hl = uet_pds_rud_rod_cc_req_decode(pds->cfg.wire, &cc, buf, len);
 		h = cc.req;
 	} else {
-		hl = uet_pds_rud_rod_req_decode(&h, buf, len);
+		hl = uet_pds_rud_rod_req_decode(pds->cfg.wire, &h, buf, len);
 	}
 	if (hl < 0 || h.next_hdr == UET_HDR_NONE ||
 	    uet_link_addr_key(src, tkey)) {
@@ -947,10 +947,10 @@ static void uet_pds_ack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 	memset(&fb, 0, sizeof(fb));
 	switch (type) {
 	case UET_PDS_TYPE_ACK:
-		hl = uet_pds_ack_decode(&ack, buf, len);
+		hl = uet_pds_ack_decode(pds->cfg.wire, &ack, buf, len);
 		break;
 	case UET_PDS_TYPE_ACK_CC:
-		hl = uet_pds_ack_cc_decode(&cc, buf, len);
+		hl = uet_pds_ack_cc_decode(pds->cfg.wire, &cc, buf, len);
 		if (hl < 0)
 			break;
 		ack = cc.ack;
@@ -959,7 +959,7 @@ static void uet_pds_ack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 		uet_pds_cc_fb_from_state(&fb, cc.cc_type, cc.ack_cc_state);
 		break;
 	default:
-		hl = uet_pds_ack_ccx_decode(&ccx, buf, len);
+		hl = uet_pds_ack_ccx_decode(pds->cfg.wire, &ccx, buf, len);
 		if (hl < 0)
 			break;
 		ack = ccx.ack;
@@ -1008,9 +1008,9 @@ static void uet_pds_nack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 	ssize_t hl;
 
 	if (uet_pds_peek_type(buf, len) == UET_PDS_TYPE_NACK) {
-		hl = uet_pds_nack_decode(&n, buf, len);
+		hl = uet_pds_nack_decode(pds->cfg.wire, &n, buf, len);
 	} else {
-		hl = uet_pds_nack_ccx_decode(&ccx, buf, len);
+		hl = uet_pds_nack_ccx_decode(pds->cfg.wire, &ccx, buf, len);
 		if (hl >= 0)
 			n = ccx.nack;
 	}
@@ -1082,7 +1082,7 @@ static void uet_pds_cp_rx(struct uet_pds *pds, const uint8_t *buf,
 	struct uet_pdc *pdc;
 	struct uet_pds_cp cp;
 
-	if (uet_pds_cp_decode(&cp, buf, len) < 0 || cp.syn) {
+	if (uet_pds_cp_decode(pds->cfg.wire, &cp, buf, len) < 0 || cp.syn) {
 		/* We never open a PDC with a control packet. */
 		pds->st.malformed++;
 		return;
@@ -1200,12 +1200,12 @@ static void uet_pds_trimmed_rx(struct uet_pds *pds, const uint8_t *buf,
 	if (type == UET_PDS_TYPE_RUD_CC_REQ ||
 	    type == UET_PDS_TYPE_ROD_CC_REQ) {
 		hl = len < UET_PDS_RUD_ROD_CC_REQ_LEN ? -1 :
-		     uet_pds_rud_rod_cc_req_decode(&cc, buf,
+		     uet_pds_rud_rod_cc_req_decode(pds->cfg.wire, &cc, buf,
 						   UET_PDS_RUD_ROD_CC_REQ_LEN);
 		h = cc.req;
 	} else {
 		hl = len < UET_PDS_RUD_ROD_REQ_LEN ? -1 :
-		     uet_pds_rud_rod_req_decode(&h, buf,
+		     uet_pds_rud_rod_req_decode(pds->cfg.wire, &h, buf,
 						UET_PDS_RUD_ROD_REQ_LEN);
 	}
 	if (hl < 0 || h.next_hdr == UET_HDR_NONE) {

@@ -302,12 +302,12 @@ void uet_pdc_encode_req(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
 			 UET_PDS_TYPE_ROD_CC_REQ : UET_PDS_TYPE_RUD_CC_REQ;
 		cc.req = h;
 		uet_pds_cc_csig_fill(pds, pdc, cc.req_cc_state);
-		(void)uet_pds_rud_rod_cc_req_encode(hb->bytes,
+		(void)uet_pds_rud_rod_cc_req_encode(pds->cfg.wire, hb->bytes,
 						    UET_PDS_RUD_ROD_CC_REQ_LEN,
 						    &cc);
 		return;
 	}
-	(void)uet_pds_rud_rod_req_encode(hb->bytes, UET_PDS_RUD_ROD_REQ_LEN,
+	(void)uet_pds_rud_rod_req_encode(pds->cfg.wire, hb->bytes, UET_PDS_RUD_ROD_REQ_LEN,
 					 &h);
 }
 

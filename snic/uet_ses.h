@@ -54,6 +54,7 @@ struct uet_ses_addr {
 };
 
 struct uet_ses_cfg {
+	uint8_t wire;			/* enum uet_wire_prof, as the PDS's */
 	uint64_t rdzv_threshold;	/* messages above use rendezvous */
 	uint64_t unexp_max_bytes;	/* buffered unexpected data bound */
 	uint32_t unexp_max_msgs;	/* unexpected message count bound */

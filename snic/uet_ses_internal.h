@@ -668,7 +668,8 @@ void uet_ses_pds_tx_done(void *ctx, struct uet_pds_tx_pkt *pdspkt,
 			 size_t rsp_len);
 /* SES return code of an ACK's SES response; UET_RC_OK when absent or
  * default, -errno when it does not parse. */
-int uet_ses_rsp_rc(uint8_t next_hdr, const uint8_t *rsp, size_t len);
+int uet_ses_rsp_rc(enum uet_wire_prof wp, uint8_t next_hdr, const uint8_t *rsp,
+		   size_t len);
 /* Fail op with status (and the target's rc).  tell: the code to send
  * the target for READs not yet served (UET_RC_NULL: nothing to send, the
  * target knows or cannot be reached). */
@@ -682,7 +683,8 @@ void uet_ses_send_cancel_all(struct uet_ses *ses, struct uet_ses_ep *ep);
 bool uet_ses_pds_check(void *ctx, const struct uet_pds_rx_info *info);
 int uet_ses_pds_rx(void *ctx, const struct uet_pds_rx_info *info,
 		   struct uet_pds_rsp *rsp);
-void uet_ses_rsp_fill(struct uet_pds_rsp *rsp, uint8_t list, uint8_t rc,
+void uet_ses_rsp_fill(const struct uet_ses *ses, struct uet_pds_rsp *rsp,
+		      uint8_t list, uint8_t rc,
 		      uint16_t msg_id, uint32_t job_id, uint64_t mlen);
 /* Refuse a request with rc (counted: bad_job / bad_pid / bad_index,
  * err_rsp_tx): the response goes back on its ACK.  The addressing codes

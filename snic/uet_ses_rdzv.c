@@ -138,7 +138,7 @@ int uet_ses_pull_build(struct uet_ses *ses, struct uet_ses_rx_msg *m,
 	h.initiator = uet_ses_initiator_id(m->ep->pid_on_fep, m->ep->ri);
 	h.match_bits = m->mkey;
 	h.request_length = (uint32_t)len;
-	n = uet_ses_std_som1_encode(pkt->pds.hdr, sizeof(pkt->pds.hdr), &h);
+	n = uet_ses_std_som1_encode(ses->cfg.wire, pkt->pds.hdr, sizeof(pkt->pds.hdr), &h);
 	if (n < 0) {
 		uet_ses_pkt_put(ses, pkt);
 		uet_ses_msgid_free(ses, &rd->mid);
@@ -250,7 +250,7 @@ int uet_ses_rx_read_data(struct uet_ses *ses,
 	uint64_t plen;
 	ssize_t n;
 
-	n = uet_ses_rsp_data_decode(&h, info->ses, info->ses_len);
+	n = uet_ses_rsp_data_decode(ses->cfg.wire, &h, info->ses, info->ses_len);
 	if (n < 0)
 		return (int)n;
 	plen = info->ses_len - (size_t)n;
@@ -364,13 +364,13 @@ int uet_ses_rx_read_req(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 		uet_dlist_insert_tail(&op->replies, &rp->entry);
 		uet_ses_txi_queue(ses, &rp->txi);
 	}
-	uet_ses_rsp_fill(rsp, UET_LIST_EXPECTED, UET_RC_OK, h->message_id,
+	uet_ses_rsp_fill(ses, rsp, UET_LIST_EXPECTED, UET_RC_OK, h->message_id,
 			 h->job_id, h->request_length);
 	return 0;
 
 err_rsp:
 	ses->stats.err_rsp_tx++;
-	uet_ses_rsp_fill(rsp, UET_LIST_EXPECTED, rc, h->message_id, h->job_id,
+	uet_ses_rsp_fill(ses, rsp, UET_LIST_EXPECTED, rc, h->message_id, h->job_id,
 			 0);
 	return 0;
 }
@@ -450,7 +450,7 @@ int uet_ses_reply_build(struct uet_ses *ses, struct uet_ses_reply *rp,
 	h.payload_length = (uint16_t)plen;
 	h.modified_length = (uint32_t)rp->len;
 	h.message_offset = (uint32_t)rp->next;
-	n = uet_ses_rsp_data_encode(pkt->pds.hdr, sizeof(pkt->pds.hdr), &h);
+	n = uet_ses_rsp_data_encode(ses->cfg.wire, pkt->pds.hdr, sizeof(pkt->pds.hdr), &h);
 	if ((!plen && !rp->stop) || n < 0) {
 		uet_ses_pkt_put(ses, pkt);
 		return -EIO;
@@ -527,7 +527,7 @@ int uet_ses_rx_notice(struct uet_ses *ses, const struct uet_pds_rx_info *info)
 	struct uet_ses_rsp h;
 	ssize_t n;
 
-	n = uet_ses_rsp_decode(&h, info->ses, info->ses_len);
+	n = uet_ses_rsp_decode(ses->cfg.wire, &h, info->ses, info->ses_len);
 	if (n < 0)
 		return (int)n;
 	if (info->ses_len != UET_SES_NOTICE_LEN)
@@ -589,7 +589,7 @@ int uet_ses_notice_build(struct uet_ses *ses, struct uet_ses_notice *n,
 	pkt = uet_ses_pkt_get(ses, UET_SES_PKT_NOTICE, n);
 	if (!pkt)
 		return -EAGAIN;
-	len = uet_ses_rsp_encode(pkt->pds.hdr, sizeof(pkt->pds.hdr), &n->rsp);
+	len = uet_ses_rsp_encode(ses->cfg.wire, pkt->pds.hdr, sizeof(pkt->pds.hdr), &n->rsp);
 	_Static_assert(UET_SES_NOTICE_LEN <= UET_PDS_SES_HDR_MAX,
 		       "the notice fits a packet header");
 	if (len != UET_SES_RSP_LEN) {

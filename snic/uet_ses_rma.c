@@ -135,7 +135,7 @@ static int ses_rma_write_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		s1.ctl.eom = eom;
 		s1.ctl.hd = op->has_data;
 		s1.header_data = op->has_data ? op->header_data : 0;
-		n = uet_ses_std_som1_encode(p->hdr, sizeof(p->hdr), &s1);
+		n = uet_ses_std_som1_encode(ses->cfg.wire, p->hdr, sizeof(p->hdr), &s1);
 	} else {
 		memset(&s0, 0, sizeof(s0));
 		s0.ctl.opcode = op->opcode;
@@ -154,7 +154,7 @@ static int ses_rma_write_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		s0.payload_length = (uint16_t)plen;
 		s0.message_offset = (uint32_t)off;
 		s0.request_length = (uint32_t)op->len;
-		n = uet_ses_std_som0_encode(p->hdr, sizeof(p->hdr), &s0);
+		n = uet_ses_std_som0_encode(ses->cfg.wire, p->hdr, sizeof(p->hdr), &s0);
 	}
 	if (n < 0) {
 		uet_ses_pkt_put(ses, pkt);
@@ -262,7 +262,7 @@ static int ses_rma_read_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 	/* eom: the last UET_READ of the operation (the target reports the
 	 * operation once, when it accepts that one). */
 	h.ctl.eom = op->next_off + len == op->len;
-	n = uet_ses_std_som1_encode(pkt->pds.hdr, sizeof(pkt->pds.hdr), &h);
+	n = uet_ses_std_som1_encode(ses->cfg.wire, pkt->pds.hdr, sizeof(pkt->pds.hdr), &h);
 	if (n < 0) {
 		ses_rma_read_drop(ses, rd, pkt);
 		return -EIO;
@@ -321,7 +321,7 @@ static int ses_rma_amo_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 	ses_rma_hdr(op, &h, id, op->raddr, op->len);
 	h.ctl.hd = op->has_data;
 	h.header_data = op->has_data ? op->header_data : 0;
-	n = uet_ses_std_som1_encode(pkt->pds.hdr, sizeof(pkt->pds.hdr), &h);
+	n = uet_ses_std_som1_encode(ses->cfg.wire, pkt->pds.hdr, sizeof(pkt->pds.hdr), &h);
 	if (n < 0)
 		goto err_drop;
 	if (cas) {
@@ -331,14 +331,14 @@ static int ses_rma_amo_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		memcpy(cx.compare_mask_value, op->compare,
 		       sizeof(cx.compare_mask_value));
 		ses_iov_copy_out(op->iov, op->iovcnt, cx.swap_value, op->len);
-		x = uet_ses_cas_ext_encode(pkt->pds.hdr + n,
+		x = uet_ses_cas_ext_encode(ses->cfg.wire, pkt->pds.hdr + n,
 					   sizeof(pkt->pds.hdr) - (size_t)n,
 					   &cx);
 	} else {
 		memset(&ax, 0, sizeof(ax));
 		ax.atomic_opcode = op->amo_op;
 		ax.atomic_datatype = op->amo_dtype;
-		x = uet_ses_atomic_ext_encode(pkt->pds.hdr + n,
+		x = uet_ses_atomic_ext_encode(ses->cfg.wire, pkt->pds.hdr + n,
 					      sizeof(pkt->pds.hdr) - (size_t)n,
 					      &ax);
 	}
@@ -759,7 +759,7 @@ static int ses_rx_write(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	if (x->som_seen && x->rcvd == x->total)
 		ses_rma_rx_done(ses, x);
 	if (q->eom)
-		uet_ses_rsp_fill(rsp, UET_LIST_EXPECTED, UET_RC_OK, q->msg_id,
+		uet_ses_rsp_fill(ses, rsp, UET_LIST_EXPECTED, UET_RC_OK, q->msg_id,
 				 q->job_id, q->total);
 	return 0;
 }
@@ -767,28 +767,25 @@ static int ses_rx_write(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 /* The atomic extension at buf: its op and datatype (whatever their
  * values: an unknown op or datatype is refused later with its code) and
  * length, or a negative errno for a malformed one. */
-static ssize_t ses_rx_amo_ext(const uint8_t *buf, size_t len, uint8_t *op,
-			      uint8_t *dtype, struct uet_ses_cas_ext *cx)
+static ssize_t ses_rx_amo_ext(const struct uet_ses *ses, const uint8_t *buf,
+			      size_t len, uint8_t *op, uint8_t *dtype,
+			      struct uet_ses_cas_ext *cx)
 {
 	struct uet_ses_atomic_ext ax;
 	ssize_t x;
 
-	if (uet_ses_amo_ext_peek(buf, len, op, dtype))
+	if (uet_ses_amo_ext_peek(ses->cfg.wire, buf, len, op, dtype))
 		return UET_WIRE_ETRUNC;
 	if (ses_amo_is_cas(*op)) {
-		x = uet_ses_cas_ext_decode(cx, buf, len);
-		if (x == UET_WIRE_ERANGE) {
-			/* the datatype: copy the values as they are */
-			memcpy(cx->compare_mask_value, buf + 8,
-			       sizeof(cx->compare_mask_value));
-			memcpy(cx->swap_value, buf + 24,
-			       sizeof(cx->swap_value));
-			x = UET_SES_CAS_EXT_LEN;
-		}
+		x = uet_ses_cas_ext_decode(ses->cfg.wire, cx, buf, len);
+		/* the datatype: copy the values as they are */
+		if (x == UET_WIRE_ERANGE)
+			x = uet_ses_cas_ext_values(ses->cfg.wire, cx, buf, len);
 		return x;
 	}
-	x = uet_ses_atomic_ext_decode(&ax, buf, len);
-	return x == UET_WIRE_ERANGE ? UET_SES_ATOMIC_EXT_LEN : x;
+	x = uet_ses_atomic_ext_decode(ses->cfg.wire, &ax, buf, len);
+	return x == UET_WIRE_ERANGE ?
+	       (ssize_t)uet_ses_ext_len(ses->cfg.wire, UET_SES_EXT_ATOMIC) : x;
 }
 
 /* Check 5 of the contract: UET_RC_OK or the AMO code. */
@@ -831,7 +828,7 @@ static int ses_rx_amo(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 
 	if (!h->ctl.eom)
 		return -EPROTO;	/* atomics are one packet */
-	xl = ses_rx_amo_ext(info->ses + hlen, info->ses_len - hlen, &op,
+	xl = ses_rx_amo_ext(ses, info->ses + hlen, info->ses_len - hlen, &op,
 			    &dtype, &cx);
 	if (xl < 0)
 		return (int)xl;
@@ -903,7 +900,7 @@ static int ses_rx_amo(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	ses->stats.amo_rx++;
 	ses->stats.rma_bytes_rx += len;
 	ses_rma_rx_done(ses, x);
-	uet_ses_rsp_fill(rsp, UET_LIST_EXPECTED, UET_RC_OK, h->message_id,
+	uet_ses_rsp_fill(ses, rsp, UET_LIST_EXPECTED, UET_RC_OK, h->message_id,
 			 h->job_id, len);
 	return 0;
 
@@ -1009,7 +1006,7 @@ int uet_ses_rx_rma_read(struct uet_ses *ses,
 	ses->stats.rma_bytes_rx += len;
 	if (x)
 		ses_rma_rx_done(ses, x);
-	uet_ses_rsp_fill(rsp, UET_LIST_EXPECTED, UET_RC_OK, h->message_id,
+	uet_ses_rsp_fill(ses, rsp, UET_LIST_EXPECTED, UET_RC_OK, h->message_id,
 			 h->job_id, len);
 	return 0;
 

@@ -53,7 +53,8 @@ struct ses_rx_req {
 	struct uet_ses_rdzv_ext ext;
 };
 
-void uet_ses_rsp_fill(struct uet_pds_rsp *rsp, uint8_t list, uint8_t rc,
+void uet_ses_rsp_fill(const struct uet_ses *ses, struct uet_pds_rsp *rsp,
+		      uint8_t list, uint8_t rc,
 		      uint16_t msg_id, uint32_t job_id, uint64_t mlen)
 {
 	struct uet_ses_rsp h;
@@ -67,7 +68,7 @@ void uet_ses_rsp_fill(struct uet_pds_rsp *rsp, uint8_t list, uint8_t rc,
 	h.message_id = msg_id ? msg_id : 1;
 	h.job_id = job_id & UET_JOB_ID_MAX;
 	h.modified_length = mlen > UINT32_MAX ? UINT32_MAX : (uint32_t)mlen;
-	n = uet_ses_rsp_encode(rsp->buf, sizeof(rsp->buf), &h);
+	n = uet_ses_rsp_encode(ses->cfg.wire, rsp->buf, sizeof(rsp->buf), &h);
 	if (n < 0) {
 		rsp->next_hdr = UET_HDR_NONE;
 		rsp->len = 0;
@@ -122,7 +123,7 @@ void uet_ses_rx_refuse(struct uet_ses *ses, struct uet_pds_rsp *rsp,
 		rsp->refused = true;
 	}
 	ses->stats.err_rsp_tx++;
-	uet_ses_rsp_fill(rsp, UET_LIST_EXPECTED, rc, rsp_id, job_id, 0);
+	uet_ses_rsp_fill(ses, rsp, UET_LIST_EXPECTED, rc, rsp_id, job_id, 0);
 }
 
 /*
@@ -304,7 +305,7 @@ static int ses_rx_place(struct uet_ses *ses, struct uet_ses_rx_msg *m,
 }
 
 /* RC_OK on the last packet of a message (and on a rendezvous request). */
-static void ses_rx_respond(struct uet_pds_rsp *rsp,
+static void ses_rx_respond(const struct uet_ses *ses, struct uet_pds_rsp *rsp,
 			   const struct uet_ses_rx_msg *m,
 			   const struct ses_rx_req *q)
 {
@@ -314,7 +315,7 @@ static void ses_rx_respond(struct uet_pds_rsp *rsp,
 		return;
 	if (m->recv && m->recv->len < mlen)
 		mlen = m->recv->len;
-	uet_ses_rsp_fill(rsp, m->recv ? UET_LIST_EXPECTED :
+	uet_ses_rsp_fill(ses, rsp, m->recv ? UET_LIST_EXPECTED :
 			 UET_LIST_UNEXPECTED, UET_RC_OK, q->rsp_id, q->job_id,
 			 mlen);
 	/* An eager message's RC_OK: an initiator that holds its send
@@ -342,7 +343,7 @@ static int ses_rx_more(struct uet_ses *ses, struct uet_ses_rx_msg *m,
 	ret = ses_rx_place(ses, m, q);
 	if (ret)
 		return ret;
-	ses_rx_respond(rsp, m, q);
+	ses_rx_respond(ses, rsp, m, q);
 	uet_ses_rx_check(ses, m);
 	return 0;
 }
@@ -765,7 +766,7 @@ static int ses_rx_single(struct uet_ses *ses,
 	tmp.total = q->total;
 	tmp.recv = r;
 	ses->stats.expected++;
-	ses_rx_respond(rsp, &tmp, q);
+	ses_rx_respond(ses, rsp, &tmp, q);
 	uet_ses_recv_deliver(ses, r, &tmp);
 	return 0;
 }
@@ -839,7 +840,7 @@ static void ses_rx_start(struct uet_ses *ses, struct uet_ses_rx_msg *m,
 	}
 	if (m->recv && q->rdzv)
 		uet_ses_pull_start(ses, m);
-	ses_rx_respond(rsp, m, q);
+	ses_rx_respond(ses, rsp, m, q);
 	uet_ses_rx_check(ses, m);
 }
 
@@ -1042,7 +1043,7 @@ static void ses_rx_unsupported(struct uet_ses *ses, struct uet_pds_rsp *rsp,
 	/* Nothing was done: a PDC this request opened is not kept. */
 	rsp->refused = true;
 	ses->stats.err_rsp_tx++;
-	uet_ses_rsp_fill(rsp, UET_LIST_EXPECTED, UET_RC_UNSUPPORTED_OP, rsp_id,
+	uet_ses_rsp_fill(ses, rsp, UET_LIST_EXPECTED, UET_RC_UNSUPPORTED_OP, rsp_id,
 			 job_id, 0);
 }
 
@@ -1053,7 +1054,7 @@ static int ses_rx_small(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	struct ses_rx_req q;
 	ssize_t n;
 
-	n = uet_ses_small_msg_decode(&h, info->ses, info->ses_len);
+	n = uet_ses_small_msg_decode(ses->cfg.wire, &h, info->ses, info->ses_len);
 	if (n < 0)
 		return (int)n;
 	if (!ses_opcode_is_send(h.ctl.opcode)) {
@@ -1088,7 +1089,7 @@ static int ses_rx_som1(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	struct ses_rx_req q;
 	ssize_t n, x;
 
-	n = uet_ses_std_som1_decode(&h, info->ses, info->ses_len);
+	n = uet_ses_std_som1_decode(ses->cfg.wire, &h, info->ses, info->ses_len);
 	if (n < 0)
 		return (int)n;
 	if (h.ctl.opcode == UET_READ)
@@ -1120,7 +1121,7 @@ static int ses_rx_som1(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 		/* The whole eager part and the extension in this packet. */
 		if (!h.ctl.eom)
 			return -EPROTO;
-		x = uet_ses_rdzv_ext_decode(&q.ext, info->ses + n,
+		x = uet_ses_rdzv_ext_decode(ses->cfg.wire, &q.ext, info->ses + n,
 					    info->ses_len - (size_t)n);
 		if (x < 0)
 			return (int)x;
@@ -1146,7 +1147,7 @@ static int ses_rx_som0(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	struct ses_rx_req q;
 	ssize_t n;
 
-	n = uet_ses_std_som0_decode(&h, info->ses, info->ses_len);
+	n = uet_ses_std_som0_decode(ses->cfg.wire, &h, info->ses, info->ses_len);
 	if (n < 0)
 		return (int)n;
 	if (ses_opcode_is_rdzv(h.ctl.opcode))
@@ -1190,7 +1191,7 @@ static int ses_rx_dispatch(struct uet_ses *ses,
 	ssize_t n;
 	int fmt;
 
-	fmt = uet_ses_request_format(info->next_hdr, info->ses, info->ses_len);
+	fmt = uet_ses_request_format(ses->cfg.wire, info->next_hdr, info->ses, info->ses_len);
 	if (fmt < 0)
 		return fmt;
 	switch (fmt) {
@@ -1206,19 +1207,19 @@ static int ses_rx_dispatch(struct uet_ses *ses,
 		return uet_ses_rx_read_data(ses, info, rsp);
 	/* Well-formed requests this SES does not implement. */
 	case UET_SES_FMT_OPT_NONMATCH:
-		n = uet_ses_opt_nonmatch_decode(&on, info->ses, info->ses_len);
+		n = uet_ses_opt_nonmatch_decode(ses->cfg.wire, &on, info->ses, info->ses_len);
 		if (n < 0)
 			return (int)n;
 		ses_rx_unsupported(ses, rsp, ses_psn_rsp_id(info), on.job_id);
 		return 0;
 	case UET_SES_FMT_DEFER_SEND:
-		n = uet_ses_defer_send_decode(&ds, info->ses, info->ses_len);
+		n = uet_ses_defer_send_decode(ses->cfg.wire, &ds, info->ses, info->ses_len);
 		if (n < 0)
 			return (int)n;
 		ses_rx_unsupported(ses, rsp, ds.message_id, ds.job_id);
 		return 0;
 	case UET_SES_FMT_RTR:
-		n = uet_ses_rtr_decode(&rtr, info->ses, info->ses_len);
+		n = uet_ses_rtr_decode(ses->cfg.wire, &rtr, info->ses, info->ses_len);
 		if (n < 0)
 			return (int)n;
 		ses_rx_unsupported(ses, rsp, rtr.message_id, rtr.job_id);
@@ -1260,22 +1261,22 @@ bool uet_ses_pds_check(void *ctx, const struct uet_pds_rx_info *info)
 
 	if (!ses || ses->zombie || ses->closing || !info || !info->ses)
 		return false;
-	switch (uet_ses_request_format(info->next_hdr, info->ses,
+	switch (uet_ses_request_format(ses->cfg.wire, info->next_hdr, info->ses,
 				       info->ses_len)) {
 	case UET_SES_FMT_SMALL_MSG:
-		if (uet_ses_small_msg_decode(&sm, info->ses, info->ses_len) < 0)
+		if (uet_ses_small_msg_decode(ses->cfg.wire, &sm, info->ses, info->ses_len) < 0)
 			return false;
 		ses_rx_target_set(&t, &sm.ctl, sm.job_id, sm.pid_on_fep,
 				  sm.resource_index);
 		break;
 	case UET_SES_FMT_STD_SOM1:
-		if (uet_ses_std_som1_decode(&s1, info->ses, info->ses_len) < 0)
+		if (uet_ses_std_som1_decode(ses->cfg.wire, &s1, info->ses, info->ses_len) < 0)
 			return false;
 		ses_rx_target_set(&t, &s1.ctl, s1.job_id, s1.pid_on_fep,
 				  s1.resource_index);
 		break;
 	case UET_SES_FMT_STD_SOM0:
-		if (uet_ses_std_som0_decode(&s0, info->ses, info->ses_len) < 0)
+		if (uet_ses_std_som0_decode(ses->cfg.wire, &s0, info->ses, info->ses_len) < 0)
 			return false;
 		ses_rx_target_set(&t, &s0.ctl, s0.job_id, s0.pid_on_fep,
 				  s0.resource_index);

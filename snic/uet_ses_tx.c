@@ -800,7 +800,7 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 			       &sm.resource_index, &sm.initiator,
 			       &sm.match_bits);
 		sm.header_data = op->has_data ? op->header_data : 0;
-		n = uet_ses_small_msg_encode(p->hdr, sizeof(p->hdr), &sm);
+		n = uet_ses_small_msg_encode(ses->cfg.wire, p->hdr, sizeof(p->hdr), &sm);
 		p->next_hdr = UET_HDR_REQUEST_MEDIUM;
 	} else if (off == 0) {
 		memset(&s1, 0, sizeof(s1));
@@ -813,14 +813,14 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 			       &s1.match_bits);
 		s1.header_data = op->has_data ? op->header_data : 0;
 		s1.request_length = (uint32_t)op->len;
-		n = uet_ses_std_som1_encode(p->hdr, sizeof(p->hdr), &s1);
+		n = uet_ses_std_som1_encode(ses->cfg.wire, p->hdr, sizeof(p->hdr), &s1);
 		if (n > 0 && op->rdzv) {
 			memset(&rx, 0, sizeof(rx));
 			rx.eager_length = (uint32_t)plen;
 			rx.memory_key = op->mkey;
 			rx.buffer_offset = plen;
 			rx.remaining_length = (uint32_t)(op->len - plen);
-			n2 = uet_ses_rdzv_ext_encode(p->hdr + n,
+			n2 = uet_ses_rdzv_ext_encode(ses->cfg.wire, p->hdr + n,
 						     sizeof(p->hdr) - n, &rx);
 			if (n2 < 0)
 				n = n2;
@@ -836,7 +836,7 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		s0.payload_length = (uint16_t)plen;
 		s0.message_offset = (uint32_t)off;
 		s0.request_length = (uint32_t)op->len;
-		n = uet_ses_std_som0_encode(p->hdr, sizeof(p->hdr), &s0);
+		n = uet_ses_std_som0_encode(ses->cfg.wire, p->hdr, sizeof(p->hdr), &s0);
 		p->next_hdr = UET_HDR_REQUEST_STD;
 	}
 	if (n < 0) {
@@ -1115,20 +1115,21 @@ void uet_ses_send_cancel_all(struct uet_ses *ses, struct uet_ses_ep *ep)
 
 /* ---- completions from PDS ---- */
 
-int uet_ses_rsp_rc(uint8_t next_hdr, const uint8_t *rsp, size_t len)
+int uet_ses_rsp_rc(enum uet_wire_prof wp, uint8_t next_hdr, const uint8_t *rsp,
+		   size_t len)
 {
 	struct uet_pds_default_ses_rsp d;
 	struct uet_ses_rsp r;
 	ssize_t n;
 	int fmt;
 
-	fmt = uet_ses_request_format(next_hdr, rsp, len);
+	fmt = uet_ses_request_format(wp, next_hdr, rsp, len);
 	switch (fmt) {
 	case UET_SES_FMT_RSP:
-		n = uet_ses_rsp_decode(&r, rsp, len);
+		n = uet_ses_rsp_decode(wp, &r, rsp, len);
 		return n < 0 ? (int)n : r.ctl.return_code;
 	case UET_SES_FMT_DEFAULT_RSP:
-		n = uet_pds_default_ses_rsp_decode(&d, rsp, len);
+		n = uet_pds_default_ses_rsp_decode(wp, &d, rsp, len);
 		return n < 0 ? (int)n : UET_RC_OK;
 	default:
 		return fmt < 0 ? fmt : -EPROTO;
@@ -1156,7 +1157,7 @@ void uet_ses_pds_tx_done(void *ctx, struct uet_pds_tx_pkt *pdspkt,
 		ses_route_wake(ses, pkt->route);
 	}
 	if (rsp && rsp_next_hdr != UET_HDR_NONE) {
-		rc = uet_ses_rsp_rc(rsp_next_hdr, rsp, rsp_len);
+		rc = uet_ses_rsp_rc(ses->cfg.wire, rsp_next_hdr, rsp, rsp_len);
 		if (rc < 0) {
 			ses->stats.bad_hdr++;
 			rc = UET_RC_OK;

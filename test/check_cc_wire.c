@@ -201,7 +201,7 @@ START_TEST(test_ecn_echo)
 		ck_assert_uint_eq(w->rx, (unsigned int)i + 1);
 		len = w_take(w, 0, buf, &tos);
 		ck_assert_uint_eq(buf[0] >> 3, UET_PDS_TYPE_ACK_CC);
-		ck_assert_int_gt(uet_pds_ack_cc_decode(&ack, buf, len), 0);
+		ck_assert_int_gt(uet_pds_ack_cc_decode(UET_WIRE_UEPLUS, &ack, buf, len), 0);
 		ck_assert_uint_eq(ack.ack.m, i == 0);
 		ck_assert_uint_eq(ack.cc_type, UET_CC_NSCC);
 		uet_pds_cc_nscc_unpack(ack.ack_cc_state, &svc, &pend, &rb,
@@ -258,14 +258,14 @@ START_TEST(test_trimmed_nack)
 	ck_assert_int_eq(uet_pds_send(w->pds[0], &w->key, &w->pkt[0], w->now),
 			 0);
 	len = w_take(w, 1, buf, &tos);
-	ck_assert_int_gt(uet_pds_rud_rod_req_decode(&h, buf, len), 0);
+	ck_assert_int_gt(uet_pds_rud_rod_req_decode(UET_WIRE_UEPLUS, &h, buf, len), 0);
 	tos = (uint8_t)(UET_LINK_DSCP_TRIMMED << 2 | UET_LINK_ECN_CE);
 	uet_pds_rx_tos(w->pds[1], buf, UET_LINK_SIM_TRIM_BYTES, &w->a[0], tos,
 		       w->now);
 	ck_assert_uint_eq(w->rx, 0);
 	len = w_take(w, 0, buf, &tos);
 	ck_assert_uint_eq(buf[0] >> 3, UET_PDS_TYPE_NACK);
-	ck_assert_int_gt(uet_pds_nack_decode(&nack, buf, len), 0);
+	ck_assert_int_gt(uet_pds_nack_decode(UET_WIRE_UEPLUS, &nack, buf, len), 0);
 	ck_assert_uint_eq(nack.nack_code, UET_NACK_TRIMMED);
 	ck_assert_uint_eq(nack.nack_psn, h.psn);
 	ck_assert(nack.m);
@@ -275,7 +275,7 @@ START_TEST(test_trimmed_nack)
 	uet_pds_timer(w->pds[0], t);
 	ck_assert_uint_eq(uet_link_sim_next_event(w->sim) - t < 10000, 1);
 	len = w_take(w, 1, buf, &tos);
-	ck_assert_int_gt(uet_pds_rud_rod_req_decode(&h2, buf, len), 0);
+	ck_assert_int_gt(uet_pds_rud_rod_req_decode(UET_WIRE_UEPLUS, &h2, buf, len), 0);
 	ck_assert_uint_eq(h2.psn, h.psn);
 	ck_assert(h2.retx);
 	ck_assert_uint_eq(len, UET_PDS_RUD_ROD_REQ_LEN + 8 + PLEN);
@@ -308,7 +308,7 @@ START_TEST(test_credit)
 	uet_pds_rx_tos(w->pds[1], buf, len, &w->a[0], tos, w->now);
 	len = w_take(w, 0, buf, &tos);
 	ck_assert_uint_eq(buf[0] >> 3, UET_PDS_TYPE_ACK_CC);
-	ck_assert_int_gt(uet_pds_ack_cc_decode(&ack, buf, len), 0);
+	ck_assert_int_gt(uet_pds_ack_cc_decode(UET_WIRE_UEPLUS, &ack, buf, len), 0);
 	ck_assert_uint_eq(ack.cc_type, UET_CC_CREDIT);
 	/* one source: BDP (10 Gbit/s x 10 us = 12500 B) + 1/8 */
 	ck_assert_uint_eq(ack.ack_cc_state, 12500 + 12500 / 8);
@@ -324,7 +324,7 @@ START_TEST(test_credit)
 	uet_pds_rx_tos(w->pds[1], buf, len, &w->a[0], tos, w->now);
 	len = w_take(w, 0, buf, &tos);
 	ck_assert_uint_eq(buf[0] >> 3, UET_PDS_TYPE_ACK_CCX);
-	ck_assert_int_gt(uet_pds_ack_ccx_decode(&ccx, buf, len), 0);
+	ck_assert_int_gt(uet_pds_ack_ccx_decode(UET_WIRE_UEPLUS, &ccx, buf, len), 0);
 	ck_assert_uint_eq(ccx.cc_type, UET_CC_NSCC);
 	ck_assert_uint_eq(uet_get_be64(ccx.ack_ccx_state + 8),
 			  12500 + 12500 / 8);
@@ -653,7 +653,7 @@ START_TEST(test_csig)
 	len = w_take(w, 1, buf, &tos);
 	ck_assert_uint_eq(buf[0] >> 3, UET_PDS_TYPE_RUD_CC_REQ);
 	ck_assert_uint_eq(len, UET_PDS_RUD_ROD_CC_REQ_LEN + 8 + PLEN);
-	ck_assert_int_eq(uet_pds_rud_rod_cc_req_decode(&cc, buf, len),
+	ck_assert_int_eq(uet_pds_rud_rod_cc_req_decode(UET_WIRE_UEPLUS, &cc, buf, len),
 			 UET_PDS_RUD_ROD_CC_REQ_LEN);
 	ck_assert_mem_eq(cc.req_cc_state, want, sizeof(want));
 	uet_pds_rx_tos(w->pds[1], buf, len, &w->a[0], tos, w->now);
@@ -691,7 +691,7 @@ START_TEST(test_csig)
 	uet_pds_rx_tos(w->pds[1], buf, UET_LINK_SIM_TRIM_BYTES, &w->a[0], tos,
 		       w->now);
 	len = w_take(w, 0, buf, &tos);
-	ck_assert_int_gt(uet_pds_nack_decode(&nack, buf, len), 0);
+	ck_assert_int_gt(uet_pds_nack_decode(UET_WIRE_UEPLUS, &nack, buf, len), 0);
 	ck_assert_uint_eq(nack.nack_code, UET_NACK_TRIMMED);
 	uet_pds_rx_tos(w->pds[0], buf, len, &w->a[1], tos, w->now);
 	uet_pds_timer(w->pds[0], w->now);
@@ -720,7 +720,7 @@ START_TEST(test_csig)
 	uet_put_be32(buf + UET_PDS_RUD_ROD_REQ_LEN + 4, 6000);	/* cwnd */
 	uet_pds_rx_tos(w->pds[1], buf, len, &w->a[0], tos, w->now);
 	len = w_take(w, 0, buf, &tos);
-	ck_assert_int_gt(uet_pds_ack_ccx_decode(&ccx, buf, len), 0);
+	ck_assert_int_gt(uet_pds_ack_ccx_decode(UET_WIRE_UEPLUS, &ccx, buf, len), 0);
 	/* 2 x 6000, below the share (14,062) and above one MTU */
 	ck_assert_uint_eq(uet_get_be64(ccx.ack_ccx_state + 8), 12000);
 	w_free(w);

@@ -731,7 +731,7 @@ static bool dg_req(const uint8_t *buf, size_t len,
 {
 	return (dg_type(buf, len) == UET_PDS_TYPE_RUD_REQ ||
 		dg_type(buf, len) == UET_PDS_TYPE_ROD_REQ) &&
-	       uet_pds_rud_rod_req_decode(h, buf, len) > 0;
+	       uet_pds_rud_rod_req_decode(UET_WIRE_UEPLUS, h, buf, len) > 0;
 }
 
 /* The test SES packet id of a request with a PDS header of hl bytes. */
@@ -1383,7 +1383,7 @@ START_TEST(test_retained_rsp_dup)
 	ck_assert_uint_eq(sb.default_rsp_tx, 1);
 	ck_assert_uint_eq(st->pkts[0].rsp_nh, UET_HDR_RESPONSE);
 	ck_assert_uint_eq(st->pkts[0].rsp_len, UET_PDS_DEFAULT_SES_RSP_LEN);
-	ck_assert_int_eq(uet_pds_default_ses_rsp_decode(&d, st->pkts[0].rsp,
+	ck_assert_int_eq(uet_pds_default_ses_rsp_decode(UET_WIRE_UEPLUS, &d, st->pkts[0].rsp,
 							st->pkts[0].rsp_len),
 			 UET_PDS_DEFAULT_SES_RSP_LEN);
 	ck_assert_uint_eq(d.opcode, UET_DEFAULT_RESPONSE);
@@ -2576,7 +2576,7 @@ START_TEST(test_hdr_mismatch)
 	ck_assert(dg_req(buf, len, &h));
 	ck_assert(!h.syn);
 	h.type = UET_PDS_TYPE_ROD_REQ;
-	ck_assert_int_eq(uet_pds_rud_rod_req_encode(buf, sizeof(buf), &h),
+	ck_assert_int_eq(uet_pds_rud_rod_req_encode(UET_WIRE_UEPLUS, buf, sizeof(buf), &h),
 			 UET_PDS_RUD_ROD_REQ_LEN);
 	uet_pds_rx(w->side[1].pds, buf, len, &w->side[0].addr, w->now);
 	pds_stats(&w->side[1], &sb);
@@ -2657,7 +2657,7 @@ static void inject_ack_request(struct tworld *w, uint16_t a_id, uint16_t b_id,
 	cp.psn = psn;
 	cp.spdcid = a_id;
 	cp.dpdcid = b_id;
-	ck_assert_int_eq(uet_pds_cp_encode(buf, sizeof(buf), &cp),
+	ck_assert_int_eq(uet_pds_cp_encode(UET_WIRE_UEPLUS, buf, sizeof(buf), &cp),
 			 UET_PDS_CP_LEN);
 	uet_pds_rx(w->side[1].pds, buf, sizeof(buf), &w->side[0].addr, w->now);
 }
@@ -2690,7 +2690,7 @@ START_TEST(test_clear_psn)
 	ck_assert(world_run(w, p_streams_done, NULL, 10 * MS));
 	stream_check(st, 0);
 	stream_free(w, st);
-	ck_assert_int_eq(uet_pds_ack_decode(&ack,
+	ck_assert_int_eq(uet_pds_ack_decode(UET_WIRE_UEPLUS, &ack,
 			w->side[1].tap.cap[UET_PDS_TYPE_ACK],
 			w->side[1].tap.cap_len[UET_PDS_TYPE_ACK]),
 			 UET_PDS_ACK_LEN);
@@ -2769,47 +2769,47 @@ static size_t make_valid(unsigned int which, uint8_t *buf, size_t max)
 		rc.req.dpdcid = (uint16_t)(uet_test_rand_bits(16) | 1);
 		rc.req.psn_offset = (uint16_t)uet_test_rand_bits(12);
 		n = which < 2 ?
-		    uet_pds_rud_rod_req_encode(buf, max, &rc.req) :
-		    uet_pds_rud_rod_cc_req_encode(buf, max, &rc);
+		    uet_pds_rud_rod_req_encode(UET_WIRE_UEPLUS, buf, max, &rc.req) :
+		    uet_pds_rud_rod_cc_req_encode(UET_WIRE_UEPLUS, buf, max, &rc);
 		break;
 	case 4: case 5:
 		r.type = which == 4 ? UET_PDS_TYPE_RUDI_REQ :
 				      UET_PDS_TYPE_RUDI_RESP;
 		r.next_hdr = UET_HDR_REQUEST_STD;
 		r.pkt_id = (uint32_t)uet_test_rand64();
-		n = uet_pds_rudi_encode(buf, max, &r);
+		n = uet_pds_rudi_encode(UET_WIRE_UEPLUS, buf, max, &r);
 		break;
 	case 6:
 		u.next_hdr = UET_HDR_REQUEST_STD;
 		u.pkt_id = (uint32_t)uet_test_rand64();
-		n = uet_pds_uud_req_encode(buf, max, &u);
+		n = uet_pds_uud_req_encode(UET_WIRE_UEPLUS, buf, max, &u);
 		break;
 	case 7: case 8:
 		ac.ack.cack_psn = (uint32_t)uet_test_rand64();
 		ac.ack.spdcid = (uint16_t)(uet_test_rand_bits(16) | 1);
 		ac.ack.dpdcid = (uint16_t)(uet_test_rand_bits(16) | 1);
 		ac.sack_bitmap = uet_test_rand64();
-		n = which == 7 ? uet_pds_ack_encode(buf, max, &ac.ack) :
-				 uet_pds_ack_cc_encode(buf, max, &ac);
+		n = which == 7 ? uet_pds_ack_encode(UET_WIRE_UEPLUS, buf, max, &ac.ack) :
+				 uet_pds_ack_cc_encode(UET_WIRE_UEPLUS, buf, max, &ac);
 		break;
 	case 9:
 		ax.ack.spdcid = 1;
 		ax.ack.dpdcid = 2;
-		n = uet_pds_ack_ccx_encode(buf, max, &ax);
+		n = uet_pds_ack_ccx_encode(UET_WIRE_UEPLUS, buf, max, &ax);
 		break;
 	case 10: case 11:
 		nx.nack.nack_code = (uint8_t)(uet_test_rand64() %
 					      (UET_NACK_MAX + 1));
 		nx.nack.nt = uet_test_rand_bits(1);
 		nx.nack.nack_psn = (uint32_t)uet_test_rand64();
-		n = which == 10 ? uet_pds_nack_encode(buf, max, &nx.nack) :
-				  uet_pds_nack_ccx_encode(buf, max, &nx);
+		n = which == 10 ? uet_pds_nack_encode(UET_WIRE_UEPLUS, buf, max, &nx.nack) :
+				  uet_pds_nack_ccx_encode(UET_WIRE_UEPLUS, buf, max, &nx);
 		break;
 	default:
 		cp.ctl_type = (uint8_t)(uet_test_rand64() % (UET_CTL_MAX + 1));
 		cp.spdcid = (uint16_t)(uet_test_rand_bits(16) | 1);
 		cp.dpdcid = (uint16_t)(uet_test_rand_bits(16) | 1);
-		n = uet_pds_cp_encode(buf, max, &cp);
+		n = uet_pds_cp_encode(UET_WIRE_UEPLUS, buf, max, &cp);
 		break;
 	}
 	ck_assert_int_gt(n, 0);
@@ -2850,7 +2850,7 @@ START_TEST(test_malformed)
 			len = w->side[s].tap.cap_len[t];
 			if (!len)
 				continue;
-			hl = (size_t)uet_pds_hdr_len(w->side[s].tap.cap[t],
+			hl = (size_t)uet_pds_hdr_len(UET_WIRE_UEPLUS, w->side[s].tap.cap[t],
 						     len);
 			ck_assert_uint_le(hl, len);
 			for (k = 0; k < hl; k++) {

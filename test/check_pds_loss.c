@@ -110,7 +110,7 @@ static bool bnet_lose(struct bnet *n, const uint8_t *buf, size_t len)
 	unsigned int i;
 
 	if (dg_is_req(buf, len) && n->ndrop_psn &&
-	    uet_pds_rud_rod_req_decode(&h, buf, len) > 0 && !h.retx) {
+	    uet_pds_rud_rod_req_decode(UET_WIRE_UEPLUS, &h, buf, len) > 0 && !h.retx) {
 		for (i = 0; i < n->ndrop_psn; i++)
 			if (h.psn - n->start_psn == n->drop_psn[i])
 				return true;

@@ -32,15 +32,19 @@
 /* Format table                                                        */
 /* ------------------------------------------------------------------ */
 
-#define WRAP(fmt, stype)						\
+/* UE+ (the UE 1.0.1 profile has its own suite, check_ue_wire). */
+#define WRAP_ANY(fmt, stype, ...)					\
 static ssize_t enc_##fmt(uint8_t *buf, size_t len, const void *h)	\
 {									\
-	return uet_pds_##fmt##_encode(buf, len, (const stype *)h);	\
+	return uet_pds_##fmt##_encode(__VA_ARGS__ buf, len,		\
+				      (const stype *)h);		\
 }									\
 static ssize_t dec_##fmt(void *h, const uint8_t *buf, size_t len)	\
 {									\
-	return uet_pds_##fmt##_decode((stype *)h, buf, len);		\
+	return uet_pds_##fmt##_decode(__VA_ARGS__ (stype *)h, buf, len); \
 }
+#define WRAP(fmt, stype)	WRAP_ANY(fmt, stype, UET_WIRE_UEPLUS,)
+#define WRAP0(fmt, stype)	WRAP_ANY(fmt, stype)
 
 WRAP(rud_rod_req, struct uet_pds_rud_rod_req)
 WRAP(rud_rod_cc_req, struct uet_pds_rud_rod_cc_req)
@@ -52,7 +56,7 @@ WRAP(ack_ccx, struct uet_pds_ack_ccx)
 WRAP(nack, struct uet_pds_nack)
 WRAP(nack_ccx, struct uet_pds_nack_ccx)
 WRAP(cp, struct uet_pds_cp)
-WRAP(entropy, struct uet_pds_entropy)
+WRAP0(entropy, struct uet_pds_entropy)
 WRAP(default_ses_rsp, struct uet_pds_default_ses_rsp)
 
 /* ---- equality, field by field ---- */
@@ -829,7 +833,7 @@ START_TEST(test_vec_decode)
 
 	/* the prologue peek agrees with the format length */
 	if (f->prologue) {
-		ck_assert_int_eq(uet_pds_hdr_len(v->bytes, f->len),
+		ck_assert_int_eq(uet_pds_hdr_len(UET_WIRE_UEPLUS, v->bytes, f->len),
 				 (ssize_t)f->len);
 	}
 }
@@ -918,7 +922,7 @@ START_TEST(test_fmt_roundtrip)
 		ck_assert_int_eq(r, (ssize_t)f->len);
 		ck_assert_mem_eq(b1, b2, f->len);
 		if (f->prologue)
-			ck_assert_int_eq(uet_pds_hdr_len(b1, f->len),
+			ck_assert_int_eq(uet_pds_hdr_len(UET_WIRE_UEPLUS, b1, f->len),
 					 (ssize_t)f->len);
 	}
 }
@@ -1054,15 +1058,15 @@ START_TEST(test_hdr_len)
 		for (low = 0; low < 0x800; low += 0x7f) {
 			b[0] = (uint8_t)(t << 3 | low >> 8);
 			b[1] = (uint8_t)low;
-			ck_assert_msg(uet_pds_hdr_len(b, 2) == w,
+			ck_assert_msg(uet_pds_hdr_len(UET_WIRE_UEPLUS, b, 2) == w,
 				      "type %u: %zd, want %zd", t,
-				      uet_pds_hdr_len(b, 2), w);
+				      uet_pds_hdr_len(UET_WIRE_UEPLUS, b, 2), w);
 		}
 	}
 	b[0] = 0x11;
-	ck_assert_int_eq(uet_pds_hdr_len(b, 0), UET_WIRE_ETRUNC);
-	ck_assert_int_eq(uet_pds_hdr_len(b, 1), UET_WIRE_ETRUNC);
-	ck_assert_int_eq(uet_pds_hdr_len(NULL, 0), UET_WIRE_ETRUNC);
+	ck_assert_int_eq(uet_pds_hdr_len(UET_WIRE_UEPLUS, b, 0), UET_WIRE_ETRUNC);
+	ck_assert_int_eq(uet_pds_hdr_len(UET_WIRE_UEPLUS, b, 1), UET_WIRE_ETRUNC);
+	ck_assert_int_eq(uet_pds_hdr_len(UET_WIRE_UEPLUS, NULL, 0), UET_WIRE_ETRUNC);
 }
 END_TEST
 
@@ -1330,18 +1334,18 @@ START_TEST(test_ack_invalid)
 	/* p = 1: probe_opaque written, ack_psn_offset ignored and zeroed */
 	h = *(const struct uet_pds_ack *)vp->host;
 	h.ack_psn_offset = -5;
-	ck_assert_int_eq(uet_pds_ack_encode(buf, sizeof(buf), &h), 12);
+	ck_assert_int_eq(uet_pds_ack_encode(UET_WIRE_UEPLUS, buf, sizeof(buf), &h), 12);
 	ck_assert_mem_eq(buf, vp->bytes, 12);
 	memset(&d, 0xff, sizeof(d));
-	ck_assert_int_eq(uet_pds_ack_decode(&d, buf, 12), 12);
+	ck_assert_int_eq(uet_pds_ack_decode(UET_WIRE_UEPLUS, &d, buf, 12), 12);
 	ck_assert_int_eq(d.ack_psn_offset, 0);
 	ck_assert_uint_eq(d.probe_opaque, 0xabcd);
 	/* p = 0: the reverse */
 	h = *(const struct uet_pds_ack *)find_vec("ack_neg_offset")->host;
 	h.probe_opaque = 0x1234;
-	ck_assert_int_eq(uet_pds_ack_encode(buf, sizeof(buf), &h), 12);
+	ck_assert_int_eq(uet_pds_ack_encode(UET_WIRE_UEPLUS, buf, sizeof(buf), &h), 12);
 	ck_assert_mem_eq(buf, find_vec("ack_neg_offset")->bytes, 12);
-	ck_assert_int_eq(uet_pds_ack_decode(&d, buf, 12), 12);
+	ck_assert_int_eq(uet_pds_ack_decode(UET_WIRE_UEPLUS, &d, buf, 12), 12);
 	ck_assert_uint_eq(d.probe_opaque, 0);
 	ck_assert_int_eq(d.ack_psn_offset, -2);
 }

@@ -954,7 +954,7 @@ static size_t mk_som1(uint8_t *buf, const struct node *to, uint8_t opcode,
 	h.resource_index = to->addr.ri;
 	h.initiator = FORGED_INITIATOR;
 	h.request_length = total;
-	ck_assert_int_eq(uet_ses_std_som1_encode(buf, 44, &h), 44);
+	ck_assert_int_eq(uet_ses_std_som1_encode(UET_WIRE_UEPLUS, buf, 44, &h), 44);
 	memset(buf + 44, 0x77, plen);
 	return 44 + plen;
 }
@@ -976,7 +976,7 @@ static size_t mk_som0(uint8_t *buf, const struct node *to, uint8_t opcode,
 	h.payload_length = plen;
 	h.message_offset = off;
 	h.request_length = total;
-	ck_assert_int_eq(uet_ses_std_som0_encode(buf, 44, &h), 44);
+	ck_assert_int_eq(uet_ses_std_som0_encode(UET_WIRE_UEPLUS, buf, 44, &h), 44);
 	return 44;
 }
 
@@ -1056,7 +1056,7 @@ START_TEST(test_malformed)
 	sm.job_id = JOB;
 	sm.pid_on_fep = b->addr.pid_on_fep;
 	sm.resource_index = b->addr.ri;
-	ck_assert_int_eq(uet_ses_small_msg_encode(buf, 32, &sm), 32);
+	ck_assert_int_eq(uet_ses_small_msg_encode(UET_WIRE_UEPLUS, buf, 32, &sm), 32);
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_MEDIUM, buf, 32 + 9,
 				&rsp), -EPROTO);
 
@@ -1067,7 +1067,7 @@ START_TEST(test_malformed)
 	rx.memory_key = 1;
 	rx.buffer_offset = 100;
 	rx.remaining_length = 4900;
-	ck_assert_int_eq(uet_ses_rdzv_ext_encode(buf + 44, 32, &rx), 32);
+	ck_assert_int_eq(uet_ses_rdzv_ext_encode(UET_WIRE_UEPLUS, buf + 44, 32, &rx), 32);
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf,
 				44 + 32 + 99, &rsp), -EPROTO);
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, 44 + 20,
@@ -1111,19 +1111,19 @@ START_TEST(test_malformed)
 	rd.ctl.return_code = UET_RC_OK;
 	rd.read_request_message_id = 4242;
 	rd.payload_length = 4;
-	ck_assert_int_eq(uet_ses_rsp_data_encode(buf, 24, &rd), 24);
+	ck_assert_int_eq(uet_ses_rsp_data_encode(UET_WIRE_UEPLUS, buf, 24, &rd), 24);
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_RESPONSE_DATA, buf, 28, &rsp),
 			 0);
 	len = mk_som1(buf, b, UET_TSEND_ATOMIC, 1010, true, 4, 4);
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len, &rsp),
 			 0);
 	ck_assert_uint_eq(rsp.next_hdr, UET_HDR_RESPONSE);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_UNSUPPORTED_OP);
 	len = mk_som1(buf, b, UET_WRITE, 1011, true, 4, 4);
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len, &rsp),
 			 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_BAD_MKEY);
 	ck_assert_uint_eq(stats(b).rma_bad_key, 1);
 	ck_assert_uint_eq(stats(b).bad_hdr, bad + 11);
@@ -1213,23 +1213,23 @@ START_TEST(test_read_checks)
 	len = mk_read(buf, a, 77, key ^ 1, 0, 100);
 	ck_assert_int_eq(inject(fx, 0, 1, UET_HDR_REQUEST_STD, buf, len, &rsp),
 			 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_BAD_MKEY);
 	/* Only the destination of the send may read it. */
 	len = mk_read(buf, a, 78, key, 0, 100);
 	ck_assert_int_eq(inject(fx, 0, 2, UET_HDR_REQUEST_STD, buf, len, &rsp),
 			 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_BAD_MKEY);
 	len = mk_read(buf, a, 79, key, 99990, 11);
 	ck_assert_int_eq(inject(fx, 0, 1, UET_HDR_REQUEST_STD, buf, len, &rsp),
 			 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_BAD_ADDR);
 	len = mk_read(buf, a, 80, key, 100001, 0);
 	ck_assert_int_eq(inject(fx, 0, 1, UET_HDR_REQUEST_STD, buf, len, &rsp),
 			 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_BAD_ADDR);
 	ck_assert_uint_eq(stats(a).err_rsp_tx, 4);
 	/* A good one: answered RC_OK, the data goes to B (which ignores an
@@ -1237,7 +1237,7 @@ START_TEST(test_read_checks)
 	len = mk_read(buf, a, 81, key, 1000, 5000);
 	ck_assert_int_eq(inject(fx, 0, 1, UET_HDR_REQUEST_STD, buf, len, &rsp),
 			 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_OK);
 	fx_run(fx);
 	ck_assert_uint_eq(stats(a).rdzv_read_pkts, (5000 + 1415) / 1416);
@@ -1286,11 +1286,11 @@ static void forged_rdzv(struct fx *fx, uint16_t msg_id, uint64_t key,
 	rx.memory_key = key;
 	rx.buffer_offset = boff;
 	rx.remaining_length = 4900;
-	ck_assert_int_eq(uet_ses_rdzv_ext_encode(buf + 44, 32, &rx), 32);
+	ck_assert_int_eq(uet_ses_rdzv_ext_encode(UET_WIRE_UEPLUS, buf + 44, 32, &rx), 32);
 	memset(buf + 76, 3, 100);
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, 176, &rsp),
 			 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_OK);
 	fx_run(fx);
 	rc = find_recv(b, rctx);
@@ -1926,41 +1926,41 @@ START_TEST(test_unsupported)
 	sm.ctl.opcode = UET_WRITE;
 	sm.ctl.som = sm.ctl.eom = true;
 	sm.job_id = JOB;
-	ck_assert_int_eq(uet_ses_small_msg_encode(buf, 32, &sm), 32);
+	ck_assert_int_eq(uet_ses_small_msg_encode(UET_WIRE_UEPLUS, buf, 32, &sm), 32);
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_MEDIUM, buf, 32,
 				&rsp), 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_UNSUPPORTED_OP);
 	len = mk_som0(buf, b, UET_TSEND_ATOMIC, 5, 8, 8, 16, true);
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 8,
 				&rsp), 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_UNSUPPORTED_OP);
 	memset(&on, 0, sizeof(on));
 	on.ctl.opcode = UET_WRITE;
 	on.ctl.som = on.ctl.eom = true;
-	ck_assert_int_eq(uet_ses_opt_nonmatch_encode(buf, 32, &on), 32);
+	ck_assert_int_eq(uet_ses_opt_nonmatch_encode(UET_WIRE_UEPLUS, buf, 32, &on), 32);
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_SMALL, buf, 32, &rsp),
 			 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_UNSUPPORTED_OP);
 	memset(&ds, 0, sizeof(ds));
 	ds.ctl.opcode = UET_DEFERRABLE_SEND;
 	ds.ctl.som = ds.ctl.eom = true;
 	ds.message_id = 9;
-	ck_assert_int_eq(uet_ses_defer_send_encode(buf, 44, &ds), 44);
+	ck_assert_int_eq(uet_ses_defer_send_encode(UET_WIRE_UEPLUS, buf, 44, &ds), 44);
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, 44, &rsp),
 			 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_UNSUPPORTED_OP);
 	memset(&rtr, 0, sizeof(rtr));
 	rtr.ctl.opcode = UET_DEFERRABLE_RTR;
 	rtr.ctl.som = true;
 	rtr.message_id = 9;
-	ck_assert_int_eq(uet_ses_rtr_encode(buf, 44, &rtr), 44);
+	ck_assert_int_eq(uet_ses_rtr_encode(UET_WIRE_UEPLUS, buf, 44, &rtr), 44);
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, 44, &rsp),
 			 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_UNSUPPORTED_OP);
 	st = stats(b);
 	ck_assert_uint_eq(st.err_rsp_tx, 5);
@@ -1971,32 +1971,32 @@ START_TEST(test_unsupported)
 	uet_put_be24(buf + 5, JOB + 1);
 	ck_assert_int_eq(inject(fx, 0, 1, UET_HDR_REQUEST_STD, buf, len, &rsp),
 			 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_BAD_JOB_ID);
 	len = mk_read(buf, a, 1, 1, 0, 10);
 	buf[8] ^= 0x08;
 	ck_assert_int_eq(inject(fx, 0, 1, UET_HDR_REQUEST_STD, buf, len, &rsp),
 			 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_BAD_JOB_ID);
 	len = mk_read(buf, a, 1, 1, 0, 10);
 	buf[10] ^= 0x08;
 	ck_assert_int_eq(inject(fx, 0, 1, UET_HDR_REQUEST_STD, buf, len, &rsp),
 			 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_BAD_JOB_ID);
 	st = stats(a);
 	ck_assert_uint_eq(st.bad_job + st.bad_pid + st.bad_index, 3);
 	/* Responses on ACKs: the 16-byte Response, the Default SES
 	 * Response, anything else is not understood. */
 	memset(buf, 0, 8);
-	ck_assert_int_eq(uet_ses_rsp_rc(UET_HDR_RESPONSE, buf, 8), UET_RC_OK);
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, UET_HDR_RESPONSE, buf, 8), UET_RC_OK);
 	buf[1] = UET_RC_OK;
-	ck_assert_int_eq(uet_ses_rsp_rc(UET_HDR_RESPONSE, buf, 8), UET_RC_OK);
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, UET_HDR_RESPONSE, buf, 8), UET_RC_OK);
 	buf[1] = UET_RC_BAD_PID;	/* not allowed in a default response */
-	ck_assert_int_lt(uet_ses_rsp_rc(UET_HDR_RESPONSE, buf, 8), 0);
-	ck_assert_int_lt(uet_ses_rsp_rc(UET_HDR_RESPONSE, buf, 1), 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(UET_HDR_REQUEST_STD, buf, 8), -EPROTO);
+	ck_assert_int_lt(uet_ses_rsp_rc(UET_WIRE_UEPLUS, UET_HDR_RESPONSE, buf, 8), 0);
+	ck_assert_int_lt(uet_ses_rsp_rc(UET_WIRE_UEPLUS, UET_HDR_RESPONSE, buf, 1), 0);
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, UET_HDR_REQUEST_STD, buf, 8), -EPROTO);
 	/* A READ carries no payload. */
 	len = mk_read(buf, a, 1, 1, 0, 10);
 	ck_assert_int_eq(inject(fx, 0, 1, UET_HDR_REQUEST_STD, buf, len + 1,
@@ -2082,12 +2082,12 @@ static void otap_fn(void *arg, const struct uet_link_addr *from,
 
 	if (!addr_is(from, &t->from) || !addr_is(to, &t->to))
 		return;
-	switch (uet_ses_request_format(next_hdr, ses, len)) {
+	switch (uet_ses_request_format(UET_WIRE_UEPLUS, next_hdr, ses, len)) {
 	case UET_SES_FMT_SMALL_MSG:
 		t->small++;
 		return;
 	case UET_SES_FMT_STD_SOM1:
-		ck_assert_int_gt(uet_ses_std_som1_decode(&s1, ses, len), 0);
+		ck_assert_int_gt(uet_ses_std_som1_decode(UET_WIRE_UEPLUS, &s1, ses, len), 0);
 		if (!send_opcode(s1.ctl.opcode))
 			return;
 		id = s1.message_id;
@@ -2097,7 +2097,7 @@ static void otap_fn(void *arg, const struct uet_link_addr *from,
 		}
 		break;
 	case UET_SES_FMT_STD_SOM0:
-		ck_assert_int_gt(uet_ses_std_som0_decode(&s0, ses, len), 0);
+		ck_assert_int_gt(uet_ses_std_som0_decode(UET_WIRE_UEPLUS, &s0, ses, len), 0);
 		if (!send_opcode(s0.ctl.opcode))
 			return;
 		id = s0.message_id;
@@ -3382,27 +3382,27 @@ START_TEST(test_rma_amo_unknown)
 	memset(buf + len + 8, 1, 8);
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 16,
 				&rsp), 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_AMO_UNSUPPORTED_OP);
 	/* UET_AMO_INVAL itself. */
 	buf[len] = UET_AMO_INVAL;
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 16,
 				&rsp), 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_AMO_UNSUPPORTED_OP);
 	/* Datatype 0x0c (undefined). */
 	buf[len] = UET_AMO_SUM;
 	buf[len + 1] = 0x0c;
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 16,
 				&rsp), 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_AMO_UNSUPPORTED_DT);
 	/* Length not a multiple of the element. */
 	buf[len + 1] = UET_AMO_UINT64;
 	uet_put_be32(buf + 40, 6);
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 14,
 				&rsp), 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_AMO_UNSUPPORTED_SIZE);
 	/* CAS datatype 0x0d (undefined) in the CAS extension. */
 	len = mk_som1(buf, b, UET_ATOMIC, 3001, true, 8, 0);
@@ -3412,7 +3412,7 @@ START_TEST(test_rma_amo_unknown)
 	buf[len + 1] = 0x0d;
 	ck_assert_int_eq(inject(fx, 1, 0, UET_HDR_REQUEST_STD, buf, len + 40,
 				&rsp), 0);
-	ck_assert_int_eq(uet_ses_rsp_rc(rsp.next_hdr, rsp.buf, rsp.len),
+	ck_assert_int_eq(uet_ses_rsp_rc(UET_WIRE_UEPLUS, rsp.next_hdr, rsp.buf, rsp.len),
 			 UET_RC_AMO_UNSUPPORTED_DT);
 	/* Malformed: payload with a CAS, a missing extension, SOM=0. */
 	buf[len + 1] = UET_AMO_UINT64;

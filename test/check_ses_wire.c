@@ -990,11 +990,11 @@ static void rtr_eq(const char *what, const union any_hdr *ua,
 #define WRAP(name, member)						\
 static ssize_t name##_enc(uint8_t *b, size_t l, const union any_hdr *h) \
 {									\
-	return uet_ses_##name##_encode(b, l, &h->member);		\
+	return uet_ses_##name##_encode(UET_WIRE_UEPLUS, b, l, &h->member);		\
 }									\
 static ssize_t name##_dec(union any_hdr *h, const uint8_t *b, size_t l) \
 {									\
-	return uet_ses_##name##_decode(&h->member, b, l);		\
+	return uet_ses_##name##_decode(UET_WIRE_UEPLUS, &h->member, b, l);		\
 }
 
 WRAP(std_som1, som1)
@@ -1948,7 +1948,7 @@ static int classify(unsigned int next_hdr, uint8_t b0, uint8_t b1)
 	ck_assert_ptr_nonnull(p);
 	p[0] = b0;
 	p[1] = b1;
-	ret = uet_ses_request_format(next_hdr, p, 2);
+	ret = uet_ses_request_format(UET_WIRE_UEPLUS, next_hdr, p, 2);
 	free(p);
 	return ret;
 }
@@ -1957,11 +1957,11 @@ START_TEST(test_dispatch_short)
 {
 	static const uint8_t b[2] = { UET_WRITE, 0x01 };
 
-	ck_assert_int_eq(uet_ses_request_format(UET_HDR_REQUEST_STD, b, 0),
+	ck_assert_int_eq(uet_ses_request_format(UET_WIRE_UEPLUS, UET_HDR_REQUEST_STD, b, 0),
 			 UET_WIRE_ETRUNC);
-	ck_assert_int_eq(uet_ses_request_format(UET_HDR_REQUEST_STD, b, 1),
+	ck_assert_int_eq(uet_ses_request_format(UET_WIRE_UEPLUS, UET_HDR_REQUEST_STD, b, 1),
 			 UET_WIRE_ETRUNC);
-	ck_assert_int_eq(uet_ses_request_format(UET_HDR_REQUEST_STD, b, 2),
+	ck_assert_int_eq(uet_ses_request_format(UET_WIRE_UEPLUS, UET_HDR_REQUEST_STD, b, 2),
 			 UET_SES_FMT_STD_SOM1);
 }
 END_TEST
@@ -2068,20 +2068,20 @@ START_TEST(test_dispatch_encoded)
 
 		if (!f->ses_fmt)
 			continue;	/* extensions are not classified */
-		ck_assert_int_eq(uet_ses_request_format(f->next_hdr, f->vec,
+		ck_assert_int_eq(uet_ses_request_format(UET_WIRE_UEPLUS, f->next_hdr, f->vec,
 							f->len), f->ses_fmt);
-		ck_assert_uint_eq(uet_ses_format_len(f->ses_fmt), f->len);
+		ck_assert_uint_eq(uet_ses_format_len(UET_WIRE_UEPLUS, f->ses_fmt), f->len);
 		for (n = 0; n < 200; n++) {
 			memset(&h, 0, sizeof(h));
 			f->rand(&h);
 			ck_assert_int_eq(f->enc(b, f->len, &h), f->len);
-			ck_assert_int_eq(uet_ses_request_format(f->next_hdr,
+			ck_assert_int_eq(uet_ses_request_format(UET_WIRE_UEPLUS, f->next_hdr,
 								b, f->len),
 					 f->ses_fmt);
 		}
 	}
 	/* pds-formats.md 3.13: "Default SES Response (8 bytes)" */
-	ck_assert_uint_eq(uet_ses_format_len(UET_SES_FMT_DEFAULT_RSP), 8);
+	ck_assert_uint_eq(uet_ses_format_len(UET_WIRE_UEPLUS, UET_SES_FMT_DEFAULT_RSP), 8);
 }
 END_TEST
 
@@ -2110,10 +2110,10 @@ START_TEST(test_format_len_literal)
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(want); i++)
-		ck_assert_msg(uet_ses_format_len(want[i].fmt) == want[i].len,
+		ck_assert_msg(uet_ses_format_len(UET_WIRE_UEPLUS, want[i].fmt) == want[i].len,
 			      "%s: %zu, want %zu",
 			      uet_ses_format_str(want[i].fmt),
-			      uet_ses_format_len(want[i].fmt), want[i].len);
+			      uet_ses_format_len(UET_WIRE_UEPLUS, want[i].fmt), want[i].len);
 	ck_assert_uint_eq(ARRAY_LEN(want), UET_SES_FMT_MAX);
 }
 END_TEST
@@ -2126,28 +2126,28 @@ START_TEST(test_dispatch_som_bit)
 {
 	uint8_t b[MAX_LEN];
 
-	ck_assert_uint_eq(uet_ses_format_len(UET_SES_FMT_STD_SOM0), 44);
-	ck_assert_uint_eq(uet_ses_format_len(UET_SES_FMT_STD_SOM1), 44);
+	ck_assert_uint_eq(uet_ses_format_len(UET_WIRE_UEPLUS, UET_SES_FMT_STD_SOM0), 44);
+	ck_assert_uint_eq(uet_ses_format_len(UET_WIRE_UEPLUS, UET_SES_FMT_STD_SOM1), 44);
 	ck_assert_str_eq(uet_ses_format_str(UET_SES_FMT_STD_SOM0),
 			 "STD_SOM0");
 
-	ck_assert_int_eq(uet_ses_request_format(UET_HDR_REQUEST_STD,
+	ck_assert_int_eq(uet_ses_request_format(UET_WIRE_UEPLUS, UET_HDR_REQUEST_STD,
 						som0_vec, 2),
 			 UET_SES_FMT_STD_SOM0);
-	ck_assert_int_eq(uet_ses_request_format(UET_HDR_REQUEST_STD,
+	ck_assert_int_eq(uet_ses_request_format(UET_WIRE_UEPLUS, UET_HDR_REQUEST_STD,
 						som0_vec_b, 2),
 			 UET_SES_FMT_STD_SOM0);
 	memcpy(b, som0_vec, UET_SES_STD_SOM0_LEN);
 	b[1] |= 0x01;
-	ck_assert_int_eq(uet_ses_request_format(UET_HDR_REQUEST_STD, b, 2),
+	ck_assert_int_eq(uet_ses_request_format(UET_WIRE_UEPLUS, UET_HDR_REQUEST_STD, b, 2),
 			 UET_SES_FMT_STD_SOM1);
 
-	ck_assert_int_eq(uet_ses_request_format(UET_HDR_REQUEST_STD,
+	ck_assert_int_eq(uet_ses_request_format(UET_WIRE_UEPLUS, UET_HDR_REQUEST_STD,
 						som1_vec_b, 2),
 			 UET_SES_FMT_STD_SOM1);
 	memcpy(b, som1_vec_b, UET_SES_STD_SOM1_LEN);
 	b[1] &= (uint8_t)~0x01;
-	ck_assert_int_eq(uet_ses_request_format(UET_HDR_REQUEST_STD, b, 2),
+	ck_assert_int_eq(uet_ses_request_format(UET_WIRE_UEPLUS, UET_HDR_REQUEST_STD, b, 2),
 			 UET_SES_FMT_STD_SOM0);
 	/* deferrable opcodes with som = 0 are still SOM=0 by the som bit;
 	 * its decoder then rejects the opcode (ETYPE) */
@@ -2167,9 +2167,9 @@ START_TEST(test_format_names)
 			 "DEFAULT_RSP");
 	ck_assert_str_eq(uet_ses_format_str(0), "UNKNOWN");
 	ck_assert_str_eq(uet_ses_format_str(UET_SES_FMT_MAX + 1), "UNKNOWN");
-	ck_assert_uint_eq(uet_ses_format_len(0), 0);
-	ck_assert_uint_eq(uet_ses_format_len(UET_SES_FMT_MAX + 1), 0);
-	ck_assert_uint_eq(uet_ses_format_len(UET_SES_FMT_STD_SOM0), 44);
+	ck_assert_uint_eq(uet_ses_format_len(UET_WIRE_UEPLUS, 0), 0);
+	ck_assert_uint_eq(uet_ses_format_len(UET_WIRE_UEPLUS, UET_SES_FMT_MAX + 1), 0);
+	ck_assert_uint_eq(uet_ses_format_len(UET_WIRE_UEPLUS, UET_SES_FMT_STD_SOM0), 44);
 }
 END_TEST
 
@@ -2221,20 +2221,20 @@ START_TEST(test_walkthrough_success_response)
 	size_t i;
 
 	memset(b, POISON, sizeof(b));
-	ck_assert_int_eq(uet_pds_ack_encode(b, sizeof(b), &ack), 12);
-	ck_assert_int_eq(uet_ses_rsp_encode(b + 12, sizeof(b) - 12, &rsp),
+	ck_assert_int_eq(uet_pds_ack_encode(UET_WIRE_UEPLUS, b, sizeof(b), &ack), 12);
+	ck_assert_int_eq(uet_ses_rsp_encode(UET_WIRE_UEPLUS, b + 12, sizeof(b) - 12, &rsp),
 			 16);
 	for (i = 0; i < sizeof(b); i++)
 		ck_assert_msg(b[i] == want[i], "byte %zu = 0x%02x, want 0x%02x",
 			      i, b[i], want[i]);
-	ck_assert_int_eq(uet_pds_ack_decode(&ack2, want, sizeof(want)), 12);
+	ck_assert_int_eq(uet_pds_ack_decode(UET_WIRE_UEPLUS, &ack2, want, sizeof(want)), 12);
 	ck_assert_uint_eq(ack2.next_hdr, 4);
 	ck_assert_uint_eq(ack2.cack_psn, 0x12000);
 	ck_assert_uint_eq(ack2.spdcid, 0x8001);
 	ck_assert_uint_eq(ack2.dpdcid, 0x4001);
-	ck_assert_int_eq(uet_ses_request_format(ack2.next_hdr, want + 12,
+	ck_assert_int_eq(uet_ses_request_format(UET_WIRE_UEPLUS, ack2.next_hdr, want + 12,
 						16), UET_SES_FMT_RSP);
-	ck_assert_int_eq(uet_ses_rsp_decode(&rsp2, want + 12, 16), 16);
+	ck_assert_int_eq(uet_ses_rsp_decode(UET_WIRE_UEPLUS, &rsp2, want + 12, 16), 16);
 	ck_assert_uint_eq(rsp2.ctl.list, 0);
 	ck_assert_uint_eq(rsp2.ctl.opcode, 0x01);
 	ck_assert_uint_eq(rsp2.ctl.return_code, 0x01);
@@ -2246,21 +2246,23 @@ START_TEST(test_walkthrough_success_response)
 END_TEST
 
 /* Opcode and datatype of an atomic extension, valid or not (the target
- * answers unknown ones with their return codes). */
+ * answers unknown ones with their return codes); a datatype code the
+ * profile does not define reads as UET_AMO_DTYPE_UNKNOWN. */
 START_TEST(test_amo_ext_peek)
 {
 	const uint8_t ext[4] = { 0xfe, 0x7f, 0x00, 0x00 };
 	uint8_t op = 1, dt = 2;
 
-	ck_assert_int_eq(uet_ses_amo_ext_peek(ext, sizeof(ext), &op, &dt), 0);
+	ck_assert_int_eq(uet_ses_amo_ext_peek(UET_WIRE_UEPLUS, ext,
+					      sizeof(ext), &op, &dt), 0);
 	ck_assert_uint_eq(op, 0xfe);
-	ck_assert_uint_eq(dt, 0x7f);
+	ck_assert_uint_eq(dt, UET_AMO_DTYPE_UNKNOWN);
 	op = 1;
 	dt = 2;
-	ck_assert_int_eq(uet_ses_amo_ext_peek(ext, 1, &op, &dt),
-			 UET_WIRE_ETRUNC);
-	ck_assert_int_eq(uet_ses_amo_ext_peek(NULL, 4, &op, &dt),
-			 UET_WIRE_ETRUNC);
+	ck_assert_int_eq(uet_ses_amo_ext_peek(UET_WIRE_UEPLUS, ext, 1, &op,
+					      &dt), UET_WIRE_ETRUNC);
+	ck_assert_int_eq(uet_ses_amo_ext_peek(UET_WIRE_UEPLUS, NULL, 4, &op,
+					      &dt), UET_WIRE_ETRUNC);
 	ck_assert_uint_eq(op, 1);
 	ck_assert_uint_eq(dt, 2);
 }

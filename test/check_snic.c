@@ -486,7 +486,7 @@ static int psn_tap_send(struct uet_link *l, const struct uet_link_pkt *pkts,
 			memcpy(hdr + got, pkts[i].iov[k].iov_base, c);
 			got += c;
 		}
-		if (uet_pds_rud_rod_req_decode(&h, hdr, got) < 0)
+		if (uet_pds_rud_rod_req_decode(UET_WIRE_UEPLUS, &h, hdr, got) < 0)
 			continue;
 		t->rod_reqs += h.type == UET_PDS_TYPE_ROD_REQ;
 		if (h.type != UET_PDS_TYPE_RUD_REQ)
@@ -689,7 +689,7 @@ static void order_tap_one(struct order_tap *t, const uint8_t *buf,
 	uint8_t op;
 	uint16_t id;
 
-	n = uet_pds_rud_rod_req_decode(&h, buf, len);
+	n = uet_pds_rud_rod_req_decode(UET_WIRE_UEPLUS, &h, buf, len);
 	if (n < 0 || (h.type != UET_PDS_TYPE_RUD_REQ &&
 		      h.type != UET_PDS_TYPE_ROD_REQ))
 		return;
@@ -700,15 +700,15 @@ static void order_tap_one(struct order_tap *t, const uint8_t *buf,
 	t->any_psn = true;
 	buf += n;
 	len -= (size_t)n;
-	switch (uet_ses_request_format(h.next_hdr, buf, len)) {
+	switch (uet_ses_request_format(UET_WIRE_UEPLUS, h.next_hdr, buf, len)) {
 	case UET_SES_FMT_STD_SOM1:
-		if (uet_ses_std_som1_decode(&s1, buf, len) < 0)
+		if (uet_ses_std_som1_decode(UET_WIRE_UEPLUS, &s1, buf, len) < 0)
 			return;
 		op = s1.ctl.opcode;
 		id = s1.message_id;
 		break;
 	case UET_SES_FMT_STD_SOM0:
-		if (uet_ses_std_som0_decode(&s0, buf, len) < 0)
+		if (uet_ses_std_som0_decode(UET_WIRE_UEPLUS, &s0, buf, len) < 0)
 			return;
 		op = s0.ctl.opcode;
 		id = s0.message_id;

@@ -277,7 +277,7 @@ static size_t mk_req(uint8_t *buf, const struct req *r, uint8_t next_hdr,
 	h.dpdcid = r->syn ? 0 : r->dpdcid;
 	h.psn_offset = r->syn ? r->psn_offset : 0;
 	h.ar = true;
-	n = uet_pds_rud_rod_req_encode(buf, MTU, &h);
+	n = uet_pds_rud_rod_req_encode(UET_WIRE_UEPLUS, buf, MTU, &h);
 	ck_assert_int_gt(n, 0);
 	memcpy(buf + n, ses, ses_len);
 	return (size_t)n + ses_len;
@@ -288,7 +288,7 @@ static size_t mk_uud_hdr(uint8_t *buf, uint8_t next_hdr, const uint8_t *ses,
 			 size_t ses_len)
 {
 	struct uet_pds_uud_req h = { .next_hdr = next_hdr, .pkt_id = 7 };
-	ssize_t n = uet_pds_uud_req_encode(buf, MTU, &h);
+	ssize_t n = uet_pds_uud_req_encode(UET_WIRE_UEPLUS, buf, MTU, &h);
 
 	ck_assert_int_gt(n, 0);
 	memcpy(buf + n, ses, ses_len);
@@ -300,7 +300,7 @@ static size_t mk_rudi_hdr(uint8_t *buf, uint8_t next_hdr, uint32_t id,
 {
 	struct uet_pds_rudi h = { .type = UET_PDS_TYPE_RUDI_REQ,
 				  .next_hdr = next_hdr, .pkt_id = id };
-	ssize_t n = uet_pds_rudi_encode(buf, MTU, &h);
+	ssize_t n = uet_pds_rudi_encode(UET_WIRE_UEPLUS, buf, MTU, &h);
 
 	ck_assert_int_gt(n, 0);
 	memcpy(buf + n, ses, ses_len);
@@ -334,7 +334,7 @@ static size_t mk_rdata(uint8_t *ses, uint16_t id, uint32_t job,
 	h.payload_length = (uint16_t)len;
 	h.modified_length = rlen;
 	h.message_offset = off;
-	n = uet_ses_rsp_data_encode(ses, MTU, &h);
+	n = uet_ses_rsp_data_encode(UET_WIRE_UEPLUS, ses, MTU, &h);
 	ck_assert_int_gt(n, 0);
 	memset(ses + n, byte, len);
 	return (size_t)n + len;
@@ -351,7 +351,7 @@ static size_t mk_cp(uint8_t *buf, uint8_t type, uint16_t spdcid,
 	h.psn = psn;
 	h.spdcid = spdcid;
 	h.dpdcid = dpdcid;
-	n = uet_pds_cp_encode(buf, MTU, &h);
+	n = uet_pds_cp_encode(UET_WIRE_UEPLUS, buf, MTU, &h);
 	ck_assert_int_gt(n, 0);
 	return (size_t)n;
 }
@@ -390,7 +390,7 @@ static size_t mk_ses(uint8_t *buf, const struct sreq *q)
 		h1.buffer_offset = q->off;
 		h1.match_bits = q->key;
 		h1.request_length = q->total;
-		n = uet_ses_std_som1_encode(buf, MTU, &h1);
+		n = uet_ses_std_som1_encode(UET_WIRE_UEPLUS, buf, MTU, &h1);
 	} else {
 		memset(&h0, 0, sizeof(h0));
 		h0.ctl.opcode = q->opcode;
@@ -405,7 +405,7 @@ static size_t mk_ses(uint8_t *buf, const struct sreq *q)
 		h0.payload_length = (uint16_t)q->plen;
 		h0.message_offset = q->moff;
 		h0.request_length = q->total;
-		n = uet_ses_std_som0_encode(buf, MTU, &h0);
+		n = uet_ses_std_som0_encode(UET_WIRE_UEPLUS, buf, MTU, &h0);
 	}
 	ck_assert_int_gt(n, 0);
 	if (q->plen)
@@ -452,7 +452,7 @@ static size_t mk_atomic(uint8_t *ses, uint64_t key, uint16_t msg_id)
 	memset(&ax, 0, sizeof(ax));
 	ax.atomic_opcode = UET_AMO_SUM;
 	ax.atomic_datatype = UET_AMO_UINT64;
-	x = uet_ses_atomic_ext_encode(ses + n, MTU - n, &ax);
+	x = uet_ses_atomic_ext_encode(UET_WIRE_UEPLUS, ses + n, MTU - n, &ax);
 	ck_assert_int_gt(x, 0);
 	n += (size_t)x;
 	memcpy(ses + n, &one, sizeof(one));
@@ -490,14 +490,14 @@ static ssize_t ack_decode_any(struct uet_pds_ack *ack, const uint8_t *buf,
 
 	switch (uet_pds_peek_type(buf, len)) {
 	case UET_PDS_TYPE_ACK:
-		return uet_pds_ack_decode(ack, buf, len);
+		return uet_pds_ack_decode(UET_WIRE_UEPLUS, ack, buf, len);
 	case UET_PDS_TYPE_ACK_CC:
-		n = uet_pds_ack_cc_decode(&c, buf, len);
+		n = uet_pds_ack_cc_decode(UET_WIRE_UEPLUS, &c, buf, len);
 		if (n > 0)
 			*ack = c.ack;
 		return n;
 	case UET_PDS_TYPE_ACK_CCX:
-		n = uet_pds_ack_ccx_decode(&x, buf, len);
+		n = uet_pds_ack_ccx_decode(UET_WIRE_UEPLUS, &x, buf, len);
 		if (n > 0)
 			*ack = x.ack;
 		return n;
@@ -517,7 +517,7 @@ static uint8_t last_rsp_rc(const struct tgt *t)
 	n = ack_decode_any(&ack, t->cap.last, t->cap.last_len);
 	if (n < 0 || ack.next_hdr != UET_HDR_RESPONSE)
 		return 0;
-	if (uet_ses_rsp_decode(&rsp, t->cap.last + n,
+	if (uet_ses_rsp_decode(UET_WIRE_UEPLUS, &rsp, t->cap.last + n,
 			       t->cap.last_len - (size_t)n) < 0)
 		return 0;
 	return rsp.ctl.return_code;
@@ -1481,9 +1481,9 @@ static void find_read(const struct tgt *t, struct uet_pds_rud_rod_req *ph,
 		const uint8_t *d = t->cap.log[i % CAP_LOG];
 		size_t len = t->cap.log_len[i % CAP_LOG];
 
-		n = uet_pds_rud_rod_req_decode(ph, d, len);
+		n = uet_pds_rud_rod_req_decode(UET_WIRE_UEPLUS, ph, d, len);
 		if (n < 0 || ph->next_hdr != UET_HDR_REQUEST_STD ||
-		    uet_ses_std_som1_decode(sh, d + n, len - (size_t)n) < 0 ||
+		    uet_ses_std_som1_decode(UET_WIRE_UEPLUS, sh, d + n, len - (size_t)n) < 0 ||
 		    sh->ctl.opcode != UET_READ)
 			continue;
 		return;
@@ -1533,7 +1533,7 @@ static uint8_t *rdzv_start(struct tgt *t, const struct uet_link_addr *s,
 	rx.memory_key = 0x1234;
 	rx.buffer_offset = RDZV_EAGER;
 	rx.remaining_length = RDZV_PULL;
-	x = uet_ses_rdzv_ext_encode(ses + n, MTU - n, &rx);
+	x = uet_ses_rdzv_ext_encode(UET_WIRE_UEPLUS, ses + n, MTU - n, &rx);
 	ck_assert_int_gt(x, 0);
 	n += (size_t)x;
 	memset(ses + n, 0x11, RDZV_EAGER);
@@ -1671,7 +1671,7 @@ static void ack_read_pdc(struct tgt *t, const struct uet_link_addr *s,
 	ack.cack_psn = cack;
 	ack.spdcid = 77;
 	ack.dpdcid = rph->spdcid;
-	n = uet_pds_ack_encode(dg, MTU, &ack);
+	n = uet_pds_ack_encode(UET_WIRE_UEPLUS, dg, MTU, &ack);
 	ck_assert_int_gt(n, 0);
 	inject(t, s, dg, (size_t)n);
 }
@@ -1722,7 +1722,7 @@ START_TEST(test_rdata_after_restart)
 	nk.nack_code = UET_NACK_INV_DPDCID;
 	nk.nack_psn = rph.psn;
 	nk.dpdcid = rph.spdcid;
-	n = uet_pds_nack_encode(dg, MTU, &nk);
+	n = uet_pds_nack_encode(UET_WIRE_UEPLUS, dg, MTU, &nk);
 	ck_assert_int_gt(n, 0);
 	inject(t, &s, dg, (size_t)n);
 	tgt_run(t, 100 * MS, MS);
@@ -1839,7 +1839,7 @@ START_TEST(test_read_amplification_blind)
 			ack.dpdcid = (uint16_t)(probe_id + g);
 			if (!ack.dpdcid)
 				continue;
-			n = uet_pds_ack_encode(dg, MTU, &ack);
+			n = uet_pds_ack_encode(UET_WIRE_UEPLUS, dg, MTU, &ack);
 			ck_assert_int_gt(n, 0);
 			inject(t, &vic, dg, (size_t)n);
 		}
@@ -1939,14 +1939,14 @@ START_TEST(test_rdzv_keys_unpredictable)
 		q.iovcnt = 1;
 		ck_assert_int_ge(uet_ses_send(t->ses, &q, t->now), 0);
 		tgt_run(t, MS, MS / 10);
-		n = uet_pds_rud_rod_req_decode(&ph, t->cap.last,
+		n = uet_pds_rud_rod_req_decode(UET_WIRE_UEPLUS, &ph, t->cap.last,
 					       t->cap.last_len);
 		ck_assert_int_gt(n, 0);
-		ck_assert_int_gt(uet_ses_std_som1_decode(&sh, t->cap.last + n,
+		ck_assert_int_gt(uet_ses_std_som1_decode(UET_WIRE_UEPLUS, &sh, t->cap.last + n,
 							 t->cap.last_len -
 							 (size_t)n), 0);
 		ck_assert_uint_eq(sh.ctl.opcode, UET_RENDEZVOUS_SEND);
-		ck_assert_int_gt(uet_ses_rdzv_ext_decode(&rx,
+		ck_assert_int_gt(uet_ses_rdzv_ext_decode(UET_WIRE_UEPLUS, &rx,
 				 t->cap.last + n + UET_SES_STD_SOM1_LEN,
 				 t->cap.last_len - (size_t)n -
 				 UET_SES_STD_SOM1_LEN), 0);

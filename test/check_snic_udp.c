@@ -258,7 +258,7 @@ static size_t make_bad(uint8_t *buf, size_t max, unsigned int k,
 		q.psn = (uint32_t)uet_test_rand64();
 		q.spdcid = (uint16_t)(1 + uet_test_rand64() % 0xfffe);
 		q.pdc_info = 0;
-		r = uet_pds_rud_rod_req_encode(buf, max, &q);
+		r = uet_pds_rud_rod_req_encode(UET_WIRE_UEPLUS, buf, max, &q);
 		ck_assert_int_eq(r, UET_PDS_RUD_ROD_REQ_LEN);
 		*certain = true;
 		return uet_test_rand64() % UET_PDS_RUD_ROD_REQ_LEN;
@@ -269,7 +269,7 @@ static size_t make_bad(uint8_t *buf, size_t max, unsigned int k,
 		a.cack_psn = (uint32_t)uet_test_rand64();
 		a.spdcid = 1;
 		a.dpdcid = 1;
-		r = uet_pds_ack_encode(buf, max, &a);
+		r = uet_pds_ack_encode(UET_WIRE_UEPLUS, buf, max, &a);
 		ck_assert_int_eq(r, UET_PDS_ACK_LEN);
 		*certain = true;
 		return uet_test_rand64() % UET_PDS_ACK_LEN;

@@ -383,7 +383,7 @@ static void fake_default_rsp(struct fake_ent *e)
 	memset(&d, 0, sizeof(d));
 	d.opcode = UET_DEFAULT_RESPONSE;
 	d.return_code = UET_RC_OK;
-	n = uet_pds_default_ses_rsp_encode(e->rsp, sizeof(e->rsp), &d);
+	n = uet_pds_default_ses_rsp_encode(UET_WIRE_UEPLUS, e->rsp, sizeof(e->rsp), &d);
 	if (n < 0)
 		return;
 	e->rsp_nh = UET_HDR_RESPONSE;

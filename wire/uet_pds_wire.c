@@ -244,38 +244,57 @@ ssize_t uet_pds_prologue_decode(struct uet_pds_prologue *p,
 	return UET_PDS_PROLOGUE_LEN;
 }
 
-ssize_t uet_pds_hdr_len(const uint8_t *buf, size_t len)
+/* Header length of each PDS type, per profile (docs/conformance.md). */
+static const uint8_t pds_type_len[UET_WIRE_NPROF][UET_PDS_TYPE_FIELD_MAX + 1] = {
+	[UET_WIRE_UEPLUS] = {
+		[UET_PDS_TYPE_RUD_REQ] = UET_PDS_RUD_ROD_REQ_LEN,
+		[UET_PDS_TYPE_ROD_REQ] = UET_PDS_RUD_ROD_REQ_LEN,
+		[UET_PDS_TYPE_RUDI_REQ] = UET_PDS_RUDI_LEN,
+		[UET_PDS_TYPE_RUDI_RESP] = UET_PDS_RUDI_LEN,
+		[UET_PDS_TYPE_UUD_REQ] = UET_PDS_UUD_REQ_LEN,
+		[UET_PDS_TYPE_ACK] = UET_PDS_ACK_LEN,
+		[UET_PDS_TYPE_ACK_CC] = UET_PDS_ACK_CC_LEN,
+		[UET_PDS_TYPE_ACK_CCX] = UET_PDS_ACK_CCX_LEN,
+		[UET_PDS_TYPE_NACK] = UET_PDS_NACK_LEN,
+		[UET_PDS_TYPE_CP] = UET_PDS_CP_LEN,
+		[UET_PDS_TYPE_NACK_CCX] = UET_PDS_NACK_CCX_LEN,
+		[UET_PDS_TYPE_RUD_CC_REQ] = UET_PDS_RUD_ROD_CC_REQ_LEN,
+		[UET_PDS_TYPE_ROD_CC_REQ] = UET_PDS_RUD_ROD_CC_REQ_LEN,
+	},
+	[UET_WIRE_UE] = {
+		[UET_PDS_TYPE_RUD_REQ] = UET_PDS_RUD_ROD_REQ_LEN,
+		[UET_PDS_TYPE_ROD_REQ] = UET_PDS_RUD_ROD_REQ_LEN,
+		[UET_PDS_TYPE_RUDI_REQ] = UET_PDS_UE_RUDI_LEN,
+		[UET_PDS_TYPE_RUDI_RESP] = UET_PDS_UE_RUDI_LEN,
+		[UET_PDS_TYPE_UUD_REQ] = UET_PDS_UE_UUD_REQ_LEN,
+		[UET_PDS_TYPE_ACK] = UET_PDS_ACK_LEN,
+		[UET_PDS_TYPE_ACK_CC] = UET_PDS_ACK_CC_LEN,
+		[UET_PDS_TYPE_ACK_CCX] = UET_PDS_UE_ACK_CCX_LEN,
+		[UET_PDS_TYPE_NACK] = UET_PDS_UE_NACK_LEN,
+		[UET_PDS_TYPE_CP] = UET_PDS_UE_CP_LEN,
+		[UET_PDS_TYPE_NACK_CCX] = UET_PDS_UE_NACK_CCX_LEN,
+		[UET_PDS_TYPE_RUD_CC_REQ] = UET_PDS_UE_RUD_ROD_CC_REQ_LEN,
+		[UET_PDS_TYPE_ROD_CC_REQ] = UET_PDS_UE_RUD_ROD_CC_REQ_LEN,
+	},
+};
+
+size_t uet_pds_type_len(enum uet_wire_prof wp, unsigned int type)
 {
+	if ((unsigned int)wp >= UET_WIRE_NPROF || type > UET_PDS_TYPE_FIELD_MAX)
+		return 0;
+	return pds_type_len[wp][type];
+}
+
+ssize_t uet_pds_hdr_len(enum uet_wire_prof wp, const uint8_t *buf,
+			size_t len)
+{
+	size_t n;
+
 	if (len < UET_PDS_PROLOGUE_LEN)
 		return UET_WIRE_ETRUNC;
-
-	switch (buf[0] >> (PRO_TYPE_SHIFT - 8)) {
-	case UET_PDS_TYPE_RUD_REQ:
-	case UET_PDS_TYPE_ROD_REQ:
-		return UET_PDS_RUD_ROD_REQ_LEN;
-	case UET_PDS_TYPE_RUDI_REQ:
-	case UET_PDS_TYPE_RUDI_RESP:
-		return UET_PDS_RUDI_LEN;
-	case UET_PDS_TYPE_UUD_REQ:
-		return UET_PDS_UUD_REQ_LEN;
-	case UET_PDS_TYPE_ACK:
-		return UET_PDS_ACK_LEN;
-	case UET_PDS_TYPE_ACK_CC:
-		return UET_PDS_ACK_CC_LEN;
-	case UET_PDS_TYPE_ACK_CCX:
-		return UET_PDS_ACK_CCX_LEN;
-	case UET_PDS_TYPE_NACK:
-		return UET_PDS_NACK_LEN;
-	case UET_PDS_TYPE_CP:
-		return UET_PDS_CP_LEN;
-	case UET_PDS_TYPE_NACK_CCX:
-		return UET_PDS_NACK_CCX_LEN;
-	case UET_PDS_TYPE_RUD_CC_REQ:
-	case UET_PDS_TYPE_ROD_CC_REQ:
-		return UET_PDS_RUD_ROD_CC_REQ_LEN;
-	default:	/* RESERVED, TSS (not a PDS header), undefined */
-		return UET_WIRE_ETYPE;
-	}
+	/* RESERVED, TSS (not a PDS header), undefined: 0 */
+	n = uet_pds_type_len(wp, buf[0] >> (PRO_TYPE_SHIFT - 8));
+	return n ? (ssize_t)n : UET_WIRE_ETYPE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -351,7 +370,7 @@ static int rud_rod_get(struct uet_pds_rud_rod_req *out, const uint8_t *buf,
 
 #define OFF_PKT_ID	2
 
-ssize_t uet_pds_rudi_encode(uint8_t *buf, size_t len,
+ssize_t uet_pds_rudi_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 			    const struct uet_pds_rudi *h)
 {
 	uint8_t flags;
@@ -372,7 +391,7 @@ ssize_t uet_pds_rudi_encode(uint8_t *buf, size_t len,
 	return UET_PDS_RUDI_LEN;
 }
 
-ssize_t uet_pds_rudi_decode(struct uet_pds_rudi *out,
+ssize_t uet_pds_rudi_decode(enum uet_wire_prof wp, struct uet_pds_rudi *out,
 			    const uint8_t *buf, size_t len)
 {
 	struct uet_pds_rudi h = { 0 };
@@ -396,7 +415,7 @@ ssize_t uet_pds_rudi_decode(struct uet_pds_rudi *out,
 	return UET_PDS_RUDI_LEN;
 }
 
-ssize_t uet_pds_uud_req_encode(uint8_t *buf, size_t len,
+ssize_t uet_pds_uud_req_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 			       const struct uet_pds_uud_req *h)
 {
 	if (len < UET_PDS_UUD_REQ_LEN)
@@ -408,8 +427,9 @@ ssize_t uet_pds_uud_req_encode(uint8_t *buf, size_t len,
 	return UET_PDS_UUD_REQ_LEN;
 }
 
-ssize_t uet_pds_uud_req_decode(struct uet_pds_uud_req *out,
-			       const uint8_t *buf, size_t len)
+ssize_t uet_pds_uud_req_decode(enum uet_wire_prof wp,
+			       struct uet_pds_uud_req *out, const uint8_t *buf,
+			       size_t len)
 {
 	struct uet_pds_uud_req h = { 0 };
 	uint8_t type, flags;
@@ -742,31 +762,41 @@ _Static_assert(offsetof(struct uet_pds_rud_rod_cc_req, req) == 0 &&
 	       "the base header is the first member");
 
 /* Typed entry points of one format (uet_pds_wire.h). */
-#define PDS_CODEC(name, type, fmt)					\
-	ssize_t uet_pds_##name##_encode(uint8_t *buf, size_t len,	\
+#define PDS_CODEC(name, type, fmt_ueplus, fmt_ue)			\
+	ssize_t uet_pds_##name##_encode(enum uet_wire_prof wp,		\
+					uint8_t *buf, size_t len,	\
 					const type *h)			\
 	{								\
-		return pds_encode(&(fmt), buf, len, h);			\
+		return pds_encode(wp == UET_WIRE_UE ? &(fmt_ue) :	\
+				  &(fmt_ueplus), buf, len, h);		\
 	}								\
-	ssize_t uet_pds_##name##_decode(type *h, const uint8_t *buf,	\
-					size_t len)			\
+	ssize_t uet_pds_##name##_decode(enum uet_wire_prof wp, type *h,	\
+					const uint8_t *buf, size_t len)	\
 	{								\
-		return pds_decode(&(fmt), h, buf, len);			\
+		return pds_decode(wp == UET_WIRE_UE ? &(fmt_ue) :	\
+				  &(fmt_ueplus), h, buf, len);		\
 	}
 
-PDS_CODEC(rud_rod_req, struct uet_pds_rud_rod_req, fmt_rud_rod)
-PDS_CODEC(rud_rod_cc_req, struct uet_pds_rud_rod_cc_req, fmt_rud_rod_cc)
-PDS_CODEC(ack, struct uet_pds_ack, fmt_ack)
-PDS_CODEC(ack_cc, struct uet_pds_ack_cc, fmt_ack_cc)
-PDS_CODEC(ack_ccx, struct uet_pds_ack_ccx, fmt_ack_ccx)
-PDS_CODEC(nack, struct uet_pds_nack, fmt_nack)
-PDS_CODEC(nack_ccx, struct uet_pds_nack_ccx, fmt_nack_ccx)
+PDS_CODEC(rud_rod_req, struct uet_pds_rud_rod_req, fmt_rud_rod,
+	  fmt_rud_rod)
+PDS_CODEC(rud_rod_cc_req, struct uet_pds_rud_rod_cc_req, fmt_rud_rod_cc,
+	  fmt_rud_rod_cc)
+PDS_CODEC(ack, struct uet_pds_ack, fmt_ack,
+	  fmt_ack)
+PDS_CODEC(ack_cc, struct uet_pds_ack_cc, fmt_ack_cc,
+	  fmt_ack_cc)
+PDS_CODEC(ack_ccx, struct uet_pds_ack_ccx, fmt_ack_ccx,
+	  fmt_ack_ccx)
+PDS_CODEC(nack, struct uet_pds_nack, fmt_nack,
+	  fmt_nack)
+PDS_CODEC(nack_ccx, struct uet_pds_nack_ccx, fmt_nack_ccx,
+	  fmt_nack_ccx)
 
 /* ------------------------------------------------------------------ */
 /* Control packet                                                      */
 /* ------------------------------------------------------------------ */
 
-ssize_t uet_pds_cp_encode(uint8_t *buf, size_t len,
+ssize_t uet_pds_cp_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 			  const struct uet_pds_cp *h)
 {
 	uint8_t flags;
@@ -790,7 +820,7 @@ ssize_t uet_pds_cp_encode(uint8_t *buf, size_t len,
 	return UET_PDS_CP_LEN;
 }
 
-ssize_t uet_pds_cp_decode(struct uet_pds_cp *out,
+ssize_t uet_pds_cp_decode(enum uet_wire_prof wp, struct uet_pds_cp *out,
 			  const uint8_t *buf, size_t len)
 {
 	struct uet_pds_cp h = { 0 };
@@ -863,7 +893,8 @@ static bool dsr_rc_valid(unsigned int rc)
 	return rc == UET_RC_NULL || rc == UET_RC_OK;
 }
 
-ssize_t uet_pds_default_ses_rsp_encode(uint8_t *buf, size_t len,
+ssize_t uet_pds_default_ses_rsp_encode(enum uet_wire_prof wp, uint8_t *buf,
+				       size_t len,
 				       const struct uet_pds_default_ses_rsp *h)
 {
 	if (len < UET_PDS_DEFAULT_SES_RSP_LEN)
@@ -884,7 +915,8 @@ ssize_t uet_pds_default_ses_rsp_encode(uint8_t *buf, size_t len,
 	return UET_PDS_DEFAULT_SES_RSP_LEN;
 }
 
-ssize_t uet_pds_default_ses_rsp_decode(struct uet_pds_default_ses_rsp *out,
+ssize_t uet_pds_default_ses_rsp_decode(enum uet_wire_prof wp,
+				       struct uet_pds_default_ses_rsp *out,
 				       const uint8_t *buf, size_t len)
 {
 	struct uet_pds_default_ses_rsp h = { 0 };

@@ -62,7 +62,12 @@ int uet_pds_peek_type(const uint8_t *buf, size_t len);
  * prologue starts buf: UET_WIRE_ETRUNC if len < 2, UET_WIRE_ETYPE for
  * the reserved type, TSS (not a PDS header) and undefined types.
  */
-ssize_t uet_pds_hdr_len(const uint8_t *buf, size_t len);
+ssize_t uet_pds_hdr_len(enum uet_wire_prof wp, const uint8_t *buf,
+			size_t len);
+
+/* Length of the PDS header of type (enum uet_pds_type) in profile wp,
+ * 0 for the reserved type, TSS and undefined types. */
+size_t uet_pds_type_len(enum uet_wire_prof wp, unsigned int type);
 
 /* ---- RUD / ROD request (12 B) ---- */
 
@@ -80,9 +85,11 @@ struct uet_pds_rud_rod_req {
 	uint16_t psn_offset;	/* syn = 1 only; 12 bits */
 };
 
-ssize_t uet_pds_rud_rod_req_encode(uint8_t *buf, size_t len,
+ssize_t uet_pds_rud_rod_req_encode(enum uet_wire_prof wp, uint8_t *buf,
+				   size_t len,
 				   const struct uet_pds_rud_rod_req *h);
-ssize_t uet_pds_rud_rod_req_decode(struct uet_pds_rud_rod_req *h,
+ssize_t uet_pds_rud_rod_req_decode(enum uet_wire_prof wp,
+				   struct uet_pds_rud_rod_req *h,
 				   const uint8_t *buf, size_t len);
 
 /* ---- RUD_CC / ROD_CC request (28 B) ---- */
@@ -93,9 +100,11 @@ struct uet_pds_rud_rod_cc_req {
 	uint8_t req_cc_state[UET_PDS_CC_STATE_LEN];
 };
 
-ssize_t uet_pds_rud_rod_cc_req_encode(uint8_t *buf, size_t len,
+ssize_t uet_pds_rud_rod_cc_req_encode(enum uet_wire_prof wp, uint8_t *buf,
+				      size_t len,
 				      const struct uet_pds_rud_rod_cc_req *h);
-ssize_t uet_pds_rud_rod_cc_req_decode(struct uet_pds_rud_rod_cc_req *h,
+ssize_t uet_pds_rud_rod_cc_req_decode(enum uet_wire_prof wp,
+				      struct uet_pds_rud_rod_cc_req *h,
 				      const uint8_t *buf, size_t len);
 
 /* ---- RUDI request / response (6 B) ---- */
@@ -108,9 +117,9 @@ struct uet_pds_rudi {
 	uint32_t pkt_id;
 };
 
-ssize_t uet_pds_rudi_encode(uint8_t *buf, size_t len,
+ssize_t uet_pds_rudi_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 			    const struct uet_pds_rudi *h);
-ssize_t uet_pds_rudi_decode(struct uet_pds_rudi *h,
+ssize_t uet_pds_rudi_decode(enum uet_wire_prof wp, struct uet_pds_rudi *h,
 			    const uint8_t *buf, size_t len);
 
 /* ---- UUD request (6 B) ---- */
@@ -120,9 +129,9 @@ struct uet_pds_uud_req {
 	uint32_t pkt_id;
 };
 
-ssize_t uet_pds_uud_req_encode(uint8_t *buf, size_t len,
+ssize_t uet_pds_uud_req_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 			       const struct uet_pds_uud_req *h);
-ssize_t uet_pds_uud_req_decode(struct uet_pds_uud_req *h,
+ssize_t uet_pds_uud_req_decode(enum uet_wire_prof wp, struct uet_pds_uud_req *h,
 			       const uint8_t *buf, size_t len);
 
 /* ---- ACK (12 B) ---- */
@@ -141,9 +150,9 @@ struct uet_pds_ack {
 	uint16_t dpdcid;	/* != 0 */
 };
 
-ssize_t uet_pds_ack_encode(uint8_t *buf, size_t len,
+ssize_t uet_pds_ack_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 			   const struct uet_pds_ack *h);
-ssize_t uet_pds_ack_decode(struct uet_pds_ack *h,
+ssize_t uet_pds_ack_decode(enum uet_wire_prof wp, struct uet_pds_ack *h,
 			   const uint8_t *buf, size_t len);
 
 /* ---- ACK_CC (32 B) ---- */
@@ -157,9 +166,9 @@ struct uet_pds_ack_cc {
 	uint64_t ack_cc_state;
 };
 
-ssize_t uet_pds_ack_cc_encode(uint8_t *buf, size_t len,
+ssize_t uet_pds_ack_cc_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 			      const struct uet_pds_ack_cc *h);
-ssize_t uet_pds_ack_cc_decode(struct uet_pds_ack_cc *h,
+ssize_t uet_pds_ack_cc_decode(enum uet_wire_prof wp, struct uet_pds_ack_cc *h,
 			      const uint8_t *buf, size_t len);
 
 /* ---- ACK_CCX (40 B) ---- */
@@ -173,9 +182,9 @@ struct uet_pds_ack_ccx {
 	uint8_t ack_ccx_state[UET_PDS_CC_STATE_LEN];
 };
 
-ssize_t uet_pds_ack_ccx_encode(uint8_t *buf, size_t len,
+ssize_t uet_pds_ack_ccx_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 			       const struct uet_pds_ack_ccx *h);
-ssize_t uet_pds_ack_ccx_decode(struct uet_pds_ack_ccx *h,
+ssize_t uet_pds_ack_ccx_decode(enum uet_wire_prof wp, struct uet_pds_ack_ccx *h,
 			       const uint8_t *buf, size_t len);
 
 /* ---- NACK (12 B) ---- */
@@ -192,9 +201,9 @@ struct uet_pds_nack {
 	uint16_t dpdcid;	/* 0 allowed; must be 0 when nt = 1 */
 };
 
-ssize_t uet_pds_nack_encode(uint8_t *buf, size_t len,
+ssize_t uet_pds_nack_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 			    const struct uet_pds_nack *h);
-ssize_t uet_pds_nack_decode(struct uet_pds_nack *h,
+ssize_t uet_pds_nack_decode(enum uet_wire_prof wp, struct uet_pds_nack *h,
 			    const uint8_t *buf, size_t len);
 
 /* ---- NACK_CCX (28 B) ---- */
@@ -204,10 +213,11 @@ struct uet_pds_nack_ccx {
 	uint8_t nack_ccx_state[UET_PDS_CC_STATE_LEN];
 };
 
-ssize_t uet_pds_nack_ccx_encode(uint8_t *buf, size_t len,
+ssize_t uet_pds_nack_ccx_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 				const struct uet_pds_nack_ccx *h);
-ssize_t uet_pds_nack_ccx_decode(struct uet_pds_nack_ccx *h,
-				const uint8_t *buf, size_t len);
+ssize_t uet_pds_nack_ccx_decode(enum uet_wire_prof wp,
+				struct uet_pds_nack_ccx *h, const uint8_t *buf,
+				size_t len);
 
 /* ---- Control packet (12 B) ---- */
 
@@ -225,9 +235,9 @@ struct uet_pds_cp {
 	uint16_t psn_offset;	/* syn = 1 only; 12 bits */
 };
 
-ssize_t uet_pds_cp_encode(uint8_t *buf, size_t len,
+ssize_t uet_pds_cp_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 			  const struct uet_pds_cp *h);
-ssize_t uet_pds_cp_decode(struct uet_pds_cp *h,
+ssize_t uet_pds_cp_decode(enum uet_wire_prof wp, struct uet_pds_cp *h,
 			  const uint8_t *buf, size_t len);
 
 /* ---- Entropy header (4 B, no prologue) ---- */
@@ -253,9 +263,11 @@ struct uet_pds_default_ses_rsp {
 	uint32_t job_id;	/* 24 bits */
 };
 
-ssize_t uet_pds_default_ses_rsp_encode(uint8_t *buf, size_t len,
+ssize_t uet_pds_default_ses_rsp_encode(enum uet_wire_prof wp, uint8_t *buf,
+				       size_t len,
 				       const struct uet_pds_default_ses_rsp *h);
-ssize_t uet_pds_default_ses_rsp_decode(struct uet_pds_default_ses_rsp *h,
+ssize_t uet_pds_default_ses_rsp_decode(enum uet_wire_prof wp,
+				       struct uet_pds_default_ses_rsp *h,
 				       const uint8_t *buf, size_t len);
 
 #endif /* UET_PDS_WIRE_H */

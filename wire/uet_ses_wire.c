@@ -268,6 +268,49 @@ static bool amo_dtype_ok(uint64_t dtype)
 	return dtype <= UINT8_MAX && uet_amo_dtype_size((unsigned int)dtype);
 }
 
+/* ---- atomic datatypes on the wire ---- */
+
+/*
+ * enum uet_amo_dtype holds UE+'s codes (ses-formats.md Table 3-22);
+ * UE 1.0.1 numbers them otherwise and adds INT128/UINT128
+ * (docs/conformance.md).  0xff: no code in that profile.
+ */
+static uint8_t amo_dtype_to_wire(enum uet_wire_prof wp, uint8_t dtype)
+{
+	if (wp != UET_WIRE_UE)
+		return dtype <= UET_AMO_DTYPE_MAX ? dtype : 0xff;
+	switch (dtype) {
+	case UET_AMO_FLOAT:		return UET_AMO_UE_FLOAT;
+	case UET_AMO_DOUBLE:		return UET_AMO_UE_DOUBLE;
+	case UET_AMO_FLOAT_COMPLEX:	return UET_AMO_UE_FLOAT_COMPLEX;
+	case UET_AMO_DOUBLE_COMPLEX:	return UET_AMO_UE_DOUBLE_COMPLEX;
+	case UET_AMO_FLOAT16:		return UET_AMO_UE_FLOAT16;
+	case UET_AMO_BFLOAT16:		return UET_AMO_UE_BFLOAT16;
+	case UET_AMO_INT128:		return UET_AMO_UE_INT128;
+	case UET_AMO_UINT128:		return UET_AMO_UE_UINT128;
+	default:
+		return dtype <= UET_AMO_UINT64 ? dtype : 0xff;
+	}
+}
+
+static uint8_t amo_dtype_from_wire(enum uet_wire_prof wp, uint8_t code)
+{
+	if (wp != UET_WIRE_UE)
+		return code <= UET_AMO_DTYPE_MAX ? code : UET_AMO_DTYPE_UNKNOWN;
+	switch (code) {
+	case UET_AMO_UE_FLOAT:		return UET_AMO_FLOAT;
+	case UET_AMO_UE_DOUBLE:		return UET_AMO_DOUBLE;
+	case UET_AMO_UE_FLOAT_COMPLEX:	return UET_AMO_FLOAT_COMPLEX;
+	case UET_AMO_UE_DOUBLE_COMPLEX:	return UET_AMO_DOUBLE_COMPLEX;
+	case UET_AMO_UE_FLOAT16:	return UET_AMO_FLOAT16;
+	case UET_AMO_UE_BFLOAT16:	return UET_AMO_BFLOAT16;
+	case UET_AMO_UE_INT128:		return UET_AMO_INT128;
+	case UET_AMO_UE_UINT128:	return UET_AMO_UINT128;
+	default:
+		return code <= UET_AMO_UINT64 ? code : UET_AMO_DTYPE_UNKNOWN;
+	}
+}
+
 /* ---- one description per format ---- */
 
 enum ses_head {
@@ -618,30 +661,79 @@ UET_WF_INLINE ssize_t ses_decode(const struct ses_fmt *f, void *h,
  * entry points into ses_encode/ses_decode.  ctl, where the format has
  * one, is the struct's first member (the head).
  */
-#define SES_CODEC(name, type, fmt)					\
-	ssize_t uet_ses_##name##_encode(uint8_t *buf, size_t len,	\
+#define SES_CODEC(name, type, fmt_ueplus, fmt_ue)			\
+	ssize_t uet_ses_##name##_encode(enum uet_wire_prof wp,		\
+					uint8_t *buf, size_t len,	\
 					const type *h)			\
 	{								\
-		return ses_encode(&(fmt), buf, len, h);			\
+		return ses_encode(wp == UET_WIRE_UE ? &(fmt_ue) :	\
+				  &(fmt_ueplus), buf, len, h);		\
 	}								\
-	ssize_t uet_ses_##name##_decode(type *h, const uint8_t *buf,	\
-					size_t len)			\
+	ssize_t uet_ses_##name##_decode(enum uet_wire_prof wp, type *h,	\
+					const uint8_t *buf, size_t len)	\
 	{								\
-		return ses_decode(&(fmt), h, buf, len);			\
+		return ses_decode(wp == UET_WIRE_UE ? &(fmt_ue) :	\
+				  &(fmt_ueplus), h, buf, len);		\
 	}
 
-SES_CODEC(std_som1, struct uet_ses_std_som1, fmt_som1)
-SES_CODEC(std_som0, struct uet_ses_std_som0, fmt_som0)
-SES_CODEC(small_msg, struct uet_ses_small_msg, fmt_small_msg)
-SES_CODEC(opt_nonmatch, struct uet_ses_opt_nonmatch, fmt_opt_nonmatch)
-SES_CODEC(rsp, struct uet_ses_rsp, fmt_rsp)
-SES_CODEC(rsp_data, struct uet_ses_rsp_data, fmt_rsp_data)
-SES_CODEC(opt_rsp_data, struct uet_ses_opt_rsp_data, fmt_opt_rsp_data)
-SES_CODEC(atomic_ext, struct uet_ses_atomic_ext, fmt_atomic_ext)
-SES_CODEC(cas_ext, struct uet_ses_cas_ext, fmt_cas_ext)
-SES_CODEC(rdzv_ext, struct uet_ses_rdzv_ext, fmt_rdzv_ext)
-SES_CODEC(defer_send, struct uet_ses_defer_send, fmt_defer_send)
-SES_CODEC(rtr, struct uet_ses_rtr, fmt_rtr)
+SES_CODEC(std_som1, struct uet_ses_std_som1, fmt_som1,
+	  fmt_som1)
+SES_CODEC(std_som0, struct uet_ses_std_som0, fmt_som0,
+	  fmt_som0)
+SES_CODEC(small_msg, struct uet_ses_small_msg, fmt_small_msg,
+	  fmt_small_msg)
+SES_CODEC(opt_nonmatch, struct uet_ses_opt_nonmatch, fmt_opt_nonmatch,
+	  fmt_opt_nonmatch)
+SES_CODEC(rsp, struct uet_ses_rsp, fmt_rsp,
+	  fmt_rsp)
+SES_CODEC(rsp_data, struct uet_ses_rsp_data, fmt_rsp_data,
+	  fmt_rsp_data)
+SES_CODEC(opt_rsp_data, struct uet_ses_opt_rsp_data, fmt_opt_rsp_data,
+	  fmt_opt_rsp_data)
+
+/*
+ * The atomic and CAS extensions carry the datatype as the profile codes
+ * it (amo_dtype_to_wire): the tables see wire codes, callers see enum
+ * uet_amo_dtype.  A datatype the profile has no code for is ERANGE.
+ */
+#define AMO_CODEC(name, type, fmt_ueplus, fmt_ue)			\
+	ssize_t uet_ses_##name##_encode(enum uet_wire_prof wp,		\
+					uint8_t *buf, size_t len,	\
+					const type *h)			\
+	{								\
+		const struct ses_fmt *f = wp == UET_WIRE_UE ?		\
+					  &(fmt_ue) : &(fmt_ueplus);	\
+		type w = *h;						\
+									\
+		if (len < f->len)					\
+			return UET_WIRE_ENOBUFS;			\
+		w.atomic_datatype = amo_dtype_to_wire(wp,		\
+						      h->atomic_datatype); \
+		if (w.atomic_datatype == 0xff)				\
+			return UET_WIRE_ERANGE;				\
+		return ses_encode(f, buf, len, &w);			\
+	}								\
+	ssize_t uet_ses_##name##_decode(enum uet_wire_prof wp, type *h,	\
+					const uint8_t *buf, size_t len)	\
+	{								\
+		ssize_t n = ses_decode(wp == UET_WIRE_UE ? &(fmt_ue) :	\
+				       &(fmt_ueplus), h, buf, len);	\
+									\
+		if (n > 0)						\
+			h->atomic_datatype =				\
+				amo_dtype_from_wire(wp, h->atomic_datatype); \
+		return n;						\
+	}
+
+AMO_CODEC(atomic_ext, struct uet_ses_atomic_ext, fmt_atomic_ext,
+	  fmt_atomic_ext)
+AMO_CODEC(cas_ext, struct uet_ses_cas_ext, fmt_cas_ext, fmt_cas_ext)
+SES_CODEC(rdzv_ext, struct uet_ses_rdzv_ext, fmt_rdzv_ext,
+	  fmt_rdzv_ext)
+SES_CODEC(defer_send, struct uet_ses_defer_send, fmt_defer_send,
+	  fmt_defer_send)
+SES_CODEC(rtr, struct uet_ses_rtr, fmt_rtr,
+	  fmt_rtr)
 
 _Static_assert(offsetof(struct uet_ses_std_som1, ctl) == 0 &&
 	       offsetof(struct uet_ses_std_som0, ctl) == 0 &&
@@ -654,14 +746,29 @@ _Static_assert(offsetof(struct uet_ses_std_som1, ctl) == 0 &&
 	       offsetof(struct uet_ses_rtr, ctl) == 0,
 	       "the head is the first member");
 
-int uet_ses_amo_ext_peek(const uint8_t *buf, size_t len, uint8_t *op,
-			 uint8_t *dtype)
+int uet_ses_amo_ext_peek(enum uet_wire_prof wp, const uint8_t *buf,
+			 size_t len, uint8_t *op, uint8_t *dtype)
 {
 	if (!buf || len < 2)
 		return UET_WIRE_ETRUNC;
 	*op = uet_get_u8(buf);
-	*dtype = uet_get_u8(buf + 1);
+	*dtype = amo_dtype_from_wire(wp, uet_get_u8(buf + 1));
 	return 0;
+}
+
+ssize_t uet_ses_cas_ext_values(enum uet_wire_prof wp,
+			       struct uet_ses_cas_ext *h, const uint8_t *buf,
+			       size_t len)
+{
+	size_t n = uet_ses_ext_len(wp, UET_SES_EXT_CAS);
+	size_t v = n - sizeof(h->compare_mask_value) - sizeof(h->swap_value);
+
+	if (!buf || len < n)
+		return UET_WIRE_ETRUNC;
+	memcpy(h->compare_mask_value, buf + v, sizeof(h->compare_mask_value));
+	memcpy(h->swap_value, buf + v + sizeof(h->compare_mask_value),
+	       sizeof(h->swap_value));
+	return (ssize_t)n;
 }
 
 /* ------------------------------------------------------------------ */
@@ -681,8 +788,8 @@ static int std_format(uint8_t b0, uint8_t b1)
 	return UET_SES_FMT_STD_SOM1;
 }
 
-int uet_ses_request_format(unsigned int next_hdr, const uint8_t *buf,
-			   size_t len)
+int uet_ses_request_format(enum uet_wire_prof wp, unsigned int next_hdr,
+			   const uint8_t *buf, size_t len)
 {
 	uint8_t b0, b1, opcode;
 
@@ -727,31 +834,58 @@ int uet_ses_request_format(unsigned int next_hdr, const uint8_t *buf,
 
 static const struct {
 	const char *name;
-	size_t len;
+	uint8_t len[UET_WIRE_NPROF];	/* UE+, UE 1.0.1 */
 } ses_formats[] = {
-	[UET_SES_FMT_STD_SOM1] = { "STD_SOM1", UET_SES_STD_SOM1_LEN },
-	[UET_SES_FMT_STD_SOM0] = { "STD_SOM0", UET_SES_STD_SOM0_LEN },
-	[UET_SES_FMT_SMALL_MSG] = { "SMALL_MSG", UET_SES_SMALL_MSG_LEN },
+	[UET_SES_FMT_STD_SOM1] = { "STD_SOM1", { UET_SES_STD_SOM1_LEN,
+						 UET_SES_STD_SOM1_LEN } },
+	[UET_SES_FMT_STD_SOM0] = { "STD_SOM0", { UET_SES_STD_SOM0_LEN,
+						 UET_SES_STD_SOM0_LEN } },
+	[UET_SES_FMT_SMALL_MSG] = { "SMALL_MSG",
+				    { UET_SES_SMALL_MSG_LEN,
+				      UET_SES_UE_SMALL_MSG_LEN } },
 	[UET_SES_FMT_OPT_NONMATCH] = { "OPT_NONMATCH",
-				       UET_SES_OPT_NONMATCH_LEN },
-	[UET_SES_FMT_DEFER_SEND] = { "DEFER_SEND", UET_SES_DEFER_SEND_LEN },
-	[UET_SES_FMT_RTR] = { "RTR", UET_SES_RTR_LEN },
-	[UET_SES_FMT_RSP] = { "RSP", UET_SES_RSP_LEN },
-	[UET_SES_FMT_RSP_DATA] = { "RSP_DATA", UET_SES_RSP_DATA_LEN },
+				       { UET_SES_OPT_NONMATCH_LEN,
+					 UET_SES_UE_OPT_NONMATCH_LEN } },
+	[UET_SES_FMT_DEFER_SEND] = { "DEFER_SEND",
+				     { UET_SES_DEFER_SEND_LEN,
+				       UET_SES_DEFER_SEND_LEN } },
+	[UET_SES_FMT_RTR] = { "RTR", { UET_SES_RTR_LEN, UET_SES_RTR_LEN } },
+	[UET_SES_FMT_RSP] = { "RSP", { UET_SES_RSP_LEN, UET_SES_UE_RSP_LEN } },
+	[UET_SES_FMT_RSP_DATA] = { "RSP_DATA", { UET_SES_RSP_DATA_LEN,
+						 UET_SES_UE_RSP_DATA_LEN } },
 	[UET_SES_FMT_OPT_RSP_DATA] = { "OPT_RSP_DATA",
-				       UET_SES_OPT_RSP_DATA_LEN },
+				       { UET_SES_OPT_RSP_DATA_LEN,
+					 UET_SES_UE_OPT_RSP_DATA_LEN } },
 	[UET_SES_FMT_DEFAULT_RSP] = { "DEFAULT_RSP",
-				      UET_PDS_DEFAULT_SES_RSP_LEN },
+				      { UET_PDS_DEFAULT_SES_RSP_LEN,
+					UET_PDS_UE_DEFAULT_SES_RSP_LEN } },
 };
 
 _Static_assert(sizeof(ses_formats) / sizeof(ses_formats[0]) ==
 	       UET_SES_FMT_MAX + 1, "every SES format has a name");
 
-size_t uet_ses_format_len(unsigned int fmt)
+size_t uet_ses_format_len(enum uet_wire_prof wp, unsigned int fmt)
 {
-	if (fmt >= sizeof(ses_formats) / sizeof(ses_formats[0]))
+	if (fmt >= sizeof(ses_formats) / sizeof(ses_formats[0]) ||
+	    (unsigned int)wp >= UET_WIRE_NPROF)
 		return 0;
-	return ses_formats[fmt].len;
+	return ses_formats[fmt].len[wp];
+}
+
+size_t uet_ses_ext_len(enum uet_wire_prof wp, unsigned int ext)
+{
+	static const uint8_t ext_len[UET_SES_EXT_MAX + 1][UET_WIRE_NPROF] = {
+		[UET_SES_EXT_ATOMIC] = { UET_SES_ATOMIC_EXT_LEN,
+					 UET_SES_UE_ATOMIC_EXT_LEN },
+		[UET_SES_EXT_CAS] = { UET_SES_CAS_EXT_LEN,
+				      UET_SES_UE_CAS_EXT_LEN },
+		[UET_SES_EXT_RDZV] = { UET_SES_RDZV_EXT_LEN,
+				       UET_SES_UE_RDZV_EXT_LEN },
+	};
+
+	if (ext > UET_SES_EXT_MAX || (unsigned int)wp >= UET_WIRE_NPROF)
+		return 0;
+	return ext_len[ext][wp];
 }
 
 const char *uet_ses_format_str(unsigned int fmt)

@@ -198,58 +198,79 @@ struct uet_ses_rtr {
 	uint32_t request_length;
 };
 
-ssize_t uet_ses_std_som1_encode(uint8_t *buf, size_t len,
+ssize_t uet_ses_std_som1_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 				const struct uet_ses_std_som1 *h);
-ssize_t uet_ses_std_som1_decode(struct uet_ses_std_som1 *h,
-				const uint8_t *buf, size_t len);
-ssize_t uet_ses_std_som0_encode(uint8_t *buf, size_t len,
+ssize_t uet_ses_std_som1_decode(enum uet_wire_prof wp,
+				struct uet_ses_std_som1 *h, const uint8_t *buf,
+				size_t len);
+ssize_t uet_ses_std_som0_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 				const struct uet_ses_std_som0 *h);
-ssize_t uet_ses_std_som0_decode(struct uet_ses_std_som0 *h,
-				const uint8_t *buf, size_t len);
-ssize_t uet_ses_small_msg_encode(uint8_t *buf, size_t len,
-				 const struct uet_ses_small_msg *h);
-ssize_t uet_ses_small_msg_decode(struct uet_ses_small_msg *h,
+ssize_t uet_ses_std_som0_decode(enum uet_wire_prof wp,
+				struct uet_ses_std_som0 *h, const uint8_t *buf,
+				size_t len);
+ssize_t uet_ses_small_msg_encode(enum uet_wire_prof wp, uint8_t *buf,
+				 size_t len, const struct uet_ses_small_msg *h);
+ssize_t uet_ses_small_msg_decode(enum uet_wire_prof wp,
+				 struct uet_ses_small_msg *h,
 				 const uint8_t *buf, size_t len);
-ssize_t uet_ses_opt_nonmatch_encode(uint8_t *buf, size_t len,
+ssize_t uet_ses_opt_nonmatch_encode(enum uet_wire_prof wp, uint8_t *buf,
+				    size_t len,
 				    const struct uet_ses_opt_nonmatch *h);
-ssize_t uet_ses_opt_nonmatch_decode(struct uet_ses_opt_nonmatch *h,
+ssize_t uet_ses_opt_nonmatch_decode(enum uet_wire_prof wp,
+				    struct uet_ses_opt_nonmatch *h,
 				    const uint8_t *buf, size_t len);
-ssize_t uet_ses_rsp_encode(uint8_t *buf, size_t len,
+ssize_t uet_ses_rsp_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 			   const struct uet_ses_rsp *h);
-ssize_t uet_ses_rsp_decode(struct uet_ses_rsp *h,
+ssize_t uet_ses_rsp_decode(enum uet_wire_prof wp, struct uet_ses_rsp *h,
 			   const uint8_t *buf, size_t len);
-ssize_t uet_ses_rsp_data_encode(uint8_t *buf, size_t len,
+ssize_t uet_ses_rsp_data_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 				const struct uet_ses_rsp_data *h);
-ssize_t uet_ses_rsp_data_decode(struct uet_ses_rsp_data *h,
-				const uint8_t *buf, size_t len);
-ssize_t uet_ses_opt_rsp_data_encode(uint8_t *buf, size_t len,
+ssize_t uet_ses_rsp_data_decode(enum uet_wire_prof wp,
+				struct uet_ses_rsp_data *h, const uint8_t *buf,
+				size_t len);
+ssize_t uet_ses_opt_rsp_data_encode(enum uet_wire_prof wp, uint8_t *buf,
+				    size_t len,
 				    const struct uet_ses_opt_rsp_data *h);
-ssize_t uet_ses_opt_rsp_data_decode(struct uet_ses_opt_rsp_data *h,
+ssize_t uet_ses_opt_rsp_data_decode(enum uet_wire_prof wp,
+				    struct uet_ses_opt_rsp_data *h,
 				    const uint8_t *buf, size_t len);
-ssize_t uet_ses_atomic_ext_encode(uint8_t *buf, size_t len,
+ssize_t uet_ses_atomic_ext_encode(enum uet_wire_prof wp, uint8_t *buf,
+				  size_t len,
 				  const struct uet_ses_atomic_ext *h);
 /* Opcode and datatype (bytes 0 and 1) of an atomic or CAS extension,
  * whatever their values (a target refuses unknown ones with their own
- * return codes): 0, or UET_WIRE_ETRUNC when len < 2. */
-int uet_ses_amo_ext_peek(const uint8_t *buf, size_t len, uint8_t *op,
-			 uint8_t *dtype);
-ssize_t uet_ses_atomic_ext_decode(struct uet_ses_atomic_ext *h,
+ * return codes); the datatype as an enum uet_amo_dtype, or
+ * UET_AMO_DTYPE_UNKNOWN when profile wp defines no such code: 0, or
+ * UET_WIRE_ETRUNC when len < 2. */
+int uet_ses_amo_ext_peek(enum uet_wire_prof wp, const uint8_t *buf,
+			 size_t len, uint8_t *op, uint8_t *dtype);
+/* The compare and swap values of a CAS extension, copied as they are
+ * whatever its other fields hold: the extension's length, or
+ * UET_WIRE_ETRUNC. */
+ssize_t uet_ses_cas_ext_values(enum uet_wire_prof wp,
+			       struct uet_ses_cas_ext *h, const uint8_t *buf,
+			       size_t len);
+ssize_t uet_ses_atomic_ext_decode(enum uet_wire_prof wp,
+				  struct uet_ses_atomic_ext *h,
 				  const uint8_t *buf, size_t len);
-ssize_t uet_ses_cas_ext_encode(uint8_t *buf, size_t len,
+ssize_t uet_ses_cas_ext_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 			       const struct uet_ses_cas_ext *h);
-ssize_t uet_ses_cas_ext_decode(struct uet_ses_cas_ext *h,
+ssize_t uet_ses_cas_ext_decode(enum uet_wire_prof wp, struct uet_ses_cas_ext *h,
 			       const uint8_t *buf, size_t len);
-ssize_t uet_ses_rdzv_ext_encode(uint8_t *buf, size_t len,
+ssize_t uet_ses_rdzv_ext_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 				const struct uet_ses_rdzv_ext *h);
-ssize_t uet_ses_rdzv_ext_decode(struct uet_ses_rdzv_ext *h,
-				const uint8_t *buf, size_t len);
-ssize_t uet_ses_defer_send_encode(uint8_t *buf, size_t len,
+ssize_t uet_ses_rdzv_ext_decode(enum uet_wire_prof wp,
+				struct uet_ses_rdzv_ext *h, const uint8_t *buf,
+				size_t len);
+ssize_t uet_ses_defer_send_encode(enum uet_wire_prof wp, uint8_t *buf,
+				  size_t len,
 				  const struct uet_ses_defer_send *h);
-ssize_t uet_ses_defer_send_decode(struct uet_ses_defer_send *h,
+ssize_t uet_ses_defer_send_decode(enum uet_wire_prof wp,
+				  struct uet_ses_defer_send *h,
 				  const uint8_t *buf, size_t len);
-ssize_t uet_ses_rtr_encode(uint8_t *buf, size_t len,
+ssize_t uet_ses_rtr_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 			   const struct uet_ses_rtr *h);
-ssize_t uet_ses_rtr_decode(struct uet_ses_rtr *h,
+ssize_t uet_ses_rtr_decode(enum uet_wire_prof wp, struct uet_ses_rtr *h,
 			   const uint8_t *buf, size_t len);
 
 /*
@@ -280,11 +301,22 @@ enum uet_ses_fmt {
  * above UET_SES_OPCODE_MAX, response opcode that does not belong to
  * next_hdr).  Field validation is left to the format's decoder.
  */
-int uet_ses_request_format(unsigned int next_hdr, const uint8_t *buf,
-			   size_t len);
+int uet_ses_request_format(enum uet_wire_prof wp, unsigned int next_hdr,
+			   const uint8_t *buf, size_t len);
 
 /* Header length in bytes of an enum uet_ses_fmt value, 0 if unknown. */
-size_t uet_ses_format_len(unsigned int fmt);
+size_t uet_ses_format_len(enum uet_wire_prof wp, unsigned int fmt);
+
+/* The extensions that follow a request header. */
+enum uet_ses_ext {
+	UET_SES_EXT_ATOMIC	= 1,	/* struct uet_ses_atomic_ext */
+	UET_SES_EXT_CAS		= 2,	/* struct uet_ses_cas_ext */
+	UET_SES_EXT_RDZV	= 3,	/* struct uet_ses_rdzv_ext */
+	UET_SES_EXT_MAX		= 3,
+};
+
+/* Length in bytes of an enum uet_ses_ext in profile wp, 0 if unknown. */
+size_t uet_ses_ext_len(enum uet_wire_prof wp, unsigned int ext);
 
 /* Name of an enum uet_ses_fmt value, "UNKNOWN" if unknown. */
 const char *uet_ses_format_str(unsigned int fmt);

@@ -45,6 +45,26 @@
 #define UET_WIRE_ETYPE		(-EPROTO)	/* wrong type/opcode for format */
 #define UET_WIRE_ERANGE		(-ERANGE)	/* value out of range / invalid */
 
+/*
+ * Wire profiles (docs/conformance.md): which packet taxonomy the PDS and
+ * SES codecs speak.  UE+ is PMR's (../shared/spec/), the default; UE is
+ * the published UE 1.0.1 as independent implementations read it.  Every
+ * PDS and SES codec takes the profile first; header sizes come from
+ * uet_pds_fmt_len() / uet_ses_format_len() of the profile, never from a
+ * constant outside wire/.
+ */
+enum uet_wire_prof {
+	UET_WIRE_UEPLUS	= 0,
+	UET_WIRE_UE	= 1,
+	UET_WIRE_NPROF	= 2,
+};
+
+/* "ueplus" / "ue", or "UNKNOWN". */
+const char *uet_wire_prof_str(unsigned int wp);
+/* The profile named s ("ueplus", "ue+", "ue", "ue1.0.1"; case-insensitive),
+ * or -1. */
+int uet_wire_prof_parse(const char *s);
+
 /* Human-readable name of a UET_WIRE_E* value (for logs and tests). */
 const char *uet_wire_strerror(ssize_t err);
 

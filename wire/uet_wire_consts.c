@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Names of wire constants, for logs and the dissector. */
+#include <strings.h>
+
 #include "uet_wire.h"
 
 #define NAME(tbl, v) \
@@ -228,4 +230,28 @@ const char *uet_wire_strerror(ssize_t err)
 	default:
 		return err >= 0 ? "success" : "unknown error";
 	}
+}
+
+const char *uet_wire_prof_str(unsigned int wp)
+{
+	switch (wp) {
+	case UET_WIRE_UEPLUS:
+		return "ueplus";
+	case UET_WIRE_UE:
+		return "ue";
+	default:
+		return "UNKNOWN";
+	}
+}
+
+int uet_wire_prof_parse(const char *s)
+{
+	if (!s)
+		return -1;
+	if (!strcasecmp(s, "ueplus") || !strcasecmp(s, "ue+"))
+		return UET_WIRE_UEPLUS;
+	if (!strcasecmp(s, "ue") || !strcasecmp(s, "ue1.0.1") ||
+	    !strcasecmp(s, "ue-1.0.1"))
+		return UET_WIRE_UE;
+	return -1;
 }

@@ -50,6 +50,37 @@
 
 #define UET_CMS_CC_STATE_COMPACT_LEN	8
 #define UET_CMS_CC_STATE_WIDE_LEN	16
+/*
+ * Sizes that differ in the UE 1.0.1 profile (UET_WIRE_UE); the ones
+ * above are UE+'s.  Outside wire/, sizes come from uet_pds_type_len(),
+ * uet_ses_format_len() and uet_ses_ext_len() of the active profile;
+ * the _MAX values below size buffers for either profile.
+ */
+#define UET_PDS_UE_RUDI_LEN		8
+#define UET_PDS_UE_UUD_REQ_LEN		4
+#define UET_PDS_UE_ACK_CCX_LEN		40
+#define UET_PDS_UE_NACK_LEN		16
+#define UET_PDS_UE_NACK_CCX_LEN		32
+#define UET_PDS_UE_RUD_ROD_CC_REQ_LEN	16
+#define UET_PDS_UE_CP_LEN		16
+#define UET_PDS_UE_DEFAULT_SES_RSP_LEN	12
+#define UET_SES_UE_SMALL_MSG_LEN	32	/* medium request */
+#define UET_SES_UE_OPT_NONMATCH_LEN	20	/* small request */
+#define UET_SES_UE_RSP_LEN		12
+#define UET_SES_UE_RSP_DATA_LEN		20
+#define UET_SES_UE_OPT_RSP_DATA_LEN	12
+#define UET_SES_UE_ATOMIC_EXT_LEN	4
+#define UET_SES_UE_CAS_EXT_LEN		36
+#define UET_SES_UE_RDZV_EXT_LEN		24
+
+/* Either profile: the largest of each. */
+#define UET_PDS_NACK_LEN_MAX		16
+#define UET_PDS_CP_LEN_MAX		16
+#define UET_PDS_RUDI_LEN_MAX		8
+#define UET_PDS_DEFAULT_SES_RSP_LEN_MAX	12
+#define UET_PDS_REQ_LEN_MAX		28	/* RUD/ROD(_CC), RUDI, UUD */
+#define UET_SES_RSP_LEN_MAX		16
+
 #define UET_TSS_HDR_LEN			12
 
 /* ------------------------------------------------------------------ */
@@ -74,6 +105,7 @@ enum uet_pds_type {
 	UET_PDS_TYPE_RUD_CC_REQ	= 13,
 	UET_PDS_TYPE_ROD_CC_REQ	= 14,
 	UET_PDS_TYPE_MAX	= 14,
+	UET_PDS_TYPE_FIELD_MAX	= 31,	/* 5 bits */
 };
 
 /*
@@ -274,7 +306,24 @@ enum uet_amo_dtype {
 	/* 0x0c, 0x0d undefined in Table 3-22 */
 	UET_AMO_FLOAT16		= 0x0e,
 	UET_AMO_BFLOAT16	= 0x0f,
-	UET_AMO_DTYPE_MAX	= 0x0f,
+	UET_AMO_DTYPE_MAX	= 0x0f,	/* of UE+'s codes */
+	/* UE 1.0.1 only (UE+ has no code for them) */
+	UET_AMO_INT128		= 0x10,
+	UET_AMO_UINT128		= 0x11,
+	UET_AMO_DTYPE_UNKNOWN	= 0xff,	/* a wire code no profile names */
+};
+
+/* UE 1.0.1's codes where they differ from UE+'s (docs/conformance.md);
+ * the wire codecs translate, the rest of uet sees enum uet_amo_dtype. */
+enum uet_amo_ue_dtype {
+	UET_AMO_UE_INT128		= 0x08,
+	UET_AMO_UE_UINT128		= 0x09,
+	UET_AMO_UE_FLOAT		= 0x0a,
+	UET_AMO_UE_DOUBLE		= 0x0b,
+	UET_AMO_UE_FLOAT_COMPLEX	= 0x0c,
+	UET_AMO_UE_DOUBLE_COMPLEX	= 0x0d,
+	UET_AMO_UE_BFLOAT16		= 0x10,
+	UET_AMO_UE_FLOAT16		= 0x11,
 };
 
 /* Atomic semantic_control bits (Table 3-23, UE 1.0.1). */

@@ -99,7 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 26: ROUND_TRIP(ses_rtr, buf, len); break;
 	case 27: ROUND_TRIP(tss_hdr, buf, len);
 		if (len)
-			(void)uet_ses_request_format(buf[0] & 7, buf + 1,
+			(void)uet_ses_request_format(UET_WIRE_UEPLUS, buf[0] & 7, buf + 1,
 						     len - 1);
 		break;
 	}

@@ -73,7 +73,7 @@ static size_t pds_req(uint8_t *b, uint8_t type, bool syn, uint16_t spdcid,
 	h.spdcid = spdcid;
 	h.dpdcid = syn ? 0 : dpdcid;
 	h.psn_offset = syn ? (uint16_t)(psn - 1000) : 0;
-	return (size_t)uet_pds_rud_rod_req_encode(b, MTU, &h);
+	return (size_t)uet_pds_rud_rod_req_encode(UET_WIRE_UEPLUS, b, MTU, &h);
 }
 
 static size_t ses_std(uint8_t *b, uint8_t op, bool som, bool eom,
@@ -94,7 +94,7 @@ static size_t ses_std(uint8_t *b, uint8_t op, bool som, bool eom,
 		h1.job_id = job;
 		h1.match_bits = key;
 		h1.request_length = total;
-		n = uet_ses_std_som1_encode(b, MTU, &h1);
+		n = uet_ses_std_som1_encode(UET_WIRE_UEPLUS, b, MTU, &h1);
 	} else {
 		memset(&h0, 0, sizeof(h0));
 		h0.ctl.opcode = op;
@@ -107,7 +107,7 @@ static size_t ses_std(uint8_t *b, uint8_t op, bool som, bool eom,
 		h0.payload_length = (uint16_t)plen;
 		h0.message_offset = moff;
 		h0.request_length = total;
-		n = uet_ses_std_som0_encode(b, MTU, &h0);
+		n = uet_ses_std_som0_encode(UET_WIRE_UEPLUS, b, MTU, &h0);
 	}
 	if (n < 0)
 		exit(2);
@@ -124,7 +124,7 @@ static size_t ses_amo(uint8_t *b, uint8_t op, uint32_t job, uint64_t key)
 	memset(&ax, 0, sizeof(ax));
 	ax.atomic_opcode = UET_AMO_SUM;
 	ax.atomic_datatype = UET_AMO_UINT64;
-	x = uet_ses_atomic_ext_encode(b + n, MTU - n, &ax);
+	x = uet_ses_atomic_ext_encode(UET_WIRE_UEPLUS, b + n, MTU - n, &ax);
 	if (x < 0)
 		exit(2);
 	n += (size_t)x;
@@ -142,7 +142,7 @@ static size_t ses_small(uint8_t *b, uint32_t job, size_t plen)
 	h.ctl.som = h.ctl.eom = true;
 	h.request_length = (uint16_t)plen;
 	h.job_id = job;
-	n = uet_ses_small_msg_encode(b, MTU, &h);
+	n = uet_ses_small_msg_encode(UET_WIRE_UEPLUS, b, MTU, &h);
 	if (n < 0)
 		exit(2);
 	memset(b + n, 0x24, plen);
@@ -261,7 +261,7 @@ static void rx_seeds(const struct fz *f)
 	memset(&uu, 0, sizeof(uu));
 	uu.next_hdr = UET_HDR_REQUEST_MEDIUM;
 	uu.pkt_id = 5;
-	d = (size_t)uet_pds_uud_req_encode(dg, MTU, &uu);
+	d = (size_t)uet_pds_uud_req_encode(UET_WIRE_UEPLUS, dg, MTU, &uu);
 	memcpy(dg + d, ses, n);
 	put("rx", "uud_small", s, rec(s, 3, dg, d + n));
 	wire[0] = 6;
@@ -271,7 +271,7 @@ static void rx_seeds(const struct fz *f)
 	ri.type = UET_PDS_TYPE_RUDI_REQ;
 	ri.next_hdr = UET_HDR_REQUEST_MEDIUM;
 	ri.pkt_id = 9;
-	d = (size_t)uet_pds_rudi_encode(dg, MTU, &ri);
+	d = (size_t)uet_pds_rudi_encode(UET_WIRE_UEPLUS, dg, MTU, &ri);
 	memcpy(dg + d, ses, n);
 	put("rx", "rudi_small", s, rec(s, 4, dg, d + n));
 	wire[0] = 5;
@@ -287,7 +287,7 @@ static void rx_seeds(const struct fz *f)
 	cp.psn = 1001;
 	cp.spdcid = 33;
 	cp.dpdcid = 1;
-	d = (size_t)uet_pds_cp_encode(dg, MTU, &cp);
+	d = (size_t)uet_pds_cp_encode(UET_WIRE_UEPLUS, dg, MTU, &cp);
 	k += rec(s + k, 0, dg, d);
 	k += rec(s + k, 0x28, s + 3, s[2] | (size_t)s[1] << 8);	/* replay */
 	put("rx", "close_and_replay", s, k);
@@ -298,7 +298,7 @@ static void rx_seeds(const struct fz *f)
 	ack.cack_psn = 1000;
 	ack.spdcid = 33;
 	ack.dpdcid = 1;
-	d = (size_t)uet_pds_ack_encode(dg, MTU, &ack);
+	d = (size_t)uet_pds_ack_encode(UET_WIRE_UEPLUS, dg, MTU, &ack);
 	put("rx", "ack", s, rec(s, 0, dg, d));
 	wire[0] = 7;
 	memcpy(wire + 1, dg, d);
@@ -308,7 +308,7 @@ static void rx_seeds(const struct fz *f)
 	nk.nack_psn = 1000;
 	nk.spdcid = 33;
 	nk.dpdcid = 1;
-	d = (size_t)uet_pds_nack_encode(dg, MTU, &nk);
+	d = (size_t)uet_pds_nack_encode(UET_WIRE_UEPLUS, dg, MTU, &nk);
 	put("rx", "nack", s, rec(s, 0, dg, d));
 	wire[0] = 10;
 	memcpy(wire + 1, dg, d);
@@ -336,13 +336,13 @@ static size_t pull_rdata(uint8_t *b, uint8_t type, bool syn, uint16_t spdcid,
 		memset(&uu, 0, sizeof(uu));
 		uu.next_hdr = UET_HDR_RESPONSE_DATA;
 		uu.pkt_id = psn;
-		n = uet_pds_uud_req_encode(b, MTU, &uu);
+		n = uet_pds_uud_req_encode(UET_WIRE_UEPLUS, b, MTU, &uu);
 	} else if (type == UET_PDS_TYPE_RUDI_REQ) {
 		memset(&ri, 0, sizeof(ri));
 		ri.type = type;
 		ri.next_hdr = UET_HDR_RESPONSE_DATA;
 		ri.pkt_id = psn;
-		n = uet_pds_rudi_encode(b, MTU, &ri);
+		n = uet_pds_rudi_encode(UET_WIRE_UEPLUS, b, MTU, &ri);
 	} else {
 		n = (ssize_t)pds_req(b, type, syn, spdcid, dpdcid, psn,
 				     UET_HDR_RESPONSE_DATA);
@@ -357,7 +357,7 @@ static size_t pull_rdata(uint8_t *b, uint8_t type, bool syn, uint16_t spdcid,
 	r.payload_length = (uint16_t)plen;
 	r.modified_length = PULL_LEN;
 	r.message_offset = off;
-	m = n < 0 ? -1 : uet_ses_rsp_data_encode(b + n, MTU - (size_t)n, &r);
+	m = n < 0 ? -1 : uet_ses_rsp_data_encode(UET_WIRE_UEPLUS, b + n, MTU - (size_t)n, &r);
 	if (m < 0)
 		exit(2);
 	memset(b + n + m, RDATA_BYTE, plen);
@@ -373,7 +373,7 @@ static size_t pull_ack(uint8_t *b, uint16_t rd_pdcid)
 	ack.cack_psn = 1000;
 	ack.spdcid = FZ_PEER_PDCID + 1;
 	ack.dpdcid = rd_pdcid;
-	return (size_t)uet_pds_ack_encode(b, MTU, &ack);
+	return (size_t)uet_pds_ack_encode(UET_WIRE_UEPLUS, b, MTU, &ack);
 }
 
 enum pull_outcome { PULL_UNTOUCHED, PULL_PARTIAL, PULL_DONE };
