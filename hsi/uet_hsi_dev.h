@@ -40,6 +40,7 @@ struct uet_hsi_dev_attr {
 	uint32_t job_id;		/* 24 bits */
 	/* The job's TSS secret (32 bytes, fi_uet_auth_key), NULL: none. */
 	const uint8_t *tss_secret;
+	uint8_t wire;			/* enum uet_wire_prof (wire/) */
 };
 
 struct uet_hsi_queue_attr {
@@ -121,6 +122,8 @@ enum uet_hsi_drop {
 	UET_HSI_DROP_RMA_KEY,		/* SES: bad or stale memory key */
 	UET_HSI_DROP_RMA_ACCESS,	/* SES: permission or range */
 	UET_HSI_DROP_RDATA,		/* SES: read data for no READ of ours */
+	UET_HSI_DROP_WIRE_MISMATCH,	/* PDS: datagrams of the other wire
+					 * profile */
 	UET_HSI_DROP_N,
 };
 
@@ -150,6 +153,7 @@ struct uet_hsi_counters {
 					 * address (docs/tss.md) */
 	uint64_t tss_fail_downgrade;	/* on: plaintext from a TSS peer */
 	uint64_t tss_rekeys;
+	uint8_t wire;			/* enum uet_wire_prof in effect */
 };
 
 /* One PDC between the device and a peer's NIC (query_peer_pdcs). */

@@ -320,6 +320,9 @@ struct uet_pds_stats {
 	uint64_t ack_tx, ack_rx, nack_tx, nack_rx, cp_tx, cp_rx;
 	uint64_t rsp_retained, default_rsp_tx;
 	uint64_t malformed, unknown_pdc, wrong_mode;
+	/* datagrams refused that parse in the other wire profile (not in
+	 * malformed): a peer of the other profile */
+	uint64_t wire_mismatch;
 	uint64_t pdc_opened, pdc_closed, pdc_failed;
 	uint64_t link_busy;
 	uint64_t unreach_icmp;	/* ICMP unreachable reports for a PDC */

@@ -292,7 +292,36 @@ static const char *const uet_pds_drop_name[UET_PDS_DROP_N] = {
 	[UET_PDS_DROP_SYN_CONFLICT] = "syn requests conflicting with a live PDC",
 	[UET_PDS_DROP_HOLD_LIMIT] = "out-of-order ROD packets over the per-PDC hold bound",
 	[UET_PDS_DROP_HOLD_EXPIRED] = "PDCs whose held packets waited too long",
+	[UET_PDS_DROP_WIRE_MISMATCH] = "datagrams of the other wire profile",
 };
+
+void uet_pds_wire_mismatch(struct uet_pds *pds, const uint8_t *buf,
+			   size_t len, const struct uet_link_addr *src,
+			   uint64_t nmal)
+{
+	enum uet_wire_prof own = (enum uet_wire_prof)pds->cfg.wire;
+	enum uet_wire_prof other = own == UET_WIRE_UE ? UET_WIRE_UEPLUS :
+							UET_WIRE_UE;
+	char peer[64] = "?";
+	uint64_t n;
+
+	if (uet_wire_datagram_parses(own, buf, len) ||
+	    !uet_wire_datagram_parses(other, buf, len))
+		return;
+	pds->st.malformed -= nmal < pds->st.malformed ? nmal :
+							pds->st.malformed;
+	pds->st.wire_mismatch++;
+	if (!uet_log_rl(&pds->drop_rl[UET_PDS_DROP_WIRE_MISMATCH], pds->now,
+			&n))
+		return;
+	(void)uet_link_addr_to_str(src, peer, sizeof(peer));
+	UET_WARN(UET_LOG_EP_DATA,
+		 "software NIC: dropped %llu datagrams that parse only in the "
+		 "'%s' wire profile (latest from %s); this domain speaks '%s': "
+		 "the peer likely runs with FI_UET_WIRE=%s\n",
+		 (unsigned long long)n, uet_wire_prof_str(other), peer,
+		 uet_wire_prof_str(own), uet_wire_prof_str(other));
+}
 
 void uet_pds_drop_warn(struct uet_pds *pds, enum uet_pds_drop cause)
 {

@@ -109,6 +109,7 @@ enum uet_pds_drop {
 	UET_PDS_DROP_SYN_CONFLICT,
 	UET_PDS_DROP_HOLD_LIMIT,
 	UET_PDS_DROP_HOLD_EXPIRED,
+	UET_PDS_DROP_WIRE_MISMATCH,
 	UET_PDS_DROP_N,
 };
 
@@ -496,6 +497,11 @@ uint64_t uet_pds_rto_backoff(const struct uet_pds *pds,
 /* Build the canonical key of a fabric address; -EAFNOSUPPORT. */
 /* Encode the PDS Default SES Response (RC_OK) into rsp. */
 void uet_pds_default_rsp(const struct uet_pds *pds, struct uet_pds_rsp *rsp);
+/* The datagram buf, refused as malformed (nmal times), parses in the
+ * other wire profile: count it as a mismatch instead, and say so. */
+void uet_pds_wire_mismatch(struct uet_pds *pds, const uint8_t *buf,
+			   size_t len, const struct uet_link_addr *src,
+			   uint64_t nmal);
 /* The PDS request header length of mode (enum uet_pds_mode) in the wire
  * profile of pds. */
 size_t uet_pds_mode_hdr_len(const struct uet_pds *pds, uint8_t mode);

@@ -1289,6 +1289,9 @@ void uet_pds_rx_tos(struct uet_pds *pds, const uint8_t *buf, size_t len,
 	}
 	pds->rx_tos = 0;
 	if (pds->st.malformed != malformed)
+		uet_pds_wire_mismatch(pds, buf, len, src,
+				      pds->st.malformed - malformed);
+	if (pds->st.malformed != malformed)
 		uet_pds_drop_warn(pds, UET_PDS_DROP_MALFORMED);
 	if (pds->st.unknown_pdc != unknown)
 		uet_pds_drop_warn(pds, UET_PDS_DROP_UNKNOWN_PDC);

@@ -383,6 +383,7 @@ struct uet_ses_rx_msg {
 	bool rdzv;
 	uint64_t mkey;
 	uint64_t rbuf_off;		/* initiator offset of byte eager_len */
+	uint32_t read_from;		/* pid_on_fep << 12 | ri to READ */
 	uint64_t eager_len;
 	uint64_t pull_pos;		/* next message byte to request */
 	uint64_t pull_end;		/* message bytes to pull: [eager, end) */

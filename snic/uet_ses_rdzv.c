@@ -132,8 +132,8 @@ int uet_ses_pull_build(struct uet_ses *ses, struct uet_ses_rx_msg *m,
 	h.ctl.eom = true;
 	h.message_id = rd->mid.id;
 	h.job_id = m->job_id;
-	h.pid_on_fep = (m->initiator >> 12) & UET_PID_ON_FEP_MAX;
-	h.resource_index = m->initiator & UET_RESOURCE_INDEX_MAX;
+	h.pid_on_fep = (m->read_from >> 12) & UET_PID_ON_FEP_MAX;
+	h.resource_index = m->read_from & UET_RESOURCE_INDEX_MAX;
 	h.buffer_offset = m->rbuf_off + (m->pull_pos - m->eager_len);
 	h.initiator = uet_ses_initiator_id(m->ep->pid_on_fep, m->ep->ri);
 	h.match_bits = m->mkey;

@@ -815,6 +815,10 @@ static struct uet_ses_rx_msg *ses_rx_msg_new(struct uet_ses *ses,
 		m->rdzv = true;
 		m->mkey = q->ext.memory_key;
 		m->rbuf_off = q->ext.buffer_offset;
+		/* UE 1.0.1 names where to read; UE+ reads the initiator */
+		m->read_from = ses->cfg.wire == UET_WIRE_UE ?
+			       (uint32_t)q->ext.read_pid_on_fep << 12 |
+			       q->ext.read_resource_index : q->initiator;
 		m->eager_len = q->ext.eager_length;
 		m->peer_key.job_id = q->job_id;
 		m->peer_key.dst = *info->src;
@@ -1127,6 +1131,11 @@ static int ses_rx_som1(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 			return (int)x;
 		n += x;
 		q.plen = info->ses_len - (size_t)n;
+		/* UE 1.0.1 carries no remaining_length: what the request
+		 * length leaves after the eager part */
+		if (ses->cfg.wire == UET_WIRE_UE)
+			q.ext.remaining_length = q.ext.eager_length <= q.total ?
+				(uint32_t)(q.total - q.ext.eager_length) : 0;
 		if (q.ext.eager_length != q.plen ||
 		    q.plen + q.ext.remaining_length != q.total ||
 		    q.ext.buffer_offset > UINT64_MAX - q.ext.remaining_length)

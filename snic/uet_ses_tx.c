@@ -820,6 +820,11 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 			rx.memory_key = op->mkey;
 			rx.buffer_offset = plen;
 			rx.remaining_length = (uint32_t)(op->len - plen);
+			/* UE 1.0.1: read from the initiator itself */
+			rx.read_pid_on_fep = (op->initiator >> 12) &
+					     UET_PID_ON_FEP_MAX;
+			rx.read_resource_index = op->initiator &
+						 UET_RESOURCE_INDEX_MAX;
 			n2 = uet_ses_rdzv_ext_encode(ses->cfg.wire, p->hdr + n,
 						     sizeof(p->hdr) - n, &rx);
 			if (n2 < 0)

@@ -678,6 +678,7 @@ int uet_snic_open_link(const struct uet_snic_cfg *cfg, uint32_t job_id,
 	scfg.unexp_max_msgs = cfg->unexp_max_msgs;
 	scfg.mode = cfg->mode;
 	scfg.mtu = dev->cfg.mtu;
+	scfg.wire = cfg->pds.wire;
 	ret = uet_ses_create(&dev->ses, &scfg, dev->pds, &uet_snic_ses_up,
 			     dev);
 	if (ret)
@@ -719,6 +720,9 @@ static int snic_open(const struct uet_hsi_dev_attr *attr,
 		return -EINVAL;
 	uet_snic_cfg_default(&cfg);
 	uet_snic_cfg_from_env(&cfg);
+	if (attr->wire >= UET_WIRE_NPROF)
+		return -EINVAL;
+	cfg.pds.wire = attr->wire;
 	ret = uet_snic_tss_cfg(attr->tss_secret, attr->job_id, &tcfg);
 	if (ret) {
 		UET_WARN(UET_LOG_CORE, "software NIC: transport security "
@@ -939,6 +943,7 @@ static const char *const uet_snic_drop_names[UET_SNIC_DROP_N] = {
 	[UET_HSI_DROP_RMA_KEY] = "rma_key",
 	[UET_HSI_DROP_RMA_ACCESS] = "rma_access",
 	[UET_HSI_DROP_RDATA] = "rdata_unmatched",
+	[UET_HSI_DROP_WIRE_MISMATCH] = "wire_mismatch",
 	[UET_SNIC_DROP_TSS_MALFORMED] = "tss_malformed",
 	[UET_SNIC_DROP_TSS_AUTH] = "tss_auth",
 	[UET_SNIC_DROP_TSS_UNPROTECTED] = "tss_unprotected",
@@ -985,6 +990,7 @@ int uet_snic_get_drops(struct uet_hsi_dev *d, struct uet_snic_drops *out)
 	v[UET_HSI_DROP_RMA_KEY] = st.ses.rma_bad_key + st.ses.rma_bad_gen;
 	v[UET_HSI_DROP_RMA_ACCESS] = st.ses.rma_perm + st.ses.rma_range;
 	v[UET_HSI_DROP_RDATA] = st.ses.rdata_unmatched;
+	v[UET_HSI_DROP_WIRE_MISMATCH] = st.pds.wire_mismatch;
 	uet_snic_get_tss_stats(d, &mode, &ts);
 	v[UET_SNIC_DROP_TSS_MALFORMED] = ts.drops[UET_TSS_DROP_MALFORMED];
 	v[UET_SNIC_DROP_TSS_AUTH] = ts.drops[UET_TSS_DROP_AUTH];

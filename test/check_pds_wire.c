@@ -217,7 +217,8 @@ static void rnd_req_fields(struct uet_pds_rud_rod_req *h)
 	h->retx = rbool();
 	h->ar = rbool();
 	h->syn = rbool();
-	h->clear_psn_offset = (uint16_t)uet_test_rand_bits(16);
+	/* a CLEAR_PSN after the PSN is refused (UET_CLEAR_PSN_OFFSET_MAX) */
+	h->clear_psn_offset = (uint16_t)uet_test_rand_bits(15);
 	h->psn = (uint32_t)uet_test_rand_bits(32);
 	h->spdcid = rnonzero16();
 	if (h->syn) {
@@ -483,19 +484,20 @@ static const struct vec vecs[] = {
 	  { [1] = 0x63 } },
 	/*
 	 * pds-formats.md 3.11: ROD_CC (14), REQUEST_STD, ar + syn, all-ones
-	 * numeric fields.  u16 = 14 << 11 | 3 << 7 | 0x0c = 0x7000 + 0x180
-	 * + 0x0c = 0x718c.  Slot = 1 << 12 | 0xfff = 0x1fff.
+	 * numeric fields (clear_psn_offset: its largest, 0x7fff).  u16 =
+	 * 14 << 11 | 3 << 7 | 0x0c = 0x7000 + 0x180 + 0x0c = 0x718c.  Slot
+	 * = 1 << 12 | 0xfff = 0x1fff.
 	 */
 	{ "rod_cc_req_syn", F_RUD_ROD_CC,
 	  &(const struct uet_pds_rud_rod_cc_req){
 		.req = { .type = UET_PDS_TYPE_ROD_CC_REQ,
 			 .next_hdr = UET_HDR_REQUEST_STD, .ar = true,
-			 .syn = true, .clear_psn_offset = 0xffff,
+			 .syn = true, .clear_psn_offset = 0x7fff,
 			 .psn = 0xffffffff, .spdcid = 0xffff,
 			 .pdc_info = UET_PDC_INFO_USE_RSV_PDC,
 			 .psn_offset = 0xfff },
 		.req_cc_state = { 0x80, [15] = 0x01 } },
-	  { 0x71, 0x8c, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	  { 0x71, 0x8c, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff,
 	    0xff, 0xff, 0x1f, 0xff,
 	    0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 	    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01 },

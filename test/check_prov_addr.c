@@ -10,6 +10,8 @@
 #include <rdma/fabric.h>
 #include <rdma/fi_errno.h>
 
+#include <rdma/fi_uet_ext.h>
+
 #include "uet_addr.h"
 #include "uet_test.h"
 
@@ -191,11 +193,22 @@ START_TEST(test_addr_malformed)
 	z[2] = 0x10;			/* ri 0x1000 */
 	ck_assert_int_eq(uet_addr_from_raw(&a, &sin, sizeof(sin)),
 			 -FI_EINVAL);
-	sin6.sin6_flowinfo = htonl(0x01000000);
+	sin6.sin6_flowinfo = htonl(0x10000000);	/* reserved bit 28 */
 	ck_assert_int_eq(uet_addr_from_raw(&a, &sin6, sizeof(sin6)),
+			 -FI_EINVAL);
+	sin6.sin6_flowinfo = htonl(0x03000000);	/* wire profile 3 */
+	ck_assert_int_eq(uet_addr_from_raw(&a, &sin6, sizeof(sin6)),
+			 -FI_EINVAL);
+	z[2] = 0;
+	z[4] = 3;				/* wire profile 3 */
+	ck_assert_int_eq(uet_addr_from_raw(&a, &sin, sizeof(sin)),
 			 -FI_EINVAL);
 	/* nothing was written on failure */
 	ck_assert_int_eq(uet_addr_cmp(&a, &keep), 0);
+	z[4] = FI_UET_WIRE_UE;			/* profiles 0-2 are taken */
+	ck_assert_int_eq(uet_addr_from_raw(&a, &sin, sizeof(sin)), 0);
+	ck_assert_uint_eq(a.wire, FI_UET_WIRE_UE);
+	z[4] = 0;
 	sin6.sin6_flowinfo = htonl(0x00ffffff);
 	ck_assert_int_eq(uet_addr_from_raw(&a, &sin6, sizeof(sin6)), 0);
 }

@@ -469,7 +469,19 @@ START_TEST(test_addr_helpers)
 	ck_assert_uint_eq(pid, 0xfff);
 	ck_assert_uint_eq(ri, 0x001);
 	ck_assert_mem_eq(&nic, &sin6, sizeof(sin6));
-	raw[4] = 1;	/* flowinfo bits 24-31 */
+	/* flowinfo bits 24-27: the wire profile (0-2), 28-31 reserved */
+	ck_assert_int_eq(fi_uet_addr_wire(raw, len), FI_UET_WIRE_UNSPEC);
+	ck_assert_int_eq(fi_uet_addr_set_wire(raw, len, FI_UET_WIRE_UE), 0);
+	ck_assert_int_eq(fi_uet_addr_wire(raw, len), FI_UET_WIRE_UE);
+	ck_assert_uint_eq(raw[4], 0x02);
+	ck_assert_int_eq(fi_uet_addr_parse(raw, len, NULL, &pid, &ri), 0);
+	ck_assert_uint_eq(pid, 0xfff);
+	ck_assert_uint_eq(ri, 0x001);
+	ck_assert_int_eq(fi_uet_addr_set_wire(raw, len, 3), -FI_EINVAL);
+	raw[4] = 0x03;	/* no such profile */
+	ck_assert_int_eq(fi_uet_addr_parse(raw, len, NULL, NULL, NULL),
+			 -FI_EINVAL);
+	raw[4] = 0x10;	/* flowinfo bit 28 */
 	ck_assert_int_eq(fi_uet_addr_parse(raw, len, NULL, NULL, NULL),
 			 -FI_EINVAL);
 }

@@ -157,6 +157,12 @@ int main(void)
 	CHECK(fi_uet_addr_parse(name[1], len[1], &nic, &pid, &ri));
 	CHECK(fi_uet_addr_build((struct sockaddr *)&nic, pid, ri, again,
 				&alen));
+	/* fi_getname says the wire profile; the built name says none */
+	if (fi_uet_addr_wire(name[1], len[1]) != FI_UET_WIRE_UEPLUS &&
+	    fi_uet_addr_wire(name[1], len[1]) != FI_UET_WIRE_UE)
+		FAIL("fi_getname did not say the wire profile");
+	CHECK(fi_uet_addr_set_wire(again, alen,
+				   fi_uet_addr_wire(name[1], len[1])));
 	if (alen != len[1] || alen != fi_uet_addr_size(AF_INET) ||
 	    memcmp(again, name[1], alen))
 		FAIL("fi_uet_addr_build did not rebuild the name");

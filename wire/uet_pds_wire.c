@@ -350,7 +350,8 @@ static int rud_rod_check(const struct uet_pds_rud_rod_req *h, bool cc)
 		return UET_WIRE_ERANGE;		/* does not fit 5 bits */
 	if (!rud_rod_type_valid(h->type, cc))
 		return UET_WIRE_ETYPE;
-	if (h->next_hdr > UET_HDR_MAX || h->spdcid == 0)
+	if (h->next_hdr > UET_HDR_MAX || h->spdcid == 0 ||
+	    h->clear_psn_offset > UET_CLEAR_PSN_OFFSET_MAX)
 		return UET_WIRE_ERANGE;
 	if (h->syn ? !pdc_est_valid(h->pdc_info, h->psn_offset) :
 		     h->dpdcid == 0)
@@ -394,8 +395,11 @@ static int rud_rod_get(enum uet_wire_prof wp, struct uet_pds_rud_rod_req *out,
 			   &h.psn_offset);
 	if (ret)
 		return ret;
+	/* A CLEAR_PSN after the PSN is no PSN of this PDC: also how a
+	 * request of the other profile shows (docs/conformance.md) */
 	if (h.next_hdr > UET_HDR_MAX || h.spdcid == 0 ||
-	    (!h.syn && h.dpdcid == 0))
+	    (!h.syn && h.dpdcid == 0) ||
+	    h.clear_psn_offset > UET_CLEAR_PSN_OFFSET_MAX)
 		return UET_WIRE_ERANGE;
 	*out = h;
 	return 0;

@@ -65,6 +65,11 @@ const char *uet_wire_prof_str(unsigned int wp);
  * or -1. */
 int uet_wire_prof_parse(const char *s);
 
+/* Whether the datagram at buf (PDS header first, after any TSS) parses
+ * in profile wp: its PDS header and the SES header next_hdr names. */
+bool uet_wire_datagram_parses(enum uet_wire_prof wp, const uint8_t *buf,
+			      size_t len);
+
 /* Human-readable name of a UET_WIRE_E* value (for logs and tests). */
 const char *uet_wire_strerror(ssize_t err);
 

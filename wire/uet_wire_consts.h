@@ -194,6 +194,9 @@ enum uet_nack_ue_code {
 #define UET_PDC_INFO_USE_RSV_PDC	0x1
 #define UET_PDC_INFO_RSVD_MASK		0xe
 #define UET_PSN_OFFSET_MAX		0xfff	/* 12-bit psn_offset */
+/* PSN - CLEAR_PSN of a request: a CLEAR_PSN after the PSN (UE 1.0.1's
+ * signed offset above 0) is refused in both profiles. */
+#define UET_CLEAR_PSN_OFFSET_MAX	0x7fff
 
 /* Congestion-control type in ACK_CC/ACK_CCX and CMS state (3.7). */
 enum uet_cc_type {

@@ -87,6 +87,10 @@ enum fi_uet_drop {
 	FI_UET_DROP_RDATA,		/* SES: read data answering no READ
 					 * outstanding on its PDC (late or
 					 * forged) */
+	FI_UET_DROP_WIRE_MISMATCH,	/* PDS: datagrams that parse only in
+					 * the other wire profile (a peer
+					 * with another FI_UET_WIRE; not in
+					 * malformed) */
 	FI_UET_DROP_MAX = 32		/* room for more causes */
 };
 
@@ -126,6 +130,9 @@ struct fi_uet_counters {
 	uint64_t tss_replays;		/* sequence number seen already */
 	uint64_t tss_too_old;		/* older than the replay window */
 	uint64_t tss_rekeys;
+	/* Appended after TSS (a shorter len gets what fits). */
+	uint64_t wire_mismatch;		/* = drops[FI_UET_DROP_WIRE_MISMATCH] */
+	uint32_t wire;			/* enum fi_uet_wire of the domain */
 };
 
 struct fi_uet_ops_v1 {
@@ -282,14 +289,80 @@ static inline int fi_uet_prov_errno_local(int prov_errno)
 /*
  * A uet endpoint address (fi_getname, fi_av_insert) is a plain sockaddr
  * of the NIC's IP address and UDP port that also names the endpoint by
- * its PIDonFEP (pid) and resource index (ri), 12 bits each:
+ * its PIDonFEP (pid) and resource index (ri), 12 bits each, and the wire
+ * profile its NIC speaks (enum fi_uet_wire):
  *   FI_SOCKADDR_IN   struct sockaddr_in; sin_zero bytes 0-1 the pid,
- *                    bytes 2-3 the ri (big-endian), bytes 4-7 zero;
+ *                    bytes 2-3 the ri (big-endian), byte 4 the wire
+ *                    profile, bytes 5-7 zero;
  *   FI_SOCKADDR_IN6  struct sockaddr_in6; sin6_flowinfo (network order)
- *                    pid << 12 | ri, bits 24-31 zero.
- * A sockaddr with sin_zero / sin6_flowinfo zero names pid 0, ri 0.
+ *                    wire << 24 | pid << 12 | ri, bits 28-31 zero.
+ * A sockaddr with sin_zero / sin6_flowinfo zero names pid 0, ri 0 and no
+ * profile.  fi_getname always says the profile; fi_av_insert refuses an
+ * address of the other profile (FI_ADDR_NOTAVAIL, -FI_EADDRNOTAVAIL with
+ * FI_SYNC_ERR; the log names both profiles).
+ *
+ * The wire profile of a domain (docs/conformance.md): the one its
+ * fi_info's src_addr says, else FI_UET_WIRE (ueplus unless set).  To
+ * open one domain in the other profile, set it in info->src_addr with
+ * fi_uet_addr_set_wire() before fi_domain().
  */
 #define FI_UET_ADDR_ID_MAX	0xfffu
+
+enum fi_uet_wire {
+	FI_UET_WIRE_UNSPEC = 0,		/* not said (the domain's) */
+	FI_UET_WIRE_UEPLUS = 1,		/* UE+, PMR's (the default) */
+	FI_UET_WIRE_UE = 2,		/* the published UE 1.0.1 */
+};
+
+/* The wire profile a uet address of len bytes says (enum fi_uet_wire),
+ * or -FI_EINVAL for NULL, a short length or another family. */
+static inline int fi_uet_addr_wire(const void *addr, size_t len)
+{
+	struct sockaddr_storage ss;
+
+	if (!addr || len < sizeof(sa_family_t))
+		return -FI_EINVAL;
+	memset(&ss, 0, sizeof(ss));
+	memcpy(&ss, addr, len < sizeof(ss) ? len : sizeof(ss));
+	if (ss.ss_family == AF_INET && len >= sizeof(struct sockaddr_in))
+		return ((unsigned char *)((struct sockaddr_in *)&ss)->sin_zero)[4];
+	if (ss.ss_family == AF_INET6 && len >= sizeof(struct sockaddr_in6))
+		return (int)(ntohl(((struct sockaddr_in6 *)&ss)->sin6_flowinfo)
+			     >> 24 & 0xf);
+	return -FI_EINVAL;
+}
+
+/* Make the uet address of len bytes at addr say wire (enum fi_uet_wire):
+ * 0, or -FI_EINVAL. */
+static inline int fi_uet_addr_set_wire(void *addr, size_t len, int wire)
+{
+	sa_family_t family;
+
+	if (!addr || len < sizeof(family) || wire < FI_UET_WIRE_UNSPEC ||
+	    wire > FI_UET_WIRE_UE)
+		return -FI_EINVAL;
+	memcpy(&family, (const char *)addr +
+	       offsetof(struct sockaddr, sa_family), sizeof(family));
+	if (family == AF_INET && len >= sizeof(struct sockaddr_in)) {
+		struct sockaddr_in sin;
+
+		memcpy(&sin, addr, sizeof(sin));
+		((unsigned char *)sin.sin_zero)[4] = (unsigned char)wire;
+		memcpy(addr, &sin, sizeof(sin));
+		return 0;
+	}
+	if (family == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
+		struct sockaddr_in6 sin6;
+		uint32_t f;
+
+		memcpy(&sin6, addr, sizeof(sin6));
+		f = ntohl(sin6.sin6_flowinfo) & ~(0xfu << 24);
+		sin6.sin6_flowinfo = htonl(f | (uint32_t)wire << 24);
+		memcpy(addr, &sin6, sizeof(sin6));
+		return 0;
+	}
+	return -FI_EINVAL;
+}
 
 /* The size of a uet address of family AF_INET or AF_INET6, else 0. */
 static inline size_t fi_uet_addr_size(int family)
@@ -365,7 +438,7 @@ static inline int fi_uet_addr_parse(const void *addr, size_t len,
 		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
 		unsigned char *z = (unsigned char *)sin->sin_zero;
 
-		if (z[4] | z[5] | z[6] | z[7])
+		if (z[4] > FI_UET_WIRE_UE || (z[5] | z[6] | z[7]))
 			return -FI_EINVAL;
 		p = (uint16_t)(z[0] << 8 | z[1]);
 		r = (uint16_t)(z[2] << 8 | z[3]);
@@ -376,9 +449,9 @@ static inline int fi_uet_addr_parse(const void *addr, size_t len,
 		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
 		uint32_t f = ntohl(sin6->sin6_flowinfo);
 
-		if (f >> 24)
+		if (f >> 28 || (f >> 24 & 0xf) > FI_UET_WIRE_UE)
 			return -FI_EINVAL;
-		p = (uint16_t)(f >> 12);
+		p = (uint16_t)(f >> 12 & FI_UET_ADDR_ID_MAX);
 		r = (uint16_t)(f & FI_UET_ADDR_ID_MAX);
 		sin6->sin6_flowinfo = 0;
 	}

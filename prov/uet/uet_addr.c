@@ -9,16 +9,21 @@
 
 #include <rdma/fabric.h>
 #include <rdma/fi_errno.h>
+#include <rdma/fi_uet_ext.h>
 
 #include "uet_addr.h"
 #include "uet_byteorder.h"
 
-/* sin_zero: pid at 0, ri at 2, zero from 4 on. */
+/* sin_zero: pid at 0, ri at 2, the wire profile at 4, zero from 5 on. */
 #define UET_ADDR_SIN_PID	0
 #define UET_ADDR_SIN_RI		2
-#define UET_ADDR_SIN_RSVD	4
-/* sin6_flowinfo (host order): pid in 23..12, ri in 11..0. */
-#define UET_ADDR_FLOW_RSVD	0xff000000u
+#define UET_ADDR_SIN_WIRE	4
+#define UET_ADDR_SIN_RSVD	5
+/* sin6_flowinfo (host order): the wire profile in 27..24, pid in 23..12,
+ * ri in 11..0. */
+#define UET_ADDR_FLOW_WIRE_SHIFT 24
+#define UET_ADDR_FLOW_WIRE	0x0f000000u
+#define UET_ADDR_FLOW_RSVD	0xf0000000u
 
 static bool uet_addr_id_ok(uint16_t id)
 {
@@ -38,7 +43,9 @@ static int uet_addr_from_sin(struct uet_addr *a, const void *raw)
 			return -FI_EINVAL;
 	a->pid = uet_get_be16(z + UET_ADDR_SIN_PID);
 	a->ri = uet_get_be16(z + UET_ADDR_SIN_RI);
-	if (!uet_addr_id_ok(a->pid) || !uet_addr_id_ok(a->ri))
+	a->wire = z[UET_ADDR_SIN_WIRE];
+	if (!uet_addr_id_ok(a->pid) || !uet_addr_id_ok(a->ri) ||
+	    a->wire > FI_UET_WIRE_UE)
 		return -FI_EINVAL;
 	memset(&a->u, 0, sizeof(a->u));
 	a->u.sin.sin_family = AF_INET;
@@ -57,8 +64,12 @@ static int uet_addr_from_sin6(struct uet_addr *a, const void *raw)
 	flow = ntohl(sin6.sin6_flowinfo);
 	if (flow & UET_ADDR_FLOW_RSVD)
 		return -FI_EINVAL;
-	a->pid = (uint16_t)(flow >> UET_ADDR_ID_BITS);
+	a->pid = (uint16_t)(flow >> UET_ADDR_ID_BITS & UET_ADDR_ID_MAX);
 	a->ri = (uint16_t)(flow & UET_ADDR_ID_MAX);
+	a->wire = (uint8_t)((flow & UET_ADDR_FLOW_WIRE) >>
+			    UET_ADDR_FLOW_WIRE_SHIFT);
+	if (a->wire > FI_UET_WIRE_UE)
+		return -FI_EINVAL;
 	memset(&a->u, 0, sizeof(a->u));
 	a->u.sin6.sin6_family = AF_INET6;
 	a->u.sin6.sin6_port = sin6.sin6_port;
@@ -98,6 +109,18 @@ int uet_addr_from_raw(struct uet_addr *a, const void *raw, size_t len)
 	return 0;
 }
 
+const char *uet_wire_name(uint8_t wire)
+{
+	switch (wire) {
+	case FI_UET_WIRE_UEPLUS:
+		return "ueplus";
+	case FI_UET_WIRE_UE:
+		return "ue";
+	default:
+		return "unspecified";
+	}
+}
+
 size_t uet_addr_to_raw(const struct uet_addr *a, void *raw, size_t len)
 {
 	struct sockaddr_in sin;
@@ -112,10 +135,13 @@ size_t uet_addr_to_raw(const struct uet_addr *a, void *raw, size_t len)
 		memset(z, 0, sizeof(sin.sin_zero));
 		uet_put_be16(z + UET_ADDR_SIN_PID, a->pid);
 		uet_put_be16(z + UET_ADDR_SIN_RI, a->ri);
+		z[UET_ADDR_SIN_WIRE] = a->wire;
 		memcpy(raw, &sin, sizeof(sin));
 	} else {
 		sin6 = a->u.sin6;
-		sin6.sin6_flowinfo = htonl((uint32_t)a->pid << UET_ADDR_ID_BITS |
+		sin6.sin6_flowinfo = htonl((uint32_t)a->wire <<
+					   UET_ADDR_FLOW_WIRE_SHIFT |
+					   (uint32_t)a->pid << UET_ADDR_ID_BITS |
 					   a->ri);
 		memcpy(raw, &sin6, sizeof(sin6));
 	}

@@ -8,10 +8,13 @@
  *
  *   IPv4  struct sockaddr_in; sin_zero carries the endpoint:
  *         bytes 0-1 PIDonFEP big-endian, bytes 2-3 resource index
- *         big-endian, bytes 4-7 zero.  An all-zero sin_zero (any sockaddr
- *         an application builds itself) means pid 0, ri 0.
+ *         big-endian, byte 4 the wire profile (enum fi_uet_wire: 0 not
+ *         said, 1 UE+, 2 UE 1.0.1), bytes 5-7 zero.  An all-zero
+ *         sin_zero (any sockaddr an application builds itself) means
+ *         pid 0, ri 0, profile not said.
  *   IPv6  struct sockaddr_in6; sin6_flowinfo (network order) carries
- *         pid << 12 | ri; bits 24-31 are zero.  The scope id is kept.
+ *         wire << 24 | pid << 12 | ri; bits 28-31 are zero.  The scope
+ *         id is kept.
  *
  * Both identifiers are 12 bits wide.  The raw (libfabric) form is exactly
  * sizeof(struct sockaddr_in) or sizeof(struct sockaddr_in6) bytes.
@@ -41,6 +44,7 @@ struct uet_addr {
 	socklen_t len;	/* sizeof(sin) or sizeof(sin6) */
 	uint16_t pid;	/* PIDonFEP, 12 bits */
 	uint16_t ri;	/* resource index, 12 bits */
+	uint8_t wire;	/* enum fi_uet_wire; 0: not said */
 };
 
 /*
@@ -49,6 +53,9 @@ struct uet_addr {
  * NULL, an unknown family, a short length or non-zero reserved bits.
  */
 int uet_addr_from_raw(struct uet_addr *a, const void *raw, size_t len);
+
+/* "ueplus", "ue" or "unspecified" for an enum fi_uet_wire value. */
+const char *uet_wire_name(uint8_t wire);
 
 /* Encode a into raw when len suffices; returns the length needed. */
 size_t uet_addr_to_raw(const struct uet_addr *a, void *raw, size_t len);

@@ -162,6 +162,22 @@ static int uet_av_report(struct uet_av *av, int done, void *context)
 	return 0;
 }
 
+/* An address that says another wire profile than the domain's cannot be
+ * reached: -FI_EADDRNOTAVAIL, with both profiles in the log. */
+static int uet_av_wire_check(struct uet_av *av, const struct uet_addr *a,
+			     size_t i)
+{
+	uint8_t own = av->domain->addr.wire;
+
+	if (!a->wire || !own || a->wire == own)
+		return 0;
+	UET_WARN(FI_LOG_AV, "address %zu speaks the '%s' wire profile, this "
+		 "domain '%s': peers must agree (FI_UET_WIRE, "
+		 "docs/conformance.md)\n", i, uet_wire_name(a->wire),
+		 uet_wire_name(own));
+	return -FI_EADDRNOTAVAIL;
+}
+
 static int uet_av_insert_addrs(struct uet_av *av, const struct uet_addr *as,
 			       size_t count, fi_addr_t *fi_addr,
 			       uint64_t flags, void *context)
@@ -176,7 +192,9 @@ static int uet_av_insert_addrs(struct uet_av *av, const struct uet_addr *as,
 	for (i = 0; i < count; i++) {
 		if (flags & FI_AV_USER_ID)
 			uid = fi_addr[i];
-		ret = uet_av_insert_one(av, &as[i], SIZE_MAX, &a);
+		ret = uet_av_wire_check(av, &as[i], i);
+		if (!ret)
+			ret = uet_av_insert_one(av, &as[i], SIZE_MAX, &a);
 		if (!ret && (flags & FI_AV_USER_ID)) {
 			uet_lock(&av->lock, UET_LOCK_AV);
 			av->tbl[a].has_user_id = true;

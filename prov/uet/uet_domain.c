@@ -219,6 +219,7 @@ static int uet_domain_open_dev(struct uet_domain *dom,
 	uint8_t raw[sizeof(struct sockaddr_in6)];
 	size_t rawlen = sizeof(raw);
 	const void *ip;
+	uint8_t wire;
 	int ret;
 
 	if (!info->src_addr) {
@@ -247,6 +248,9 @@ static int uet_domain_open_dev(struct uet_domain *dom,
 	attr.host = host;
 	attr.job_id = dom->job_id;
 	attr.tss_secret = dom->has_secret ? dom->secret : NULL;
+	/* The wire profile: src_addr's, else FI_UET_WIRE. */
+	wire = src.wire ? src.wire : uet_info_wire();
+	attr.wire = wire == FI_UET_WIRE_UE ? UET_WIRE_UE : UET_WIRE_UEPLUS;
 
 	uet_prov_backends_init();
 	ret = uet_hsi_dev_select(&dom->ops);
@@ -266,6 +270,7 @@ static int uet_domain_open_dev(struct uet_domain *dom,
 		ret = uet_addr_from_raw(&dom->addr, raw, rawlen);
 	if (ret)
 		goto err_close;
+	dom->addr.wire = wire;
 	if (dom->ops->get_limits && !dom->ops->get_limits(dom->dev, &lim))
 		dom->amo_max = lim.amo_max;
 	if (dom->data_progress == FI_PROGRESS_AUTO) {
@@ -283,12 +288,14 @@ static int uet_domain_open_dev(struct uet_domain *dom,
 				 fi_strerror(-ret));
 		dom->standby = !ret;
 	}
-	UET_INFO(FI_LOG_DOMAIN, "domain %s: %s device on %s port %u\n",
+	UET_INFO(FI_LOG_DOMAIN, "domain %s: %s device on %s port %u, wire "
+		 "profile %s\n",
 		 info->domain_attr && info->domain_attr->name ?
 		 info->domain_attr->name : "?", dom->ops->name, host,
 		 (unsigned int)ntohs(dom->addr.u.sa.sa_family == AF_INET ?
 				     dom->addr.u.sin.sin_port :
-				     dom->addr.u.sin6.sin6_port));
+				     dom->addr.u.sin6.sin6_port),
+		 uet_wire_name(wire));
 	return 0;
 
 err_close:

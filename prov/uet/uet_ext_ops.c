@@ -17,6 +17,8 @@
 
 _Static_assert((int)UET_HSI_DROP_RMA_ACCESS == (int)FI_UET_DROP_RMA_ACCESS,
 	       "fi_uet_drop follows uet_hsi_drop");
+_Static_assert((int)UET_HSI_DROP_WIRE_MISMATCH ==
+	       (int)FI_UET_DROP_WIRE_MISMATCH, "drop causes");
 _Static_assert((int)UET_HSI_DROP_RDATA == (int)FI_UET_DROP_RDATA,
 	       "fi_uet_drop follows uet_hsi_drop");
 _Static_assert((int)UET_HSI_DROP_N <= (int)FI_UET_DROP_MAX,
@@ -62,6 +64,8 @@ static int uet_ext_fill(struct uet_domain *dom, struct fi_uet_counters *c)
 	c->tss_replays = hc.tss_replays;
 	c->tss_too_old = hc.tss_too_old;
 	c->tss_rekeys = hc.tss_rekeys;
+	c->wire_mismatch = hc.drops[UET_HSI_DROP_WIRE_MISMATCH];
+	c->wire = dom->addr.wire;
 	return 0;
 }
 

@@ -67,6 +67,16 @@ const struct uet_env_var uet_info_env_addr_family =
 			 "Address family of the domains' addresses: any, "
 			 "ipv4 or ipv6 (for applications that cannot say, "
 			 "e.g. fi_pingpong)");
+static const struct uet_env_enum uet_info_wires[] = {
+	{ "ueplus", FI_UET_WIRE_UEPLUS },
+	{ "ue", FI_UET_WIRE_UE },
+	{ NULL, 0 },
+};
+const struct uet_env_var uet_info_env_wire =
+	UET_ENV_ENUM_VAR("wire", FI_UET_WIRE_UEPLUS, uet_info_wires,
+			 "Wire profile of the domains: ueplus (UE+, PMR's "
+			 "packet formats) or ue (the published UE 1.0.1); "
+			 "peers must agree (docs/conformance.md)");
 const struct uet_env_var uet_info_env_job_id =
 	UET_ENV_UINT_VAR("job_id", 1, 0, UET_JOB_ID_MAX,
 			 "JobID (auth_key) of domains whose hints give none");
@@ -778,6 +788,11 @@ static int uet_info_set_addr(void **raw, size_t *rawlen,
 	return 0;
 }
 
+uint8_t uet_info_wire(void)
+{
+	return (uint8_t)uet_env_get_enum(&uet_info_env_wire);
+}
+
 /* uet's defaults for an endpoint of type on interface address ifc. */
 static struct fi_info *uet_info_new(uint32_t version,
 				    const struct uet_iface *ifc,
@@ -788,12 +803,18 @@ static struct fi_info *uet_info_new(uint32_t version,
 	struct fi_info *info = fi_allocinfo();
 	struct fi_domain_attr *d;
 	uint32_t job = (uint32_t)uet_env_get_uint(&uet_info_env_job_id);
+	struct uet_addr s;
 
 	if (!info)
 		return NULL;
+	/* The domain's wire profile: the hints' source address's, else
+	 * FI_UET_WIRE; always said in src_addr. */
+	s = *src;
+	s.wire = req->has_src && req->src.wire ? req->src.wire :
+		 uet_info_wire();
 	info->caps = type == FI_EP_RDM ? UET_CAPS_RDM : UET_CAPS_DGRAM;
 	info->addr_format = req->text ? FI_ADDR_STR : uet_addr_fi_format(src);
-	if (uet_info_set_addr(&info->src_addr, &info->src_addrlen, src,
+	if (uet_info_set_addr(&info->src_addr, &info->src_addrlen, &s,
 			      req->text) ||
 	    (req->has_dest &&
 	     uet_info_set_addr(&info->dest_addr, &info->dest_addrlen,

@@ -106,6 +106,9 @@ int uet_info_auth_key_parse(const void *key, size_t size, uint32_t *job,
 /* FI_UET_IFACE (interfaces offered) and FI_UET_JOB_ID (default JobID). */
 extern const struct uet_env_var uet_info_env_iface;
 extern const struct uet_env_var uet_info_env_job_id;
+extern const struct uet_env_var uet_info_env_wire;
+/* FI_UET_WIRE: enum fi_uet_wire, FI_UET_WIRE_UEPLUS unless set. */
+uint8_t uet_info_wire(void);
 /* FI_UET_ADDR_FAMILY: any, ipv4 or ipv6. */
 extern const struct uet_env_var uet_info_env_addr_family;
 

@@ -60,6 +60,7 @@ static const struct uet_env_var *const uet_env_vars[] = {
 	&uet_info_env_iface,
 	&uet_info_env_job_id,
 	&uet_info_env_addr_family,
+	&uet_info_env_wire,
 };
 
 /*
