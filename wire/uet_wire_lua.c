@@ -229,6 +229,8 @@ static void emit_fmt(FILE *o, const struct uet_wd_fmt *f)
 				uet_wd_mask_bits(fl->when_mask),
 				fl->when_val >>
 				uet_wd_mask_shift(fl->when_mask));
+		if (fl->vals)
+			fprintf(o, ", v = %u", fl->vals);
 		if (fl->vals && p->vals < 0)
 			fprintf(o, ", vt = VALS[%u]", fl->vals);
 		fprintf(o, " },\n");
@@ -462,10 +464,13 @@ static const char *const body =
 "      local fmt = FMT[prof][sf]\n"
 "      local n = header(tvb, pinfo, root, off, fmt)\n"
 "      if not n then return tvb:len() end\n"
-"      local op = small(value(tvb, off, fmt.f[1]))\n"
-"      local vt = fmt.f[1].pf == F[\"uet.ses.opcode\"] and\n"
-"        (nh >= 4 and VALS[7] or VALS[6]) or {}\n"
-"      pinfo.cols.info:append(\" \" .. (vt[op] or fmt.name))\n"
+"      local name = fmt.name\n"
+"      for _, e in ipairs(fmt.f) do\n"
+"        if e.pf == F[\"uet.ses.opcode\"] then\n"
+"          name = VALS[e.v][small(value(tvb, off, e))] or name\n"
+"        end\n"
+"      end\n"
+"      pinfo.cols.info:append(\" \" .. name)\n"
 "      local xf = ext_fmt(prof, sf, tvb, off)\n"
 "      off = off + n\n"
 "      if xf then\n"
