@@ -1768,7 +1768,9 @@ START_TEST(test_invalid_atomic_ext)
 			ck_assert_int_eq(f->enc(b, sizeof(b), &u), want);
 	}
 	for (v = 0; v <= 0xff; v++) {
-		ssize_t want = uet_amo_dtype_size(v) ?
+		/* UE+ has no code for the 128-bit integers (0x10, 0x11
+		 * are host values of UE 1.0.1's) */
+		ssize_t want = v <= UET_AMO_DTYPE_MAX && uet_amo_dtype_size(v) ?
 			       UET_SES_ATOMIC_EXT_LEN : UET_WIRE_ERANGE;
 
 		memcpy(b, f->vec, sizeof(b));

@@ -376,7 +376,13 @@ START_TEST(test_amo_dtypes)
 		ck_assert_uint_eq(uet_amo_dtype_size(v), 0);
 		ck_assert_str_eq(uet_amo_dtype_str(v), "UNKNOWN");
 	}
-	for (v = 0x10; v <= 0xff; v++)
+	/* UE 1.0.1's 128-bit integers: host values past UE+'s codes */
+	ck_assert_uint_eq(UET_AMO_INT128, 0x10);
+	ck_assert_uint_eq(UET_AMO_UINT128, 0x11);
+	ck_assert_uint_eq(uet_amo_dtype_size(UET_AMO_INT128), 16);
+	ck_assert_uint_eq(uet_amo_dtype_size(UET_AMO_UINT128), 16);
+	ck_assert_str_eq(uet_amo_dtype_str(UET_AMO_UINT128), "UINT128");
+	for (v = 0x12; v <= 0xff; v++)
 		ck_assert_uint_eq(uet_amo_dtype_size(v), 0);
 	check_rows("Table 3-23", semctl, N(semctl), NULL);
 }

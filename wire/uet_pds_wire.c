@@ -767,14 +767,17 @@ _Static_assert(offsetof(struct uet_pds_rud_rod_cc_req, req) == 0 &&
 					uint8_t *buf, size_t len,	\
 					const type *h)			\
 	{								\
-		return pds_encode(wp == UET_WIRE_UE ? &(fmt_ue) :	\
-				  &(fmt_ueplus), buf, len, h);		\
+		/* two calls, so that each inlines a constant table */	\
+		if (wp == UET_WIRE_UE)					\
+			return pds_encode(&(fmt_ue), buf, len, h);	\
+		return pds_encode(&(fmt_ueplus), buf, len, h);		\
 	}								\
 	ssize_t uet_pds_##name##_decode(enum uet_wire_prof wp, type *h,	\
 					const uint8_t *buf, size_t len)	\
 	{								\
-		return pds_decode(wp == UET_WIRE_UE ? &(fmt_ue) :	\
-				  &(fmt_ueplus), h, buf, len);		\
+		if (wp == UET_WIRE_UE)					\
+			return pds_decode(&(fmt_ue), h, buf, len);	\
+		return pds_decode(&(fmt_ueplus), h, buf, len);		\
 	}
 
 PDS_CODEC(rud_rod_req, struct uet_pds_rud_rod_req, fmt_rud_rod,

@@ -265,7 +265,29 @@ static bool amo_cas_op_ok(uint64_t op)
 
 static bool amo_dtype_ok(uint64_t dtype)
 {
-	return dtype <= UINT8_MAX && uet_amo_dtype_size((unsigned int)dtype);
+	return dtype <= UET_AMO_DTYPE_MAX &&
+	       uet_amo_dtype_size((unsigned int)dtype);
+}
+
+static uint8_t amo_dtype_from_wire(enum uet_wire_prof wp, uint8_t code);
+
+/* A UE 1.0.1 datatype code uet has a type for. */
+static bool ue_amo_dtype_ok(uint64_t code)
+{
+	return code <= UINT8_MAX &&
+	       amo_dtype_from_wire(UET_WIRE_UE, (uint8_t)code) !=
+	       UET_AMO_DTYPE_UNKNOWN;
+}
+
+/* UE 1.0.1 carries MSWAP in the 4-byte extension. */
+static bool ue_amo_cas_op_ok(uint64_t op)
+{
+	return op >= UET_AMO_CSWAP && op <= UET_AMO_CSWAP_GT;
+}
+
+bool uet_ses_amo_uses_cas(enum uet_wire_prof wp, uint8_t op)
+{
+	return wp == UET_WIRE_UE ? ue_amo_cas_op_ok(op) : amo_cas_op_ok(op);
 }
 
 /* ---- atomic datatypes on the wire ---- */
@@ -333,6 +355,7 @@ struct ses_fmt {
 	uint8_t len;		/* UET_SES_*_LEN */
 	uint16_t size;		/* sizeof the struct */
 	bool som;		/* HEAD_REQ: the som it carries */
+	bool solo;		/* a one-packet format: eom must be set too */
 	bool hd_rsvd;		/* request hd is reserved in this format */
 	uint8_t rsp_opcode;	/* HEAD_RSP: the format's opcode */
 	bool (*opcode_ok)(uint8_t opcode);	/* HEAD_REQ: else ETYPE */
@@ -401,8 +424,23 @@ static const struct uet_wire_field small_msg_fields[] = {
 
 static const struct ses_fmt fmt_small_msg = {
 	.head = HEAD_SMALL, .len = UET_SES_SMALL_MSG_LEN,
-	.size = sizeof(struct uet_ses_small_msg), .som = true,
+	.size = sizeof(struct uet_ses_small_msg), .som = true, .solo = true,
 	.t = FMT_TABLE(small_msg_fields),
+};
+
+/* UE 1.0.1 medium request: the standard bytes 0-1; header_data at 12-19
+ * (the buffer_offset slot when hd = 0), initiator, match_bits. */
+static const struct uet_wire_field ue_small_msg_fields[] = {
+	SMALL_PREFIX_FIELDS(struct uet_ses_small_msg),
+	UET_WF_U(struct uet_ses_small_msg, header_data, 12, 8),
+	UET_WF_U(struct uet_ses_small_msg, initiator, 20, 4),
+	UET_WF_U(struct uet_ses_small_msg, match_bits, 24, 8),
+};
+
+static const struct ses_fmt ue_fmt_small_msg = {
+	.head = HEAD_REQ, .len = UET_SES_UE_SMALL_MSG_LEN,
+	.size = sizeof(struct uet_ses_small_msg), .som = true, .solo = true,
+	.t = FMT_TABLE(ue_small_msg_fields),
 };
 
 /* hd is reserved in this format (ses-formats.md Table 3-10). */
@@ -414,8 +452,20 @@ static const struct uet_wire_field opt_nonmatch_fields[] = {
 
 static const struct ses_fmt fmt_opt_nonmatch = {
 	.head = HEAD_SMALL, .len = UET_SES_OPT_NONMATCH_LEN,
-	.size = sizeof(struct uet_ses_opt_nonmatch), .som = true,
+	.size = sizeof(struct uet_ses_opt_nonmatch), .som = true, .solo = true,
 	.hd_rsvd = true, .t = FMT_TABLE(opt_nonmatch_fields),
+};
+
+/* UE 1.0.1 small request: standard bytes 0-1, 20 bytes. */
+static const struct uet_wire_field ue_opt_nonmatch_fields[] = {
+	SMALL_PREFIX_FIELDS(struct uet_ses_opt_nonmatch),
+	UET_WF_U(struct uet_ses_opt_nonmatch, buffer_offset, 12, 8),
+};
+
+static const struct ses_fmt ue_fmt_opt_nonmatch = {
+	.head = HEAD_REQ, .len = UET_SES_UE_OPT_NONMATCH_LEN,
+	.size = sizeof(struct uet_ses_opt_nonmatch), .som = true, .solo = true,
+	.hd_rsvd = true, .t = FMT_TABLE(ue_opt_nonmatch_fields),
 };
 
 static const struct uet_wire_field rsp_fields[] = {
@@ -431,6 +481,13 @@ static const struct ses_fmt fmt_rsp = {
 	.head = HEAD_RSP, .len = UET_SES_RSP_LEN,
 	.size = sizeof(struct uet_ses_rsp), .rsp_opcode = UET_RESPONSE,
 	.t = FMT_TABLE(rsp_fields),
+};
+
+/* UE 1.0.1: the same fields, without UE+'s reserved tail (12 bytes). */
+static const struct ses_fmt ue_fmt_rsp = {
+	.head = HEAD_RSP, .len = UET_SES_UE_RSP_LEN,
+	.size = sizeof(struct uet_ses_rsp), .rsp_opcode = UET_RESPONSE,
+	.t = { rsp_fields, 4, UET_WF_BE },
 };
 
 static const struct uet_wire_field rsp_data_fields[] = {
@@ -452,6 +509,14 @@ static const struct ses_fmt fmt_rsp_data = {
 	.rsp_opcode = UET_RESPONSE_W_DATA, .t = FMT_TABLE(rsp_data_fields),
 };
 
+/* UE 1.0.1: 20 bytes (payload_length 14 bits, as two of the three
+ * readings have it; docs/conformance.md). */
+static const struct ses_fmt ue_fmt_rsp_data = {
+	.head = HEAD_RSP, .len = UET_SES_UE_RSP_DATA_LEN,
+	.size = sizeof(struct uet_ses_rsp_data),
+	.rsp_opcode = UET_RESPONSE_W_DATA, .t = { rsp_data_fields, 7, UET_WF_BE },
+};
+
 static const struct uet_wire_field opt_rsp_data_fields[] = {
 	UET_WF_U(struct uet_ses_opt_rsp_data, payload_length, 2, 2,
 		 .max = UET_SES_SMALL_LEN_MAX),
@@ -468,6 +533,13 @@ static const struct ses_fmt fmt_opt_rsp_data = {
 	.t = FMT_TABLE(opt_rsp_data_fields),
 };
 
+static const struct ses_fmt ue_fmt_opt_rsp_data = {
+	.head = HEAD_RSP, .len = UET_SES_UE_OPT_RSP_DATA_LEN,
+	.size = sizeof(struct uet_ses_opt_rsp_data),
+	.rsp_opcode = UET_RESPONSE_W_DATA,
+	.t = { opt_rsp_data_fields, 4, UET_WF_BE },
+};
+
 static const struct uet_wire_field atomic_ext_fields[] = {
 	UET_WF_U(struct uet_ses_atomic_ext, atomic_opcode, 0, 1,
 		 .ok = amo_ext_op_ok),
@@ -481,6 +553,23 @@ static const struct ses_fmt fmt_atomic_ext = {
 	.head = HEAD_NONE, .len = UET_SES_ATOMIC_EXT_LEN,
 	.size = sizeof(struct uet_ses_atomic_ext),
 	.t = FMT_TABLE(atomic_ext_fields),
+};
+
+/* UE 1.0.1: semantic_control is byte 2, byte 3 reserved (4 bytes). */
+#define UE_AMO_HEAD_FIELDS(T, op_ok)					\
+	UET_WF_U(T, atomic_opcode, 0, 1, .ok = op_ok),			\
+	UET_WF_U(T, atomic_datatype, 1, 1, .ok = ue_amo_dtype_ok),	\
+	UET_WF_U(T, semantic_control, 2, 1),				\
+	UET_WF_R(3, 1)
+
+static const struct uet_wire_field ue_atomic_ext_fields[] = {
+	UE_AMO_HEAD_FIELDS(struct uet_ses_atomic_ext, amo_ext_op_ok),
+};
+
+static const struct ses_fmt ue_fmt_atomic_ext = {
+	.head = HEAD_NONE, .len = UET_SES_UE_ATOMIC_EXT_LEN,
+	.size = sizeof(struct uet_ses_atomic_ext),
+	.t = FMT_TABLE(ue_atomic_ext_fields),
 };
 
 static const struct uet_wire_field cas_ext_fields[] = {
@@ -500,6 +589,18 @@ static const struct ses_fmt fmt_cas_ext = {
 	.t = FMT_TABLE(cas_ext_fields),
 };
 
+static const struct uet_wire_field ue_cas_ext_fields[] = {
+	UE_AMO_HEAD_FIELDS(struct uet_ses_cas_ext, ue_amo_cas_op_ok),
+	UET_WF_B(struct uet_ses_cas_ext, compare_mask_value, 4),
+	UET_WF_B(struct uet_ses_cas_ext, swap_value, 20),
+};
+
+static const struct ses_fmt ue_fmt_cas_ext = {
+	.head = HEAD_NONE, .len = UET_SES_UE_CAS_EXT_LEN,
+	.size = sizeof(struct uet_ses_cas_ext),
+	.t = FMT_TABLE(ue_cas_ext_fields),
+};
+
 static const struct uet_wire_field rdzv_ext_fields[] = {
 	UET_WF_U(struct uet_ses_rdzv_ext, eager_length, 0, 4),
 	UET_WF_U(struct uet_ses_rdzv_ext, memory_key, 4, 8),
@@ -512,6 +613,24 @@ static const struct ses_fmt fmt_rdzv_ext = {
 	.head = HEAD_NONE, .len = UET_SES_RDZV_EXT_LEN,
 	.size = sizeof(struct uet_ses_rdzv_ext),
 	.t = FMT_TABLE(rdzv_ext_fields),
+};
+
+/* UE 1.0.1: where to read (ri_generation 8, pid_on_fep 12 and
+ * resource_index 12 bits of the word at 4, as two of the three readings
+ * have it), the read offset and the read match bits; 24 bytes. */
+static const struct uet_wire_field ue_rdzv_ext_fields[] = {
+	UET_WF_U(struct uet_ses_rdzv_ext, eager_length, 0, 4),
+	UET_WF_BIT(struct uet_ses_rdzv_ext, read_ri_generation, 4, 4, 24, 8),
+	UET_WF_BIT(struct uet_ses_rdzv_ext, read_pid_on_fep, 4, 4, 12, 12),
+	UET_WF_BIT(struct uet_ses_rdzv_ext, read_resource_index, 4, 4, 0, 12),
+	UET_WF_U(struct uet_ses_rdzv_ext, buffer_offset, 8, 8),
+	UET_WF_U(struct uet_ses_rdzv_ext, memory_key, 16, 8),
+};
+
+static const struct ses_fmt ue_fmt_rdzv_ext = {
+	.head = HEAD_NONE, .len = UET_SES_UE_RDZV_EXT_LEN,
+	.size = sizeof(struct uet_ses_rdzv_ext),
+	.t = FMT_TABLE(ue_rdzv_ext_fields),
 };
 
 static const struct uet_wire_field defer_send_fields[] = {
@@ -548,6 +667,24 @@ static const struct ses_fmt fmt_rtr = {
 	.opcode_ok = rtr_opcode_ok, .t = FMT_TABLE(rtr_fields),
 };
 
+/* UE 1.0.1: the initiator at 20-23, then the two restart tokens. */
+static const struct uet_wire_field ue_rtr_fields[] = {
+	REQ_PREFIX_FIELDS(struct uet_ses_rtr),
+	UET_WF_U(struct uet_ses_rtr, buffer_offset, 12, 8,
+		 .ok = rtr_offset_ok),
+	UET_WF_U(struct uet_ses_rtr, initiator, 20, 4),
+	UET_WF_U(struct uet_ses_rtr, initiator_restart_token, 24, 4),
+	UET_WF_U(struct uet_ses_rtr, target_restart_token, 28, 4),
+	UET_WF_U(struct uet_ses_rtr, header_data, 32, 8),
+	UET_WF_U(struct uet_ses_rtr, request_length, 40, 4),
+};
+
+static const struct ses_fmt ue_fmt_rtr = {
+	.head = HEAD_REQ, .len = UET_SES_RTR_LEN,
+	.size = sizeof(struct uet_ses_rtr), .som = true,
+	.opcode_ok = rtr_opcode_ok, .t = FMT_TABLE(ue_rtr_fields),
+};
+
 /* ---- the codec every format goes through ---- */
 
 /* Request heads: ranges, som as the format's (small: som = eom = 1), hd
@@ -562,7 +699,7 @@ static int head_check(const struct ses_fmt *f, const void *h)
 	case HEAD_REQ:
 	case HEAD_SMALL:
 		if (!req_ctl_valid(c) || c->som != f->som ||
-		    (f->head == HEAD_SMALL && !c->eom) || (f->hd_rsvd && c->hd))
+		    (f->solo && !c->eom) || (f->hd_rsvd && c->hd))
 			return UET_WIRE_ERANGE;
 		return 0;
 	default:
@@ -616,7 +753,7 @@ static int req_head_get(const struct ses_fmt *f, struct uet_ses_req_ctl *c,
 	ret = small ? small_ctl_get(c, buf) : req_ctl_get(c, buf);
 	if (ret)
 		return ret;
-	if (c->som != f->som || (small && !c->eom))
+	if (c->som != f->som || (f->solo && !c->eom))
 		return UET_WIRE_ERANGE;
 	return 0;
 }
@@ -666,14 +803,17 @@ UET_WF_INLINE ssize_t ses_decode(const struct ses_fmt *f, void *h,
 					uint8_t *buf, size_t len,	\
 					const type *h)			\
 	{								\
-		return ses_encode(wp == UET_WIRE_UE ? &(fmt_ue) :	\
-				  &(fmt_ueplus), buf, len, h);		\
+		/* two calls, so that each inlines a constant table */	\
+		if (wp == UET_WIRE_UE)					\
+			return ses_encode(&(fmt_ue), buf, len, h);	\
+		return ses_encode(&(fmt_ueplus), buf, len, h);		\
 	}								\
 	ssize_t uet_ses_##name##_decode(enum uet_wire_prof wp, type *h,	\
 					const uint8_t *buf, size_t len)	\
 	{								\
-		return ses_decode(wp == UET_WIRE_UE ? &(fmt_ue) :	\
-				  &(fmt_ueplus), h, buf, len);		\
+		if (wp == UET_WIRE_UE)					\
+			return ses_decode(&(fmt_ue), h, buf, len);	\
+		return ses_decode(&(fmt_ueplus), h, buf, len);		\
 	}
 
 SES_CODEC(std_som1, struct uet_ses_std_som1, fmt_som1,
@@ -681,43 +821,44 @@ SES_CODEC(std_som1, struct uet_ses_std_som1, fmt_som1,
 SES_CODEC(std_som0, struct uet_ses_std_som0, fmt_som0,
 	  fmt_som0)
 SES_CODEC(small_msg, struct uet_ses_small_msg, fmt_small_msg,
-	  fmt_small_msg)
+	  ue_fmt_small_msg)
 SES_CODEC(opt_nonmatch, struct uet_ses_opt_nonmatch, fmt_opt_nonmatch,
-	  fmt_opt_nonmatch)
+	  ue_fmt_opt_nonmatch)
 SES_CODEC(rsp, struct uet_ses_rsp, fmt_rsp,
-	  fmt_rsp)
+	  ue_fmt_rsp)
 SES_CODEC(rsp_data, struct uet_ses_rsp_data, fmt_rsp_data,
-	  fmt_rsp_data)
+	  ue_fmt_rsp_data)
 SES_CODEC(opt_rsp_data, struct uet_ses_opt_rsp_data, fmt_opt_rsp_data,
-	  fmt_opt_rsp_data)
+	  ue_fmt_opt_rsp_data)
 
 /*
  * The atomic and CAS extensions carry the datatype as the profile codes
  * it (amo_dtype_to_wire): the tables see wire codes, callers see enum
  * uet_amo_dtype.  A datatype the profile has no code for is ERANGE.
  */
-#define AMO_CODEC(name, type, fmt_ueplus, fmt_ue)			\
+#define AMO_CODEC(name, type, ext, fmt_ueplus, fmt_ue)			\
 	ssize_t uet_ses_##name##_encode(enum uet_wire_prof wp,		\
 					uint8_t *buf, size_t len,	\
 					const type *h)			\
 	{								\
-		const struct ses_fmt *f = wp == UET_WIRE_UE ?		\
-					  &(fmt_ue) : &(fmt_ueplus);	\
 		type w = *h;						\
 									\
-		if (len < f->len)					\
+		if (len < uet_ses_ext_len(wp, ext))	\
 			return UET_WIRE_ENOBUFS;			\
 		w.atomic_datatype = amo_dtype_to_wire(wp,		\
 						      h->atomic_datatype); \
 		if (w.atomic_datatype == 0xff)				\
 			return UET_WIRE_ERANGE;				\
-		return ses_encode(f, buf, len, &w);			\
+		if (wp == UET_WIRE_UE)					\
+			return ses_encode(&(fmt_ue), buf, len, &w);	\
+		return ses_encode(&(fmt_ueplus), buf, len, &w);		\
 	}								\
 	ssize_t uet_ses_##name##_decode(enum uet_wire_prof wp, type *h,	\
 					const uint8_t *buf, size_t len)	\
 	{								\
-		ssize_t n = ses_decode(wp == UET_WIRE_UE ? &(fmt_ue) :	\
-				       &(fmt_ueplus), h, buf, len);	\
+		ssize_t n = wp == UET_WIRE_UE ?				\
+			    ses_decode(&(fmt_ue), h, buf, len) :	\
+			    ses_decode(&(fmt_ueplus), h, buf, len);	\
 									\
 		if (n > 0)						\
 			h->atomic_datatype =				\
@@ -725,15 +866,16 @@ SES_CODEC(opt_rsp_data, struct uet_ses_opt_rsp_data, fmt_opt_rsp_data,
 		return n;						\
 	}
 
-AMO_CODEC(atomic_ext, struct uet_ses_atomic_ext, fmt_atomic_ext,
-	  fmt_atomic_ext)
-AMO_CODEC(cas_ext, struct uet_ses_cas_ext, fmt_cas_ext, fmt_cas_ext)
+AMO_CODEC(atomic_ext, struct uet_ses_atomic_ext, UET_SES_EXT_ATOMIC,
+	  fmt_atomic_ext, ue_fmt_atomic_ext)
+AMO_CODEC(cas_ext, struct uet_ses_cas_ext, UET_SES_EXT_CAS, fmt_cas_ext,
+	  ue_fmt_cas_ext)
 SES_CODEC(rdzv_ext, struct uet_ses_rdzv_ext, fmt_rdzv_ext,
-	  fmt_rdzv_ext)
+	  ue_fmt_rdzv_ext)
 SES_CODEC(defer_send, struct uet_ses_defer_send, fmt_defer_send,
 	  fmt_defer_send)
 SES_CODEC(rtr, struct uet_ses_rtr, fmt_rtr,
-	  fmt_rtr)
+	  ue_fmt_rtr)
 
 _Static_assert(offsetof(struct uet_ses_std_som1, ctl) == 0 &&
 	       offsetof(struct uet_ses_std_som0, ctl) == 0 &&
@@ -802,8 +944,11 @@ int uet_ses_request_format(enum uet_wire_prof wp, unsigned int next_hdr,
 	switch (next_hdr) {
 	case UET_HDR_REQUEST_SMALL:
 	case UET_HDR_REQUEST_MEDIUM:
-		/* these two keep the opcode in byte 0 bits 7:2 */
-		if (b0 >> SMALL0_OPCODE_SHIFT > UET_SES_OPCODE_MAX)
+		/* UE+ keeps the opcode of these two in byte 0 bits 7:2,
+		 * UE 1.0.1 where every request has it */
+		if (wp != UET_WIRE_UE)
+			opcode = b0 >> SMALL0_OPCODE_SHIFT;
+		if (opcode > UET_SES_OPCODE_MAX)
 			return UET_WIRE_ETYPE;
 		if (next_hdr == UET_HDR_REQUEST_SMALL)
 			return UET_SES_FMT_OPT_NONMATCH;

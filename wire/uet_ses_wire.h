@@ -137,28 +137,44 @@ struct uet_ses_opt_rsp_data {
 	uint32_t original_request_psn;
 };
 
-/* Atomic extension (UET_SES_ATOMIC_EXT_LEN = 8 bytes). */
+/* Atomic extension (UE+ UET_SES_ATOMIC_EXT_LEN = 8 bytes, UE 1.0.1 4,
+ * where semantic_control is one byte). */
 struct uet_ses_atomic_ext {
 	uint8_t atomic_opcode;	/* enum uet_amo_op, any of Table 3-21 */
 	uint8_t atomic_datatype;	/* enum uet_amo_dtype, defined size */
 	uint16_t semantic_control;	/* UET_AMO_SEMCTL_* */
 };
 
-/* Compare-and-swap extension (UET_SES_CAS_EXT_LEN = 40 bytes). */
+/* Compare-and-swap extension (UE+ UET_SES_CAS_EXT_LEN = 40 bytes, UE
+ * 1.0.1 36: the values at 4-19 and 20-35). */
 struct uet_ses_cas_ext {
-	uint8_t atomic_opcode;	/* UET_AMO_CSWAP..UET_AMO_CSWAP_GT, MSWAP */
+	uint8_t atomic_opcode;	/* UET_AMO_CSWAP..UET_AMO_CSWAP_GT; UE+: MSWAP */
 	uint8_t atomic_datatype;	/* enum uet_amo_dtype, defined size */
 	uint16_t semantic_control;	/* UET_AMO_SEMCTL_* */
 	uint8_t compare_mask_value[16];	/* raw wire bytes 8-23 */
 	uint8_t swap_value[16];		/* raw wire bytes 24-39 */
 };
 
-/* Rendezvous extension (UET_SES_RDZV_EXT_LEN = 32 bytes). */
+/* Whether atomic opcode op travels in the CAS extension in profile wp
+ * (UE+: the compare-and-swaps and MSWAP; UE 1.0.1: the compare-and-swaps,
+ * MSWAP in the 4-byte extension). */
+bool uet_ses_amo_uses_cas(enum uet_wire_prof wp, uint8_t op);
+
+/*
+ * Rendezvous extension (UE+ UET_SES_RDZV_EXT_LEN = 32 bytes, UE 1.0.1
+ * 24).  UE 1.0.1 names memory_key "read match bits" and buffer_offset
+ * "read offset", and says where to read (read_*); UE+ carries
+ * remaining_length instead.  A member the profile does not carry is
+ * written as nothing and decodes as 0.
+ */
 struct uet_ses_rdzv_ext {
 	uint32_t eager_length;
 	uint64_t memory_key;
 	uint64_t buffer_offset;
-	uint32_t remaining_length;
+	uint32_t remaining_length;	/* UE+ only */
+	uint8_t read_ri_generation;	/* UE 1.0.1 only */
+	uint16_t read_pid_on_fep;	/* UE 1.0.1 only, 12 bits */
+	uint16_t read_resource_index;	/* UE 1.0.1 only, 12 bits */
 };
 
 /*
@@ -194,6 +210,7 @@ struct uet_ses_rtr {
 	uint64_t buffer_offset;		/* <= 2^32 - 2 */
 	uint32_t initiator_restart_token;
 	uint32_t target_restart_token;
+	uint32_t initiator;		/* UE 1.0.1 only (bytes 20-23) */
 	uint64_t header_data;
 	uint32_t request_length;
 };

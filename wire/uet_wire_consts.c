@@ -197,6 +197,8 @@ static const struct {
 	[UET_AMO_DOUBLE_COMPLEX] = { "DOUBLE_COMPLEX", 16 },
 	[UET_AMO_FLOAT16] = { "FLOAT16", 2 },
 	[UET_AMO_BFLOAT16] = { "BFLOAT16", 2 },
+	[UET_AMO_INT128] = { "INT128", 16 },
+	[UET_AMO_UINT128] = { "UINT128", 16 },
 };
 
 const char *uet_amo_dtype_str(unsigned int dtype)
