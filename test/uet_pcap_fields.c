@@ -29,6 +29,7 @@
 #include "uet_ses_wire.h"
 #include "uet_tss_wire.h"
 #include "uet_wire_desc.h"
+#include "wire_desc_codec.h"
 
 #define MAX_NAMES	256
 #define MAX_VALS	4096
@@ -145,81 +146,6 @@ static void put_fmt(enum uet_wire_prof wp, unsigned int id, const void *hs,
 	}
 }
 
-union hdr {
-	struct uet_pds_rud_rod_req rud;
-	struct uet_pds_rud_rod_cc_req rudcc;
-	struct uet_pds_rudi rudi;
-	struct uet_pds_uud_req uud;
-	struct uet_pds_ack ack;
-	struct uet_pds_ack_cc ackcc;
-	struct uet_pds_ack_ccx ackccx;
-	struct uet_pds_nack nack;
-	struct uet_pds_nack_ccx nackccx;
-	struct uet_pds_cp cp;
-	struct uet_pds_default_ses_rsp dsr;
-	struct uet_ses_std_som1 som1;
-	struct uet_ses_std_som0 som0;
-	struct uet_ses_small_msg sm;
-	struct uet_ses_opt_nonmatch onm;
-	struct uet_ses_defer_send def;
-	struct uet_ses_rtr rtr;
-	struct uet_ses_rsp rsp;
-	struct uet_ses_rsp_data rspd;
-	struct uet_ses_opt_rsp_data orsp;
-	struct uet_ses_atomic_ext ax;
-	struct uet_ses_cas_ext cx;
-	struct uet_ses_rdzv_ext rx;
-	struct uet_pds_prologue pro;
-	struct uet_tss_hdr tss;
-	uint32_t dci;
-};
-
-/* Decode format id with its codec: the length or a negative error. */
-static ssize_t decode(enum uet_wire_prof wp, unsigned int id, union hdr *h,
-		      const uint8_t *b, size_t len)
-{
-	memset(h, 0, sizeof(*h));
-	switch (id) {
-	case UET_WD_RUD_ROD_REQ:
-		return uet_pds_rud_rod_req_decode(wp, &h->rud, b, len);
-	case UET_WD_RUD_ROD_CC_REQ:
-		return uet_pds_rud_rod_cc_req_decode(wp, &h->rudcc, b, len);
-	case UET_WD_RUDI: return uet_pds_rudi_decode(wp, &h->rudi, b, len);
-	case UET_WD_UUD_REQ: return uet_pds_uud_req_decode(wp, &h->uud, b, len);
-	case UET_WD_ACK: return uet_pds_ack_decode(wp, &h->ack, b, len);
-	case UET_WD_ACK_CC: return uet_pds_ack_cc_decode(wp, &h->ackcc, b, len);
-	case UET_WD_ACK_CCX:
-		return uet_pds_ack_ccx_decode(wp, &h->ackccx, b, len);
-	case UET_WD_NACK: return uet_pds_nack_decode(wp, &h->nack, b, len);
-	case UET_WD_NACK_CCX:
-		return uet_pds_nack_ccx_decode(wp, &h->nackccx, b, len);
-	case UET_WD_CP: return uet_pds_cp_decode(wp, &h->cp, b, len);
-	case UET_WD_DEFAULT_SES_RSP:
-		return uet_pds_default_ses_rsp_decode(wp, &h->dsr, b, len);
-	case UET_WD_STD_SOM1: return uet_ses_std_som1_decode(wp, &h->som1, b, len);
-	case UET_WD_STD_SOM0: return uet_ses_std_som0_decode(wp, &h->som0, b, len);
-	case UET_WD_SMALL_MSG: return uet_ses_small_msg_decode(wp, &h->sm, b, len);
-	case UET_WD_OPT_NONMATCH:
-		return uet_ses_opt_nonmatch_decode(wp, &h->onm, b, len);
-	case UET_WD_DEFER_SEND:
-		return uet_ses_defer_send_decode(wp, &h->def, b, len);
-	case UET_WD_RTR: return uet_ses_rtr_decode(wp, &h->rtr, b, len);
-	case UET_WD_RSP: return uet_ses_rsp_decode(wp, &h->rsp, b, len);
-	case UET_WD_RSP_DATA: return uet_ses_rsp_data_decode(wp, &h->rspd, b, len);
-	case UET_WD_OPT_RSP_DATA:
-		return uet_ses_opt_rsp_data_decode(wp, &h->orsp, b, len);
-	case UET_WD_ATOMIC_EXT:
-		return uet_ses_atomic_ext_decode(wp, &h->ax, b, len);
-	case UET_WD_CAS_EXT: return uet_ses_cas_ext_decode(wp, &h->cx, b, len);
-	case UET_WD_RDZV_EXT: return uet_ses_rdzv_ext_decode(wp, &h->rx, b, len);
-	case UET_WD_TSS_PROLOGUE:
-		return uet_pds_prologue_decode(&h->pro, b, len);
-	case UET_WD_TSS_HDR: return uet_tss_hdr_decode(&h->tss, b, len);
-	case UET_WD_TSS_DCI: return uet_tss_dci_decode(&h->dci, b, len);
-	default: return UET_WIRE_ETYPE;
-	}
-}
-
 /* enum uet_ses_fmt -> the description's id. */
 static unsigned int ses_id(int fmt)
 {
@@ -245,7 +171,7 @@ static size_t one(enum uet_wire_prof wp, unsigned int id, uint64_t frame,
 		  const uint8_t *b, size_t len)
 {
 	union hdr h;
-	ssize_t n = decode(wp, id, &h, b, len);
+	ssize_t n = wd_decode(wp, id, &h, b, len);
 
 	if (n <= 0) {
 		fprintf(stderr, "frame %" PRIu64 ": %s: %s\n", frame,

@@ -14,15 +14,14 @@
 #include "uet_tss_wire.h"
 
 /*
- * Host members the UE 1.0.1 profile adds (docs on issue 29): ccc_id,
+ * PDS host members the UE 1.0.1 profile adds (issue 29): ccc_id,
  * credit_target (RUD_CC/ROD_CC), payload (NACK, control packet),
- * modified_length (default SES response), initiator (RTR),
- * read_ri_generation, read_pid_on_fep, read_resource_index (rendezvous
- * extension).  Until the codec has them, those UE fields are described
- * without a member (wire-only, not compared).
+ * modified_length (default SES response).  Until the PDS codec has them,
+ * those UE fields are described without a member (wire-only, not
+ * compared): set this to 1 when it does.
  */
-#ifndef UET_WD_HAVE_UE_MEMBERS
-#define UET_WD_HAVE_UE_MEMBERS 0
+#ifndef UET_WD_HAVE_UE_PDS_MEMBERS
+#define UET_WD_HAVE_UE_PDS_MEMBERS 0
 #endif
 
 #define MSZ(T, m)	sizeof(((T *)0)->m)
@@ -68,7 +67,7 @@
 #define WHEN(o, m, v)	.when_off = (o), .when_mask = (m), .when_val = (v)
 #define V(x)		.vals = UET_WD_V_##x
 
-#if UET_WD_HAVE_UE_MEMBERS
+#if UET_WD_HAVE_UE_PDS_MEMBERS
 #define NEWM(T, m, n, off_, len_, kind_, mask_, ...)			\
 	FM(T, m, n, off_, len_, kind_, mask_, __VA_ARGS__)
 #else
@@ -371,14 +370,13 @@ static const struct uet_wd_field small_msg_p[] = {
 	U(SM_T, match_bits, 16, 8),
 	U(SM_T, header_data, 24, 8),
 };
-/* UE 1.0.1 medium request: bytes 12-19 header_data when hd = 1, else
- * the buffer offset (no member in uet's struct). */
+/* UE 1.0.1 medium request: bytes 12-19 header_data when hd = 1, the
+ * buffer offset when hd = 0 (uet's struct holds either in header_data). */
 static const struct uet_wd_field small_msg_u[] = {
 	REQ_CTL(SM_T),
 	BITS(SM_T, request_length, 2, 2, 0x3fff),
 	ADDR(SM_T),
-	U(SM_T, header_data, 12, 8, WHEN(1, 0x04, 0x04)),
-	W("buffer_offset", 12, 8, UET_WD_UINT, 0, WHEN(1, 0x04, 0x00)),
+	U(SM_T, header_data, 12, 8),
 	U(SM_T, initiator, 20, 4),
 	U(SM_T, match_bits, 24, 8),
 };
@@ -416,7 +414,7 @@ static const struct uet_wd_field rtr_p[] = {
 static const struct uet_wd_field rtr_u[] = {
 	PREFIX(RTR_T),
 	U(RTR_T, buffer_offset, 12, 8, RNG(0, 0xfffffffe)),
-	NEWM(RTR_T, initiator, "initiator", 20, 4, UET_WD_UINT, 0),
+	U(RTR_T, initiator, 20, 4),
 	U(RTR_T, initiator_restart_token, 24, 4),
 	U(RTR_T, target_restart_token, 28, 4),
 	U(RTR_T, header_data, 32, 8),
@@ -528,12 +526,9 @@ static const struct uet_wd_field rdzv_p[] = {
 };
 static const struct uet_wd_field rdzv_u[] = {
 	U(RX_T, eager_length, 0, 4),
-	NEWM(RX_T, read_ri_generation, "read_ri_generation", 4, 4,
-	     UET_WD_UINT, 0xff000000),
-	NEWM(RX_T, read_pid_on_fep, "read_pid_on_fep", 4, 4, UET_WD_UINT,
-	     0x00fff000),
-	NEWM(RX_T, read_resource_index, "read_resource_index", 4, 4,
-	     UET_WD_UINT, 0x00000fff),
+	BITS(RX_T, read_ri_generation, 4, 4, 0xff000000),
+	BITS(RX_T, read_pid_on_fep, 4, 4, 0x00fff000),
+	BITS(RX_T, read_resource_index, 4, 4, 0x00000fff),
 	U(RX_T, buffer_offset, 8, 8),
 	U(RX_T, memory_key, 16, 8),
 };
