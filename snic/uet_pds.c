@@ -94,6 +94,19 @@ static uint64_t uet_pds_seed(const struct uet_pds_cfg *cfg,
 
 /* ---- helpers ---- */
 
+size_t uet_pds_mode_hdr_len(const struct uet_pds *pds, uint8_t mode)
+{
+	switch (mode) {
+	case UET_PDS_MODE_RUD:
+	case UET_PDS_MODE_ROD:
+		return uet_pds_type_len(pds->cfg.wire, UET_PDS_TYPE_RUD_REQ);
+	case UET_PDS_MODE_UUD:
+		return uet_pds_type_len(pds->cfg.wire, UET_PDS_TYPE_UUD_REQ);
+	default:
+		return uet_pds_type_len(pds->cfg.wire, UET_PDS_TYPE_RUDI_REQ);
+	}
+}
+
 void uet_pds_default_rsp(const struct uet_pds *pds, struct uet_pds_rsp *rsp)
 {
 	struct uet_pds_default_ses_rsp d;
@@ -841,9 +854,7 @@ int uet_pds_send(struct uet_pds *pds, const struct uet_pds_key *key,
 		return -EINVAL;
 	if (pds->destroying)
 		return -ECANCELED;
-	pds_len = key->mode == UET_PDS_MODE_RUD ||
-		  key->mode == UET_PDS_MODE_ROD ? UET_PDS_RUD_ROD_REQ_LEN :
-						  UET_PDS_RUDI_LEN;
+	pds_len = uet_pds_mode_hdr_len(pds, key->mode);
 	ret = uet_pds_pkt_check(pds, pkt, pds_len);
 	if (ret)
 		return ret;

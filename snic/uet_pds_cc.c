@@ -710,7 +710,8 @@ unsigned int uet_pds_cc_ack_fill(struct uet_pds *pds, struct uet_pdc *pdc,
 	switch (pds->cfg.cc & (UET_PDS_CC_NSCC | UET_PDS_CC_RCCC)) {
 	case UET_PDS_CC_RCCC:
 		*cc_type = UET_CC_CREDIT;
-		*state = uet_pds_cc_credit(pds, pdc, now);
+		*state = uet_pds_cc_credit_pack(pds->cfg.wire,
+						uet_pds_cc_credit(pds, pdc, now));
 		type = UET_PDS_TYPE_ACK_CC;
 		break;
 	case UET_PDS_CC_NSCC | UET_PDS_CC_RCCC:
@@ -732,14 +733,32 @@ unsigned int uet_pds_cc_ack_fill(struct uet_pds *pds, struct uet_pdc *pdc,
 	return type;
 }
 
-void uet_pds_cc_fb_from_state(struct uet_pds_cc_fb *fb, uint8_t cc_type,
+/*
+ * The CREDIT ack_cc_state: UE+ carries the credit in bytes as all 64
+ * bits; UE 1.0.1 as 24 bits at the top (then 24 reserved bits and
+ * ooo_count, 0 here), saturated (docs/conformance.md).
+ */
+#define UE_CREDIT_SHIFT	40
+#define UE_CREDIT_MAX	0xffffffu
+
+uint64_t uet_pds_cc_credit_pack(enum uet_wire_prof wp, uint64_t credit)
+{
+	if (wp != UET_WIRE_UE)
+		return credit;
+	return (credit > UE_CREDIT_MAX ? UE_CREDIT_MAX : credit)
+	       << UE_CREDIT_SHIFT;
+}
+
+void uet_pds_cc_fb_from_state(enum uet_wire_prof wp,
+			      struct uet_pds_cc_fb *fb, uint8_t cc_type,
 			      uint64_t state)
 {
 	uint8_t pend;
 
 	if (cc_type == UET_CC_CREDIT) {
 		fb->has_credit = true;
-		fb->credit = state;
+		fb->credit = wp == UET_WIRE_UE ? state >> UE_CREDIT_SHIFT :
+						 state;
 		return;
 	}
 	fb->has_nscc = true;
@@ -747,10 +766,10 @@ void uet_pds_cc_fb_from_state(struct uet_pds_cc_fb *fb, uint8_t cc_type,
 			       &fb->rcvd_bytes, &fb->ooo_count);
 }
 
-void uet_pds_cc_fb_from_ccx(struct uet_pds_cc_fb *fb, uint8_t cc_type,
-			    const uint8_t ccx[16])
+void uet_pds_cc_fb_from_ccx(enum uet_wire_prof wp, struct uet_pds_cc_fb *fb,
+			    uint8_t cc_type, const uint8_t ccx[16])
 {
-	uet_pds_cc_fb_from_state(fb, cc_type, uet_get_be64(ccx));
+	uet_pds_cc_fb_from_state(wp, fb, cc_type, uet_get_be64(ccx));
 	if (cc_type == UET_CC_NSCC) {
 		fb->has_credit = true;
 		fb->credit = uet_get_be64(ccx + 8);

@@ -185,9 +185,12 @@ unsigned int uet_pds_cc_ack_fill(struct uet_pds *pds, struct uet_pdc *pdc,
 				 uint8_t *cc_type, uint64_t *state,
 				 uint8_t ccx[16], bool *m, uint64_t now);
 /* Decode the CC part of a received ACK_CC / ACK_CCX. */
-void uet_pds_cc_fb_from_state(struct uet_pds_cc_fb *fb, uint8_t cc_type,
+uint64_t uet_pds_cc_credit_pack(enum uet_wire_prof wp, uint64_t credit);
+void uet_pds_cc_fb_from_state(enum uet_wire_prof wp,
+			      struct uet_pds_cc_fb *fb, uint8_t cc_type,
 			      uint64_t state);
-void uet_pds_cc_fb_from_ccx(struct uet_pds_cc_fb *fb, uint8_t cc_type,
+void uet_pds_cc_fb_from_ccx(enum uet_wire_prof wp, struct uet_pds_cc_fb *fb,
+			    uint8_t cc_type,
 			    const uint8_t ccx[16]);
 
 /* CSIG: fill the req_cc_state of a request of pdc (16 bytes); read a

@@ -496,6 +496,9 @@ uint64_t uet_pds_rto_backoff(const struct uet_pds *pds,
 /* Build the canonical key of a fabric address; -EAFNOSUPPORT. */
 /* Encode the PDS Default SES Response (RC_OK) into rsp. */
 void uet_pds_default_rsp(const struct uet_pds *pds, struct uet_pds_rsp *rsp);
+/* The PDS request header length of mode (enum uet_pds_mode) in the wire
+ * profile of pds. */
+size_t uet_pds_mode_hdr_len(const struct uet_pds *pds, uint8_t mode);
 
 /* ---- uet_pds_pdc.c ---- */
 int uet_pds_ini_key(const struct uet_pds_key *key,

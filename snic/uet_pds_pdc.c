@@ -385,8 +385,9 @@ void uet_pdc_send_cp(struct uet_pds *pds, struct uet_pdc *pdc,
 		     uint8_t ctl_type, uint32_t psn, bool retx, bool ar,
 		     uint16_t probe_opaque, uint64_t now)
 {
-	uint8_t buf[UET_PDS_CP_LEN];
+	uint8_t buf[UET_PDS_CP_LEN_MAX];
 	struct uet_pds_cp cp;
+	ssize_t n;
 
 	if (!pdc->rpdcid)
 		return;		/* a CP with syn=0 needs the DPDCID */
@@ -399,10 +400,16 @@ void uet_pdc_send_cp(struct uet_pds *pds, struct uet_pdc *pdc,
 	cp.psn = psn;
 	cp.spdcid = pdc->lpdcid;
 	cp.dpdcid = pdc->rpdcid;
-	if (uet_pds_cp_encode(pds->cfg.wire, buf, sizeof(buf), &cp) != UET_PDS_CP_LEN)
+	/* UE 1.0.1's payload (bytes 12-15): the PSN a clear names; 0 for
+	 * the rest (docs/conformance.md) */
+	if (ctl_type == UET_CTL_CLEAR_COMMAND ||
+	    ctl_type == UET_CTL_CLEAR_REQUEST)
+		cp.payload = psn;
+	n = uet_pds_cp_encode(pds->cfg.wire, buf, sizeof(buf), &cp);
+	if (n <= 0)
 		return;
 	UET_PDS_INC(pds, pdc, cp_tx);
-	uet_pds_out_ctl(pds, &pdc->peer, pdc->lpdcid, buf, sizeof(buf), now);
+	uet_pds_out_ctl(pds, &pdc->peer, pdc->lpdcid, buf, (size_t)n, now);
 }
 
 void uet_pdc_start_close(struct uet_pds *pds, struct uet_pdc *pdc,

@@ -93,9 +93,9 @@ static struct uet_pds_hbuf *uet_pds_hbuf_get(struct uet_pds *pds,
 	if (!hb)
 		return NULL;
 	hb->dst = key->dst;
-	memcpy(hb->bytes + UET_PDS_RUDI_LEN, pkt->hdr, pkt->hdr_len);
+	pkt->priv.pds_len = (uint8_t)uet_pds_mode_hdr_len(pds, key->mode);
+	memcpy(hb->bytes + pkt->priv.pds_len, pkt->hdr, pkt->hdr_len);
 	pkt->priv.hbuf = hb;
-	pkt->priv.pds_len = UET_PDS_RUDI_LEN;
 	return hb;
 }
 
@@ -156,8 +156,8 @@ void uet_pds_nopdc_encode_hdr(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
 		memset(&u, 0, sizeof(u));
 		u.next_hdr = pkt->next_hdr;
 		u.pkt_id = pkt->priv.psn;
-		(void)uet_pds_uud_req_encode(pds->cfg.wire, hb->bytes, UET_PDS_UUD_REQ_LEN,
-					     &u);
+		(void)uet_pds_uud_req_encode(pds->cfg.wire, hb->bytes,
+					     pkt->priv.pds_len, &u);
 		return;
 	}
 	memset(&r, 0, sizeof(r));
@@ -165,7 +165,8 @@ void uet_pds_nopdc_encode_hdr(struct uet_pds *pds, struct uet_pds_tx_pkt *pkt)
 	r.next_hdr = pkt->next_hdr;
 	r.retx = pkt->priv.tx_count > 1;
 	r.pkt_id = pkt->priv.psn;
-	(void)uet_pds_rudi_encode(pds->cfg.wire, hb->bytes, UET_PDS_RUDI_LEN, &r);
+	(void)uet_pds_rudi_encode(pds->cfg.wire, hb->bytes, pkt->priv.pds_len,
+				  &r);
 }
 
 /* ---- initiator ---- */
@@ -310,7 +311,7 @@ static void uet_pds_rudi_send_resp(struct uet_pds *pds,
 				   uint32_t pkt_id, bool retx,
 				   const struct uet_pds_rsp *rsp, uint64_t now)
 {
-	uint8_t buf[UET_PDS_RUDI_LEN + UET_PDS_RSP_MAX];
+	uint8_t buf[UET_PDS_RUDI_LEN_MAX + UET_PDS_RSP_MAX];
 	struct uet_pds_rudi h;
 	ssize_t n;
 

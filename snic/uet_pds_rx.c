@@ -286,8 +286,9 @@ void uet_pds_send_nack(struct uet_pds *pds, const struct uet_link_addr *dst,
 		       uint8_t code, bool nt, uint32_t psn, uint16_t spdcid,
 		       uint16_t dpdcid, bool retx, uint64_t now)
 {
-	uint8_t buf[UET_PDS_NACK_LEN];
+	uint8_t buf[UET_PDS_NACK_LEN_MAX];
 	struct uet_pds_nack n;
+	ssize_t len;
 
 	memset(&n, 0, sizeof(n));
 	n.next_hdr = UET_HDR_NONE;
@@ -299,10 +300,11 @@ void uet_pds_send_nack(struct uet_pds *pds, const struct uet_link_addr *dst,
 	n.nack_psn = psn;
 	n.spdcid = spdcid;
 	n.dpdcid = dpdcid;
-	if (uet_pds_nack_encode(pds->cfg.wire, buf, sizeof(buf), &n) != UET_PDS_NACK_LEN)
+	len = uet_pds_nack_encode(pds->cfg.wire, buf, sizeof(buf), &n);
+	if (len <= 0)
 		return;
 	pds->st.nack_tx++;
-	uet_pds_out_ctl(pds, dst, dpdcid, buf, sizeof(buf), now);
+	uet_pds_out_ctl(pds, dst, dpdcid, buf, (size_t)len, now);
 }
 
 static void uet_pdc_send_nack(struct uet_pds *pds, struct uet_pdc *pdc,
@@ -919,7 +921,11 @@ static void uet_pds_req_rx(struct uet_pds *pds, const uint8_t *buf,
 				  h.retx, now);
 		return;
 	}
-	if (type == UET_PDS_TYPE_RUD_CC_REQ || type == UET_PDS_TYPE_ROD_CC_REQ)
+	/* CSIG is UE+'s: UE 1.0.1's CC request carries ccc_id and
+	 * credit_target, which uet does not act on (docs/conformance.md) */
+	if ((type == UET_PDS_TYPE_RUD_CC_REQ ||
+	     type == UET_PDS_TYPE_ROD_CC_REQ) &&
+	    pds->cfg.wire == UET_WIRE_UEPLUS)
 		(void)uet_pds_cc_csig_rx(pds, pdc, cc.req_cc_state, now);
 	uet_pdc_req_rx(pds, pdc, &h, buf + hl, len - (size_t)hl, now);
 }
@@ -956,7 +962,7 @@ static void uet_pds_ack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 		ack = cc.ack;
 		sack_off = cc.sack_psn_offset;
 		bitmap = cc.sack_bitmap;
-		uet_pds_cc_fb_from_state(&fb, cc.cc_type, cc.ack_cc_state);
+		uet_pds_cc_fb_from_state(pds->cfg.wire, &fb, cc.cc_type, cc.ack_cc_state);
 		break;
 	default:
 		hl = uet_pds_ack_ccx_decode(pds->cfg.wire, &ccx, buf, len);
@@ -965,7 +971,7 @@ static void uet_pds_ack_pkt_rx(struct uet_pds *pds, const uint8_t *buf,
 		ack = ccx.ack;
 		sack_off = ccx.sack_psn_offset;
 		bitmap = ccx.sack_bitmap;
-		uet_pds_cc_fb_from_ccx(&fb, ccx.cc_type, ccx.ack_ccx_state);
+		uet_pds_cc_fb_from_ccx(pds->cfg.wire, &fb, ccx.cc_type, ccx.ack_ccx_state);
 		break;
 	}
 	if (hl < 0) {
@@ -1193,20 +1199,21 @@ static void uet_pds_trimmed_rx(struct uet_pds *pds, const uint8_t *buf,
 	struct uet_pds_rud_rod_cc_req cc;
 	struct uet_pds_rud_rod_req h;
 	unsigned int type = (unsigned int)uet_pds_peek_type(buf, len);
+	size_t hlen;
 	ssize_t hl;
 
 	/* Only the PDS request header is needed (the SES part may be
 	 * cut): decode the fixed header alone (with its CC state, CSIG). */
+	hlen = uet_pds_type_len(pds->cfg.wire, type);
 	if (type == UET_PDS_TYPE_RUD_CC_REQ ||
 	    type == UET_PDS_TYPE_ROD_CC_REQ) {
-		hl = len < UET_PDS_RUD_ROD_CC_REQ_LEN ? -1 :
+		hl = len < hlen ? -1 :
 		     uet_pds_rud_rod_cc_req_decode(pds->cfg.wire, &cc, buf,
-						   UET_PDS_RUD_ROD_CC_REQ_LEN);
+						   hlen);
 		h = cc.req;
 	} else {
-		hl = len < UET_PDS_RUD_ROD_REQ_LEN ? -1 :
-		     uet_pds_rud_rod_req_decode(pds->cfg.wire, &h, buf,
-						UET_PDS_RUD_ROD_REQ_LEN);
+		hl = len < hlen || !hlen ? -1 :
+		     uet_pds_rud_rod_req_decode(pds->cfg.wire, &h, buf, hlen);
 	}
 	if (hl < 0 || h.next_hdr == UET_HDR_NONE) {
 		pds->st.malformed++;

@@ -232,7 +232,9 @@ int uet_pdc_send(struct uet_pds *pds, struct uet_pdc *pdc,
 		return -ENOMEM;
 	pkt->priv.hbuf = hb;
 	pkt->priv.pds_len = UET_PDS_RUD_ROD_REQ_LEN;
-	if (pds->cfg.cc_csig && pdc->ccd && uet_pdc_csig_room(pds, pkt))
+	/* CSIG: UE+ only (UE 1.0.1's CC request has no CC state) */
+	if (pds->cfg.cc_csig && pdc->ccd && pds->cfg.wire == UET_WIRE_UEPLUS &&
+	    uet_pdc_csig_room(pds, pkt))
 		pkt->priv.pds_len = UET_PDS_RUD_ROD_CC_REQ_LEN;	/* CSIG */
 	memcpy(hb->bytes + pkt->priv.pds_len, pkt->hdr, pkt->hdr_len);
 	pkt->priv.pdc = pdc;

@@ -27,7 +27,8 @@
 /* Twice the order timeout: longer than PDS keeps retrying a packet. */
 #define UET_SES_DEFAULT_MSG_TIMEOUT	(20ull * 1000 * 1000 * 1000)
 #define UET_SES_DEFAULT_RMA_RX_MAX	1024u
-/* Smallest MTU: a standard header, a rendezvous extension and 1 byte. */
+/* Smallest MTU: a standard header, a rendezvous extension (UE+'s, the
+ * larger) and 1 byte. */
 #define UET_SES_MTU_MIN	\
 	(UET_SES_PDS_HDR_LEN + UET_SES_STD_SOM1_LEN + UET_SES_RDZV_EXT_LEN + 1)
 
@@ -451,14 +452,17 @@ int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,
 		   struct uet_pds *pds, const struct uet_ses_upcalls *up,
 		   void *up_ctx)
 {
+	enum uet_wire_prof wp;
 	struct uet_ses *ses;
 	uint64_t avail;
 	int ret;
 
 	if (!out || !cfg || !pds || !up || !up->send_done || !up->recv_done)
 		return -EINVAL;
-	if (cfg->mode > UET_PDS_MODE_UUD || cfg->mtu < UET_SES_MTU_MIN)
+	if (cfg->mode > UET_PDS_MODE_UUD || cfg->mtu < UET_SES_MTU_MIN ||
+	    cfg->wire >= UET_WIRE_NPROF)
 		return -EINVAL;
+	wp = (enum uet_wire_prof)cfg->wire;
 
 	ses = calloc(1, sizeof(*ses));
 	if (!ses)
@@ -471,15 +475,23 @@ int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,
 	 * (ses_mr_rand). */
 	ses->mr_rng = cfg->key_seed;
 
+	/* Header sizes are the wire profile's (wire/). */
 	avail = cfg->mtu - UET_SES_PDS_HDR_LEN;
-	ses->pay_small = ses_min(avail - UET_SES_SMALL_MSG_LEN,
+	ses->pay_small = ses_min(avail - uet_ses_format_len(wp,
+							    UET_SES_FMT_SMALL_MSG),
 				 UET_SES_SMALL_LEN_MAX);
-	ses->pay_std = ses_min(avail - UET_SES_STD_SOM1_LEN,
+	ses->pay_std = ses_min(avail - uet_ses_format_len(wp,
+							  UET_SES_FMT_STD_SOM1),
 			       UET_SES_SMALL_LEN_MAX);
-	ses->pay_rdzv = ses_min(avail - UET_SES_STD_SOM1_LEN -
-				UET_SES_RDZV_EXT_LEN, UET_SES_SMALL_LEN_MAX);
-	ses->pay_rdata = ses_min(avail - UET_SES_RSP_DATA_LEN,
+	ses->pay_rdzv = ses_min(avail -
+				uet_ses_format_len(wp, UET_SES_FMT_STD_SOM1) -
+				uet_ses_ext_len(wp, UET_SES_EXT_RDZV),
+				UET_SES_SMALL_LEN_MAX);
+	ses->pay_rdata = ses_min(avail - uet_ses_format_len(wp,
+							    UET_SES_FMT_RSP_DATA),
 				 UET_SES_SMALL_LEN_MAX);
+	ses->notice_len = uet_ses_format_len(wp, UET_SES_FMT_RSP) +
+			  UET_SES_NOTICE_KEY_LEN;
 
 	uet_dlist_init(&ses->ep_list);
 	uet_dlist_init(&ses->txq);

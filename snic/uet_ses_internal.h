@@ -567,11 +567,12 @@ struct uet_ses {
 	bool zombie;			/* destroyed, waiting for PDS */
 
 	uint64_t unexp_msgs;
-	/* payload bytes per packet by header */
-	uint64_t pay_small;		/* small message (32 B) */
+	/* payload bytes per packet by header (of the wire profile) */
+	uint64_t pay_small;		/* small message */
 	uint64_t pay_std;		/* standard SOM=1 / SOM=0 (44 B) */
 	uint64_t pay_rdzv;		/* SOM=1 + rendezvous extension */
-	uint64_t pay_rdata;		/* Response with Data (24 B) */
+	uint64_t pay_rdata;		/* Response with Data */
+	size_t notice_len;		/* Response + memory key */
 
 	struct uet_ses_stats stats;
 	struct uet_log_rl drop_rl[UET_SES_DROP_N];
@@ -855,8 +856,10 @@ struct uet_ses_reply *uet_ses_reply_new(struct uet_ses *ses,
 					const struct uet_pds_rx_info *info,
 					uint16_t read_msg_id, uint32_t job_id,
 					uint64_t len);
-/* The notice: a Response (message_id of the send) + its memory key. */
-#define UET_SES_NOTICE_LEN	(UET_SES_RSP_LEN + 8)
+/* The notice: a Response (message_id of the send) + its memory key
+ * (ses->notice_len bytes in all). */
+#define UET_SES_NOTICE_KEY_LEN	8
+#define UET_SES_NOTICE_LEN_MAX	(UET_SES_RSP_LEN_MAX + UET_SES_NOTICE_KEY_LEN)
 void uet_ses_notice_send(struct uet_ses *ses, const struct uet_ses_rx_msg *m,
 			 uint8_t rc, uint32_t mlen);
 int uet_ses_notice_build(struct uet_ses *ses, struct uet_ses_notice *n,

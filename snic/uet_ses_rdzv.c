@@ -530,7 +530,7 @@ int uet_ses_rx_notice(struct uet_ses *ses, const struct uet_pds_rx_info *info)
 	n = uet_ses_rsp_decode(ses->cfg.wire, &h, info->ses, info->ses_len);
 	if (n < 0)
 		return (int)n;
-	if (info->ses_len != UET_SES_NOTICE_LEN)
+	if (info->ses_len != ses->notice_len)
 		return -EPROTO;
 	node = uet_hashmap_lookup_u64(&ses->mkeys,
 				      uet_get_be64(info->ses + n));
@@ -590,15 +590,15 @@ int uet_ses_notice_build(struct uet_ses *ses, struct uet_ses_notice *n,
 	if (!pkt)
 		return -EAGAIN;
 	len = uet_ses_rsp_encode(ses->cfg.wire, pkt->pds.hdr, sizeof(pkt->pds.hdr), &n->rsp);
-	_Static_assert(UET_SES_NOTICE_LEN <= UET_PDS_SES_HDR_MAX,
+	_Static_assert(UET_SES_NOTICE_LEN_MAX <= UET_PDS_SES_HDR_MAX,
 		       "the notice fits a packet header");
-	if (len != UET_SES_RSP_LEN) {
+	if (len < 0 || (size_t)len + UET_SES_NOTICE_KEY_LEN != ses->notice_len) {
 		uet_ses_pkt_put(ses, pkt);
 		return -EIO;
 	}
 	uet_put_be64(pkt->pds.hdr + len, n->mkey);
 	pkt->pds.next_hdr = UET_HDR_RESPONSE;
-	pkt->pds.hdr_len = (uint16_t)(len + 8);
+	pkt->pds.hdr_len = (uint16_t)ses->notice_len;
 	/* Acked at once: the initiator, whose send completes on it, may
 	 * stop progressing then. */
 	pkt->pds.ar = true;

@@ -280,7 +280,10 @@ static int ses_rma_read_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 static int ses_rma_amo_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 			     struct uet_ses_pkt **out)
 {
-	bool cas = ses_amo_is_cas(op->amo_op);
+	/* cas: the values go in the CAS extension; UE 1.0.1 carries
+	 * MSWAP's in the payload, the mask first (docs/conformance.md) */
+	bool cas = uet_ses_amo_uses_cas(ses->cfg.wire, op->amo_op);
+	bool mswap = ses_amo_is_cas(op->amo_op) && !cas;
 	bool fetch = op->rma == UET_SES_RMA_FETCH;
 	struct uet_ses_atomic_ext ax;
 	struct uet_ses_read *rd = NULL;
@@ -307,16 +310,21 @@ static int ses_rma_amo_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 	}
 	if (!cas) {
 		/* The operand is copied: any number of iovec pieces. */
+		size_t at = mswap ? op->len : 0;
+
 		pkt->bounce = uet_bufpool_get(&ses->bounce_pool);
 		ret = -EAGAIN;
 		if (!pkt->bounce)
 			goto err_drop;
 		ret = -EIO;
-		ses_iov_copy_out(op->iov, op->iovcnt, pkt->bounce, op->len);
+		if (mswap)
+			memcpy(pkt->bounce, op->compare, op->len);
+		ses_iov_copy_out(op->iov, op->iovcnt, pkt->bounce + at,
+				 op->len);
 		pkt->pds.iov[0].iov_base = pkt->bounce;
-		pkt->pds.iov[0].iov_len = op->len;
+		pkt->pds.iov[0].iov_len = at + op->len;
 		pkt->pds.iovcnt = 1;
-		pkt->len = (uint32_t)op->len;
+		pkt->len = (uint32_t)(at + op->len);
 	}
 	ses_rma_hdr(op, &h, id, op->raddr, op->len);
 	h.ctl.hd = op->has_data;
@@ -400,7 +408,7 @@ void uet_ses_rma_finish(struct uet_ses *ses, struct uet_ses_send_op *op)
 static int ses_rma_req_check(const struct uet_ses *ses,
 			     const struct uet_ses_rma_req *req, uint64_t len)
 {
-	size_t size, room;
+	size_t size, room, cas_len, amo_len;
 
 	if (len > UINT32_MAX)
 		return -EINVAL;
@@ -413,11 +421,16 @@ static int ses_rma_req_check(const struct uet_ses *ses,
 	if (!size || !len || len % size || len > UET_SES_AMO_MAX)
 		return -EINVAL;
 	room = ses->cfg.mtu - UET_SES_PDS_HDR_LEN - UET_SES_STD_SOM1_LEN;
+	cas_len = uet_ses_ext_len(ses->cfg.wire, UET_SES_EXT_CAS);
+	amo_len = uet_ses_ext_len(ses->cfg.wire, UET_SES_EXT_ATOMIC);
 	if (ses_amo_is_cas(req->amo_op)) {
-		if (len != size || room < UET_SES_CAS_EXT_LEN)
+		if (len != size || room < cas_len)
 			return -EINVAL;
-	} else if (room < UET_SES_ATOMIC_EXT_LEN ||
-		   len > room - UET_SES_ATOMIC_EXT_LEN ||
+		/* UE 1.0.1: MSWAP's mask travels after its operand */
+		if (!uet_ses_amo_uses_cas(ses->cfg.wire, req->amo_op) &&
+		    room < amo_len + 2 * len)
+			return -EINVAL;
+	} else if (room < amo_len || len > room - amo_len ||
 		   len > ses->pay_rdata) {
 		return -EINVAL;	/* more than one packet holds */
 	}
@@ -776,7 +789,7 @@ static ssize_t ses_rx_amo_ext(const struct uet_ses *ses, const uint8_t *buf,
 
 	if (uet_ses_amo_ext_peek(ses->cfg.wire, buf, len, op, dtype))
 		return UET_WIRE_ETRUNC;
-	if (ses_amo_is_cas(*op)) {
+	if (uet_ses_amo_uses_cas(ses->cfg.wire, *op)) {
 		x = uet_ses_cas_ext_decode(ses->cfg.wire, cx, buf, len);
 		/* the datatype: copy the values as they are */
 		if (x == UET_WIRE_ERANGE)
@@ -835,6 +848,15 @@ static int ses_rx_amo(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 	cas = ses_amo_is_cas(op);
 	payload = info->ses + hlen + (size_t)xl;
 	plen = info->ses_len - hlen - (size_t)xl;
+	if (cas && !uet_ses_amo_uses_cas(ses->cfg.wire, op)) {
+		/* UE 1.0.1 MSWAP: the mask, then the operand, as payload */
+		if (plen != 2 * len || len > sizeof(cx.swap_value))
+			return -EPROTO;
+		memset(&cx, 0, sizeof(cx));
+		memcpy(cx.compare_mask_value, payload, len);
+		memcpy(cx.swap_value, payload + len, len);
+		plen = 0;
+	}
 	if (cas ? plen != 0 : plen != len)
 		return -EPROTO;
 

@@ -175,26 +175,61 @@ static bool pdc_est_valid(uint8_t pdc_info, uint16_t psn_offset)
 	       psn_offset <= UET_PSN_OFFSET_MAX;
 }
 
-static uint16_t pdc_est_pack(uint8_t pdc_info, uint16_t psn_offset)
+/*
+ * pdc_info's one defined bit, use_rsv_pdc: UE+ has it as the low bit of
+ * the 4-bit value (u16 0x1000), UE 1.0.1 as its first bit counted from
+ * the MSB (u16 0x8000), as two of the three readings do
+ * (docs/conformance.md).  Host values are UE+'s.
+ */
+#define UE_PDC_INFO_USE_RSV_PDC	0x8
+
+static uint8_t pdc_info_to_wire(enum uet_wire_prof wp, uint8_t pdc_info)
 {
-	return (uint16_t)(pdc_info << PDC_INFO_SHIFT | psn_offset);
+	if (wp != UET_WIRE_UE)
+		return pdc_info;
+	return pdc_info & UET_PDC_INFO_USE_RSV_PDC ? UE_PDC_INFO_USE_RSV_PDC : 0;
+}
+
+static uint16_t pdc_est_pack(enum uet_wire_prof wp, uint8_t pdc_info,
+			     uint16_t psn_offset)
+{
+	return (uint16_t)(pdc_info_to_wire(wp, pdc_info) << PDC_INFO_SHIFT |
+			  psn_offset);
 }
 
 /* The dpdcid slot (bytes 10-11) of a RUD/ROD request or a control
  * packet: dpdcid, or pdc_info and psn_offset when syn = 1 (reserved
  * pdc_info bits: UET_WIRE_ERESERVED). */
-static int pdc_slot_get(const uint8_t *buf, bool syn, uint16_t *dpdcid,
-			uint8_t *pdc_info, uint16_t *psn_offset)
+static int pdc_slot_get(enum uet_wire_prof wp, const uint8_t *buf, bool syn,
+			uint16_t *dpdcid, uint8_t *pdc_info,
+			uint16_t *psn_offset)
 {
 	uint16_t dst = uet_get_be16(buf + OFF_DPDCID);
+	uint8_t info;
 
 	if (!syn) {
 		*dpdcid = dst;
 		return 0;
 	}
-	*pdc_info = (uint8_t)(dst >> PDC_INFO_SHIFT);
+	info = (uint8_t)(dst >> PDC_INFO_SHIFT);
 	*psn_offset = dst & UET_PSN_OFFSET_MAX;
-	return *pdc_info & UET_PDC_INFO_RSVD_MASK ? UET_WIRE_ERESERVED : 0;
+	if (wp == UET_WIRE_UE) {
+		*pdc_info = info & UE_PDC_INFO_USE_RSV_PDC ?
+			    UET_PDC_INFO_USE_RSV_PDC : 0;
+		return info & ~UE_PDC_INFO_USE_RSV_PDC ?
+		       UET_WIRE_ERESERVED : 0;
+	}
+	*pdc_info = info;
+	return info & UET_PDC_INFO_RSVD_MASK ? UET_WIRE_ERESERVED : 0;
+}
+
+/*
+ * clear_psn_offset: UE+ carries PSN - CLEAR_PSN, UE 1.0.1 the signed
+ * CLEAR_PSN - PSN (docs/conformance.md); host values are UE+'s.
+ */
+static uint16_t clear_off_wire(enum uet_wire_prof wp, uint16_t v)
+{
+	return wp == UET_WIRE_UE ? (uint16_t)(0u - v) : v;
 }
 
 static bool cc_type_valid(unsigned int cc_type)
@@ -323,21 +358,22 @@ static int rud_rod_check(const struct uet_pds_rud_rod_req *h, bool cc)
 	return 0;
 }
 
-static void rud_rod_put(uint8_t *buf, const struct uet_pds_rud_rod_req *h)
+static void rud_rod_put(enum uet_wire_prof wp, uint8_t *buf,
+			const struct uet_pds_rud_rod_req *h)
 {
 	uint8_t flags = flag(h->retx, F_RETX) | flag(h->ar, F_AR) |
 			flag(h->syn, F_SYN);
 
 	uet_put_be16(buf, prologue_pack(h->type, h->next_hdr, flags));
-	uet_put_be16(buf + OFF_W16, h->clear_psn_offset);
+	uet_put_be16(buf + OFF_W16, clear_off_wire(wp, h->clear_psn_offset));
 	uet_put_be32(buf + OFF_W32, h->psn);
 	uet_put_be16(buf + OFF_SPDCID, h->spdcid);
 	uet_put_be16(buf + OFF_DPDCID, h->syn ?
-		     pdc_est_pack(h->pdc_info, h->psn_offset) : h->dpdcid);
+		     pdc_est_pack(wp, h->pdc_info, h->psn_offset) : h->dpdcid);
 }
 
-static int rud_rod_get(struct uet_pds_rud_rod_req *out, const uint8_t *buf,
-		       bool cc)
+static int rud_rod_get(enum uet_wire_prof wp, struct uet_pds_rud_rod_req *out,
+		       const uint8_t *buf, bool cc)
 {
 	struct uet_pds_rud_rod_req h = { 0 };
 	uint8_t flags;
@@ -351,10 +387,11 @@ static int rud_rod_get(struct uet_pds_rud_rod_req *out, const uint8_t *buf,
 	h.retx = flags & F_RETX;
 	h.ar = flags & F_AR;
 	h.syn = flags & F_SYN;
-	h.clear_psn_offset = uet_get_be16(buf + OFF_W16);
+	h.clear_psn_offset = clear_off_wire(wp, uet_get_be16(buf + OFF_W16));
 	h.psn = uet_get_be32(buf + OFF_W32);
 	h.spdcid = uet_get_be16(buf + OFF_SPDCID);
-	ret = pdc_slot_get(buf, h.syn, &h.dpdcid, &h.pdc_info, &h.psn_offset);
+	ret = pdc_slot_get(wp, buf, h.syn, &h.dpdcid, &h.pdc_info,
+			   &h.psn_offset);
 	if (ret)
 		return ret;
 	if (h.next_hdr > UET_HDR_MAX || h.spdcid == 0 ||
@@ -369,13 +406,14 @@ static int rud_rod_get(struct uet_pds_rud_rod_req *out, const uint8_t *buf,
 /* ------------------------------------------------------------------ */
 
 #define OFF_PKT_ID	2
+#define UE_OFF_PKT_ID	4	/* UE 1.0.1: bytes 2-3 reserved */
 
 ssize_t uet_pds_rudi_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 			    const struct uet_pds_rudi *h)
 {
 	uint8_t flags;
 
-	if (len < UET_PDS_RUDI_LEN)
+	if (len < uet_pds_type_len(wp, UET_PDS_TYPE_RUDI_REQ))
 		return UET_WIRE_ENOBUFS;
 	if (h->type > PRO_TYPE_MAX)
 		return UET_WIRE_ERANGE;
@@ -387,6 +425,11 @@ ssize_t uet_pds_rudi_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 		return UET_WIRE_ERANGE;
 	flags = flag(h->m, F_M) | flag(h->retx, F_RETX);
 	uet_put_be16(buf, prologue_pack(h->type, h->next_hdr, flags));
+	if (wp == UET_WIRE_UE) {
+		uet_put_be16(buf + OFF_W16, 0);
+		uet_put_be32(buf + UE_OFF_PKT_ID, h->pkt_id);
+		return UET_PDS_UE_RUDI_LEN;
+	}
 	uet_put_be32(buf + OFF_PKT_ID, h->pkt_id);
 	return UET_PDS_RUDI_LEN;
 }
@@ -397,32 +440,39 @@ ssize_t uet_pds_rudi_decode(enum uet_wire_prof wp, struct uet_pds_rudi *out,
 	struct uet_pds_rudi h = { 0 };
 	uint8_t flags, rsvd;
 
-	if (len < UET_PDS_RUDI_LEN)
+	if (len < uet_pds_type_len(wp, UET_PDS_TYPE_RUDI_REQ))
 		return UET_WIRE_ETRUNC;
 	prologue_unpack(buf, &h.type, &h.next_hdr, &flags);
 	if (h.type != UET_PDS_TYPE_RUDI_REQ &&
 	    h.type != UET_PDS_TYPE_RUDI_RESP)
 		return UET_WIRE_ETYPE;
 	rsvd = RSVD_RUDI | (h.type == UET_PDS_TYPE_RUDI_REQ ? F_M : 0);
-	if (flags & rsvd)
+	if ((flags & rsvd) ||
+	    (wp == UET_WIRE_UE && uet_get_be16(buf + OFF_W16)))
 		return UET_WIRE_ERESERVED;
 	if (h.next_hdr > UET_HDR_MAX)
 		return UET_WIRE_ERANGE;
 	h.m = flags & F_M;
 	h.retx = flags & F_RETX;
-	h.pkt_id = uet_get_be32(buf + OFF_PKT_ID);
+	h.pkt_id = uet_get_be32(buf + (wp == UET_WIRE_UE ? UE_OFF_PKT_ID :
+						     OFF_PKT_ID));
 	*out = h;
-	return UET_PDS_RUDI_LEN;
+	return (ssize_t)uet_pds_type_len(wp, h.type);
 }
 
 ssize_t uet_pds_uud_req_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 			       const struct uet_pds_uud_req *h)
 {
-	if (len < UET_PDS_UUD_REQ_LEN)
+	if (len < uet_pds_type_len(wp, UET_PDS_TYPE_UUD_REQ))
 		return UET_WIRE_ENOBUFS;
 	if (h->next_hdr > UET_HDR_MAX)
 		return UET_WIRE_ERANGE;
 	uet_put_be16(buf, prologue_pack(UET_PDS_TYPE_UUD_REQ, h->next_hdr, 0));
+	if (wp == UET_WIRE_UE) {
+		/* UE 1.0.1: bytes 2-3 reserved, no pkt_id */
+		uet_put_be16(buf + OFF_W16, 0);
+		return UET_PDS_UE_UUD_REQ_LEN;
+	}
 	uet_put_be32(buf + OFF_PKT_ID, h->pkt_id);
 	return UET_PDS_UUD_REQ_LEN;
 }
@@ -434,18 +484,20 @@ ssize_t uet_pds_uud_req_decode(enum uet_wire_prof wp,
 	struct uet_pds_uud_req h = { 0 };
 	uint8_t type, flags;
 
-	if (len < UET_PDS_UUD_REQ_LEN)
+	if (len < uet_pds_type_len(wp, UET_PDS_TYPE_UUD_REQ))
 		return UET_WIRE_ETRUNC;
 	prologue_unpack(buf, &type, &h.next_hdr, &flags);
 	if (type != UET_PDS_TYPE_UUD_REQ)
 		return UET_WIRE_ETYPE;
-	if (flags & RSVD_UUD)
+	if ((flags & RSVD_UUD) ||
+	    (wp == UET_WIRE_UE && uet_get_be16(buf + OFF_W16)))
 		return UET_WIRE_ERESERVED;
 	if (h.next_hdr > UET_HDR_MAX)
 		return UET_WIRE_ERANGE;
-	h.pkt_id = uet_get_be32(buf + OFF_PKT_ID);
+	if (wp != UET_WIRE_UE)
+		h.pkt_id = uet_get_be32(buf + OFF_PKT_ID);
 	*out = h;
-	return UET_PDS_UUD_REQ_LEN;
+	return (ssize_t)uet_pds_type_len(wp, UET_PDS_TYPE_UUD_REQ);
 }
 
 /* ------------------------------------------------------------------ */
@@ -516,6 +568,41 @@ static int ack_get(struct uet_pds_ack *out, const uint8_t *buf, uint8_t type)
 #define OFF_NACK_CODE	2
 #define OFF_VENDOR_CODE	3
 
+/*
+ * NACK codes: the host uses UE+'s (enum uet_nack_code); UE 1.0.1 numbers
+ * them otherwise and has no PSN_GAP, whose meaning its RCVR_INFER_LOSS
+ * carries (docs/conformance.md).  A UE 1.0.1 code with no UE+ meaning
+ * decodes as ERANGE (the NACK is counted as malformed and dropped).
+ */
+static const uint8_t ue_nack_code[UET_NACK_MAX + 1] = {
+	[UET_NACK_NO_PKT_BUF] = UET_NACK_UE_NO_PKT_BUFFER,
+	[UET_NACK_TRIMMED] = UET_NACK_UE_TRIMMED,
+	[UET_NACK_NO_PDC_AVAIL] = UET_NACK_UE_NO_PDC_AVAIL,
+	[UET_NACK_INV_DPDCID] = UET_NACK_UE_INV_DPDCID,
+	[UET_NACK_PDC_HDR_MISMATCH] = UET_NACK_UE_PDC_HDR_MISMATCH,
+	[UET_NACK_PSN_OOR_WINDOW] = UET_NACK_UE_PSN_OOR_WINDOW,
+	[UET_NACK_PSN_GAP] = UET_NACK_UE_RCVR_INFER_LOSS,
+};
+
+static uint8_t nack_code_to_wire(enum uet_wire_prof wp, uint8_t code)
+{
+	return wp == UET_WIRE_UE && code <= UET_NACK_MAX ? ue_nack_code[code] :
+							   code;
+}
+
+/* The host code of a wire code, or 0xff. */
+static uint8_t nack_code_from_wire(enum uet_wire_prof wp, uint8_t code)
+{
+	uint8_t c;
+
+	if (wp != UET_WIRE_UE)
+		return code <= UET_NACK_MAX ? code : 0xff;
+	for (c = 0; c <= UET_NACK_MAX; c++)
+		if (ue_nack_code[c] == code)
+			return c;
+	return 0xff;
+}
+
 /* pds-formats.md 3.9: spdcid and dpdcid are 0 when nt = 1 (C-P4). */
 static int nack_check(const struct uet_pds_nack *h)
 {
@@ -526,21 +613,22 @@ static int nack_check(const struct uet_pds_nack *h)
 	return 0;
 }
 
-static void nack_put(uint8_t *buf, uint8_t type, const struct uet_pds_nack *h)
+static void nack_put(enum uet_wire_prof wp, uint8_t *buf, uint8_t type,
+		     const struct uet_pds_nack *h)
 {
 	uint8_t flags = flag(h->m, F_M) | flag(h->retx, F_RETX) |
 			flag(h->nt, F_NT);
 
 	uet_put_be16(buf, prologue_pack(type, h->next_hdr, flags));
-	uet_put_u8(buf + OFF_NACK_CODE, h->nack_code);
+	uet_put_u8(buf + OFF_NACK_CODE, nack_code_to_wire(wp, h->nack_code));
 	uet_put_u8(buf + OFF_VENDOR_CODE, h->vendor_code);
 	uet_put_be32(buf + OFF_W32, h->nack_psn);
 	uet_put_be16(buf + OFF_SPDCID, h->spdcid);
 	uet_put_be16(buf + OFF_DPDCID, h->dpdcid);
 }
 
-static int nack_get(struct uet_pds_nack *out, const uint8_t *buf,
-		    uint8_t type)
+static int nack_get(enum uet_wire_prof wp, struct uet_pds_nack *out,
+		    const uint8_t *buf, uint8_t type)
 {
 	struct uet_pds_nack h = { 0 };
 	uint8_t wire_type, flags;
@@ -553,7 +641,7 @@ static int nack_get(struct uet_pds_nack *out, const uint8_t *buf,
 	h.m = flags & F_M;
 	h.retx = flags & F_RETX;
 	h.nt = flags & F_NT;
-	h.nack_code = uet_get_u8(buf + OFF_NACK_CODE);
+	h.nack_code = nack_code_from_wire(wp, uet_get_u8(buf + OFF_NACK_CODE));
 	h.vendor_code = uet_get_u8(buf + OFF_VENDOR_CODE);
 	h.nack_psn = uet_get_be32(buf + OFF_W32);
 	h.spdcid = uet_get_be16(buf + OFF_SPDCID);
@@ -584,6 +672,7 @@ enum pds_base {
  * written only when every check passed.
  */
 struct pds_fmt {
+	uint8_t wp;		/* enum uet_wire_prof */
 	uint8_t base;		/* enum pds_base */
 	uint8_t type;		/* ACK, NACK: this format's prologue type */
 	uint8_t len;		/* UET_PDS_*_LEN */
@@ -616,10 +705,10 @@ static void base_put(const struct pds_fmt *f, uint8_t *buf, const void *h)
 		ack_put(buf, f->type, h);
 		break;
 	case BASE_NACK:
-		nack_put(buf, f->type, h);
+		nack_put(f->wp, buf, f->type, h);
 		break;
 	default:
-		rud_rod_put(buf, h);
+		rud_rod_put(f->wp, buf, h);
 		break;
 	}
 }
@@ -634,10 +723,11 @@ static int base_get(const struct pds_fmt *f, union pds_base_hdr *b,
 		return ack_get(&b->ack, buf, f->type);
 	case BASE_NACK:
 		*n = sizeof(b->nack);
-		return nack_get(&b->nack, buf, f->type);
+		return nack_get(f->wp, &b->nack, buf, f->type);
 	default:
 		*n = sizeof(b->req);
-		return rud_rod_get(&b->req, buf, f->base == BASE_RUD_ROD_CC);
+		return rud_rod_get(f->wp, &b->req, buf,
+				   f->base == BASE_RUD_ROD_CC);
 	}
 }
 
@@ -727,32 +817,66 @@ static const struct uet_wire_field nack_ccx_fields[] = {
 #define PDS_EXT(fields)		UET_WF_TABLE(fields, UET_WF_BE)
 
 static const struct pds_fmt fmt_rud_rod = {
-	BASE_RUD_ROD, 0, UET_PDS_RUD_ROD_REQ_LEN,
+	UET_WIRE_UEPLUS, BASE_RUD_ROD, 0, UET_PDS_RUD_ROD_REQ_LEN,
 	sizeof(struct uet_pds_rud_rod_req), { 0 },
 };
 static const struct pds_fmt fmt_rud_rod_cc = {
-	BASE_RUD_ROD_CC, 0, UET_PDS_RUD_ROD_CC_REQ_LEN,
+	UET_WIRE_UEPLUS, BASE_RUD_ROD_CC, 0, UET_PDS_RUD_ROD_CC_REQ_LEN,
 	sizeof(struct uet_pds_rud_rod_cc_req), PDS_EXT(rud_rod_cc_fields),
 };
 static const struct pds_fmt fmt_ack = {
-	BASE_ACK, UET_PDS_TYPE_ACK, UET_PDS_ACK_LEN,
+	UET_WIRE_UEPLUS, BASE_ACK, UET_PDS_TYPE_ACK, UET_PDS_ACK_LEN,
 	sizeof(struct uet_pds_ack), { 0 },
 };
 static const struct pds_fmt fmt_ack_cc = {
-	BASE_ACK, UET_PDS_TYPE_ACK_CC, UET_PDS_ACK_CC_LEN,
+	UET_WIRE_UEPLUS, BASE_ACK, UET_PDS_TYPE_ACK_CC, UET_PDS_ACK_CC_LEN,
 	sizeof(struct uet_pds_ack_cc), PDS_EXT(ack_cc_fields),
 };
 static const struct pds_fmt fmt_ack_ccx = {
-	BASE_ACK, UET_PDS_TYPE_ACK_CCX, UET_PDS_ACK_CCX_LEN,
+	UET_WIRE_UEPLUS, BASE_ACK, UET_PDS_TYPE_ACK_CCX, UET_PDS_ACK_CCX_LEN,
 	sizeof(struct uet_pds_ack_ccx), PDS_EXT(ack_ccx_fields),
 };
 static const struct pds_fmt fmt_nack = {
-	BASE_NACK, UET_PDS_TYPE_NACK, UET_PDS_NACK_LEN,
+	UET_WIRE_UEPLUS, BASE_NACK, UET_PDS_TYPE_NACK, UET_PDS_NACK_LEN,
 	sizeof(struct uet_pds_nack), { 0 },
 };
 static const struct pds_fmt fmt_nack_ccx = {
-	BASE_NACK, UET_PDS_TYPE_NACK_CCX, UET_PDS_NACK_CCX_LEN,
+	UET_WIRE_UEPLUS, BASE_NACK, UET_PDS_TYPE_NACK_CCX, UET_PDS_NACK_CCX_LEN,
 	sizeof(struct uet_pds_nack_ccx), PDS_EXT(nack_ccx_fields),
+};
+
+/* UE 1.0.1 (docs/conformance.md): RUD/ROD_CC carry ccc_id and
+ * credit_target (16 bytes); NACK and NACK_CCX a 4-byte payload after
+ * byte 12 (16, 32 bytes). */
+static const struct uet_wire_field ue_rud_rod_cc_fields[] = {
+	UET_WF_U(struct uet_pds_rud_rod_cc_req, ccc_id, OFF_EXT, 1),
+	UET_WF_U(struct uet_pds_rud_rod_cc_req, credit_target, OFF_EXT + 1, 3),
+};
+
+static const struct uet_wire_field ue_nack_fields[] = {
+	UET_WF_U(struct uet_pds_nack, payload, OFF_EXT, 4),
+};
+
+static const struct uet_wire_field ue_nack_ccx_fields[] = {
+	UET_WF_U(struct uet_pds_nack_ccx, nack.payload, OFF_EXT, 4),
+	UET_WF_B(struct uet_pds_nack_ccx, nack_ccx_state, OFF_EXT + 4),
+};
+
+static const struct pds_fmt ue_fmt_rud_rod = {
+	UET_WIRE_UE, BASE_RUD_ROD, 0, UET_PDS_RUD_ROD_REQ_LEN,
+	sizeof(struct uet_pds_rud_rod_req), { 0 },
+};
+static const struct pds_fmt ue_fmt_rud_rod_cc = {
+	UET_WIRE_UE, BASE_RUD_ROD_CC, 0, UET_PDS_UE_RUD_ROD_CC_REQ_LEN,
+	sizeof(struct uet_pds_rud_rod_cc_req), PDS_EXT(ue_rud_rod_cc_fields),
+};
+static const struct pds_fmt ue_fmt_nack = {
+	UET_WIRE_UE, BASE_NACK, UET_PDS_TYPE_NACK, UET_PDS_UE_NACK_LEN,
+	sizeof(struct uet_pds_nack), PDS_EXT(ue_nack_fields),
+};
+static const struct pds_fmt ue_fmt_nack_ccx = {
+	UET_WIRE_UE, BASE_NACK, UET_PDS_TYPE_NACK_CCX, UET_PDS_UE_NACK_CCX_LEN,
+	sizeof(struct uet_pds_nack_ccx), PDS_EXT(ue_nack_ccx_fields),
 };
 
 _Static_assert(offsetof(struct uet_pds_rud_rod_cc_req, req) == 0 &&
@@ -781,9 +905,9 @@ _Static_assert(offsetof(struct uet_pds_rud_rod_cc_req, req) == 0 &&
 	}
 
 PDS_CODEC(rud_rod_req, struct uet_pds_rud_rod_req, fmt_rud_rod,
-	  fmt_rud_rod)
+	  ue_fmt_rud_rod)
 PDS_CODEC(rud_rod_cc_req, struct uet_pds_rud_rod_cc_req, fmt_rud_rod_cc,
-	  fmt_rud_rod_cc)
+	  ue_fmt_rud_rod_cc)
 PDS_CODEC(ack, struct uet_pds_ack, fmt_ack,
 	  fmt_ack)
 PDS_CODEC(ack_cc, struct uet_pds_ack_cc, fmt_ack_cc,
@@ -791,9 +915,9 @@ PDS_CODEC(ack_cc, struct uet_pds_ack_cc, fmt_ack_cc,
 PDS_CODEC(ack_ccx, struct uet_pds_ack_ccx, fmt_ack_ccx,
 	  fmt_ack_ccx)
 PDS_CODEC(nack, struct uet_pds_nack, fmt_nack,
-	  fmt_nack)
+	  ue_fmt_nack)
 PDS_CODEC(nack_ccx, struct uet_pds_nack_ccx, fmt_nack_ccx,
-	  fmt_nack_ccx)
+	  ue_fmt_nack_ccx)
 
 /* ------------------------------------------------------------------ */
 /* Control packet                                                      */
@@ -804,7 +928,7 @@ ssize_t uet_pds_cp_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 {
 	uint8_t flags;
 
-	if (len < UET_PDS_CP_LEN)
+	if (len < uet_pds_type_len(wp, UET_PDS_TYPE_CP))
 		return UET_WIRE_ENOBUFS;
 	if (h->ctl_type > UET_CTL_MAX || h->spdcid == 0)
 		return UET_WIRE_ERANGE;
@@ -819,7 +943,12 @@ ssize_t uet_pds_cp_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
 	uet_put_be32(buf + OFF_W32, h->psn);
 	uet_put_be16(buf + OFF_SPDCID, h->spdcid);
 	uet_put_be16(buf + OFF_DPDCID, h->syn ?
-		     pdc_est_pack(h->pdc_info, h->psn_offset) : h->dpdcid);
+		     pdc_est_pack(wp, h->pdc_info, h->psn_offset) : h->dpdcid);
+	if (wp == UET_WIRE_UE) {
+		/* UE 1.0.1: a 4-byte payload, its meaning per ctl_type */
+		uet_put_be32(buf + OFF_EXT, h->payload);
+		return UET_PDS_UE_CP_LEN;
+	}
 	return UET_PDS_CP_LEN;
 }
 
@@ -830,7 +959,7 @@ ssize_t uet_pds_cp_decode(enum uet_wire_prof wp, struct uet_pds_cp *out,
 	uint8_t type, flags;
 	int ret;
 
-	if (len < UET_PDS_CP_LEN)
+	if (len < uet_pds_type_len(wp, UET_PDS_TYPE_CP))
 		return UET_WIRE_ETRUNC;
 	prologue_unpack(buf, &type, &h.ctl_type, &flags);
 	if (type != UET_PDS_TYPE_CP)
@@ -844,14 +973,17 @@ ssize_t uet_pds_cp_decode(enum uet_wire_prof wp, struct uet_pds_cp *out,
 	h.probe_opaque = uet_get_be16(buf + OFF_W16);
 	h.psn = uet_get_be32(buf + OFF_W32);
 	h.spdcid = uet_get_be16(buf + OFF_SPDCID);
-	ret = pdc_slot_get(buf, h.syn, &h.dpdcid, &h.pdc_info, &h.psn_offset);
+	ret = pdc_slot_get(wp, buf, h.syn, &h.dpdcid, &h.pdc_info,
+			   &h.psn_offset);
 	if (ret)
 		return ret;
 	if (h.ctl_type > UET_CTL_MAX || h.spdcid == 0 ||
 	    (!h.syn && h.dpdcid == 0))
 		return UET_WIRE_ERANGE;
+	if (wp == UET_WIRE_UE)
+		h.payload = uet_get_be32(buf + OFF_EXT);
 	*out = h;
-	return UET_PDS_CP_LEN;
+	return (ssize_t)uet_pds_type_len(wp, UET_PDS_TYPE_CP);
 }
 
 /* ------------------------------------------------------------------ */
@@ -885,6 +1017,13 @@ ssize_t uet_pds_entropy_decode(struct uet_pds_entropy *h,
 #define OFF_DSR_MSG_ID	2
 #define OFF_DSR_RI_GEN	4
 #define OFF_DSR_JOB_ID	5
+#define OFF_DSR_MOD_LEN	8	/* UE 1.0.1: modified_length, 12 bytes */
+
+static size_t dsr_len(enum uet_wire_prof wp)
+{
+	return wp == UET_WIRE_UE ? UET_PDS_UE_DEFAULT_SES_RSP_LEN :
+				   UET_PDS_DEFAULT_SES_RSP_LEN;
+}
 
 static bool dsr_opcode_valid(unsigned int opcode)
 {
@@ -900,7 +1039,7 @@ ssize_t uet_pds_default_ses_rsp_encode(enum uet_wire_prof wp, uint8_t *buf,
 				       size_t len,
 				       const struct uet_pds_default_ses_rsp *h)
 {
-	if (len < UET_PDS_DEFAULT_SES_RSP_LEN)
+	if (len < dsr_len(wp))
 		return UET_WIRE_ENOBUFS;
 	if (h->opcode > DSR_LO6_MASK)
 		return UET_WIRE_ERANGE;		/* does not fit 6 bits */
@@ -914,8 +1053,10 @@ ssize_t uet_pds_default_ses_rsp_encode(enum uet_wire_prof wp, uint8_t *buf,
 					h->return_code));
 	buf = uet_put_be16(buf, h->message_id);
 	buf = uet_put_u8(buf, h->ri_generation);
-	uet_put_be24(buf, h->job_id);
-	return UET_PDS_DEFAULT_SES_RSP_LEN;
+	buf = uet_put_be24(buf, h->job_id);
+	if (wp == UET_WIRE_UE)
+		uet_put_be32(buf, h->modified_length);
+	return (ssize_t)dsr_len(wp);
 }
 
 ssize_t uet_pds_default_ses_rsp_decode(enum uet_wire_prof wp,
@@ -925,7 +1066,7 @@ ssize_t uet_pds_default_ses_rsp_decode(enum uet_wire_prof wp,
 	struct uet_pds_default_ses_rsp h = { 0 };
 	uint8_t b0, b1;
 
-	if (len < UET_PDS_DEFAULT_SES_RSP_LEN)
+	if (len < dsr_len(wp))
 		return UET_WIRE_ETRUNC;
 	b0 = uet_get_u8(buf);
 	b1 = uet_get_u8(buf + 1);
@@ -936,6 +1077,8 @@ ssize_t uet_pds_default_ses_rsp_decode(enum uet_wire_prof wp,
 	h.message_id = uet_get_be16(buf + OFF_DSR_MSG_ID);
 	h.ri_generation = uet_get_u8(buf + OFF_DSR_RI_GEN);
 	h.job_id = uet_get_be24(buf + OFF_DSR_JOB_ID);
+	if (wp == UET_WIRE_UE)
+		h.modified_length = uet_get_be32(buf + OFF_DSR_MOD_LEN);
 	if (!dsr_opcode_valid(h.opcode))
 		return UET_WIRE_ETYPE;
 	if (h.list || h.version != UET_SES_VERSION || h.ri_generation)
@@ -943,5 +1086,5 @@ ssize_t uet_pds_default_ses_rsp_decode(enum uet_wire_prof wp,
 	if (!dsr_rc_valid(h.return_code))
 		return UET_WIRE_ERANGE;
 	*out = h;
-	return UET_PDS_DEFAULT_SES_RSP_LEN;
+	return (ssize_t)dsr_len(wp);
 }

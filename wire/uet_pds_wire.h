@@ -97,7 +97,9 @@ ssize_t uet_pds_rud_rod_req_decode(enum uet_wire_prof wp,
 struct uet_pds_rud_rod_cc_req {
 	/* req.type is UET_PDS_TYPE_RUD_CC_REQ or _ROD_CC_REQ */
 	struct uet_pds_rud_rod_req req;
-	uint8_t req_cc_state[UET_PDS_CC_STATE_LEN];
+	uint8_t req_cc_state[UET_PDS_CC_STATE_LEN];	/* UE+ only */
+	uint8_t ccc_id;			/* UE 1.0.1 only */
+	uint32_t credit_target;		/* UE 1.0.1 only, 24 bits */
 };
 
 ssize_t uet_pds_rud_rod_cc_req_encode(enum uet_wire_prof wp, uint8_t *buf,
@@ -199,6 +201,7 @@ struct uet_pds_nack {
 	uint32_t nack_psn;	/* PSN, or pkt_id when nt = 1 */
 	uint16_t spdcid;	/* 0 allowed; must be 0 when nt = 1 */
 	uint16_t dpdcid;	/* 0 allowed; must be 0 when nt = 1 */
+	uint32_t payload;	/* UE 1.0.1 only: bytes 12-15, per code */
 };
 
 ssize_t uet_pds_nack_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
@@ -233,6 +236,7 @@ struct uet_pds_cp {
 	uint16_t dpdcid;	/* syn = 0 only; != 0 */
 	uint8_t pdc_info;	/* syn = 1 only; 4 bits, UET_PDC_INFO_* */
 	uint16_t psn_offset;	/* syn = 1 only; 12 bits */
+	uint32_t payload;	/* UE 1.0.1 only: bytes 12-15, per ctl_type */
 };
 
 ssize_t uet_pds_cp_encode(enum uet_wire_prof wp, uint8_t *buf, size_t len,
@@ -261,6 +265,7 @@ struct uet_pds_default_ses_rsp {
 	uint16_t message_id;	/* 0 allowed */
 	uint8_t ri_generation;	/* must be 0 */
 	uint32_t job_id;	/* 24 bits */
+	uint32_t modified_length;	/* UE 1.0.1 only (bytes 8-11) */
 };
 
 ssize_t uet_pds_default_ses_rsp_encode(enum uet_wire_prof wp, uint8_t *buf,
