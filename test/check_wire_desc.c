@@ -22,20 +22,13 @@
 #define HDR_MAX		64
 
 /*
- * UE 1.0.1 formats whose codec does not yet follow the description
- * (issue 29, the lead's PDS work): expected to fail; one that passes
- * fails the test so that the list stays true.  TODO: empty it as the PDS
- * codec lands (and set UET_WD_HAVE_UE_PDS_MEMBERS in uet_wire_desc.c).
+ * Formats of the UE 1.0.1 profile whose codec does not follow the
+ * description yet: expected to fail; one that passes fails the test so
+ * that the list stays true.  Empty since main's UE 1.0.1 PDS tables
+ * (UET_WIRE_UE); the entry is a placeholder.
  */
 static const unsigned int ue_pending[] = {
-	UET_WD_RUD_ROD_REQ,	/* clear_psn_offset sign, use_rsv_pdc bit */
-	UET_WD_RUD_ROD_CC_REQ,	/* 16 B: ccc_id, credit_target */
-	UET_WD_RUDI,		/* 8 B: reserved 2-3, pkt_id 4-7 */
-	UET_WD_UUD_REQ,		/* 4 B */
-	UET_WD_NACK,		/* 16 B, UE NACK codes */
-	UET_WD_NACK_CCX,	/* 32 B */
-	UET_WD_CP,		/* 16 B, use_rsv_pdc bit */
-	UET_WD_DEFAULT_SES_RSP,	/* 12 B */
+	UET_WD_NONE,
 };
 
 static bool pending(enum uet_wire_prof wp, unsigned int id)

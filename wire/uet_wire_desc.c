@@ -21,7 +21,7 @@
  * compared): set this to 1 when it does.
  */
 #ifndef UET_WD_HAVE_UE_PDS_MEMBERS
-#define UET_WD_HAVE_UE_PDS_MEMBERS 0
+#define UET_WD_HAVE_UE_PDS_MEMBERS 1
 #endif
 
 #define MSZ(T, m)	sizeof(((T *)0)->m)
