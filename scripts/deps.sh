@@ -8,10 +8,14 @@ if [ "$(id -u)" -ne 0 ]; then
 	SUDO=sudo
 fi
 export DEBIAN_FRONTEND=noninteractive
+# tshark (test/tshark-dissector.sh) asks whether non-root users may
+# capture: answer no, without a prompt.
+echo "wireshark-common wireshark-common/install-setuid boolean false" |
+	$SUDO debconf-set-selections
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
 	build-essential autoconf automake libtool pkg-config \
-	libfabric-dev libfabric-bin check libssl-dev binutils pandoc iproute2 tcpdump \
+	libfabric-dev libfabric-bin check libssl-dev binutils pandoc iproute2 tcpdump tshark \
 	iputils-ping \
 	debhelper dpkg-dev fakeroot lintian \
 	clang libfuzzer-14-dev >/dev/null
