@@ -1,10 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # Install dependencies, build and run the whole test suite:
-#   1. a -Werror build and `make check`, then the fuzzers for 40 s each
-#      (scripts/fuzz.sh, when clang and libFuzzer are present),
-#   2. the Open MPI test over uet (test/mpi/), then launched by Slurm
-#      across three emulated hosts (make check-slurm),
+#   1. a -Werror build and `make check`, the provider's suites again in
+#      the UE 1.0.1 wire profile (make check-ue), then the fuzzers for
+#      40 s each (scripts/fuzz.sh, when clang and libFuzzer are present),
+#   2. the Open MPI test over uet (test/mpi/), in both wire profiles,
+#      then launched by Slurm across three emulated hosts (make
+#      check-slurm),
 #   3. `make distcheck`,
 #   4. the unit suites again in an ASan+UBSan build,
 #   5. and in a clang -Werror build (the provider linked with clang's LTO),
@@ -40,11 +42,15 @@ build() {
 
 echo "=== werror build: make check"
 build build --enable-werror
+echo "=== the UE 1.0.1 wire profile: the provider's suites with FI_UET_WIRE=ue"
+make -C build check-ue || fail "make check-ue (FI_UET_WIRE=ue)"
 echo "=== fuzzers (test/fuzz/, 40 s each; skipped without clang/libFuzzer)"
 sh scripts/fuzz.sh "$top/build" 40 || fail "fuzzers (findings in build/fuzz/findings)"
 echo "=== Open MPI over uet (pml cm, mtl ofi; 2 and 4 ranks, allreduce on 8)"
 sh test/mpi/deps.sh || fail "Open MPI installation"
 make -C build check-mpi || fail "Open MPI test over uet"
+echo "=== Open MPI over uet, UE 1.0.1 wire profile (FI_UET_WIRE=ue)"
+make -C build check-mpi-ue || fail "Open MPI test over uet with FI_UET_WIRE=ue"
 echo "=== Open MPI over uet under Slurm (srun --mpi=pmix, salloc + mpirun; 3 emulated hosts)"
 make -C build check-slurm || fail "Open MPI test over uet under Slurm"
 echo "=== make distcheck"

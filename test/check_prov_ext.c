@@ -41,8 +41,9 @@ struct xpair {
 	struct xside s[2];
 };
 
-/* Open both sides up to (not including) fi_enable. */
-static void xpair_open(struct xpair *p)
+/* Open both sides up to (not including) fi_enable; side i's domain in
+ * wire profile wire[i] (enum fi_uet_wire; 0: FI_UET_WIRE's). */
+static void xpair_open_wire(struct xpair *p, const int wire[2])
 {
 	struct fi_cq_attr cqa = { .format = FI_CQ_FORMAT_TAGGED };
 	struct fi_av_attr ava = { .type = FI_AV_TABLE };
@@ -55,6 +56,9 @@ static void xpair_open(struct xpair *p)
 	for (i = 0; i < 2; i++) {
 		struct xside *s = &p->s[i];
 
+		ck_assert_int_eq(fi_uet_addr_set_wire(p->info->src_addr,
+						      p->info->src_addrlen,
+						      wire[i]), 0);
 		ck_assert_int_eq(fi_domain(p->fab, p->info, &s->dom, NULL), 0);
 		ck_assert_int_eq(fi_open_ops(&s->dom->fid, FI_UET_OPS_V2, 0,
 					     &ops, NULL), 0);
@@ -68,6 +72,13 @@ static void xpair_open(struct xpair *p)
 					    FI_TRANSMIT | FI_RECV), 0);
 		ck_assert_int_eq(fi_ep_bind(s->ep, &s->av->fid, 0), 0);
 	}
+}
+
+static void xpair_open(struct xpair *p)
+{
+	const int wire[2] = { FI_UET_WIRE_UNSPEC, FI_UET_WIRE_UNSPEC };
+
+	xpair_open_wire(p, wire);
 }
 
 static void xpair_enable(struct xpair *p)
@@ -487,6 +498,144 @@ START_TEST(test_addr_helpers)
 }
 END_TEST
 
+/* The domain's wire profile: said by fi_getname and the counters. */
+static void xcheck_wire(struct xpair *p, int i, int wire)
+{
+	struct fi_uet_counters c;
+	uint8_t name[64];
+	size_t len = sizeof(name);
+
+	ck_assert_int_eq(fi_getname(&p->s[i].ep->fid, name, &len), 0);
+	ck_assert_int_eq(fi_uet_addr_wire(name, len), wire);
+	ck_assert_int_eq(p->s[i].ops->get_counters(p->s[i].dom, &c,
+						   sizeof(c)), 0);
+	ck_assert_uint_eq(c.wire, (uint32_t)wire);
+}
+
+/* Two domains of the UE 1.0.1 profile talk, both ways, eager and
+ * rendezvous; nothing is counted as a mismatch. */
+START_TEST(test_wire_ue_pair)
+{
+	const int ue[2] = { FI_UET_WIRE_UE, FI_UET_WIRE_UE };
+	struct fi_uet_counters c;
+	struct xpair p;
+	int i;
+
+	unsetenv("FI_UET_WIRE");
+	xpair_open_wire(&p, ue);
+	xpair_enable(&p);
+	xsend(&p, 0, 4);
+	xsend(&p, 1, 4);
+	for (i = 0; i < 2; i++) {
+		xcheck_wire(&p, i, FI_UET_WIRE_UE);
+		ck_assert_int_eq(p.s[i].ops->get_counters(p.s[i].dom, &c,
+							  sizeof(c)), 0);
+		ck_assert_uint_eq(c.wire_mismatch, 0);
+		ck_assert_uint_eq(c.malformed, 0);
+	}
+	xpair_close(&p);
+}
+END_TEST
+
+/* FI_UET_WIRE sets the profile of domains whose src_addr says none. */
+START_TEST(test_wire_env)
+{
+	struct xpair p;
+
+	setenv("FI_UET_WIRE", "ue", 1);
+	xpair_open(&p);
+	xpair_enable(&p);
+	xcheck_wire(&p, 0, FI_UET_WIRE_UE);
+	xsend(&p, 0, 2);
+	xpair_close(&p);
+	unsetenv("FI_UET_WIRE");
+	xpair_open(&p);
+	xpair_enable(&p);
+	xcheck_wire(&p, 1, FI_UET_WIRE_UEPLUS);
+	xpair_close(&p);
+}
+END_TEST
+
+/* A UE+ domain and a UE 1.0.1 domain: fi_av_insert refuses the other's
+ * address (FI_ADDR_NOTAVAIL, -FI_EADDRNOTAVAIL with FI_SYNC_ERR). */
+START_TEST(test_wire_mismatch_av)
+{
+	const int mixed[2] = { FI_UET_WIRE_UEPLUS, FI_UET_WIRE_UE };
+	uint8_t name[64];
+	size_t len = sizeof(name);
+	fi_addr_t a = 0;
+	int err = 0;
+	struct xpair p;
+
+	unsetenv("FI_UET_WIRE");
+	xpair_open_wire(&p, mixed);
+	ck_assert_int_eq(fi_enable(p.s[0].ep), 0);
+	ck_assert_int_eq(fi_enable(p.s[1].ep), 0);
+	xcheck_wire(&p, 0, FI_UET_WIRE_UEPLUS);
+	xcheck_wire(&p, 1, FI_UET_WIRE_UE);
+	ck_assert_int_eq(fi_getname(&p.s[1].ep->fid, name, &len), 0);
+	ck_assert_int_eq(fi_av_insert(p.s[0].av, name, 1, &a, 0, NULL), 0);
+	ck_assert(a == FI_ADDR_NOTAVAIL);
+	a = 0;
+	ck_assert_int_eq(fi_av_insert(p.s[0].av, name, 1, &a, FI_SYNC_ERR,
+				      &err), 0);
+	ck_assert(a == FI_ADDR_NOTAVAIL);
+	ck_assert_int_eq(err, FI_EADDRNOTAVAIL);
+	len = sizeof(name);
+	ck_assert_int_eq(fi_getname(&p.s[0].ep->fid, name, &len), 0);
+	ck_assert_int_eq(fi_av_insert(p.s[1].av, name, 1, &a, 0, NULL), 0);
+	ck_assert(a == FI_ADDR_NOTAVAIL);
+	xpair_close(&p);
+}
+END_TEST
+
+/* An address that says no profile gets through fi_av_insert; then the
+ * first datagram tells: the UE 1.0.1 side counts it as wire_mismatch
+ * (not malformed), nothing lands in its receive buffer, and the UE+
+ * sender's send fails within its PDS bound instead of hanging. */
+START_TEST(test_wire_mismatch_datagram)
+{
+	const int mixed[2] = { FI_UET_WIRE_UEPLUS, FI_UET_WIRE_UE };
+	struct fi_uet_counters c;
+	struct fi_cq_err_entry err;
+	static char sb[3000], rb[3000];
+	uint8_t name[64];
+	size_t len = sizeof(name);
+	fi_addr_t a;
+	struct xpair p;
+
+	unsetenv("FI_UET_WIRE");
+	setenv("FI_UET_DEAD_MS", "400", 1);
+	setenv("FI_UET_RTO_MIN_US", "20000", 1);
+	xpair_open_wire(&p, mixed);
+	ck_assert_int_eq(fi_enable(p.s[0].ep), 0);
+	ck_assert_int_eq(fi_enable(p.s[1].ep), 0);
+	ck_assert_int_eq(fi_getname(&p.s[1].ep->fid, name, &len), 0);
+	ck_assert_int_eq(fi_uet_addr_set_wire(name, len, FI_UET_WIRE_UNSPEC),
+			 0);
+	ck_assert_int_eq(fi_av_insert(p.s[0].av, name, 1, &a, 0, NULL), 1);
+	memset(sb, 'x', sizeof(sb));
+	memset(rb, 0, sizeof(rb));
+	ck_assert_int_eq(fi_recv(p.s[1].ep, rb, sizeof(rb), NULL,
+				 FI_ADDR_UNSPEC, NULL), 0);
+	ck_assert_int_eq(fi_send(p.s[0].ep, sb, sizeof(sb), NULL, a,
+				 (void *)9), 0);
+	ck_assert_int_eq(xwait(&p, 0, &err), -FI_EAVAIL);
+	ck_assert_ptr_eq(err.op_context, (void *)9);
+	ck_assert_int_ne(err.err, 0);
+	ck_assert_int_eq(p.s[1].ops->get_counters(p.s[1].dom, &c, sizeof(c)),
+			 0);
+	ck_assert_uint_ge(c.wire_mismatch, 1);
+	ck_assert_uint_eq(c.drops[FI_UET_DROP_WIRE_MISMATCH], c.wire_mismatch);
+	ck_assert_uint_eq(c.malformed, 0);
+	ck_assert_uint_eq(c.drops[FI_UET_DROP_SES_MALFORMED], 0);
+	ck_assert(uet_bytes_are_zero((const uint8_t *)rb, sizeof(rb)));
+	xpair_close(&p);
+	unsetenv("FI_UET_DEAD_MS");
+	unsetenv("FI_UET_RTO_MIN_US");
+}
+END_TEST
+
 static Suite *prov_ext_suite(void)
 {
 	Suite *s = suite_create("prov_ext");
@@ -499,6 +648,10 @@ static Suite *prov_ext_suite(void)
 	tcase_add_test(tc, test_ops_v2_peer_pdcs);
 	tcase_add_test(tc, test_prov_errno);
 	tcase_add_test(tc, test_addr_helpers);
+	tcase_add_test(tc, test_wire_ue_pair);
+	tcase_add_test(tc, test_wire_env);
+	tcase_add_test(tc, test_wire_mismatch_av);
+	tcase_add_test(tc, test_wire_mismatch_datagram);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -52,6 +52,16 @@
 
 enum { MODE_UUD, MODE_RUDI, MODE_SYN, MODE_N };
 
+
+/* The wire profile of the NICs under attack: FI_UET_WIRE, as theirs. */
+static enum uet_wire_prof wire_prof(void)
+{
+	const char *s = getenv("FI_UET_WIRE");
+
+	return s && uet_wire_prof_parse(s) == UET_WIRE_UE ? UET_WIRE_UE :
+							    UET_WIRE_UEPLUS;
+}
+
 static const char mode_letter[MODE_N] = { 'u', 'r', 's' };
 static const char *const mode_name[MODE_N] = { "UUD", "RUDI", "RUD syn" };
 
@@ -75,13 +85,13 @@ static ssize_t pds_hdr(uint8_t *b, size_t max, int mode, uint64_t *rng)
 		memset(&uu, 0, sizeof(uu));
 		uu.next_hdr = UET_HDR_RESPONSE_DATA;
 		uu.pkt_id = (uint32_t)uet_rand_next(rng);
-		return uet_pds_uud_req_encode(UET_WIRE_UEPLUS, b, max, &uu);
+		return uet_pds_uud_req_encode(wire_prof(), b, max, &uu);
 	case MODE_RUDI:
 		memset(&ri, 0, sizeof(ri));
 		ri.type = UET_PDS_TYPE_RUDI_REQ;
 		ri.next_hdr = UET_HDR_RESPONSE_DATA;
 		ri.pkt_id = (uint32_t)uet_rand_next(rng);
-		return uet_pds_rudi_encode(UET_WIRE_UEPLUS, b, max, &ri);
+		return uet_pds_rudi_encode(wire_prof(), b, max, &ri);
 	default:
 		memset(&h, 0, sizeof(h));
 		h.type = UET_PDS_TYPE_RUD_REQ;
@@ -90,7 +100,7 @@ static ssize_t pds_hdr(uint8_t *b, size_t max, int mode, uint64_t *rng)
 		h.psn = (uint32_t)uet_rand_next(rng);
 		h.spdcid = (uint16_t)(1 + uet_rand_next(rng) % 65535);
 		h.psn_offset = (uint16_t)(uet_rand_next(rng) % 8);
-		return uet_pds_rud_rod_req_encode(UET_WIRE_UEPLUS, b, max, &h);
+		return uet_pds_rud_rod_req_encode(wire_prof(), b, max, &h);
 	}
 }
 
@@ -126,7 +136,7 @@ static ssize_t ses_rdata(uint8_t *b, size_t max, uint32_t job_id,
 					      (PULL_CHUNK - plen + 1));
 		break;
 	}
-	n = uet_ses_rsp_data_encode(UET_WIRE_UEPLUS, b, max, &h);
+	n = uet_ses_rsp_data_encode(wire_prof(), b, max, &h);
 	if (n < 0 || (size_t)n + plen > max)
 		return -1;
 	for (uint32_t k = 0; k < plen; k++)

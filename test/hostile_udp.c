@@ -32,6 +32,16 @@
 #include "uet_wire_consts.h"
 #include "uet_rand.h"
 
+
+/* The wire profile of the NICs under attack: FI_UET_WIRE, as theirs. */
+static enum uet_wire_prof wire_prof(void)
+{
+	const char *s = getenv("FI_UET_WIRE");
+
+	return s && uet_wire_prof_parse(s) == UET_WIRE_UE ? UET_WIRE_UE :
+							    UET_WIRE_UEPLUS;
+}
+
 static uint64_t rng;
 
 static uint64_t rnd(void)
@@ -63,20 +73,20 @@ static size_t mk(uint8_t *b, size_t max, bool huge)
 		 * opening request (and refuses it: syn_refused) */
 		h.psn_offset = (uint16_t)(rnd() & 1 ? rnd() % 8 :
 					  rnd() % 4096);
-		n = uet_pds_rud_rod_req_encode(UET_WIRE_UEPLUS, b, max, &h);
+		n = uet_pds_rud_rod_req_encode(wire_prof(), b, max, &h);
 		break;
 	case 2:
 		memset(&uu, 0, sizeof(uu));
 		uu.next_hdr = UET_HDR_REQUEST_STD;
 		uu.pkt_id = (uint32_t)rnd();
-		n = uet_pds_uud_req_encode(UET_WIRE_UEPLUS, b, max, &uu);
+		n = uet_pds_uud_req_encode(wire_prof(), b, max, &uu);
 		break;
 	default:
 		memset(&ri, 0, sizeof(ri));
 		ri.type = UET_PDS_TYPE_RUDI_REQ;
 		ri.next_hdr = UET_HDR_REQUEST_STD;
 		ri.pkt_id = (uint32_t)rnd();
-		n = uet_pds_rudi_encode(UET_WIRE_UEPLUS, b, max, &ri);
+		n = uet_pds_rudi_encode(wire_prof(), b, max, &ri);
 		break;
 	}
 	if (n < 0)
@@ -89,7 +99,7 @@ static size_t mk(uint8_t *b, size_t max, bool huge)
 		s0.message_offset = 0xfffff000u;
 		s0.request_length = 0xffffffffu;
 		s0.payload_length = 512;
-		m = uet_ses_std_som0_encode(UET_WIRE_UEPLUS, b + n, max - (size_t)n, &s0);
+		m = uet_ses_std_som0_encode(wire_prof(), b + n, max - (size_t)n, &s0);
 		pl = 512;
 	} else {
 		memset(&s1, 0, sizeof(s1));
@@ -106,7 +116,7 @@ static size_t mk(uint8_t *b, size_t max, bool huge)
 		pl = huge ? 256 : rnd() % 1024;
 		s1.request_length = huge ? 0xffffffffu :
 			(s1.ctl.eom ? (uint32_t)pl : (uint32_t)rnd());
-		m = uet_ses_std_som1_encode(UET_WIRE_UEPLUS, b + n, max - (size_t)n, &s1);
+		m = uet_ses_std_som1_encode(wire_prof(), b + n, max - (size_t)n, &s1);
 	}
 	if (m < 0)
 		return (size_t)n;

@@ -59,8 +59,10 @@ self="$srcdir/$(basename -- "$0")"
 cl_require "network namespaces"
 MPI_PINNED=0
 mpi_setup uet-mpi-mh
+# FI_UET_WIRE only when set: the UE 1.0.1 run (make check-mpi-ue), where
+# every host must speak that profile.
 mpi_forward FI_PROVIDER_PATH FI_LOG_LEVEL UET_MPI_TEST_MAX_SIZE \
-	UET_MPI_TEST_TIMEOUT
+	UET_MPI_TEST_TIMEOUT FI_UET_WIRE
 
 export MH_NS_PREFIX="uetmh$$-"
 head="${MH_NS_PREFIX}head"

@@ -31,8 +31,10 @@ srcdir=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 command -v ip >/dev/null 2>&1 || { echo "SKIP: ip not found"; exit 77; }
 MPI_PINNED=0
 mpi_setup uet-mpi-netns
+# FI_UET_WIRE only when set: the UE 1.0.1 run (make check-mpi-ue), where
+# every host must speak that profile.
 mpi_forward FI_PROVIDER_PATH FI_LOG_LEVEL UET_MPI_TEST_MAX_SIZE \
-	UET_MPI_TEST_TIMEOUT
+	UET_MPI_TEST_TIMEOUT FI_UET_WIRE
 
 ns="uetmpi$$"
 # shellcheck disable=SC2317 # run by the EXIT trap

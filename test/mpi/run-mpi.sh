@@ -33,7 +33,7 @@ srcdir=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 mpi_setup uet-mpi
 mpi_forward FI_PROVIDER_PATH FI_LOG_LEVEL UET_MPI_TEST_TIMEOUT \
 	UET_MPI_TEST_MAX_SIZE UET_MPI_TEST_CORRUPT UET_MPI_TEST_HUGE \
-	FI_UET_TSS FI_UET_TSS_KEY_FILE
+	FI_UET_TSS FI_UET_TSS_KEY_FILE FI_UET_WIRE
 exe="$bdir/uet_mpi_test"
 mpi_build "$srcdir/uet_mpi_test.c" "$exe"
 
