@@ -11,10 +11,13 @@
  *                  CSWAP_LT with the operand as compare value, MAX is
  *                  CSWAP_GT), so a failed comparison never writes;
  *   the others     compute in the datatype and store the result.
- * Integers of every width are handled as uint64_t: signed values are
- * sign-extended on load and ordered with the sign bit flipped, sums,
- * differences and products wrap in uint64_t, and the store keeps the low
- * bytes -- two's complement wrap-around without signed overflow.
+ * Integers of every width are handled as one unsigned type as wide as
+ * the widest (128 bits where the compiler has them, for UE 1.0.1's
+ * INT128 and UINT128; else 64 and those two are unsupported): signed
+ * values are sign-extended on load and ordered with the sign bit
+ * flipped, sums, differences and products wrap in that type, and the
+ * store keeps the low bytes -- two's complement wrap-around without
+ * signed overflow.
  */
 #include "config.h"
 
@@ -31,6 +34,15 @@
 #define AMO_REAL	0x4u
 #define AMO_CPLX	0x8u
 #define AMO_ALL		(AMO_INT | AMO_REAL | AMO_CPLX)
+
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 amo_uint;
+#define AMO_INT128_SIZE	16
+#else
+typedef uint64_t amo_uint;
+#define AMO_INT128_SIZE	0	/* unsupported */
+#endif
+#define AMO_UINT_BITS	(8 * sizeof(amo_uint))
 
 static const struct {
 	uint8_t size;
@@ -49,6 +61,8 @@ static const struct {
 	[UET_AMO_FLOAT_COMPLEX] = { 8, AMO_CPLX },
 	[UET_AMO_DOUBLE_COMPLEX] = { 16, AMO_CPLX },
 	/* FLOAT16, BFLOAT16 and 0x0c, 0x0d: size 0, unsupported. */
+	[UET_AMO_INT128] = { AMO_INT128_SIZE, AMO_SINT },
+	[UET_AMO_UINT128] = { AMO_INT128_SIZE, AMO_UINT },
 };
 
 #define AMO_NTYPES	(sizeof(amo_types) / sizeof(amo_types[0]))
@@ -101,15 +115,15 @@ static bool amo_is_cas(uint8_t op)
 	return op >= UET_AMO_CSWAP && op <= UET_AMO_MSWAP;
 }
 
-/* --- integers, any width, as uint64_t --- */
+/* --- integers, any width, as amo_uint --- */
 
-static uint64_t amo_int_load(const uint8_t *p, size_t size, bool sgn)
+static amo_uint amo_int_load(const uint8_t *p, size_t size, bool sgn)
 {
 	uint8_t v8;
 	uint16_t v16;
 	uint32_t v32;
-	uint64_t v = 0;
-	uint64_t sign;
+	uint64_t v64;
+	amo_uint v, sign;
 
 	switch (size) {
 	case 1:
@@ -124,21 +138,26 @@ static uint64_t amo_int_load(const uint8_t *p, size_t size, bool sgn)
 		memcpy(&v32, p, 4);
 		v = v32;
 		break;
-	default:
-		memcpy(&v, p, 8);
+	case 8:
+		memcpy(&v64, p, 8);
+		v = v64;
+		break;
+	default:	/* the widest: nothing to extend */
+		memcpy(&v, p, sizeof(v));
 		return v;
 	}
-	sign = 1ull << (size * 8 - 1);
+	sign = (amo_uint)1 << (size * 8 - 1);
 	if (sgn && (v & sign))
 		v |= ~(sign - 1);
 	return v;
 }
 
-static void amo_int_store(uint8_t *p, size_t size, uint64_t v)
+static void amo_int_store(uint8_t *p, size_t size, amo_uint v)
 {
 	uint8_t v8 = (uint8_t)v;
 	uint16_t v16 = (uint16_t)v;
 	uint32_t v32 = (uint32_t)v;
+	uint64_t v64 = (uint64_t)v;
 
 	switch (size) {
 	case 1:
@@ -150,23 +169,26 @@ static void amo_int_store(uint8_t *p, size_t size, uint64_t v)
 	case 4:
 		memcpy(p, &v32, 4);
 		break;
+	case 8:
+		memcpy(p, &v64, 8);
+		break;
 	default:
-		memcpy(p, &v, 8);
+		memcpy(p, &v, sizeof(v));
 		break;
 	}
 }
 
 /* Sign-extended values with the sign bit flipped order like unsigned. */
-static uint64_t amo_int_key(uint64_t v, bool sgn)
+static amo_uint amo_int_key(amo_uint v, bool sgn)
 {
-	return sgn ? v ^ (1ull << 63) : v;
+	return sgn ? v ^ ((amo_uint)1 << (AMO_UINT_BITS - 1)) : v;
 }
 
 static bool amo_int_cmp(uint8_t op, size_t size, bool sgn,
 			const uint8_t *tp, const uint8_t *cp)
 {
-	uint64_t t = amo_int_key(amo_int_load(tp, size, sgn), sgn);
-	uint64_t c = amo_int_key(amo_int_load(cp, size, sgn), sgn);
+	amo_uint t = amo_int_key(amo_int_load(tp, size, sgn), sgn);
+	amo_uint c = amo_int_key(amo_int_load(cp, size, sgn), sgn);
 
 	switch (op) {
 	case UET_AMO_CSWAP:
@@ -189,9 +211,9 @@ static bool amo_int_cmp(uint8_t op, size_t size, bool sgn,
 static void amo_int_calc(uint8_t op, size_t size, bool sgn, uint8_t *tp,
 			 const uint8_t *op_p, const uint8_t *cp)
 {
-	uint64_t t = amo_int_load(tp, size, sgn);
-	uint64_t o = amo_int_load(op_p, size, sgn);
-	uint64_t m;
+	amo_uint t = amo_int_load(tp, size, sgn);
+	amo_uint o = amo_int_load(op_p, size, sgn);
+	amo_uint m;
 
 	switch (op) {
 	case UET_AMO_SUM:

@@ -1361,6 +1361,76 @@ START_TEST(test_fetch_add_4procs)
 }
 END_TEST
 
+#if FI_MAJOR_VERSION >= 2
+/*
+ * FI_INT128 / FI_UINT128 (libfabric 2.x): offered in the UE 1.0.1 wire
+ * profile, whose datatype table has them, and not in UE+ (P-24): a sum
+ * that carries across the 64-bit halves, a signed MIN, a fetch and a
+ * compare-and-swap, end to end.
+ */
+START_TEST(test_atomic_int128)
+{
+	__extension__ typedef __int128 i128_t;
+	struct fi_atomic_attr attr;
+	i128_t *tgt, o[2], res[2], cmp, want;
+	struct fid_mr *mr;
+	struct pair p;
+	uint64_t key;
+
+	setenv("FI_UET_WIRE", "ueplus", 1);
+	pair_open(&p, FI_MR_VIRT_ADDR);
+	ck_assert_int_eq(fi_query_atomic(p.s[0].dom, FI_INT128, FI_SUM, &attr,
+					 0), -FI_EOPNOTSUPP);
+	pair_close(&p);
+	setenv("FI_UET_WIRE", "ue", 1);
+	pair_open(&p, FI_MR_VIRT_ADDR);
+	ck_assert_int_eq(fi_query_atomic(p.s[0].dom, FI_INT128, FI_SUM, &attr,
+					 0), 0);
+	ck_assert_uint_eq(attr.size, 16);
+	ck_assert_int_eq(fi_query_atomic(p.s[0].dom, FI_UINT128, FI_CSWAP,
+					 &attr, FI_COMPARE_ATOMIC), 0);
+	tgt = aligned_alloc(64, 64);
+	tgt[0] = ((i128_t)1 << 64) - 1;		/* 2^64 - 1 */
+	tgt[1] = -((i128_t)5 << 80);
+	mr = reg(&p, 1, tgt, 64, FI_REMOTE_WRITE | FI_REMOTE_READ, 0x128);
+	key = fi_mr_key(mr);
+	o[0] = 1;
+	o[1] = 3;
+	ck_assert_int_eq(fi_atomic(p.s[0].ep, o, 2, NULL, p.s[0].peer,
+				   (uint64_t)(uintptr_t)tgt, key, FI_INT128,
+				   FI_SUM, (void *)1), 0);
+	wait_ok(&p, (void *)1, FI_ATOMIC | FI_WRITE);
+	ck_assert(tgt[0] == ((i128_t)1 << 64));	/* the carry crossed */
+	ck_assert(tgt[1] == -((i128_t)5 << 80) + 3);
+	/* signed MIN: the negative one stays */
+	o[0] = -((i128_t)1 << 100);
+	o[1] = 0;
+	ck_assert_int_eq(fi_fetch_atomic(p.s[0].ep, o, 2, NULL, res, NULL,
+					 p.s[0].peer, (uint64_t)(uintptr_t)tgt,
+					 key, FI_INT128, FI_MIN, (void *)2),
+			 0);
+	wait_ok(&p, (void *)2, FI_ATOMIC | FI_READ);
+	ck_assert(res[0] == ((i128_t)1 << 64));
+	ck_assert(tgt[0] == -((i128_t)1 << 100));
+	ck_assert(tgt[1] == -((i128_t)5 << 80) + 3);
+	/* compare-and-swap on the full 128 bits */
+	want = (i128_t)0x1234 << 70;
+	cmp = -((i128_t)1 << 100);
+	ck_assert_int_eq(fi_compare_atomic(p.s[0].ep, &want, 1, NULL, &cmp,
+					   NULL, res, NULL, p.s[0].peer,
+					   (uint64_t)(uintptr_t)tgt, key,
+					   FI_INT128, FI_CSWAP, (void *)3), 0);
+	wait_ok(&p, (void *)3, FI_ATOMIC | FI_READ);
+	ck_assert(res[0] == cmp);
+	ck_assert(tgt[0] == want);
+	ck_assert_int_eq(fi_close(&mr->fid), 0);
+	free(tgt);
+	pair_close(&p);
+	unsetenv("FI_UET_WIRE");
+}
+END_TEST
+#endif
+
 /* Failures come back as error completions; the target is untouched. */
 START_TEST(test_rma_errors)
 {
@@ -1666,6 +1736,9 @@ static Suite *prov_rma_suite(void)
 	tcase_add_loop_test(tc, test_mr_regv_segments, 0, 4);
 	tcase_add_test(tc, test_atomic_matrix);
 	tcase_add_test(tc, test_atomic_vectors);
+#if FI_MAJOR_VERSION >= 2
+	tcase_add_test(tc, test_atomic_int128);
+#endif
 	tcase_add_test(tc, test_fetch_add_4procs);
 	tcase_add_loop_test(tc, test_rma_errors, 0, 2);
 	tcase_add_test(tc, test_remote_counters);

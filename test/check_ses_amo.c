@@ -18,7 +18,9 @@
 #include "uet_wire_consts.h"
 
 #define NOPS	(UET_AMO_MSWAP + 1)	/* defined ops 0x00..0x13 */
-#define NTYPES	(UET_AMO_DOUBLE_COMPLEX + 1)	/* supported 0x00..0x0b */
+/* Datatypes 0x00..0x11: supported 0x00..0x0b and UE 1.0.1's INT128 and
+ * UINT128 (0x10, 0x11); 0x0c..0x0f are refused. */
+#define NTYPES	(UET_AMO_UINT128 + 1)
 #define MAXSZ	16
 
 static bool is_cas(unsigned int op)
@@ -28,40 +30,45 @@ static bool is_cas(unsigned int op)
 
 /* --- explicit tables --- */
 
-static const size_t sizes[16] = {
+static const size_t sizes[NTYPES] = {
 	1, 1, 2, 2, 4, 4, 8, 8,		/* INT8..UINT64 */
 	4, 8, 8, 16,			/* FLOAT, DOUBLE, complex */
 	0, 0,				/* 0x0c, 0x0d undefined */
 	0, 0,				/* FLOAT16, BFLOAT16: not done */
+	16, 16,				/* INT128, UINT128 */
 };
+
+__extension__ typedef __int128 i128_t;
+__extension__ typedef unsigned __int128 u128_t;
 
 /*
  * uet_ses_amo_check(op, dtype) for dtype 0x00..0x0f: '.' UET_RC_OK,
  * 'O' UET_RC_AMO_UNSUPPORTED_OP, 'D' UET_RC_AMO_UNSUPPORTED_DT.
- * Columns: i8 u8 i16 u16 i32 u32 i64 u64 f d fc dc 0c 0d f16 bf16.
+ * Columns: i8 u8 i16 u16 i32 u32 i64 u64 f d fc dc 0c 0d f16 bf16 i128
+ * u128.
  */
 static const char *const check_table[UET_AMO_INVAL + 1] = {
-	[UET_AMO_MIN]		= "..........OODDDD",
-	[UET_AMO_MAX]		= "..........OODDDD",
-	[UET_AMO_SUM]		= "............DDDD",
-	[UET_AMO_DIFF]		= "............DDDD",
-	[UET_AMO_PROD]		= "............DDDD",
-	[UET_AMO_LOR]		= "........OOOODDDD",
-	[UET_AMO_LAND]		= "........OOOODDDD",
-	[UET_AMO_BOR]		= "........OOOODDDD",
-	[UET_AMO_BAND]		= "........OOOODDDD",
-	[UET_AMO_LXOR]		= "........OOOODDDD",
-	[UET_AMO_BXOR]		= "........OOOODDDD",
-	[UET_AMO_READ]		= "............DDDD",
-	[UET_AMO_WRITE]		= "............DDDD",
-	[UET_AMO_CSWAP]		= "............DDDD",
-	[UET_AMO_CSWAP_NE]	= "............DDDD",
-	[UET_AMO_CSWAP_LE]	= "..........OODDDD",
-	[UET_AMO_CSWAP_LT]	= "..........OODDDD",
-	[UET_AMO_CSWAP_GE]	= "..........OODDDD",
-	[UET_AMO_CSWAP_GT]	= "..........OODDDD",
-	[UET_AMO_MSWAP]		= "........OOOODDDD",
-	[UET_AMO_INVAL]		= "OOOOOOOOOOOOOOOO",
+	[UET_AMO_MIN]		= "..........OODDDD..",
+	[UET_AMO_MAX]		= "..........OODDDD..",
+	[UET_AMO_SUM]		= "............DDDD..",
+	[UET_AMO_DIFF]		= "............DDDD..",
+	[UET_AMO_PROD]		= "............DDDD..",
+	[UET_AMO_LOR]		= "........OOOODDDD..",
+	[UET_AMO_LAND]		= "........OOOODDDD..",
+	[UET_AMO_BOR]		= "........OOOODDDD..",
+	[UET_AMO_BAND]		= "........OOOODDDD..",
+	[UET_AMO_LXOR]		= "........OOOODDDD..",
+	[UET_AMO_BXOR]		= "........OOOODDDD..",
+	[UET_AMO_READ]		= "............DDDD..",
+	[UET_AMO_WRITE]		= "............DDDD..",
+	[UET_AMO_CSWAP]		= "............DDDD..",
+	[UET_AMO_CSWAP_NE]	= "............DDDD..",
+	[UET_AMO_CSWAP_LE]	= "..........OODDDD..",
+	[UET_AMO_CSWAP_LT]	= "..........OODDDD..",
+	[UET_AMO_CSWAP_GE]	= "..........OODDDD..",
+	[UET_AMO_CSWAP_GT]	= "..........OODDDD..",
+	[UET_AMO_MSWAP]		= "........OOOODDDD..",
+	[UET_AMO_INVAL]		= "OOOOOOOOOOOOOOOOOO",
 };
 
 static uint8_t expected_check(unsigned int op, unsigned int dt)
@@ -70,7 +77,7 @@ static uint8_t expected_check(unsigned int op, unsigned int dt)
 
 	if (op > UET_AMO_INVAL)
 		return UET_RC_AMO_UNSUPPORTED_OP;
-	if (dt > 0x0f)
+	if (dt >= NTYPES)
 		c = op == UET_AMO_INVAL ? 'O' : 'D';
 	else
 		c = check_table[op][dt];
@@ -119,6 +126,8 @@ REF_INT(int32_t, i32)
 REF_INT(uint32_t, u32)
 REF_INT(int64_t, i64)
 REF_INT(uint64_t, u64)
+REF_INT(i128_t, i128)
+REF_INT(u128_t, u128)
 
 #define REF_REAL(T, name)						\
 static T ref_##name(unsigned int op, T t, T o, T c)			\
@@ -211,6 +220,8 @@ static void ref_apply(unsigned int op, unsigned int dt, uint8_t *t,
 	case UET_AMO_UINT32: REF_ELEM(uint32_t, ref_u32); break;
 	case UET_AMO_INT64: REF_ELEM(int64_t, ref_i64); break;
 	case UET_AMO_UINT64: REF_ELEM(uint64_t, ref_u64); break;
+	case UET_AMO_INT128: REF_ELEM(i128_t, ref_i128); break;
+	case UET_AMO_UINT128: REF_ELEM(u128_t, ref_u128); break;
 	case UET_AMO_FLOAT: REF_ELEM(float, ref_f); break;
 	case UET_AMO_DOUBLE: REF_ELEM(double, ref_d); break;
 	case UET_AMO_FLOAT_COMPLEX: REF_CELEM(float, ref_cf); break;
@@ -232,6 +243,8 @@ static void put_val(unsigned int dt, uint8_t *p, int re, int im)
 	case UET_AMO_UINT32: { uint32_t v = (uint32_t)re; memcpy(p, &v, 4); break; }
 	case UET_AMO_INT64: { int64_t v = re; memcpy(p, &v, 8); break; }
 	case UET_AMO_UINT64: { uint64_t v = (uint64_t)(int64_t)re; memcpy(p, &v, 8); break; }
+	case UET_AMO_INT128: { i128_t v = re; memcpy(p, &v, 16); break; }
+	case UET_AMO_UINT128: { u128_t v = (u128_t)(i128_t)re; memcpy(p, &v, 16); break; }
 	case UET_AMO_FLOAT: { float v = (float)re; memcpy(p, &v, 4); break; }
 	case UET_AMO_DOUBLE: { double v = re; memcpy(p, &v, 8); break; }
 	case UET_AMO_FLOAT_COMPLEX: {
@@ -258,7 +271,7 @@ START_TEST(test_sizes)
 
 	for (dt = 0; dt < 256; dt++)
 		ck_assert_uint_eq(uet_ses_amo_size((uint8_t)dt),
-				  dt < 16 ? sizes[dt] : 0);
+				  dt < NTYPES ? sizes[dt] : 0);
 }
 END_TEST
 
@@ -376,7 +389,9 @@ START_TEST(test_random_int)
 
 	for (iter = 0; iter < 200; iter++)
 		for (op = 0; op < NOPS; op++)
-			for (dt = UET_AMO_INT8; dt <= UET_AMO_UINT64; dt++) {
+			for (dt = UET_AMO_INT8; dt < NTYPES; dt++) {
+				if (dt > UET_AMO_UINT64 && dt < UET_AMO_INT128)
+					continue;
 				for (k = 0; k < sizeof(t); k++)
 					t[k] = (uint8_t)uet_test_rand64();
 				for (k = 0; k < sizeof(o); k++)
@@ -679,7 +694,8 @@ START_TEST(test_unsupported_untouched)
 						 UET_RC_AMO_UNSUPPORTED_SIZE);
 			}
 		}
-	ck_assert_uint_eq(checked, 256 * 256 - 200);	/* 200 supported */
+	/* 200 supported, and INT128/UINT128 with all 20 ops */
+	ck_assert_uint_eq(checked, 256 * 256 - 240);
 }
 END_TEST
 

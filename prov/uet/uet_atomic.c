@@ -87,7 +87,12 @@ static bool uet_amo_map_dtype(enum fi_datatype dt, uint8_t *udt, size_t *size)
 		*udt = UET_AMO_DOUBLE_COMPLEX;
 		*size = 16;
 		return true;
-	default:		/* LONG_DOUBLE*, INT128, ... */
+#if FI_MAJOR_VERSION >= 2
+	/* UE 1.0.1 only: UE+ has no code (uet_amo_check) */
+	case FI_INT128:		*udt = UET_AMO_INT128; *size = 16; return true;
+	case FI_UINT128:	*udt = UET_AMO_UINT128; *size = 16; return true;
+#endif
+	default:		/* LONG_DOUBLE*, FLOAT16, ... */
 		return false;
 	}
 }
@@ -126,7 +131,8 @@ static bool uet_amo_is_compare(uint8_t uop)
 
 static bool uet_amo_is_int(uint8_t udt)
 {
-	return udt <= UET_AMO_UINT64;
+	return udt <= UET_AMO_UINT64 || udt == UET_AMO_INT128 ||
+	       udt == UET_AMO_UINT128;
 }
 
 static bool uet_amo_is_complex(uint8_t udt)
@@ -160,11 +166,16 @@ static bool uet_amo_pair_ok(uint8_t uop, uint8_t udt)
 
 /* Is (dt, op) valid for kind?  Fills the UET codes and the element size;
  * -FI_EOPNOTSUPP otherwise. */
-static int uet_amo_check(enum uet_amo_kind kind, enum fi_datatype dt,
+static int uet_amo_check(const struct uet_domain *dom,
+			 enum uet_amo_kind kind, enum fi_datatype dt,
 			 enum fi_op op, uint8_t *uop, uint8_t *udt,
 			 size_t *size)
 {
 	if (!uet_amo_map_dtype(dt, udt, size) || !uet_amo_map_op(op, uop))
+		return -FI_EOPNOTSUPP;
+	/* 128-bit integers have a code in UE 1.0.1's table only */
+	if ((*udt == UET_AMO_INT128 || *udt == UET_AMO_UINT128) &&
+	    dom->addr.wire != FI_UET_WIRE_UE)
 		return -FI_EOPNOTSUPP;
 	switch (kind) {
 	case UET_AMO_KIND_WRITE:
@@ -202,7 +213,7 @@ static int uet_amo_valid(struct uet_domain *dom, enum uet_amo_kind kind,
 	size_t size;
 	int ret;
 
-	ret = uet_amo_check(kind, dt, op, &uop, &udt, &size);
+	ret = uet_amo_check(dom, kind, dt, op, &uop, &udt, &size);
 	if (ret)
 		return ret;
 	if (count)
@@ -231,12 +242,14 @@ int uet_query_atomic(struct fid_domain *domain, enum fi_datatype datatype,
 	kind = (flags & FI_COMPARE_ATOMIC) ? UET_AMO_KIND_COMPARE :
 	       (flags & FI_FETCH_ATOMIC) ? UET_AMO_KIND_FETCH :
 	       UET_AMO_KIND_WRITE;
-	ret = uet_amo_check(kind, datatype, op, &uop, &udt, &size);
+	ret = uet_amo_check(dom, kind, datatype, op, &uop, &udt, &size);
 #if FI_MAJOR_VERSION >= 2
 	if (ret && (datatype == FI_INT128 || datatype == FI_UINT128))
 		UET_INFO(FI_LOG_DOMAIN, "FI_INT128/FI_UINT128 atomics are "
-			 "not offered: UET's atomic datatype table has no "
-			 "128-bit integer code (docs/conformance.md E-20)\n");
+			 "offered in the UE 1.0.1 wire profile only "
+			 "(FI_UET_WIRE=ue): UE+'s datatype table has no "
+			 "128-bit integer code (docs/conformance.md E-20, "
+			 "P-24)\n");
 #endif
 	if (ret)
 		return ret;
@@ -307,7 +320,8 @@ static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 	dir = r->kind == UET_AMO_KIND_WRITE ? FI_WRITE : FI_READ;
 	if (!(ep->caps & FI_ATOMIC) || !(ep->caps & dir))
 		return -FI_EOPNOTSUPP;
-	ret = uet_amo_check(r->kind, r->dt, r->op, &uop, &udt, &size);
+	ret = uet_amo_check(ep->domain, r->kind, r->dt, r->op, &uop, &udt,
+			    &size);
 	if (ret)
 		return ret;
 	if (flags & ~(uint64_t)UET_AMO_FLAGS)
