@@ -20,6 +20,7 @@ set -u
 
 . "$(dirname "$0")/pingpong_lib.sh"
 . "$(dirname "$0")/netns_lib.sh"
+. "$(dirname "$0")/capture_lib.sh"
 
 src="${srcdir:-$(dirname "$0")/..}"
 lua=$src/contrib/wireshark/uet.lua
@@ -31,14 +32,10 @@ for t in tshark tcpdump; do
 done
 [ -x ./test/uet_pcap_fields ] || pp_skip_all "test/uet_pcap_fields not built"
 ns_begin
-tcpdump_pid=""
 
 # shellcheck disable=SC2317 # called by ns_end on exit
 ns_hook() {
-	if [ -n "$tcpdump_pid" ]; then
-		kill "$tcpdump_pid" 2>/dev/null
-		wait "$tcpdump_pid" 2>/dev/null
-	fi
+	cap_stop >/dev/null
 }
 
 ns_first "$ns"
@@ -65,15 +62,7 @@ done
 # capture WP: the traffic listed above under FI_UET_WIRE=WP into $cap.
 capture() {
 	cap=$pp_tmp/$1.pcap
-	ip netns exec "$ns" timeout -k 2 600 tcpdump -i lo -U -n \
-		--immediate-mode -B 65536 -s 0 -w "$cap" udp \
-		>"$pp_tmp/$1.tcpdump" 2>&1 &
-	tcpdump_pid=$!
-	n=100
-	while [ "$n" -gt 0 ] && ! grep -q listening "$pp_tmp/$1.tcpdump"; do
-		sleep 0.05
-		n=$((n - 1))
-	done
+	cap_start "$ns" "$cap" "$1"
 	for mode in msg tagged; do
 		for size in 64 4096 4194304; do
 			FI_UET_WIRE=$1 pp_pair "$1:$mode:$size" "$ns" - "$ns" - \
@@ -82,13 +71,7 @@ capture() {
 	done
 	FI_UET_WIRE=$1 FI_UET_LOSS_PPM=100000 pp_pair "$1:loss" "$ns" - \
 		"$ns" - 127.0.0.1 "" -e rdm -m msg -I 30 -S 65536
-	sleep 0.5
-	kill "$tcpdump_pid" 2>/dev/null
-	wait "$tcpdump_pid" 2>/dev/null
-	tcpdump_pid=""
-	if grep -q '[1-9][0-9]* packets dropped by kernel' "$pp_tmp/$1.tcpdump"; then
-		echo "note: $(grep 'dropped by kernel' "$pp_tmp/$1.tcpdump")"
-	fi
+	cap_stop
 }
 
 # tshark with the dissector in profile WP over $cap, ARGS...

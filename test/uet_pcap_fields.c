@@ -15,9 +15,8 @@
  * uet_ses_wire.c, uet_tss_wire.c), chosen as uet chooses them
  * (uet_pds_peek_type, uet_ses_request_format); the values printed are
  * the host struct members the description names.  A datagram a codec
- * refuses is reported on stderr and the exit status is 2.  The pcap
- * file format is read here (classic pcap, microsecond or nanosecond,
- * either byte order; link types Ethernet, Linux cooked v1/v2, raw IP).
+ * refuses is reported on stderr and the exit status is 2.  The capture
+ * is read by test/uet_pcap.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,6 +27,7 @@
 #include "uet_pds_wire.h"
 #include "uet_ses_wire.h"
 #include "uet_tss_wire.h"
+#include "uet_pcap.h"
 #include "uet_wire_desc.h"
 #include "wire_desc_codec.h"
 
@@ -241,135 +241,16 @@ print:
 	printf("\n");
 }
 
-/* ---- pcap ---- */
+struct run {
+	enum uet_wire_prof wp;
+};
 
-static uint32_t rd32(const uint8_t *p, bool swap)
+static void on_datagram(void *arg, uint64_t frame, const uint8_t *u,
+			size_t len)
 {
-	uint32_t v;
+	const struct run *r = arg;
 
-	memcpy(&v, p, 4);
-	return swap ? __builtin_bswap32(v) : v;
-}
-
-static uint16_t be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-/* The UDP payload of one link-layer frame, or NULL. */
-static const uint8_t *udp_of(uint32_t linktype, const uint8_t *p, size_t len,
-			     size_t *plen, uint16_t *sport, uint16_t *dport)
-{
-	uint16_t et;
-	size_t ul;
-	unsigned int ihl;
-
-	switch (linktype) {
-	case 1:		/* Ethernet */
-		if (len < 14)
-			return NULL;
-		et = be16(p + 12);
-		p += 14;
-		len -= 14;
-		if (et == 0x8100 && len >= 4) {
-			et = be16(p + 2);
-			p += 4;
-			len -= 4;
-		}
-		break;
-	case 113:	/* Linux cooked v1 */
-		if (len < 16)
-			return NULL;
-		et = be16(p + 14);
-		p += 16;
-		len -= 16;
-		break;
-	case 276:	/* Linux cooked v2 */
-		if (len < 20)
-			return NULL;
-		et = be16(p);
-		p += 20;
-		len -= 20;
-		break;
-	case 101:	/* raw IP */
-	case 12:
-		if (len < 1)
-			return NULL;
-		et = (p[0] >> 4) == 6 ? 0x86dd : 0x0800;
-		break;
-	default:
-		return NULL;
-	}
-	if (et == 0x0800) {
-		if (len < 20 || p[9] != 17)
-			return NULL;
-		ihl = (p[0] & 0x0fu) * 4u;
-		if (len < ihl + 8 || (be16(p + 6) & 0x3fff))
-			return NULL;	/* no fragments */
-		p += ihl;
-		len -= ihl;
-	} else if (et == 0x86dd) {
-		if (len < 48 || p[6] != 17)
-			return NULL;
-		p += 40;
-		len -= 40;
-	} else {
-		return NULL;
-	}
-	ul = be16(p + 4);
-	if (ul < 8 || ul > len)
-		return NULL;
-	*sport = be16(p);
-	*dport = be16(p + 2);
-	*plen = ul - 8;
-	return p + 8;
-}
-
-static int read_pcap(const char *path, enum uet_wire_prof wp,
-		     unsigned int port, unsigned int span)
-{
-	uint8_t gh[24], rh[16], *buf = NULL;
-	const uint8_t *u;
-	uint32_t magic, linktype, caplen;
-	uint16_t sp, dp;
-	uint64_t frame = 0;
-	size_t ulen;
-	bool swap;
-	FILE *f = fopen(path, "rb");
-	int ret = 1;
-
-	if (!f) {
-		perror(path);
-		return 1;
-	}
-	if (fread(gh, 1, sizeof(gh), f) != sizeof(gh))
-		goto out;
-	memcpy(&magic, gh, 4);
-	swap = magic == 0xd4c3b2a1u || magic == 0x4d3cb2a1u;
-	if (!swap && magic != 0xa1b2c3d4u && magic != 0xa1b23c4du) {
-		fprintf(stderr, "%s: not a pcap file\n", path);
-		goto out;
-	}
-	linktype = rd32(gh + 20, swap) & 0x0fffffffu;
-	buf = malloc(262144);
-	if (!buf)
-		goto out;
-	while (fread(rh, 1, sizeof(rh), f) == sizeof(rh)) {
-		caplen = rd32(rh + 8, swap);
-		if (caplen > 262144 || fread(buf, 1, caplen, f) != caplen)
-			goto out;
-		frame++;
-		u = udp_of(linktype, buf, caplen, &ulen, &sp, &dp);
-		if (!u || ((sp < port || sp > port + span) &&
-			   (dp < port || dp > port + span)))
-			continue;
-		datagram(wp, frame, u, ulen);
-	}
-	ret = 0;
-out:
-	free(buf);
-	fclose(f);
-	return ret;
+	datagram(r->wp, frame, u, len);
 }
 
 int main(int argc, char **argv)
@@ -377,6 +258,7 @@ int main(int argc, char **argv)
 	enum uet_wire_prof wp = UET_WIRE_UEPLUS;
 	unsigned int port = UET_UDP_PORT, span = UET_WD_ENTROPY_SPAN;
 	const char *path = NULL;
+	struct run run;
 	int i, p;
 
 	names_init();
@@ -405,7 +287,8 @@ int main(int argc, char **argv)
 			"FILE.pcap | --fields\n", argv[0]);
 		return 1;
 	}
-	if (read_pcap(path, wp, port, span))
+	run.wp = wp;
+	if (uet_pcap_read(path, port, span, on_datagram, &run))
 		return 1;
 	return nerr ? 2 : 0;
 }
