@@ -1509,21 +1509,13 @@ static Suite *ue_wire_suite(void)
 	tcase_add_test(tc, test_invalid_encode);
 	suite_add_tcase(s, tc);
 
+	/* Both failed before uet_wire_datagram_parses() checked that the
+	 * payload is as long as the headers say (a UE+ UUD send read in ue
+	 * as a NO_OP at pkt_id's low half; a UE+ response's 4 reserved
+	 * bytes left over after ue's 12). */
 	tc = tcase_create("datagrams");
 	tcase_add_test(tc, test_dg_rud_send);
 	tcase_add_test(tc, test_dg_rudi_write);
-	suite_add_tcase(s, tc);
-
-	/*
-	 * KNOWN FAILING (for the lead, wire/uet_wire_probe.c): a UE+ UUD
-	 * send (pkt_id < 2^16) and a UE+ ACK + 16-B response both parse in
-	 * ue, so uet_wire_datagram_parses() cannot tell them from UE
-	 * traffic.  UUD: ue reads 4 B (bytes 2-3 = pkt_id's high half, 0),
-	 * then an SES header from pkt_id's low half (00 01 = NO_OP, som)
-	 * that decodes.  ACK: ue reads the 12-B response and ignores UE+'s
-	 * 4 reserved zero bytes after it.
-	 */
-	tc = tcase_create("datagrams_known_failing");
 	tcase_add_test(tc, test_dg_uud_send);
 	tcase_add_test(tc, test_dg_ack_rsp);
 	suite_add_tcase(s, tc);

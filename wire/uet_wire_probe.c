@@ -2,14 +2,26 @@
 /*
  * Whether a whole datagram parses in a wire profile: its PDS header by
  * type, then the SES header that next_hdr names (and a rendezvous
- * extension).  The software NIC asks it of a datagram its own profile
+ * extension), and the payload after them is as long as they say.  The software NIC asks it of a datagram its own profile
  * refused, to tell a peer of the other profile from garbage
  * (docs/conformance.md, "Mismatches").
  */
 #include "uet_pds_wire.h"
 #include "uet_ses_wire.h"
 
-/* The SES header(s) at buf: true when they decode in wp. */
+/*
+ * Whether a one-packet request of opcode op must carry exactly its
+ * request_length as payload: NO_OP, sends and writes (a READ carries
+ * none, atomics their operands, a rendezvous send its eager part).
+ */
+static bool whole_payload(uint8_t op)
+{
+	return op == UET_NO_OP || op == UET_SEND || op == UET_TAGGED_SEND ||
+	       op == UET_DATAGRAM_SEND || op == UET_WRITE;
+}
+
+/* The SES header(s) at buf: true when they decode in wp and the
+ * payload after them is as long as they say. */
 static bool ses_parses(enum uet_wire_prof wp, unsigned int next_hdr,
 		       const uint8_t *buf, size_t len)
 {
@@ -33,30 +45,44 @@ static bool ses_parses(enum uet_wire_prof wp, unsigned int next_hdr,
 	switch (uet_ses_request_format(wp, next_hdr, buf, len)) {
 	case UET_SES_FMT_STD_SOM1:
 		n = uet_ses_std_som1_decode(wp, &u.s1, buf, len);
-		if (n > 0 && (u.s1.ctl.opcode == UET_RENDEZVOUS_SEND ||
-			      u.s1.ctl.opcode == UET_RENDEZVOUS_TSEND))
+		if (n <= 0)
+			return false;
+		if (u.s1.ctl.opcode == UET_RENDEZVOUS_SEND ||
+		    u.s1.ctl.opcode == UET_RENDEZVOUS_TSEND)
 			return uet_ses_rdzv_ext_decode(wp, &u.rx, buf + n,
 						       len - (size_t)n) > 0;
-		return n > 0;
+		if (!whole_payload(u.s1.ctl.opcode))
+			return true;
+		/* one packet: all of it; the first of several: a part */
+		return u.s1.ctl.eom ? len - (size_t)n == u.s1.request_length :
+				      len - (size_t)n < u.s1.request_length;
 	case UET_SES_FMT_STD_SOM0:
-		return uet_ses_std_som0_decode(wp, &u.s0, buf, len) > 0;
+		n = uet_ses_std_som0_decode(wp, &u.s0, buf, len);
+		return n > 0 && len - (size_t)n == u.s0.payload_length;
 	case UET_SES_FMT_SMALL_MSG:
-		return uet_ses_small_msg_decode(wp, &u.sm, buf, len) > 0;
+		n = uet_ses_small_msg_decode(wp, &u.sm, buf, len);
+		return n > 0 && (!whole_payload(u.sm.ctl.opcode) ||
+				 len - (size_t)n == u.sm.request_length);
 	case UET_SES_FMT_OPT_NONMATCH:
-		return uet_ses_opt_nonmatch_decode(wp, &u.on, buf, len) > 0;
+		n = uet_ses_opt_nonmatch_decode(wp, &u.on, buf, len);
+		return n > 0 && (!whole_payload(u.on.ctl.opcode) ||
+				 len - (size_t)n == u.on.request_length);
 	case UET_SES_FMT_DEFER_SEND:
 		return uet_ses_defer_send_decode(wp, &u.ds, buf, len) > 0;
 	case UET_SES_FMT_RTR:
 		return uet_ses_rtr_decode(wp, &u.rtr, buf, len) > 0;
+	/* a response without data is all there is */
 	case UET_SES_FMT_RSP:
-		return uet_ses_rsp_decode(wp, &u.rsp, buf, len) > 0;
+		return uet_ses_rsp_decode(wp, &u.rsp, buf, len) == (ssize_t)len;
 	case UET_SES_FMT_RSP_DATA:
-		return uet_ses_rsp_data_decode(wp, &u.rd, buf, len) > 0;
+		n = uet_ses_rsp_data_decode(wp, &u.rd, buf, len);
+		return n > 0 && len - (size_t)n == u.rd.payload_length;
 	case UET_SES_FMT_OPT_RSP_DATA:
-		return uet_ses_opt_rsp_data_decode(wp, &u.ord, buf, len) > 0;
+		n = uet_ses_opt_rsp_data_decode(wp, &u.ord, buf, len);
+		return n > 0 && len - (size_t)n == u.ord.payload_length;
 	case UET_SES_FMT_DEFAULT_RSP:
 		return uet_pds_default_ses_rsp_decode(wp, &u.dsr, buf,
-						      len) > 0;
+						      len) == (ssize_t)len;
 	default:
 		return false;
 	}
