@@ -36,3 +36,43 @@ cap_stop() {
 		echo "note: $(grep 'dropped by kernel' "$cap_log")"
 	fi
 }
+
+# cap_traffic WP NS: the traffic both capture tests take, every packet
+# kind the software NIC sends, under FI_UET_WIRE=WP in NS (pingpong_lib.sh's
+# pp_pair and counters): fi_pingpong msg and tagged at 64 B, 4 KiB and
+# 4 MiB (eager, rendezvous, responses with data); 10% of the datagrams
+# dropped (retransmissions, control packets); FI_EP_DGRAM (UUD); ROD;
+# NSCC and RCCC together (ACK_CCX); more unexpected messages than the
+# receiver buffers (NACK NO_PKT_BUF: check_prov_ext's "flood" case); and
+# RMA and every atomic (check_prov_rma's "data" case).
+cap_traffic() {
+	for mode in msg tagged; do
+		for size in 64 4096 4194304; do
+			FI_UET_WIRE=$1 pp_pair "$1:$mode:$size" "$2" - "$2" - \
+				127.0.0.1 "" -e rdm -m "$mode" -I 3 -S "$size"
+		done
+	done
+	FI_UET_WIRE=$1 FI_UET_LOSS_PPM=100000 pp_pair "$1:loss" "$2" - \
+		"$2" - 127.0.0.1 "" -e rdm -m msg -I 30 -S 65536
+	FI_UET_WIRE=$1 pp_pair "$1:dgram" "$2" - "$2" - 127.0.0.1 "" \
+		-e dgram -I 3 -S 1024
+	FI_UET_WIRE=$1 FI_UET_DELIVERY=rod pp_pair "$1:rod" "$2" - "$2" - \
+		127.0.0.1 "" -e rdm -m tagged -I 3 -S 65536
+	FI_UET_WIRE=$1 FI_UET_CC=both FI_UET_CC_MBPS=10000 pp_pair \
+		"$1:cc-both" "$2" - "$2" - 127.0.0.1 "" -e rdm -m msg -I 3 \
+		-S 65536
+	cap_suite "$1" "$2" flood check_prov_ext
+	cap_suite "$1" "$2" data check_prov_rma
+}
+
+# cap_suite WP NS CASE SUITE: one case of a libcheck suite in NS.
+cap_suite() {
+	pp_combo=$1:$4:$3
+	if ip netns exec "$2" env FI_UET_WIRE="$1" CK_RUN_CASE="$3" \
+		timeout -k 5 600 "./test/$4" >"$pp_tmp/$1.$4.$3" 2>&1; then
+		echo "PASS $pp_combo: $(grep -E '^[0-9]+%' "$pp_tmp/$1.$4.$3")"
+		pp_npass=$((pp_npass + 1))
+	else
+		pp_fail "$4 ($3): $(tail -3 "$pp_tmp/$1.$4.$3")"
+	fi
+}

@@ -636,6 +636,68 @@ START_TEST(test_wire_mismatch_datagram)
 }
 END_TEST
 
+/*
+ * More unexpected messages than the receiver buffers (FI_UET_UNEXP_MSGS
+ * 4): the ones beyond are answered with NACK NO_PKT_BUF and sent again
+ * until receives are posted; every message arrives, once, intact.  The
+ * capture tests run this case ("flood") for its NACKs.
+ */
+START_TEST(test_unexp_flood)
+{
+	enum { N = 48, LEN = 1500 };
+	static char sb[N][LEN], rb[N][LEN];
+	struct fi_uet_counters c;
+	struct xpair p;
+	int k, got = 0, sent = 0;
+	uint64_t end;
+
+	unsetenv("FI_UET_DELIVERY");
+	setenv("FI_UET_UNEXP_MSGS", "4", 1);
+	xpair_open(&p);
+	xpair_enable(&p);
+	for (k = 0; k < N; k++) {
+		memset(sb[k], 'A' + k % 26, LEN);
+		sb[k][0] = (char)k;
+		ck_assert_int_eq(fi_tsend(p.s[0].ep, sb[k], LEN, NULL,
+					  p.s[0].peer, (uint64_t)k, NULL), 0);
+	}
+	/* let them land unexpected, and the surplus be refused */
+	end = uet_clock_now_ns() + 300 * UET_NSEC_PER_MSEC;
+	while (uet_clock_now_ns() < end) {
+		fi_cq_read(p.s[0].cq, NULL, 0);
+		fi_cq_read(p.s[1].cq, NULL, 0);
+	}
+	for (k = 0; k < N; k++)
+		ck_assert_int_eq(fi_trecv(p.s[1].ep, rb[k], LEN, NULL,
+					  FI_ADDR_UNSPEC, (uint64_t)k, 0,
+					  NULL), 0);
+	end = uet_clock_now_ns() + WAIT_MS * UET_NSEC_PER_MSEC;
+	while ((got < N || sent < N) && uet_clock_now_ns() < end) {
+		struct fi_cq_tagged_entry e;
+		ssize_t r;
+
+		r = fi_cq_read(p.s[1].cq, &e, 1);
+		ck_assert(r == 1 || r == -FI_EAGAIN);
+		got += r == 1;
+		r = fi_cq_read(p.s[0].cq, &e, 1);
+		ck_assert(r == 1 || r == -FI_EAGAIN);
+		sent += r == 1;
+	}
+	ck_assert_int_eq(got, N);
+	ck_assert_int_eq(sent, N);
+	for (k = 0; k < N; k++)
+		ck_assert(!memcmp(rb[k], sb[k], LEN));
+	ck_assert_int_eq(p.s[0].ops->get_counters(p.s[0].dom, &c, sizeof(c)),
+			 0);
+	ck_assert_uint_gt(c.retransmissions, 0);
+	ck_assert_int_eq(p.s[1].ops->get_counters(p.s[1].dom, &c, sizeof(c)),
+			 0);
+	ck_assert_uint_gt(c.drops[FI_UET_DROP_UNEXP_FULL], 0);
+	xpair_close(&p);
+	unsetenv("FI_UET_UNEXP_MSGS");
+}
+END_TEST
+
 static Suite *prov_ext_suite(void)
 {
 	Suite *s = suite_create("prov_ext");
@@ -652,6 +714,10 @@ static Suite *prov_ext_suite(void)
 	tcase_add_test(tc, test_wire_env);
 	tcase_add_test(tc, test_wire_mismatch_av);
 	tcase_add_test(tc, test_wire_mismatch_datagram);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("flood");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_unexp_flood);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,12 +3,12 @@
 #
 # The generated Wireshark dissector (contrib/wireshark/uet.lua,
 # docs/wireshark.md) against uet's own decode.  In a network namespace
-# this script creates, tcpdump captures the loopback while fi_pingpong
-# runs msg and tagged at 64 B, 4 KiB and 4 MiB sprayed over 4 entropy
-# ports (FI_UET_CC_ENTROPIES=4), and once more with 10% of the datagrams
-# dropped (FI_UET_LOSS_PPM) so that retransmissions, probes and NACKs are
-# on the wire.  Then, for each wire profile the software NIC speaks
-# (FI_UET_WIRE; only ueplus until the NIC lists FI_UET_WIRE):
+# this script creates, tcpdump captures the loopback while cap_traffic
+# (capture_lib.sh) sends every packet kind the software NIC sends:
+# fi_pingpong msg and tagged at 64 B, 4 KiB and 4 MiB sprayed over 4
+# entropy ports (FI_UET_CC_ENTROPIES=4), with 10% loss, FI_EP_DGRAM, ROD,
+# NSCC and RCCC, an unexpected-message flood for NACKs, RMA and every
+# atomic.  Then, for each wire profile (FI_UET_WIRE):
 #   - tshark with the dissector shows every captured datagram as UET
 #     (sprayed source ports included), with no malformed packet and no
 #     expert info of the dissector;
@@ -30,7 +30,9 @@ for t in tshark tcpdump; do
 	command -v "$t" >/dev/null 2>&1 ||
 		pp_skip_all "$t not installed (apt-get install tshark tcpdump)"
 done
-[ -x ./test/uet_pcap_fields ] || pp_skip_all "test/uet_pcap_fields not built"
+for t in uet_pcap_fields check_prov_rma check_prov_ext; do
+	[ -x "./test/$t" ] || pp_skip_all "test/$t not built"
+done
 ns_begin
 
 # shellcheck disable=SC2317 # called by ns_end on exit
@@ -63,14 +65,7 @@ done
 capture() {
 	cap=$pp_tmp/$1.pcap
 	cap_start "$ns" "$cap" "$1"
-	for mode in msg tagged; do
-		for size in 64 4096 4194304; do
-			FI_UET_WIRE=$1 pp_pair "$1:$mode:$size" "$ns" - "$ns" - \
-				127.0.0.1 "" -e rdm -m "$mode" -I 3 -S "$size"
-		done
-	done
-	FI_UET_WIRE=$1 FI_UET_LOSS_PPM=100000 pp_pair "$1:loss" "$ns" - \
-		"$ns" - 127.0.0.1 "" -e rdm -m msg -I 30 -S 65536
+	cap_traffic "$1" "$ns"
 	cap_stop
 }
 
@@ -78,12 +73,27 @@ capture() {
 ts() {
 	wp=$1
 	shift
-	tshark -n -r "$cap" -X lua_script:"$lua" -o "uet.profile:$wp" "$@" \
-		2>"$pp_tmp/tshark.err"
+	# shellcheck disable=SC2086 # one word per -d
+	tshark -n -r "$cap" -X lua_script:"$lua" -o "uet.profile:$wp" \
+		$decode_as "$@" 2>"$pp_tmp/tshark.err"
+}
+
+# decode_as: "Decode As" uet for the ports of the capture outside the
+# dissector's own (the libcheck suites' NICs take ephemeral ports; every
+# datagram in the namespace is uet's).
+set_decode_as() {
+	decode_as=""
+	for p in $(tshark -n -r "$cap" -T fields -e udp.srcport \
+		-e udp.dstport 2>/dev/null | tr '\t' '\n' | sort -un); do
+		if [ "$p" -lt 4793 ] || [ "$p" -gt 4921 ]; then
+			decode_as="$decode_as -d udp.port==$p,uet"
+		fi
+	done
 }
 
 for wp in $profiles; do
 	capture "$wp"
+	set_decode_as
 	pp_combo=$wp:dissector
 	nudp=$(tcpdump -r "$cap" -n 2>/dev/null | wc -l)
 	nuet=$(ts "$wp" -Y uet | wc -l)
@@ -94,7 +104,7 @@ for wp in $profiles; do
 	ts "$wp" -Y uet -T fields -E separator=/t -E occurrence=a \
 		-E aggregator=, $tsargs |
 		sed 's/\bTrue\b/1/g; s/\bFalse\b/0/g; s/://g' >"$pp_tmp/tshark.txt"
-	./test/uet_pcap_fields -w "$wp" "$cap" >"$pp_tmp/uet.txt" \
+	./test/uet_pcap_fields -w "$wp" -p 0 "$cap" >"$pp_tmp/uet.txt" \
 		2>"$pp_tmp/uet.err"
 	urc=$?
 	if [ "$nudp" -eq 0 ]; then

@@ -4,13 +4,11 @@
 # uet's UE 1.0.1 traffic against the header sizes three independent
 # implementations read (test/ue_capture_audit.c, docs/conformance.md).
 # In a network namespace this script creates, tcpdump captures the
-# loopback while, with FI_UET_WIRE=ue:
-#   - fi_pingpong runs msg and tagged at 64 B, 4 KiB and 4 MiB, and once
-#     more with 10% of the datagrams dropped (FI_UET_LOSS_PPM: NACKs,
-#     probes, retransmissions);
-#   - test/check_prov_rma's "data" case moves RMA writes and reads and
-#     every atomic op and datatype (fetching and compare ones included)
-#     between two endpoints on 127.0.0.1.
+# loopback while, with FI_UET_WIRE=ue, cap_traffic (capture_lib.sh) sends
+# every packet kind the software NIC sends: fi_pingpong msg and tagged
+# at 64 B, 4 KiB and 4 MiB, with 10% loss, FI_EP_DGRAM (UUD), ROD, NSCC
+# and RCCC (ACK_CCX), an unexpected-message flood (NACKs), and
+# check_prov_rma's RMA and atomics over real UDP.
 # Then test/ue_capture_audit --strict: no datagram may have a header
 # whose size differs from the reading two of the three share; where one
 # of them alone reads otherwise (the disagreements) the counts are
@@ -28,7 +26,7 @@ pp_want=""
 ns=uet-audit-$$
 command -v tcpdump >/dev/null 2>&1 ||
 	pp_skip_all "tcpdump not installed (apt-get install tcpdump)"
-for t in ue_capture_audit check_prov_rma; do
+for t in ue_capture_audit check_prov_rma check_prov_ext; do
 	[ -x "./test/$t" ] || pp_skip_all "test/$t not built"
 done
 ns_begin
@@ -43,31 +41,10 @@ ns_step ip -n "$ns" link set lo up
 FI_UET_GSO=0		# one datagram per captured frame
 export FI_UET_GSO
 
-# traffic WP: everything listed above under FI_UET_WIRE=WP.
-traffic() {
-	for mode in msg tagged; do
-		for size in 64 4096 4194304; do
-			FI_UET_WIRE=$1 pp_pair "$1:$mode:$size" "$ns" - "$ns" - \
-				127.0.0.1 "" -e rdm -m "$mode" -I 3 -S "$size"
-		done
-	done
-	FI_UET_WIRE=$1 FI_UET_LOSS_PPM=100000 pp_pair "$1:loss" "$ns" - \
-		"$ns" - 127.0.0.1 "" -e rdm -m msg -I 30 -S 65536
-	pp_combo=$1:rma-atomics
-	if ip netns exec "$ns" env FI_UET_WIRE="$1" CK_RUN_CASE=data \
-		timeout -k 5 600 ./test/check_prov_rma \
-		>"$pp_tmp/$1.rma" 2>&1; then
-		echo "PASS $pp_combo: $(grep -E '^[0-9]+%' "$pp_tmp/$1.rma")"
-		pp_npass=$((pp_npass + 1))
-	else
-		pp_fail "check_prov_rma (data): $(tail -3 "$pp_tmp/$1.rma")"
-	fi
-}
-
 for wp in ue ueplus; do
 	cap=$pp_tmp/$wp.pcap
 	cap_start "$ns" "$cap" "$wp"
-	traffic "$wp"
+	cap_traffic "$wp" "$ns"
 	cap_stop
 	pp_combo=$wp:audit
 	# every UDP datagram of the namespace is uet's (-p 0): the RMA
