@@ -47,7 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = malloc(sizeof(*f));
 	if (!f)
 		return 0;
-	if (!fz_setup(f, cc))
+	if (!fz_setup(f, cc, size && (data[0] & FZ_CFG_WIRE_UE) ?
+		      UET_WIRE_UE : UET_WIRE_UEPLUS))
 		abort();
 	fz_run(f, size ? data + 1 : data, size ? size - 1 : 0);
 	uet_ses_destroy(f->ses);

@@ -53,6 +53,11 @@
 #define FZ_PEER_PDCID	77u		/* the peer's PDCID in seeds */
 /* The input's first byte: configuration bits. */
 #define FZ_CFG_CC_OFF	0x01u
+#define FZ_CFG_WIRE_UE	0x02u	/* the NIC speaks UE 1.0.1 (else UE+) */
+
+/* The wire profile of this run's NIC (fz_setup), which the oracle's own
+ * packets are built in too. */
+static enum uet_wire_prof fz_wp;
 /* PDCIDs the READ may go out on (a restart gives its PDC a new one). */
 #define FZ_RD_PDCIDS	16u
 
@@ -92,11 +97,11 @@ static ssize_t fz_req_decode(struct uet_pds_rud_rod_req *h,
 	switch (uet_pds_peek_type(b, n)) {
 	case UET_PDS_TYPE_RUD_REQ:
 	case UET_PDS_TYPE_ROD_REQ:
-		r = uet_pds_rud_rod_req_decode(h, b, n);
+		r = uet_pds_rud_rod_req_decode(fz_wp, h, b, n);
 		return r < 0 ? -1 : r;
 	case UET_PDS_TYPE_RUD_CC_REQ:
 	case UET_PDS_TYPE_ROD_CC_REQ:
-		r = uet_pds_rud_rod_cc_req_decode(&c, b, n);
+		r = uet_pds_rud_rod_cc_req_decode(fz_wp, &c, b, n);
 		*h = c.req;
 		return r < 0 ? -1 : r;
 	default:
@@ -128,7 +133,7 @@ static int fz_send(struct uet_link *l, const struct uet_link_pkt *p,
 		}
 		hl = fz_req_decode(&h, b, len);
 		if (hl < 0 || h.next_hdr != UET_HDR_REQUEST_STD ||
-		    uet_ses_std_som1_decode(&s, b + hl, len - (size_t)hl) < 0 ||
+		    uet_ses_std_som1_decode(fz_wp, &s, b + hl, len - (size_t)hl) < 0 ||
 		    s.ctl.opcode != UET_READ ||
 		    (fl->rd_id && s.message_id != fl->rd_id))
 			continue;
@@ -286,13 +291,13 @@ static size_t fz_rdzv_send(uint8_t *b, size_t max)
 	x.memory_key = PULL_MKEY;
 	x.buffer_offset = PULL_EAGER;
 	x.remaining_length = PULL_LEN;
-	n = uet_pds_rud_rod_req_encode(b, max, &h);
+	n = uet_pds_rud_rod_req_encode(fz_wp, b, max, &h);
 	if (n < 0)
 		return 0;
-	m = uet_ses_std_som1_encode(b + n, max - (size_t)n, &s);
+	m = uet_ses_std_som1_encode(fz_wp, b + n, max - (size_t)n, &s);
 	if (m < 0)
 		return 0;
-	e = uet_ses_rdzv_ext_encode(b + n + m, max - (size_t)(n + m), &x);
+	e = uet_ses_rdzv_ext_encode(fz_wp, b + n + m, max - (size_t)(n + m), &x);
 	if (e < 0 || (size_t)(n + m + e) + PULL_EAGER > max)
 		return 0;
 	memset(b + n + m + e, EAGER_BYTE, PULL_EAGER);
@@ -340,7 +345,7 @@ static bool fz_setup_pull(struct fz *f)
 	return f->link.rd_id && f->link.rd_len == PULL_LEN;
 }
 
-static bool fz_setup(struct fz *f, bool cc)
+static bool fz_setup(struct fz *f, bool cc, enum uet_wire_prof wp)
 {
 	static const uint32_t access[NREG] = {
 		UET_SES_ACC_REMOTE_READ | UET_SES_ACC_REMOTE_WRITE,
@@ -359,7 +364,9 @@ static bool fz_setup(struct fz *f, bool cc)
 	f->link.link.ops = &fz_ops;
 	if (uet_link_addr_from_str(&f->link.self, "127.0.0.1", 4793))
 		return false;
+	fz_wp = wp;
 	uet_pds_cfg_default(&pc);
+	pc.wire = (uint8_t)wp;
 	pc.seed = 7;
 	pc.fixed_start_psn = true;
 	pc.start_psn = 1000;
@@ -369,6 +376,7 @@ static bool fz_setup(struct fz *f, bool cc)
 		pc.cc_base_rtt_ns = 20000;
 	}
 	uet_ses_cfg_default(&sc);
+	sc.wire = (uint8_t)wp;
 	sc.mtu = MTU;
 	sc.key_seed = 7;
 	if (uet_pds_create(&f->pds, &pc, &f->link.link, NULL, NULL))
@@ -459,7 +467,7 @@ static void fz_rdata(struct fz *f, uint8_t *dg, size_t len,
 	uint8_t *id;
 	size_t plen;
 
-	hl = uet_pds_hdr_len(dg, len);
+	hl = uet_pds_hdr_len(fz_wp, dg, len);
 	if (hl < 0 || uet_pds_prologue_decode(&p, dg, len) < 0 ||
 	    !fz_is_req(p.type) || p.next_hdr != UET_HDR_RESPONSE_DATA ||
 	    len < (size_t)hl + UET_SES_RSP_DATA_LEN)
@@ -470,7 +478,7 @@ static void fz_rdata(struct fz *f, uint8_t *dg, size_t len,
 	    fz_req_decode(&h, dg, len) != hl || h.syn ||
 	    !fz_rd_pdcid(&f->link, h.dpdcid))
 		return;
-	n = uet_ses_rsp_data_decode(&r, dg + hl, len - (size_t)hl);
+	n = uet_ses_rsp_data_decode(fz_wp, &r, dg + hl, len - (size_t)hl);
 	if (n < 0 || r.read_request_message_id != f->link.rd_id)
 		return;
 	plen = len - (size_t)hl - (size_t)n;

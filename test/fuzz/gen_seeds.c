@@ -37,13 +37,22 @@ static void put_cfg(const char *sub, const char *name, uint8_t cfg,
 		    const uint8_t *b, size_t n)
 {
 	bool rx = strcmp(sub, "rx") == 0;
+	bool wire = strcmp(sub, "wire") == 0;
+	bool ue = fz_wp == UET_WIRE_UE && (rx || wire);
 	char path[512];
 	FILE *fp;
 
-	snprintf(path, sizeof(path), "%s/%s/%s", outdir, sub, name);
+	/* seeds of the UE 1.0.1 profile: "ue_" names; rx: the config bit,
+	 * wire: bit 7 of the selector (fuzz_wire.c) */
+	if (rx && ue)
+		cfg |= FZ_CFG_WIRE_UE;
+	snprintf(path, sizeof(path), "%s/%s/%s%s", outdir, sub,
+		 ue ? "ue_" : "", name);
 	fp = fopen(path, "wb");
 	if (!fp || (rx && fputc(cfg, fp) == EOF) ||
-	    fwrite(b, 1, n, fp) != n) {
+	    (wire && n && fputc(b[0] | (ue ? 0x80 : 0), fp) == EOF) ||
+	    fwrite(b + (wire && n), 1, n - (wire && n), fp) !=
+	    n - (wire && n)) {
 		perror(path);
 		exit(1);
 	}
@@ -73,7 +82,7 @@ static size_t pds_req(uint8_t *b, uint8_t type, bool syn, uint16_t spdcid,
 	h.spdcid = spdcid;
 	h.dpdcid = syn ? 0 : dpdcid;
 	h.psn_offset = syn ? (uint16_t)(psn - 1000) : 0;
-	return (size_t)uet_pds_rud_rod_req_encode(UET_WIRE_UEPLUS, b, MTU, &h);
+	return (size_t)uet_pds_rud_rod_req_encode(fz_wp, b, MTU, &h);
 }
 
 static size_t ses_std(uint8_t *b, uint8_t op, bool som, bool eom,
@@ -94,7 +103,7 @@ static size_t ses_std(uint8_t *b, uint8_t op, bool som, bool eom,
 		h1.job_id = job;
 		h1.match_bits = key;
 		h1.request_length = total;
-		n = uet_ses_std_som1_encode(UET_WIRE_UEPLUS, b, MTU, &h1);
+		n = uet_ses_std_som1_encode(fz_wp, b, MTU, &h1);
 	} else {
 		memset(&h0, 0, sizeof(h0));
 		h0.ctl.opcode = op;
@@ -107,7 +116,7 @@ static size_t ses_std(uint8_t *b, uint8_t op, bool som, bool eom,
 		h0.payload_length = (uint16_t)plen;
 		h0.message_offset = moff;
 		h0.request_length = total;
-		n = uet_ses_std_som0_encode(UET_WIRE_UEPLUS, b, MTU, &h0);
+		n = uet_ses_std_som0_encode(fz_wp, b, MTU, &h0);
 	}
 	if (n < 0)
 		exit(2);
@@ -124,7 +133,7 @@ static size_t ses_amo(uint8_t *b, uint8_t op, uint32_t job, uint64_t key)
 	memset(&ax, 0, sizeof(ax));
 	ax.atomic_opcode = UET_AMO_SUM;
 	ax.atomic_datatype = UET_AMO_UINT64;
-	x = uet_ses_atomic_ext_encode(UET_WIRE_UEPLUS, b + n, MTU - n, &ax);
+	x = uet_ses_atomic_ext_encode(fz_wp, b + n, MTU - n, &ax);
 	if (x < 0)
 		exit(2);
 	n += (size_t)x;
@@ -142,7 +151,7 @@ static size_t ses_small(uint8_t *b, uint32_t job, size_t plen)
 	h.ctl.som = h.ctl.eom = true;
 	h.request_length = (uint16_t)plen;
 	h.job_id = job;
-	n = uet_ses_small_msg_encode(UET_WIRE_UEPLUS, b, MTU, &h);
+	n = uet_ses_small_msg_encode(fz_wp, b, MTU, &h);
 	if (n < 0)
 		exit(2);
 	memset(b + n, 0x24, plen);
@@ -261,7 +270,7 @@ static void rx_seeds(const struct fz *f)
 	memset(&uu, 0, sizeof(uu));
 	uu.next_hdr = UET_HDR_REQUEST_MEDIUM;
 	uu.pkt_id = 5;
-	d = (size_t)uet_pds_uud_req_encode(UET_WIRE_UEPLUS, dg, MTU, &uu);
+	d = (size_t)uet_pds_uud_req_encode(fz_wp, dg, MTU, &uu);
 	memcpy(dg + d, ses, n);
 	put("rx", "uud_small", s, rec(s, 3, dg, d + n));
 	wire[0] = 6;
@@ -271,7 +280,7 @@ static void rx_seeds(const struct fz *f)
 	ri.type = UET_PDS_TYPE_RUDI_REQ;
 	ri.next_hdr = UET_HDR_REQUEST_MEDIUM;
 	ri.pkt_id = 9;
-	d = (size_t)uet_pds_rudi_encode(UET_WIRE_UEPLUS, dg, MTU, &ri);
+	d = (size_t)uet_pds_rudi_encode(fz_wp, dg, MTU, &ri);
 	memcpy(dg + d, ses, n);
 	put("rx", "rudi_small", s, rec(s, 4, dg, d + n));
 	wire[0] = 5;
@@ -287,7 +296,7 @@ static void rx_seeds(const struct fz *f)
 	cp.psn = 1001;
 	cp.spdcid = 33;
 	cp.dpdcid = 1;
-	d = (size_t)uet_pds_cp_encode(UET_WIRE_UEPLUS, dg, MTU, &cp);
+	d = (size_t)uet_pds_cp_encode(fz_wp, dg, MTU, &cp);
 	k += rec(s + k, 0, dg, d);
 	k += rec(s + k, 0x28, s + 3, s[2] | (size_t)s[1] << 8);	/* replay */
 	put("rx", "close_and_replay", s, k);
@@ -298,7 +307,7 @@ static void rx_seeds(const struct fz *f)
 	ack.cack_psn = 1000;
 	ack.spdcid = 33;
 	ack.dpdcid = 1;
-	d = (size_t)uet_pds_ack_encode(UET_WIRE_UEPLUS, dg, MTU, &ack);
+	d = (size_t)uet_pds_ack_encode(fz_wp, dg, MTU, &ack);
 	put("rx", "ack", s, rec(s, 0, dg, d));
 	wire[0] = 7;
 	memcpy(wire + 1, dg, d);
@@ -308,7 +317,7 @@ static void rx_seeds(const struct fz *f)
 	nk.nack_psn = 1000;
 	nk.spdcid = 33;
 	nk.dpdcid = 1;
-	d = (size_t)uet_pds_nack_encode(UET_WIRE_UEPLUS, dg, MTU, &nk);
+	d = (size_t)uet_pds_nack_encode(fz_wp, dg, MTU, &nk);
 	put("rx", "nack", s, rec(s, 0, dg, d));
 	wire[0] = 10;
 	memcpy(wire + 1, dg, d);
@@ -336,13 +345,13 @@ static size_t pull_rdata(uint8_t *b, uint8_t type, bool syn, uint16_t spdcid,
 		memset(&uu, 0, sizeof(uu));
 		uu.next_hdr = UET_HDR_RESPONSE_DATA;
 		uu.pkt_id = psn;
-		n = uet_pds_uud_req_encode(UET_WIRE_UEPLUS, b, MTU, &uu);
+		n = uet_pds_uud_req_encode(fz_wp, b, MTU, &uu);
 	} else if (type == UET_PDS_TYPE_RUDI_REQ) {
 		memset(&ri, 0, sizeof(ri));
 		ri.type = type;
 		ri.next_hdr = UET_HDR_RESPONSE_DATA;
 		ri.pkt_id = psn;
-		n = uet_pds_rudi_encode(UET_WIRE_UEPLUS, b, MTU, &ri);
+		n = uet_pds_rudi_encode(fz_wp, b, MTU, &ri);
 	} else {
 		n = (ssize_t)pds_req(b, type, syn, spdcid, dpdcid, psn,
 				     UET_HDR_RESPONSE_DATA);
@@ -357,7 +366,7 @@ static size_t pull_rdata(uint8_t *b, uint8_t type, bool syn, uint16_t spdcid,
 	r.payload_length = (uint16_t)plen;
 	r.modified_length = PULL_LEN;
 	r.message_offset = off;
-	m = n < 0 ? -1 : uet_ses_rsp_data_encode(UET_WIRE_UEPLUS, b + n, MTU - (size_t)n, &r);
+	m = n < 0 ? -1 : uet_ses_rsp_data_encode(fz_wp, b + n, MTU - (size_t)n, &r);
 	if (m < 0)
 		exit(2);
 	memset(b + n + m, RDATA_BYTE, plen);
@@ -373,7 +382,7 @@ static size_t pull_ack(uint8_t *b, uint16_t rd_pdcid)
 	ack.cack_psn = 1000;
 	ack.spdcid = FZ_PEER_PDCID + 1;
 	ack.dpdcid = rd_pdcid;
-	return (size_t)uet_pds_ack_encode(UET_WIRE_UEPLUS, b, MTU, &ack);
+	return (size_t)uet_pds_ack_encode(fz_wp, b, MTU, &ack);
 }
 
 enum pull_outcome { PULL_UNTOUCHED, PULL_PARTIAL, PULL_DONE };
@@ -391,7 +400,7 @@ static enum pull_outcome pull_try(bool cc, const uint8_t *s, size_t n)
 	enum pull_outcome o;
 	unsigned int k;
 
-	if (!f || !fz_setup(f, cc))
+	if (!f || !fz_setup(f, cc, fz_wp))
 		exit(1);
 	fz_run(f, s, n);
 	for (k = PULL_EAGER; k < PULL_EAGER + PULL_LEN; k++) {
@@ -481,7 +490,7 @@ static void pull_seeds(bool cc)
 	size_t k, d;
 	struct fz *f = malloc(sizeof(*f));
 
-	if (!f || !fz_setup(f, cc))
+	if (!f || !fz_setup(f, cc, fz_wp))
 		exit(1);
 	pdc = f->link.rd_pdcid[0];
 	uet_ses_destroy(f->ses);
@@ -537,16 +546,19 @@ int main(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/%s", outdir, sub[i]);
 		mkdir(path, 0755);
 	}
-	f = malloc(sizeof(*f));
-	if (!f || !fz_setup(f, true))
-		return 1;
-	rx_seeds(f);
-	pull_seeds(true);
-	pull_seeds(false);
+	/* the receive seeds in each wire profile (fz_setup sets fz_wp) */
+	for (i = 0; i < UET_WIRE_NPROF; i++) {
+		f = malloc(sizeof(*f));
+		if (!f || !fz_setup(f, true, (enum uet_wire_prof)i))
+			return 1;
+		rx_seeds(f);
+		pull_seeds(true);
+		pull_seeds(false);
+		uet_ses_destroy(f->ses);
+		uet_pds_destroy(f->pds);
+		free(f);
+	}
 	hsi_seeds();
-	uet_ses_destroy(f->ses);
-	uet_pds_destroy(f->pds);
-	free(f);
 	printf("gen_seeds: %u seeds in %s\n", nfiles, outdir);
 	return 0;
 }
