@@ -58,7 +58,8 @@ void uet_pds_cfg_default(struct uet_pds_cfg *cfg)
 
 static int uet_pds_cfg_check(const struct uet_pds_cfg *cfg)
 {
-	if (cfg->window == 0 || cfg->window > UET_PDS_WINDOW_MAX)
+	if (cfg->window == 0 || cfg->window > UET_PDS_WINDOW_MAX ||
+	    cfg->wire >= UET_WIRE_NPROF)
 		return -EINVAL;
 	if (cfg->rto_min_ns == 0 || cfg->rto_min_ns > cfg->rto_max_ns ||
 	    cfg->rto_init_ns < cfg->rto_min_ns ||

@@ -770,6 +770,10 @@ START_TEST(test_cfg_and_create)
 	c.ack_coalesce = 0;
 	ck_assert_int_eq(uet_pds_create(&pds, &c, &w->side[0].tap.base, NULL,
 					NULL), -EINVAL);
+	uet_pds_cfg_default(&c);
+	c.wire = UET_WIRE_NPROF;	/* no such wire profile */
+	ck_assert_int_eq(uet_pds_create(&pds, &c, &w->side[0].tap.base, NULL,
+					NULL), -EINVAL);
 	ck_assert_ptr_null(pds);
 	ck_assert_uint_eq(uet_pds_next_deadline(w->side[0].pds), UINT64_MAX);
 	world_free(w);
