@@ -18,6 +18,7 @@
 #include "uet_byteorder.h"
 #include "uet_clock.h"
 #include "uet_link_udp.h"
+#include "uet_link_xdp.h"
 #include "uet_log.h"
 #include "uet_snic_internal.h"
 #include "uet_tss_internal.h"
@@ -706,6 +707,44 @@ err_free:
 	return ret;
 }
 
+/*
+ * The NIC's link (FI_UET_LINK, docs/software-nic.md): the AF_XDP link
+ * when asked for and it can attach, else the UDP link.  The info log
+ * names the link each NIC runs over and why; FI_UET_LINK=xdp makes a
+ * fallback a warning.
+ */
+static int snic_link_open(const struct uet_link_udp_cfg *lcfg,
+			  struct uet_link **link)
+{
+	int want = uet_snic_env_link();
+	char why[256];
+	int ret;
+
+	if (want == UET_SNIC_LINK_UDP) {
+		ret = uet_link_udp_open(lcfg, link);
+		if (!ret)
+			UET_INFO(UET_LOG_CORE, "software NIC: UDP link on %s "
+				 "(FI_UET_LINK=udp)\n", lcfg->host);
+		return ret;
+	}
+	why[0] = '\0';
+	ret = uet_link_xdp_open(lcfg, link, why, sizeof(why));
+	if (!ret) {
+		UET_INFO(UET_LOG_CORE, "software NIC: AF_XDP link on %s (%s, "
+			 "FI_UET_LINK=%s)\n", lcfg->host, why,
+			 want == UET_SNIC_LINK_XDP ? "xdp" : "auto");
+		return 0;
+	}
+	if (want == UET_SNIC_LINK_XDP)
+		UET_WARN(UET_LOG_CORE, "software NIC: FI_UET_LINK=xdp: no "
+			 "AF_XDP link on %s (%s: %s); UDP link instead\n",
+			 lcfg->host, strerror(-ret), why);
+	else
+		UET_INFO(UET_LOG_CORE, "software NIC: FI_UET_LINK=auto: UDP "
+			 "link on %s (AF_XDP: %s)\n", lcfg->host, why);
+	return uet_link_udp_open(lcfg, link);
+}
+
 static int snic_open(const struct uet_hsi_dev_attr *attr,
 		     struct uet_hsi_dev **out)
 {
@@ -743,7 +782,7 @@ static int snic_open(const struct uet_hsi_dev_attr *attr,
 				     UET_LINK_UDP_ENT_MAX ?
 				     UET_LINK_UDP_ENT_MAX :
 				     2 * cfg.pds.cc_entropies;
-	ret = uet_link_udp_open(&lcfg, &link);
+	ret = snic_link_open(&lcfg, &link);
 	if (ret) {
 		UET_WARN(UET_LOG_CORE, "software NIC: UDP link on %s port %u: "
 			 "%d\n", lcfg.host, lcfg.port, ret);
@@ -843,6 +882,25 @@ static void snic_log_counters(struct uet_hsi_dev *d)
 		 st.ses.unexpected, st.ses.held_tx);
 }
 
+/* At close, the AF_XDP link's counters (FI_LOG_LEVEL=info): how much
+ * went through AF_XDP and how much through the socket beside it. */
+static void snic_log_link(struct uet_snic_dev *dev)
+{
+	struct uet_link_xdp_stats st;
+
+	if (uet_link_xdp_get_stats(dev->link, &st))
+		return;
+	UET_INFO(UET_LOG_CORE, "software NIC: AF_XDP link on %s: %u "
+		 "queue(s), %s; tx %" PRIu64 " (socket %" PRIu64 ", ring full "
+		 "%" PRIu64 ", kicks %" PRIu64 "), rx %" PRIu64 " (socket %"
+		 PRIu64 ", malformed %" PRIu64 ", dropped %" PRIu64 "), "
+		 "neighbour lookups %" PRIu64 " (misses %" PRIu64 ")\n",
+		 uet_link_xdp_ifname(dev->link), st.queues,
+		 st.zerocopy ? "zero copy" : "copy mode", st.tx_pkts,
+		 st.tx_udp, st.tx_full, st.tx_kicks, st.rx_pkts, st.rx_udp,
+		 st.rx_bad, st.rx_dropped, st.neigh_lookups, st.neigh_miss);
+}
+
 static void snic_close(struct uet_hsi_dev *d)
 {
 	struct uet_snic_dev *dev = uet_snic_dev_of(d);
@@ -856,6 +914,7 @@ static void snic_close(struct uet_hsi_dev *d)
 	uet_snic_auto_progress_stop(d);
 	snic_log_drops(d);
 	snic_log_counters(d);
+	snic_log_link(dev);
 
 	pthread_mutex_lock(&dev->lock);
 	/* Every operation completes with -ECANCELED now (SES first, then
