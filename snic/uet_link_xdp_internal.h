@@ -67,7 +67,10 @@ size_t uet_xdp_hdr_build(uint8_t *frame, const struct uet_xdp_hdr *h,
  * payload) and returns 0; -EBADMSG for a frame that is too short, of
  * another type or protocol, a fragment, whose length fields disagree
  * with len, or whose IPv4 header checksum or (non-zero) UDP checksum is
- * wrong.  Ethernet padding after the IP datagram is allowed.
+ * wrong (check_udp_csum).  A UDP checksum field that holds the
+ * pseudo-header's sum is one left to the device (CHECKSUM_PARTIAL: a
+ * datagram of this host's kernel reaching veth's XDP) and is accepted
+ * unverified.  Ethernet padding after the IP datagram is allowed.
  */
 int uet_xdp_hdr_parse(const uint8_t *frame, size_t len, int family,
 		      bool check_udp_csum, struct uet_xdp_hdr *h,
