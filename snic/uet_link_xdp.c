@@ -168,6 +168,7 @@ struct uet_link_xdp {
 	struct bpf_object *obj;
 	int link_fd;			/* BPF link: attachment */
 	int ep_fd;			/* epoll over every socket */
+	bool ep_filled;			/* ... once fd() was called */
 	int nl_fd;			/* rtnetlink */
 	uint16_t ip_id;
 	unsigned int nq, rxq_next, txq;
@@ -520,6 +521,7 @@ static unsigned int uet_xdp_rx_q(struct uet_link_xdp *lx,
 		rx[got].tos = h.tos;
 		uet_xdp_addr_make(lx, &rx[got].src, h.src_ip, h.sport);
 		lx->stats.rx_pkts++;
+		lx->stats.rx_q[q->qid]++;
 		lx->stats.rx_bytes += plen;
 		got++;
 	}
@@ -572,9 +574,31 @@ static int uet_link_xdp_recv(struct uet_link *link, struct uet_link_rx *rx,
 
 /* ---- the rest of the ops ---- */
 
+/*
+ * The epoll fd is filled at the first call: the NIC asks for it only
+ * once someone may sleep (snic/uet_snic_progress.c), and until then no
+ * datagram runs an epoll callback (docs/performance.md, issue 18).
+ */
 static int uet_link_xdp_fd(struct uet_link *link)
 {
-	return uet_link_xdp_of(link)->ep_fd;
+	struct uet_link_xdp *lx = uet_link_xdp_of(link);
+	struct epoll_event ev;
+	unsigned int i;
+	int fd;
+
+	if (lx->ep_filled)
+		return lx->ep_fd;
+	memset(&ev, 0, sizeof(ev));
+	ev.events = EPOLLIN;
+	for (i = 0; i <= lx->nq; i++) {
+		fd = i < lx->nq ? lx->q[i].fd : lx->udp->ops->fd(lx->udp);
+		ev.data.fd = fd;
+		if (epoll_ctl(lx->ep_fd, EPOLL_CTL_ADD, fd, &ev) &&
+		    errno != EEXIST)
+			return -1;	/* the waits end on their timer */
+	}
+	lx->ep_filled = true;
+	return lx->ep_fd;
 }
 
 static size_t uet_link_xdp_mtu(struct uet_link *link)
@@ -867,7 +891,6 @@ static int uet_xdp_setup(struct uet_link_xdp *lx, char *why, size_t whylen)
 	libbpf_print_fn_t old = libbpf_set_print(uet_xdp_silent);
 	struct uet_xdp_prog_cfg pc;
 	struct bpf_program *prog;
-	struct epoll_event ev;
 	uint16_t ports[UET_LINK_UDP_ENT_MAX], be;
 	unsigned int ne, i;
 	uint32_t key = 0;
@@ -933,20 +956,6 @@ static int uet_xdp_setup(struct uet_link_xdp *lx, char *why, size_t whylen)
 		ret = -errno;
 		uet_link_xdp_why(why, whylen, "epoll: %s", strerror(-ret));
 		goto out;
-	}
-	memset(&ev, 0, sizeof(ev));
-	ev.events = EPOLLIN;
-	ev.data.fd = lx->udp->ops->fd(lx->udp);
-	if (epoll_ctl(lx->ep_fd, EPOLL_CTL_ADD, ev.data.fd, &ev)) {
-		ret = -errno;
-		goto out;
-	}
-	for (i = 0; i < lx->nq; i++) {
-		ev.data.fd = lx->q[i].fd;
-		if (epoll_ctl(lx->ep_fd, EPOLL_CTL_ADD, lx->q[i].fd, &ev)) {
-			ret = -errno;
-			goto out;
-		}
 	}
 	/* attach last: every queue has its socket before the first
 	 * frame is steered */

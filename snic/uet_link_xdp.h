@@ -48,7 +48,8 @@
  * rx_bad and dropped.  The loss knob (loss_ppm) drops AF_XDP datagrams
  * as the UDP link drops its own.
  *
- * fd(): an epoll fd holding the UDP socket and every AF_XDP socket, so
+ * fd(): an epoll fd holding the UDP socket and every AF_XDP socket (put
+ * there at the first call, when someone may sleep), so
  * the standby and auto-progress threads sleep on both paths.
  *
  * Not thread safe, like the UDP link.
@@ -90,6 +91,7 @@ struct uet_link_xdp_stats {
 	uint64_t rx_dropped;		/* dropped by the loss_ppm knob */
 	uint64_t neigh_lookups;		/* rtnetlink route + neighbour asks */
 	uint64_t neigh_miss;		/* ... that found no usable entry */
+	uint64_t rx_q[UET_LINK_XDP_QMAX];	/* ... per receive queue */
 	uint32_t queues;		/* AF_XDP sockets */
 	bool zerocopy;			/* every socket bound in zero copy */
 };

@@ -887,18 +887,32 @@ static void snic_log_counters(struct uet_hsi_dev *d)
 static void snic_log_link(struct uet_snic_dev *dev)
 {
 	struct uet_link_xdp_stats st;
+	char perq[UET_LINK_XDP_QMAX * 22];
+	size_t n = 0;
+	uint32_t i;
 
 	if (uet_link_xdp_get_stats(dev->link, &st))
 		return;
+	perq[0] = '\0';
+	for (i = 0; i < st.queues && n < sizeof(perq); i++) {
+		int k = snprintf(perq + n, sizeof(perq) - n, "%s%" PRIu64,
+				 i ? "/" : "", st.rx_q[i]);
+
+		if (k < 0)
+			break;
+		n += (size_t)k;
+	}
 	UET_INFO(UET_LOG_CORE, "software NIC: AF_XDP link on %s: %u "
 		 "queue(s), %s; tx %" PRIu64 " (socket %" PRIu64 ", ring full "
 		 "%" PRIu64 ", kicks %" PRIu64 "), rx %" PRIu64 " (socket %"
-		 PRIu64 ", malformed %" PRIu64 ", dropped %" PRIu64 "), "
-		 "neighbour lookups %" PRIu64 " (misses %" PRIu64 ")\n",
+		 PRIu64 ", malformed %" PRIu64 ", dropped %" PRIu64 ", per "
+		 "queue %s), neighbour lookups %" PRIu64 " (misses %" PRIu64
+		 ")\n",
 		 uet_link_xdp_ifname(dev->link), st.queues,
 		 st.zerocopy ? "zero copy" : "copy mode", st.tx_pkts,
 		 st.tx_udp, st.tx_full, st.tx_kicks, st.rx_pkts, st.rx_udp,
-		 st.rx_bad, st.rx_dropped, st.neigh_lookups, st.neigh_miss);
+		 st.rx_bad, st.rx_dropped, perq, st.neigh_lookups,
+		 st.neigh_miss);
 }
 
 static void snic_close(struct uet_hsi_dev *d)

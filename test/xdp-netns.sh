@@ -23,7 +23,8 @@
 #                      forged Response-with-Data at the other's NIC
 #                      (test/hostile-rdzv.sh over AF_XDP): completes,
 #                      forgeries counted in rdata_unmatched
-# For every uet run the info log must name the AF_XDP link on the veth
+# The veth has two queues each way.  For every uet run the info log must
+# name the AF_XDP link on the veth, with one AF_XDP socket per queue,
 # and its counters at close must show datagrams received through
 # AF_XDP.  The first run also decides: when the link cannot attach
 # (no native XDP, no privileges, built without XDP) the log says why and
@@ -59,8 +60,10 @@ ns_hook() {
 ns_begin
 ns_first "$ns_srv"
 ns_add "$ns_cli"
-ns_step ip -n "$ns_srv" link add "$if_srv" mtu 1500 type veth \
-	peer name "$if_cli" netns "$ns_cli" mtu 1500
+# Two queues each way: one AF_XDP socket per receive queue.
+ns_step ip -n "$ns_srv" link add "$if_srv" mtu 1500 numtxqueues 2 \
+	numrxqueues 2 type veth peer name "$if_cli" netns "$ns_cli" \
+	mtu 1500 numtxqueues 2 numrxqueues 2
 for x in "$ns_srv $if_srv" "$ns_cli $if_cli"; do
 	# shellcheck disable=SC2086 # NS IFACE
 	set -- $x
@@ -109,6 +112,10 @@ link_rx() {
 		return 1
 	fi
 	rx=$(echo "$xl" | sed -n 's/.*), rx \([0-9]*\) (socket.*/\1/p')
+	case $xl in *": 2 queue(s),"*) ;; *)
+		echo "  $1: not one AF_XDP socket per queue (2): $xl"
+		return 1 ;;
+	esac
 	if [ -z "$rx" ] || [ "$rx" -eq 0 ]; then
 		echo "  $1: nothing received through AF_XDP: ${xl:-no counters}"
 		return 1
@@ -208,7 +215,7 @@ if pp_selected xdp:loss:ipv4; then
 	xdp_pair xdp:loss:ipv4 FI_UET_LOSS_PPM=20000 FI_UET_LOSS_PPM=20000 \
 		"$a4_srv" 1m -e rdm -c -I "$ITERS"
 	for lg in "$pp_slog" "$pp_clog"; do
-		d=$(grep "AF_XDP link on" "$lg" | sed -n 's/.*, dropped \([0-9]*\)).*/\1/p' | tail -n 1)
+		d=$(grep "AF_XDP link on" "$lg" | sed -n 's/.*, dropped \([0-9]*\), per queue.*/\1/p' | tail -n 1)
 		if [ -z "$d" ] || [ "$d" -eq 0 ]; then
 			pp_combo=xdp:loss:ipv4
 			pp_fail "the loss knob dropped nothing on AF_XDP ($lg)"
