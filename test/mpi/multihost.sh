@@ -59,7 +59,7 @@ self="$srcdir/$(basename -- "$0")"
 cl_require "network namespaces"
 MPI_PINNED=0
 mpi_setup uet-mpi-mh
-mpi_forward FI_PROVIDER_PATH FI_LOG_LEVEL UET_MPI_TEST_MAX_SIZE \
+mpi_forward FI_PROVIDER_PATH FI_LOG_LEVEL FI_UET_LINK UET_MPI_TEST_MAX_SIZE \
 	UET_MPI_TEST_TIMEOUT
 
 export MH_NS_PREFIX="uetmh$$-"
