@@ -17,8 +17,10 @@
 #             name the AF_XDP link, else the script stops)
 #   bw-udp, bw-xdp   fi_pingpong -S 1m (MB/s)
 # ITERS (64 B round trips, default 20000) and BW_ITERS (1 MiB, default
-# 100).  UET_BUILD: the build directory (default build/).  Traffic stays
-# in the two namespaces, removed on exit.
+# 100).  UET_BUILD: the build directory (default build/).  PIN=1 runs
+# the server side on CPU 0 and the client side on CPU 1 (taskset), in
+# every case alike.  Traffic stays in the two namespaces, removed on
+# exit.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${UET_BUILD:-$top/build}
@@ -64,17 +66,23 @@ ip netns exec $ns2 ping -c 1 -W 2 $a1 >/dev/null
 
 export FI_PROVIDER_PATH="$build/.libs"
 port=23000
+pin0=""
+pin1=""
+if [ "${PIN:-0}" = 1 ] && command -v taskset >/dev/null 2>&1; then
+	pin0="taskset -c 0"
+	pin1="taskset -c 1"
+fi
 
 # uet LINK SIZE ITERS: fi_pingpong, prints "usec/xfer MB/s".
 uet() {
 	port=$((port + 1))
 	FI_UET_LINK=$1 FI_LOG_LEVEL=info FI_LOG_PROV=uet timeout -k 5 120 \
-		ip netns exec $ns1 fi_pingpong -p uet -e rdm -B $port -S "$2" \
+		ip netns exec $ns1 $pin0 fi_pingpong -p uet -e rdm -B $port -S "$2" \
 		-I "$3" >"$tmp/srv" 2>&1 &
 	spid=$!
 	sleep 0.3
 	FI_UET_LINK=$1 FI_LOG_LEVEL=info FI_LOG_PROV=uet timeout -k 5 120 \
-		ip netns exec $ns2 fi_pingpong -p uet -e rdm -P $port -S "$2" \
+		ip netns exec $ns2 $pin1 fi_pingpong -p uet -e rdm -P $port -S "$2" \
 		-I "$3" $a1 >"$tmp/cli" 2>&1 || true
 	wait $spid || true
 	if [ "$1" = xdp ] && ! grep -q "AF_XDP link on .*(AF_XDP on" "$tmp/cli"; then
@@ -87,10 +95,10 @@ uet() {
 
 raw() {
 	port=$((port + 1))
-	timeout 60 ip netns exec $ns1 "$tmp/udp_pp" server $a1 $port 64 "$ITERS" &
+	timeout 60 ip netns exec $ns1 $pin0 "$tmp/udp_pp" server $a1 $port 64 "$ITERS" &
 	spid=$!
 	sleep 0.2
-	timeout 60 ip netns exec $ns2 "$tmp/udp_pp" client $a2 $a1 $port 64 "$ITERS" |
+	timeout 60 ip netns exec $ns2 $pin1 "$tmp/udp_pp" client $a2 $a1 $port 64 "$ITERS" |
 		awk '{ print $3 }'
 	wait $spid || true
 }

@@ -77,7 +77,7 @@
 #define UET_LINK_XDP_NEIGH_TTL_NS	(1000ull * 1000 * 1000)
 /* recv() reads the UDP socket at one call in this many when it has been
  * quiet for UET_LINK_XDP_UDP_QUIET calls. */
-#define UET_LINK_XDP_UDP_POLL_EVERY	32u
+#define UET_LINK_XDP_UDP_POLL_EVERY	1024u
 #define UET_LINK_XDP_UDP_QUIET		4096u
 
 struct uet_link_xdp_stats {
