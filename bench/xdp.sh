@@ -103,6 +103,10 @@ raw() {
 	wait $spid || true
 }
 
+least() {
+	sort -n | head -n 1
+}
+
 median() {
 	sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-";
 		else if (NR % 2) print v[(NR + 1) / 2];
@@ -132,4 +136,8 @@ done
 echo "medians: 64 B half RTT usec: raw-udp $(median <"$tmp/raw")" \
 	"uet-udp $(median <"$tmp/udp") uet-xdp $(median <"$tmp/xdp");" \
 	"1 MiB MB/s: uet-udp $(median <"$tmp/bwu") uet-xdp $(median <"$tmp/bwx")"
+echo "best round: 64 B half RTT usec: raw-udp $(least <"$tmp/raw")" \
+	"uet-udp $(least <"$tmp/udp") uet-xdp $(least <"$tmp/xdp");" \
+	"1 MiB MB/s: uet-udp $(sort -n "$tmp/bwu" | tail -n 1)" \
+	"uet-xdp $(sort -n "$tmp/bwx" | tail -n 1)"
 grep -h "AF_XDP link on .*:" "$tmp/cli" | sed 's/.*software NIC: /last uet-xdp client: /' || true
