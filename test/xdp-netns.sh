@@ -6,7 +6,9 @@
 #   xdp:msg:ipv4       fi_pingpong -c, rdm, every default size (64 B to
 #                      1 MiB: eager, then rendezvous READs)
 #   xdp:tagged:ipv4    the same, tagged, with FI_UET_LINK=auto
-#   xdp:msg:ipv6       the same over IPv6
+#   xdp:msg:ipv6       the same over IPv6, with FI_UET_STANDBY_MS=1 (the
+#                      standby thread answers in every pause of the
+#                      application, sleeping on the link's epoll fd)
 #   xdp:dgram:ipv4     dgram endpoints (UUD)
 #   xdp:loss:ipv4      rdm -c with FI_UET_LOSS_PPM=20000 on both sides
 #                      (2% of received datagrams dropped by the link:
@@ -160,7 +162,8 @@ xdp_pair() {
 		return
 	fi
 	# shellcheck disable=SC2086 # one word per assignment
-	timeout -k 5 "$PP_TIMEOUT" ip netns exec "$ns_srv" env $senv \
+	timeout -k 5 "$PP_TIMEOUT" ip netns exec "$ns_srv" env \
+		${pp_preload:+"LD_PRELOAD=$pp_preload"} $senv \
 		fi_pingpong -p uet -B "$pp_port" "$@" >"$pp_slog" 2>&1 &
 	pp_spid=$!
 	if ! pp_wait_listen "$ns_srv" "$pp_port" "$pp_spid"; then
@@ -171,7 +174,8 @@ xdp_pair() {
 		return
 	fi
 	# shellcheck disable=SC2086 # one word per assignment
-	timeout -k 5 "$PP_TIMEOUT" ip netns exec "$ns_cli" env $cenv \
+	timeout -k 5 "$PP_TIMEOUT" ip netns exec "$ns_cli" env \
+		${pp_preload:+"LD_PRELOAD=$pp_preload"} $cenv \
 		fi_pingpong -p uet -P "$pp_port" "$@" "$dst" \
 		>"$pp_clog" 2>&1 &
 	pp_cpid=$!
@@ -258,13 +262,15 @@ if pp_selected xdp:kernel:ipv4; then
 		klog=$pp_tmp/kernel
 		pp_next_port "$ns_srv"
 		kport=$pp_port
-		timeout -k 5 "$PP_TIMEOUT" ip netns exec "$ns_srv" \
+		timeout -k 5 "$PP_TIMEOUT" ip netns exec "$ns_srv" env \
+			${pp_preload:+"LD_PRELOAD=$pp_preload"} \
 			fi_pingpong -p uet -B "$kport" -e rdm -S 64 \
 			-I 100000000 >"$klog.server" 2>&1 &
 		spid=$!
 		hpids="$hpids $spid"
 		pp_wait_listen "$ns_srv" "$kport" "$spid"
-		timeout -k 5 "$PP_TIMEOUT" ip netns exec "$ns_cli" \
+		timeout -k 5 "$PP_TIMEOUT" ip netns exec "$ns_cli" env \
+			${pp_preload:+"LD_PRELOAD=$pp_preload"} \
 			fi_pingpong -p uet -P "$kport" -e rdm -S 64 \
 			-I 100000000 "$a4_srv" >"$klog.client" 2>&1 &
 		cpid=$!
@@ -375,5 +381,6 @@ fi
 
 use_family ipv6
 pp_selected xdp:msg:ipv6 &&
-	xdp_pair xdp:msg:ipv6 - - "$a6_srv" 1m -e rdm -c -6 -I "$ITERS"
+	xdp_pair xdp:msg:ipv6 FI_UET_STANDBY_MS=1 FI_UET_STANDBY_MS=1 \
+		"$a6_srv" 1m -e rdm -c -6 -I "$ITERS"
 pp_summary
