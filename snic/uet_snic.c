@@ -749,7 +749,7 @@ static int snic_open(const struct uet_hsi_dev_attr *attr,
 		     struct uet_hsi_dev **out)
 {
 	struct uet_link_udp_cfg lcfg;
-	struct uet_link *link, *tss;
+	struct uet_link *link, *tss = NULL, *base = NULL;
 	struct uet_tss_cfg tcfg;
 	struct uet_snic_cfg cfg;
 	int ret;
@@ -789,6 +789,7 @@ static int snic_open(const struct uet_hsi_dev_attr *attr,
 		goto out_wipe;
 	}
 	if (tcfg.mode != UET_TSS_OFF) {
+		base = link;
 		ret = uet_tss_link_open(&tcfg, link, true, &tss);
 		if (ret) {
 			UET_WARN(UET_LOG_CORE, "software NIC: TSS: %d\n", ret);
@@ -798,6 +799,8 @@ static int snic_open(const struct uet_hsi_dev_attr *attr,
 		link = tss;
 	}
 	ret = uet_snic_open_link(&cfg, attr->job_id, link, true, out);
+	if (!ret && base)
+		uet_snic_dev_of(*out)->base_link = base;
 	if (ret) {
 		UET_WARN(UET_LOG_CORE, "software NIC: open: %d\n", ret);
 		link->ops->close(link);
@@ -886,12 +889,13 @@ static void snic_log_counters(struct uet_hsi_dev *d)
  * went through AF_XDP and how much through the socket beside it. */
 static void snic_log_link(struct uet_snic_dev *dev)
 {
+	struct uet_link *l = dev->base_link ? dev->base_link : dev->link;
 	struct uet_link_xdp_stats st;
 	char perq[UET_LINK_XDP_QMAX * 22];
 	size_t n = 0;
 	uint32_t i;
 
-	if (uet_link_xdp_get_stats(dev->link, &st))
+	if (uet_link_xdp_get_stats(l, &st))
 		return;
 	perq[0] = '\0';
 	for (i = 0; i < st.queues && n < sizeof(perq); i++) {
@@ -908,7 +912,7 @@ static void snic_log_link(struct uet_snic_dev *dev)
 		 PRIu64 ", malformed %" PRIu64 ", dropped %" PRIu64 ", per "
 		 "queue %s), neighbour lookups %" PRIu64 " (misses %" PRIu64
 		 ")\n",
-		 uet_link_xdp_ifname(dev->link), st.queues,
+		 uet_link_xdp_ifname(l), st.queues,
 		 st.zerocopy ? "zero copy" : "copy mode", st.tx_pkts,
 		 st.tx_udp, st.tx_full, st.tx_kicks, st.rx_pkts, st.rx_udp,
 		 st.rx_bad, st.rx_dropped, perq, st.neigh_lookups,

@@ -146,6 +146,9 @@ struct uet_snic_dev {
 	uint32_t job_id;
 	struct uet_link *link;
 	bool own_link;
+	/* the link under TSS (snic_open), for its close-time counters;
+	 * NULL: link itself */
+	struct uet_link *base_link;
 	struct uet_pds *pds;
 	struct uet_ses *ses;
 	uint64_t now;			/* latest time seen */

@@ -14,6 +14,8 @@
 #                      (2% of received datagrams dropped by the link:
 #                      retransmission over AF_XDP); the AF_XDP counters
 #                      must show drops
+#   xdp:tss:ipv4       rdm -c with FI_UET_TSS=required (TSS over the
+#                      AF_XDP link)
 #   xdp:mixed:ipv4     server over AF_XDP, client over UDP (the kernel's
 #                      datagrams, checksum left to the device, reach the
 #                      XDP program)
@@ -245,6 +247,19 @@ if pp_selected xdp:loss:ipv4; then
 		if [ -z "$d" ] || [ "$d" -eq 0 ]; then
 			pp_combo=xdp:loss:ipv4
 			pp_fail "the loss knob dropped nothing on AF_XDP ($lg)"
+		fi
+	done
+fi
+if pp_selected xdp:tss:ipv4; then
+	key=$pp_tmp/tss.key
+	(umask 077 && head -c 32 /dev/urandom >"$key")
+	xdp_pair xdp:tss:ipv4 "FI_UET_TSS=required FI_UET_TSS_KEY_FILE=$key" \
+		"FI_UET_TSS=required FI_UET_TSS_KEY_FILE=$key" "$a4_srv" 1m \
+		-e rdm -c -I "$ITERS"
+	for lg in "$pp_slog" "$pp_clog"; do
+		if ! grep -q "transport security required" "$lg"; then
+			pp_combo=xdp:tss:ipv4
+			pp_fail "TSS was not on ($lg)"
 		fi
 	done
 fi
