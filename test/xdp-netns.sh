@@ -16,6 +16,9 @@
 #                      must show drops
 #   xdp:tss:ipv4       rdm -c with FI_UET_TSS=required (TSS over the
 #                      AF_XDP link)
+#   xdp:rma-*:ipv4     fabtests' fi_rma_bw -o write, read, writedata and
+#   xdp:atomic:ipv4    fi_rdm_atomic -o all, when FABTESTS_DIR names a
+#                      fabtests install (docs/fabtests.md), else skipped
 #   xdp:mixed:ipv4     server over AF_XDP, client over UDP (the kernel's
 #                      datagrams, checksum left to the device, reach the
 #                      XDP program)
@@ -108,6 +111,7 @@ use_family() {
 
 export FI_LOG_LEVEL=info FI_LOG_PROV=uet FI_UET_LINK=xdp
 probed=""
+prog=fi_pingpong
 
 # link_rx WHO LOG IFACE: 0 when LOG names the AF_XDP link on IFACE and
 # its close-time counters show datagrams received through it; the
@@ -163,12 +167,22 @@ xdp_pair() {
 		pp_fail "no free control port"
 		return
 	fi
+	# fi_pingpong meets its peer on a TCP control port (-B / -P); a
+	# fabtest through the provider's own addresses (its -B would be the
+	# NIC's port), on its default port, after a second
+	sport="-B $pp_port"
+	cport="-P $pp_port"
+	if [ "$prog" != fi_pingpong ]; then
+		sport=""
+		cport=""
+	fi
 	# shellcheck disable=SC2086 # one word per assignment
 	timeout -k 5 "$PP_TIMEOUT" ip netns exec "$ns_srv" env \
 		${pp_preload:+"LD_PRELOAD=$pp_preload"} $senv \
-		fi_pingpong -p uet -B "$pp_port" "$@" >"$pp_slog" 2>&1 &
+		"$prog" -p uet $sport "$@" >"$pp_slog" 2>&1 &
 	pp_spid=$!
-	if ! pp_wait_listen "$ns_srv" "$pp_port" "$pp_spid"; then
+	[ -z "$sport" ] && sleep 1
+	if [ -n "$sport" ] && ! pp_wait_listen "$ns_srv" "$pp_port" "$pp_spid"; then
 		pp_reap "$pp_spid" 0
 		pp_spid=""
 		probe_skip "$pp_slog"
@@ -178,7 +192,7 @@ xdp_pair() {
 	# shellcheck disable=SC2086 # one word per assignment
 	timeout -k 5 "$PP_TIMEOUT" ip netns exec "$ns_cli" env \
 		${pp_preload:+"LD_PRELOAD=$pp_preload"} $cenv \
-		fi_pingpong -p uet -P "$pp_port" "$@" "$dst" \
+		"$prog" -p uet $cport "$@" "$dst" \
 		>"$pp_clog" 2>&1 &
 	pp_cpid=$!
 	wait "$pp_cpid"
@@ -188,7 +202,11 @@ xdp_pair() {
 	src=$pp_rc
 	pp_spid=""
 	probe_skip "$pp_slog" "$pp_clog"
-	cres=$(pp_result "$pp_clog")
+	if [ "$prog" = fi_pingpong ]; then
+		cres=$(pp_result "$pp_clog")
+	else	# a fabtest: its last line
+		cres=$(grep -v '^libfabric' "$pp_clog" | tail -n 1)
+	fi
 	if [ "$crc" -ne 0 ] || [ "$src" -ne 0 ] || [ -z "$cres" ]; then
 		pp_fail "client $(pp_rc_text "$crc"), server $(pp_rc_text "$src")"
 		return
@@ -209,9 +227,13 @@ xdp_pair() {
 		pp_fail "not over AF_XDP"
 		return
 	fi
-	# shellcheck disable=SC2086
-	set -- $cres
-	echo "PASS $combo: size $1: $7 usec/xfer, $6 MB/s"
+	if [ "$prog" = fi_pingpong ]; then
+		# shellcheck disable=SC2086
+		set -- $cres
+		echo "PASS $combo: size $1: $7 usec/xfer, $6 MB/s"
+	else
+		echo "PASS $combo: $prog $*: last line: $cres"
+	fi
 	echo "  server $sxl"
 	pp_npass=$((pp_npass + 1))
 }
@@ -261,6 +283,24 @@ if pp_selected xdp:tss:ipv4; then
 			pp_combo=xdp:tss:ipv4
 			pp_fail "TSS was not on ($lg)"
 		fi
+	done
+fi
+# RMA and atomics: fabtests' fi_rma_bw and fi_rdm_atomic, when
+# FABTESTS_DIR names a fabtests install (docs/fabtests.md).
+if [ -n "${FABTESTS_DIR:-}" ] && [ -x "$FABTESTS_DIR/bin/fi_rma_bw" ]; then
+	prog=$FABTESTS_DIR/bin/fi_rma_bw
+	for op in write read writedata; do
+		pp_selected "xdp:rma-$op:ipv4" &&
+			xdp_pair "xdp:rma-$op:ipv4" - - "$a4_srv" "" -e rdm \
+				-o "$op" -I "$ITERS"
+	done
+	prog=$FABTESTS_DIR/bin/fi_rdm_atomic
+	pp_selected xdp:atomic:ipv4 &&
+		xdp_pair xdp:atomic:ipv4 - - "$a4_srv" "" -o all -I 5
+	prog=fi_pingpong
+else
+	for c in xdp:rma-write:ipv4 xdp:atomic:ipv4; do
+		pp_selected "$c" && pp_skip "$c" "FABTESTS_DIR not set (docs/fabtests.md)"
 	done
 fi
 pp_selected xdp:mixed:ipv4 &&
