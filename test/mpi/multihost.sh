@@ -28,7 +28,7 @@
 #   UET_MPI_TIMEOUT        seconds per mpirun (default 300)
 #   UET_MPI_BUILDDIR       where to build and keep logs
 #   UET_MPI_TEST_MAX_SIZE  largest message of uet_mpi_test (4194304)
-#   FI_PROVIDER_PATH, FI_LOG_LEVEL   forwarded to the ranks
+#   FI_PROVIDER_PATH, FI_LOG_LEVEL, FI_UET_LINK   forwarded to the ranks
 #
 # Traffic stays inside the namespaces this script makes; they are removed
 # on every exit path.  Exit 0 pass, 1 fail, 77 skip (not root, no
