@@ -18,6 +18,7 @@
 #include "uet_byteorder.h"
 #include "uet_clock.h"
 #include "uet_link_udp.h"
+#include "uet_link_xdp.h"
 #include "uet_log.h"
 #include "uet_snic_internal.h"
 #include "uet_tss_internal.h"
@@ -707,11 +708,49 @@ err_free:
 	return ret;
 }
 
+/*
+ * The NIC's link (FI_UET_LINK, docs/software-nic.md): the AF_XDP link
+ * when asked for and it can attach, else the UDP link.  The info log
+ * names the link each NIC runs over and why; FI_UET_LINK=xdp makes a
+ * fallback a warning.
+ */
+static int snic_link_open(const struct uet_link_udp_cfg *lcfg,
+			  struct uet_link **link)
+{
+	int want = uet_snic_env_link();
+	char why[256];
+	int ret;
+
+	if (want == UET_SNIC_LINK_UDP) {
+		ret = uet_link_udp_open(lcfg, link);
+		if (!ret)
+			UET_INFO(UET_LOG_CORE, "software NIC: UDP link on %s "
+				 "(FI_UET_LINK=udp)\n", lcfg->host);
+		return ret;
+	}
+	why[0] = '\0';
+	ret = uet_link_xdp_open(lcfg, link, why, sizeof(why));
+	if (!ret) {
+		UET_INFO(UET_LOG_CORE, "software NIC: AF_XDP link on %s (%s, "
+			 "FI_UET_LINK=%s)\n", lcfg->host, why,
+			 want == UET_SNIC_LINK_XDP ? "xdp" : "auto");
+		return 0;
+	}
+	if (want == UET_SNIC_LINK_XDP)
+		UET_WARN(UET_LOG_CORE, "software NIC: FI_UET_LINK=xdp: no "
+			 "AF_XDP link on %s (%s: %s); UDP link instead\n",
+			 lcfg->host, strerror(-ret), why);
+	else
+		UET_INFO(UET_LOG_CORE, "software NIC: FI_UET_LINK=auto: UDP "
+			 "link on %s (AF_XDP: %s)\n", lcfg->host, why);
+	return uet_link_udp_open(lcfg, link);
+}
+
 static int snic_open(const struct uet_hsi_dev_attr *attr,
 		     struct uet_hsi_dev **out)
 {
 	struct uet_link_udp_cfg lcfg;
-	struct uet_link *link, *tss;
+	struct uet_link *link, *tss = NULL, *base = NULL;
 	struct uet_tss_cfg tcfg;
 	struct uet_snic_cfg cfg;
 	int ret;
@@ -747,13 +786,14 @@ static int snic_open(const struct uet_hsi_dev_attr *attr,
 				     UET_LINK_UDP_ENT_MAX ?
 				     UET_LINK_UDP_ENT_MAX :
 				     2 * cfg.pds.cc_entropies;
-	ret = uet_link_udp_open(&lcfg, &link);
+	ret = snic_link_open(&lcfg, &link);
 	if (ret) {
 		UET_WARN(UET_LOG_CORE, "software NIC: UDP link on %s port %u: "
 			 "%d\n", lcfg.host, lcfg.port, ret);
 		goto out_wipe;
 	}
 	if (tcfg.mode != UET_TSS_OFF) {
+		base = link;
 		ret = uet_tss_link_open(&tcfg, link, true, &tss);
 		if (ret) {
 			UET_WARN(UET_LOG_CORE, "software NIC: TSS: %d\n", ret);
@@ -763,6 +803,8 @@ static int snic_open(const struct uet_hsi_dev_attr *attr,
 		link = tss;
 	}
 	ret = uet_snic_open_link(&cfg, attr->job_id, link, true, out);
+	if (!ret && base)
+		uet_snic_dev_of(*out)->base_link = base;
 	if (ret) {
 		UET_WARN(UET_LOG_CORE, "software NIC: open: %d\n", ret);
 		link->ops->close(link);
@@ -847,6 +889,40 @@ static void snic_log_counters(struct uet_hsi_dev *d)
 		 st.ses.unexpected, st.ses.held_tx);
 }
 
+/* At close, the AF_XDP link's counters (FI_LOG_LEVEL=info): how much
+ * went through AF_XDP and how much through the socket beside it. */
+static void snic_log_link(struct uet_snic_dev *dev)
+{
+	struct uet_link *l = dev->base_link ? dev->base_link : dev->link;
+	struct uet_link_xdp_stats st;
+	char perq[UET_LINK_XDP_QMAX * 22];
+	size_t n = 0;
+	uint32_t i;
+
+	if (uet_link_xdp_get_stats(l, &st))
+		return;
+	perq[0] = '\0';
+	for (i = 0; i < st.queues && n < sizeof(perq); i++) {
+		int k = snprintf(perq + n, sizeof(perq) - n, "%s%" PRIu64,
+				 i ? "/" : "", st.rx_q[i]);
+
+		if (k < 0)
+			break;
+		n += (size_t)k;
+	}
+	UET_INFO(UET_LOG_CORE, "software NIC: AF_XDP link on %s: %u "
+		 "queue(s), %s; tx %" PRIu64 " (socket %" PRIu64 ", ring full "
+		 "%" PRIu64 ", kicks %" PRIu64 "), rx %" PRIu64 " (socket %"
+		 PRIu64 ", malformed %" PRIu64 ", dropped %" PRIu64 ", per "
+		 "queue %s), neighbour lookups %" PRIu64 " (misses %" PRIu64
+		 ")\n",
+		 uet_link_xdp_ifname(l), st.queues,
+		 st.zerocopy ? "zero copy" : "copy mode", st.tx_pkts,
+		 st.tx_udp, st.tx_full, st.tx_kicks, st.rx_pkts, st.rx_udp,
+		 st.rx_bad, st.rx_dropped, perq, st.neigh_lookups,
+		 st.neigh_miss);
+}
+
 static void snic_close(struct uet_hsi_dev *d)
 {
 	struct uet_snic_dev *dev = uet_snic_dev_of(d);
@@ -860,6 +936,7 @@ static void snic_close(struct uet_hsi_dev *d)
 	uet_snic_auto_progress_stop(d);
 	snic_log_drops(d);
 	snic_log_counters(d);
+	snic_log_link(dev);
 
 	pthread_mutex_lock(&dev->lock);
 	/* Every operation completes with -ECANCELED now (SES first, then

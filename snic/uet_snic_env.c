@@ -135,6 +135,23 @@ static const struct uet_env_var snic_env_cc_csig =
 			 "Carry the sender's CC state (CSIG) in requests "
 			 "with 16 bytes of room (RUD_CC / ROD_CC)");
 
+/* The link under the NIC (snic/uet_link_xdp.h, docs/software-nic.md). */
+static const struct uet_env_enum snic_link_names[] = {
+	{ "udp", UET_SNIC_LINK_UDP },
+	{ "xdp", UET_SNIC_LINK_XDP },
+	{ "auto", UET_SNIC_LINK_AUTO },
+	{ NULL, 0 },
+};
+
+static const struct uet_env_var snic_env_link =
+	UET_ENV_ENUM_VAR("link", UET_SNIC_LINK_UDP, snic_link_names,
+			 "Link of the software NIC: udp (a UDP socket, "
+			 "default); xdp (AF_XDP sockets fed by an XDP "
+			 "program on the interface of the NIC's address, "
+			 "UDP with a warning when it cannot attach); auto "
+			 "(AF_XDP where it can attach, else UDP, said at "
+			 "info level)");
+
 static const struct uet_env_var snic_env_gso =
 	UET_ENV_BOOL_VAR("gso", true,
 			 "Send runs of equal datagrams with UDP GSO and "
@@ -175,6 +192,7 @@ const struct uet_env_var *const uet_snic_env_vars[] = {
 	&snic_env_standby_ms,
 	&snic_env_loss_ppm,
 	&snic_env_gso,
+	&snic_env_link,
 	&snic_env_tss,
 	&snic_env_tss_key_file,
 	&snic_env_cc,
@@ -276,6 +294,11 @@ uint16_t uet_snic_env_port(void)
 uint32_t uet_snic_env_loss_ppm(void)
 {
 	return (uint32_t)uet_env_get_uint(&snic_env_loss_ppm);
+}
+
+int uet_snic_env_link(void)
+{
+	return uet_env_get_enum(&snic_env_link);
 }
 
 bool uet_snic_env_gso(void)

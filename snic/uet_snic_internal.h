@@ -146,6 +146,9 @@ struct uet_snic_dev {
 	uint32_t job_id;
 	struct uet_link *link;
 	bool own_link;
+	/* the link under TSS (snic_open), for its close-time counters;
+	 * NULL: link itself */
+	struct uet_link *base_link;
 	struct uet_pds *pds;
 	struct uet_ses *ses;
 	uint64_t now;			/* latest time seen */
@@ -246,6 +249,14 @@ void uet_snic_wait_link(struct uet_snic_dev *dev);
 /* FI_UET_PORT (uet_snic_env.c). */
 uint16_t uet_snic_env_port(void);
 uint32_t uet_snic_env_standby_ms(void);
+/* FI_UET_LINK: the link the NIC opens (snic/uet_link_xdp.h). */
+enum {
+	UET_SNIC_LINK_UDP = 0,
+	UET_SNIC_LINK_XDP = 1,
+	UET_SNIC_LINK_AUTO = 2,
+};
+int uet_snic_env_link(void);
+
 /* FI_UET_LOSS_PPM: the UDP link's testing drop rate. */
 uint32_t uet_snic_env_loss_ppm(void);
 bool uet_snic_env_gso(void);

@@ -1839,8 +1839,16 @@ START_TEST(test_env)
 	unsetenv("FI_UET_CC_PACE");
 	unsetenv("FI_UET_CC_CSIG");
 
+	/* FI_UET_LINK: udp unless asked (docs/software-nic.md) */
+	ck_assert_int_eq(uet_snic_env_link(), UET_SNIC_LINK_UDP);
+	setenv("FI_UET_LINK", "xdp", 1);
+	ck_assert_int_eq(uet_snic_env_link(), UET_SNIC_LINK_XDP);
+	setenv("FI_UET_LINK", "auto", 1);
+	ck_assert_int_eq(uet_snic_env_link(), UET_SNIC_LINK_AUTO);
+	unsetenv("FI_UET_LINK");
+
 	/* the declarations register (names, defaults within range) */
-	ck_assert_uint_eq(uet_snic_env_nvars, 21);
+	ck_assert_uint_eq(uet_snic_env_nvars, 22);
 	for (i = 0; i < uet_snic_env_nvars; i++)
 		ck_assert_ptr_nonnull(uet_snic_env_vars[i]->help);
 	ck_assert_int_eq(uet_env_register_all(uet_snic_env_vars,
@@ -1848,6 +1856,7 @@ START_TEST(test_env)
 	ck_assert_ptr_nonnull(uet_env_lookup("rdzv_threshold"));
 	ck_assert_ptr_nonnull(uet_env_lookup("delivery"));
 	ck_assert_ptr_nonnull(uet_env_lookup("tss"));
+	ck_assert_ptr_nonnull(uet_env_lookup("link"));
 	ck_assert_ptr_nonnull(uet_env_lookup("tss_key_file"));
 	uet_env_unregister_all();
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * hostile_rdata PORT_A PORT_B JOB_ID SECONDS [SEED [GAP_US [MODES]]]:
+ * hostile_rdata PORT_A PORT_B JOB_ID SECONDS [SEED [GAP_US [MODES
+ *               [ADDR_A ADDR_B]]]]:
  * spray forged Response-with-Data datagrams (PDS next_hdr RESPONSE_DATA,
- * SES uet_ses_rsp_data) at two software NICs on 127.0.0.1, each with the
+ * SES uet_ses_rsp_data) at two software NICs on 127.0.0.1 (or on the
+ * IPv4 addresses ADDR_A and ADDR_B, test/xdp-netns.sh), each with the
  * source address and port of the other, as an off-path attacker who
  * knows both ports and the JobID would (test/hostile-rdzv.sh; issue 30,
  * finding 1).  The source is spoofed with a raw IPv4 socket (IP_HDRINCL),
@@ -25,6 +27,7 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -46,6 +49,9 @@
 #define IP4_HDR_LEN	20u
 #define UDP_HDR_LEN	8u
 #define LOOPBACK4	0x7f000001u
+
+/* The NICs' IPv4 addresses, A and B (127.0.0.1 unless given). */
+static uint32_t nic_addr[2] = { LOOPBACK4, LOOPBACK4 };
 #define PULL_CHUNK	65536u		/* UET_SES_READ_CHUNK */
 #define BIG_PAYLOAD	1000u
 #define DG_MAX		1400u
@@ -165,11 +171,12 @@ static uint16_t csum_fold(uint32_t sum)
 
 /*
  * IPv4 + UDP headers in front of the len bytes at b + IP4_HDR_LEN +
- * UDP_HDR_LEN, from 127.0.0.1:sport to 127.0.0.1:dport.  The kernel
+ * UDP_HDR_LEN, from saddr:sport to daddr:dport.  The kernel
  * fills in the IP checksum (IP_HDRINCL); the UDP checksum is ours.
  */
-static size_t ip_udp_hdr(uint8_t *b, size_t len, uint16_t sport,
-			 uint16_t dport, uint64_t *rng)
+static size_t ip_udp_hdr(uint8_t *b, size_t len, uint32_t saddr,
+			 uint16_t sport, uint32_t daddr, uint16_t dport,
+			 uint64_t *rng)
 {
 	uint8_t *u = b + IP4_HDR_LEN, pseudo[12];
 	size_t ulen = UDP_HDR_LEN + len;
@@ -184,15 +191,15 @@ static size_t ip_udp_hdr(uint8_t *b, size_t len, uint16_t sport,
 	p = uet_put_u8(p, 64);			/* TTL */
 	p = uet_put_u8(p, IPPROTO_UDP);
 	p = uet_put_be16(p, 0);			/* checksum: the kernel's */
-	p = uet_put_be32(p, LOOPBACK4);
-	uet_put_be32(p, LOOPBACK4);
+	p = uet_put_be32(p, saddr);
+	uet_put_be32(p, daddr);
 
 	p = uet_put_be16(u, sport);
 	p = uet_put_be16(p, dport);
 	p = uet_put_be16(p, (uint16_t)ulen);
 	uet_put_be16(p, 0);
-	p = uet_put_be32(pseudo, LOOPBACK4);
-	p = uet_put_be32(p, LOOPBACK4);
+	p = uet_put_be32(pseudo, saddr);
+	p = uet_put_be32(p, daddr);
 	p = uet_put_u8(p, 0);
 	p = uet_put_u8(p, IPPROTO_UDP);
 	uet_put_be16(p, (uint16_t)ulen);
@@ -228,7 +235,7 @@ int main(int argc, char **argv)
 	if (argc < 5) {
 		fprintf(stderr,
 			"usage: %s PORT_A PORT_B JOB_ID SECONDS"
-			" [SEED [GAP_US [MODES]]]\n",
+			" [SEED [GAP_US [MODES [ADDR_A ADDR_B]]]]\n",
 			argv[0]);
 		return 2;
 	}
@@ -246,6 +253,18 @@ int main(int argc, char **argv)
 	gap.tv_sec = 0;
 	gap.tv_nsec = (argc > 6 ? atol(argv[6]) : 20) * 1000L;
 	letters = argc > 7 ? argv[7] : "urs";
+	/* the NICs' IPv4 addresses (e.g. two network namespaces' veth
+	 * ends, test/xdp-netns.sh); 127.0.0.1 by default */
+	for (v = 0; v < 2 && argc > 9; v++) {
+		struct in_addr ia;
+
+		if (inet_pton(AF_INET, argv[8 + v], &ia) != 1) {
+			fprintf(stderr, "%s: bad address %s\n", argv[0],
+				argv[8 + v]);
+			return 2;
+		}
+		nic_addr[v] = ntohl(ia.s_addr);
+	}
 	for (mode = 0; mode < MODE_N; mode++)
 		if (strchr(letters, mode_letter[mode]))
 			modes[nmodes++] = mode;
@@ -299,8 +318,9 @@ int main(int argc, char **argv)
 			close(fd);
 			return 1;
 		}
-		len = ip_udp_hdr(b, (size_t)(n + m), port[!v], port[v],
-				 &rng);
+		len = ip_udp_hdr(b, (size_t)(n + m), nic_addr[!v], port[!v],
+				 nic_addr[v], port[v], &rng);
+		dst.sin_addr.s_addr = htonl(nic_addr[v]);
 		dst.sin_port = htons(port[v]);
 		if (sendto(fd, b, len, 0, (struct sockaddr *)&dst,
 			   sizeof(dst)) >= 0)

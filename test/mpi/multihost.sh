@@ -28,7 +28,7 @@
 #   UET_MPI_TIMEOUT        seconds per mpirun (default 300)
 #   UET_MPI_BUILDDIR       where to build and keep logs
 #   UET_MPI_TEST_MAX_SIZE  largest message of uet_mpi_test (4194304)
-#   FI_PROVIDER_PATH, FI_LOG_LEVEL   forwarded to the ranks
+#   FI_PROVIDER_PATH, FI_LOG_LEVEL, FI_UET_LINK   forwarded to the ranks
 #
 # Traffic stays inside the namespaces this script makes; they are removed
 # on every exit path.  Exit 0 pass, 1 fail, 77 skip (not root, no
@@ -59,10 +59,11 @@ self="$srcdir/$(basename -- "$0")"
 cl_require "network namespaces"
 MPI_PINNED=0
 mpi_setup uet-mpi-mh
-# FI_UET_WIRE only when set: the UE 1.0.1 run (make check-mpi-ue), where
-# every host must speak that profile.
+# FI_UET_WIRE and FI_UET_LINK only when set: the UE 1.0.1 run (make
+# check-mpi-ue), where every host must speak that profile, and the
+# AF_XDP link by hand.
 mpi_forward FI_PROVIDER_PATH FI_LOG_LEVEL UET_MPI_TEST_MAX_SIZE \
-	UET_MPI_TEST_TIMEOUT FI_UET_WIRE
+	UET_MPI_TEST_TIMEOUT FI_UET_WIRE FI_UET_LINK
 
 export MH_NS_PREFIX="uetmh$$-"
 head="${MH_NS_PREFIX}head"
