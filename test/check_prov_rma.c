@@ -1279,11 +1279,15 @@ static int child_adder(const uint8_t *name, size_t namelen, uint64_t key,
 	if (fi_av_insert(av, name, 1, &peer, 0, NULL) != 1)
 		return 3;
 	for (i = 0; i < NADD; i++) {
-		do {
-			r = fi_fetch_atomic(ep, &one, 1, NULL, &priors[i],
+		/* -FI_EAGAIN: progress (manual) and try again, within the
+		 * bound: this loop once spun without progress, and three
+		 * children hung until the parent gave up (CI) */
+		end = uet_clock_now_ns() + WAIT_MS * UET_NSEC_PER_MSEC;
+		while ((r = fi_fetch_atomic(ep, &one, 1, NULL, &priors[i],
 					    NULL, peer, ra, key, FI_UINT64,
-					    FI_SUM, NULL);
-		} while (r == -FI_EAGAIN);
+					    FI_SUM, NULL)) == -FI_EAGAIN &&
+		       uet_clock_now_ns() < end)
+			(void)fi_cq_read(cq, NULL, 0);
 		if (r)
 			return 4;
 		end = uet_clock_now_ns() + WAIT_MS * UET_NSEC_PER_MSEC;
