@@ -580,8 +580,11 @@ static int uet_info_apply_ep(struct fi_info *info, const struct fi_ep_attr *h)
 /* Everything an info's endpoint type offers (before the hints). */
 static uint64_t uet_info_type_caps(const struct fi_info *info)
 {
-	return info->ep_attr->type == FI_EP_RDM ? UET_CAPS_RDM :
-	       UET_CAPS_DGRAM;
+	uint64_t caps = info->ep_attr->type == FI_EP_RDM ? UET_CAPS_RDM :
+			UET_CAPS_DGRAM;
+
+	return FI_VERSION_LT(info->fabric_attr->api_version, UET_HMEM_API) ?
+	       caps & ~FI_HMEM : caps;
 }
 
 /* Checks common to tx and rx attributes. */
@@ -792,6 +795,10 @@ static struct fi_info *uet_info_new(uint32_t version,
 	if (!info)
 		return NULL;
 	info->caps = type == FI_EP_RDM ? UET_CAPS_RDM : UET_CAPS_DGRAM;
+	/* Before 1.9 an application's fi_mr_attr has no iface: no FI_HMEM
+	 * (hints asking for it find nothing). */
+	if (FI_VERSION_LT(version, UET_HMEM_API))
+		info->caps &= ~FI_HMEM;
 	info->addr_format = req->text ? FI_ADDR_STR : uet_addr_fi_format(src);
 	if (uet_info_set_addr(&info->src_addr, &info->src_addrlen, src,
 			      req->text) ||
@@ -857,7 +864,8 @@ static struct fi_info *uet_info_new(uint32_t version,
 	info->fabric_attr->name = strdup(ifc->fabric);
 	if (!info->fabric_attr->name)
 		goto err_free_info;
-	info->nic = uet_nic_new(UET_NIC_SYSFS_NET, ifc->name);
+	info->nic = uet_nic_new(UET_NIC_SYSFS_NET, UET_NIC_SYSFS_PCI,
+				 ifc->name);
 	if (!info->nic)
 		goto err_free_info;
 	info->fabric_attr->prov_version = uet_prov.version;
