@@ -8,7 +8,10 @@
  * previous with the non-blocking connect/accept loop); host buffers
  * registered per comm; for every size pair of the list below, a window
  * of isend to the next rank and irecv from the previous one, tested to
- * completion, the receives flushed (iflush) and every byte checked
+ * completion, the receives flushed with UET_NCCL_TEST_FLUSH=1 (NCCL
+ * flushes GPU buffers only: iflush reads the received buffer back through
+ * the network, which a plugin's host registrations need not allow) and
+ * every byte checked
  * against a pattern of (sender, thread, size, iteration).  Sends larger
  * than the receive deliver the receive's size (NCCL's truncation rule);
  * the plugin only accepts them with global registrations (regIsGlobal),
@@ -62,6 +65,10 @@ static const struct { size_t send, recv; } sizes[] = {
 
 static ncclNet_v6_t *net;
 static int rank, nranks, verbose;
+/* iflush after every receive: NCCL flushes receives into GPU memory only
+ * (with GPUDirect), never host buffers; UET_NCCL_TEST_FLUSH=1 flushes
+ * the host buffers too, as NCCL would flush GPU ones. */
+static int flush;
 static int reg_global = -1;	/* -1: the flavour does not say */
 
 __attribute__((format(printf, 5, 6)))
@@ -181,8 +188,9 @@ static int one_size(struct ring *r, size_t s, size_t rs, int iter)
 			fprintf(stderr, "[%d] size %zu/%zu: test() says %d "
 				"bytes\n", rank, s, rs, rsz[w]);
 		freq = NULL;
-		CHECK(net->iflush(r->rcomm, 1, (void **)&r->rbuf[w], &rsize[w],
-				  &r->rmh[w], &freq));
+		if (flush)
+			CHECK(net->iflush(r->rcomm, 1, (void **)&r->rbuf[w],
+					  &rsize[w], &r->rmh[w], &freq));
 		if (freq && wait_all(&freq, &fsz, 1))
 			return -1;
 		for (i = 0; i < want; i++)
@@ -273,6 +281,8 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 	alarm(tmo ? (unsigned int)atoi(tmo) : 120);
 	verbose = getenv("UET_NCCL_TEST_VERBOSE") != NULL;
+	flush = getenv("UET_NCCL_TEST_FLUSH") &&
+		!strcmp(getenv("UET_NCCL_TEST_FLUSH"), "1");
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s PLUGIN.so [threads]\n", argv[0]);
 		MPI_Abort(MPI_COMM_WORLD, 2);
@@ -333,9 +343,10 @@ int main(int argc, char **argv)
 	}
 	MPI_Allreduce(&errors, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
 	if (rank == 0)
-		printf("%s: %d ranks, %d thread(s), %zu size pairs x %d x %d: "
+		printf("%s: %d ranks, %d thread(s), %zu size pairs x %d x %d%s: "
 		       "%s\n", all ? "FAIL" : "PASS", nranks, nthreads, NSIZES,
-		       ITERS, WINDOW, all ? "errors" : "every byte checked");
+		       ITERS, WINDOW, flush ? ", iflush" : "",
+		       all ? "errors" : "every byte checked");
 	MPI_Finalize();
 	return all ? 1 : 0;
 }
