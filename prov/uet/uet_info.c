@@ -486,10 +486,15 @@ static int uet_info_apply_domain(uint32_t version, struct fi_info *info,
 	if (!uet_info_threading_ok(h->threading))
 		return uet_info_refuse("an unknown threading model");
 	/* Every object locks for itself (FI_THREAD_SAFE), which meets any
-	 * model asked for; no other is offered, as none would let uet skip
-	 * a lock (the device thread of FI_PROGRESS_AUTO and the endpoint
-	 * sets of CQs and counters still run beside the application's
-	 * threads). */
+	 * model asked for, and the info says the model asked for, as
+	 * libfabric's own providers answer (util's fi_alter_domain_attr):
+	 * MPICH's ch4:ofi refuses a provider whose info does not return
+	 * the FI_THREAD_DOMAIN it asked for.  No lock is skipped for a
+	 * weaker model (the device thread of FI_PROGRESS_AUTO and the
+	 * endpoint sets of CQs and counters still run beside the
+	 * application's threads). */
+	if (h->threading != FI_THREAD_UNSPEC)
+		d->threading = h->threading;
 	ret = uet_info_apply_progress(h->control_progress,
 				      &d->control_progress);
 	if (!ret)
