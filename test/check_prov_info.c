@@ -156,22 +156,22 @@ START_TEST(test_info_defaults)
 					  FI_MSG | FI_TAGGED | FI_SEND |
 					  FI_RMA | FI_ATOMIC | FI_READ |
 					  FI_WRITE | FI_FENCE |
-					  FI_NAMED_RX_CTX);
+					  FI_NAMED_RX_CTX | FI_HMEM);
 			ck_assert_uint_eq(cur->rx_attr->caps,
 					  FI_MSG | FI_TAGGED | FI_RECV |
 					  FI_DIRECTED_RECV | FI_SOURCE |
 					  FI_MULTI_RECV | FI_RMA | FI_ATOMIC |
 					  FI_REMOTE_READ | FI_REMOTE_WRITE |
-					  FI_RMA_EVENT);
+					  FI_RMA_EVENT | FI_HMEM);
 			ck_assert_uint_eq(cur->tx_attr->rma_iov_limit, 4);
 		} else {
 			ck_assert_uint_eq(cur->tx_attr->caps,
 					  FI_MSG | FI_TAGGED | FI_SEND |
-					  FI_NAMED_RX_CTX);
+					  FI_NAMED_RX_CTX | FI_HMEM);
 			ck_assert_uint_eq(cur->rx_attr->caps,
 					  FI_MSG | FI_TAGGED | FI_RECV |
 					  FI_DIRECTED_RECV | FI_SOURCE |
-					  FI_MULTI_RECV);
+					  FI_MULTI_RECV | FI_HMEM);
 			ck_assert_uint_eq(cur->tx_attr->rma_iov_limit, 0);
 		}
 		/* RUD may reorder RMA: no RMA ordering */
@@ -229,7 +229,7 @@ START_TEST(test_info_unsatisfiable)
 	expect_nodata(h);
 	h->rx_attr->caps = 0;
 	h->ep_attr->type = FI_EP_UNSPEC;
-	h->caps = FI_MSG | FI_HMEM;
+	h->caps = FI_MSG | FI_COLLECTIVE;
 	expect_nodata(h);
 	h->caps = FI_RMA;
 	h->ep_attr->max_order_waw_size = 8;	/* RMA is not ordered */
@@ -698,8 +698,9 @@ START_TEST(test_info_domain_choices)
 	ck_assert_uint_eq(count(info), 2);
 	ck_assert_int_eq(info->ep_attr->type, FI_EP_RDM);
 	ck_assert_uint_eq(info->mode, 0);
-	/* FI_THREAD_SAFE meets any model and is the only one offered. */
-	ck_assert_int_eq(info->domain_attr->threading, FI_THREAD_SAFE);
+	/* the model asked for is the model returned (uet locks as for
+	 * FI_THREAD_SAFE whatever it is): MPICH's ch4:ofi requires it */
+	ck_assert_int_eq(info->domain_attr->threading, FI_THREAD_DOMAIN);
 	ck_assert_int_eq(info->domain_attr->data_progress, FI_PROGRESS_AUTO);
 	ck_assert_int_eq(info->domain_attr->control_progress,
 			 FI_PROGRESS_MANUAL);
@@ -789,7 +790,8 @@ START_TEST(test_info_check)
 	CHECK_ALTERED(dup->domain_attr->threading = FI_THREAD_COMPLETION, 0);
 	CHECK_ALTERED(dup->tx_attr->size = 16, 0);
 	CHECK_ALTERED(dup->domain_attr->av_type = FI_AV_MAP, 0);
-	CHECK_ALTERED(dup->caps |= FI_HMEM, -FI_ENODATA);
+	CHECK_ALTERED(dup->caps |= FI_HMEM, 0);
+	CHECK_ALTERED(dup->caps |= FI_COLLECTIVE, -FI_ENODATA);
 	CHECK_ALTERED(dup->tx_attr->inject_size = 8192, -FI_ENODATA);
 	CHECK_ALTERED(dup->ep_attr->type = FI_EP_MSG, -FI_ENODATA);
 	CHECK_ALTERED(dup->ep_attr->max_msg_size = SIZE_MAX, -FI_ENODATA);
@@ -1141,9 +1143,9 @@ END_TEST
 
 START_TEST(test_info_nic)
 {
-	char root[] = "/tmp/uet_nic_XXXXXX", d[512], l[512];
+	char root[] = "/tmp/uet_nic_XXXXXX", d[512], l[512], pci[384];
 	struct fi_info *info, *dup;
-	struct fid_nic *nic;
+	struct fid_nic *nic, *dupnic;
 	const struct fi_link_attr *link;
 	const char *str;
 
@@ -1157,8 +1159,12 @@ START_TEST(test_info_nic)
 	ck_assert_uint_eq(link->speed, 0);	/* lo has none */
 	ck_assert_str_eq(link->network_type, "loopback");
 	ck_assert_str_eq(link->address, "00:00:00:00:00:00");
-	ck_assert_int_eq(info->nic->bus_attr->bus_type, FI_BUS_UNKNOWN);
+	/* lo is anchored to the host's first network controller, if any:
+	 * a bus address, but no vendor, device or driver of its own */
+	ck_assert(info->nic->bus_attr->bus_type == FI_BUS_PCI ||
+		  info->nic->bus_attr->bus_type == FI_BUS_UNKNOWN);
 	ck_assert_ptr_null(info->nic->device_attr->driver);
+	ck_assert_ptr_null(info->nic->device_attr->vendor_id);
 	/* fi_info -v prints it */
 	str = fi_tostr(info, FI_TYPE_INFO);
 	ck_assert_ptr_nonnull(strstr(str, "    nic:\n"));
@@ -1209,7 +1215,8 @@ START_TEST(test_info_nic)
 		 "driver", root);
 	ck_assert_int_eq(symlink("../../../../drivers/virtio_net", l), 0);
 	snprintf(d, sizeof(d), "%s/net", root);
-	nic = uet_nic_new(d, "eth9");
+	snprintf(pci, sizeof(pci), "%s/pci", root);
+	nic = uet_nic_new(d, pci, "eth9");
 	ck_assert_ptr_nonnull(nic);
 	ck_assert_str_eq(nic->device_attr->name, "eth9");
 	ck_assert_str_eq(nic->device_attr->driver, "virtio_net");
@@ -1235,18 +1242,76 @@ START_TEST(test_info_nic)
 	put(d, "operstate", "down");
 	put(d, "speed", "-1");
 	snprintf(d, sizeof(d), "%s/net", root);
-	nic = uet_nic_new(d, "eth9");
+	nic = uet_nic_new(d, pci, "eth9");
 	ck_assert_int_eq(nic->link_attr->state, FI_LINK_DOWN);
 	ck_assert_uint_eq(nic->link_attr->speed, 0);
 	ck_assert_int_eq(fi_close(&nic->fid), 0);
-	nic = uet_nic_new(d, "nosuch0");
+	nic = uet_nic_new(d, NULL, "nosuch0");
 	ck_assert_ptr_nonnull(nic);
 	ck_assert_str_eq(nic->device_attr->name, "nosuch0");
 	ck_assert_int_eq(nic->link_attr->state, FI_LINK_UNKNOWN);
 	ck_assert_int_eq(nic->bus_attr->bus_type, FI_BUS_UNKNOWN);
 	ck_assert_int_eq(fi_close(&nic->fid), 0);
-	ck_assert_ptr_null(uet_nic_new(d, "../eth9"));
-	ck_assert_ptr_null(uet_nic_new(d, ""));
+	ck_assert_ptr_null(uet_nic_new(d, pci, "../eth9"));
+	ck_assert_ptr_null(uet_nic_new(d, pci, ""));
+
+	/* virtual interfaces: vlan9 over eth9 takes eth9's function; lo9
+	 * (no device, no lower interface) the first network controller of
+	 * <root>/pci (0000:1a:00.0: the bridge 0000:00:1f.0 is no network
+	 * controller, 0000:3b:00.1 comes later); none without a PCI
+	 * directory or without a network controller in it */
+	snprintf(d, sizeof(d), "%s/net/vlan9", root);
+	ck_assert_int_eq(mkdir(d, 0700), 0);
+	put(d, "type", "1");
+	put(d, "operstate", "up");
+	snprintf(l, sizeof(l), "%s/net/vlan9/lower_eth9", root);
+	ck_assert_int_eq(symlink("../eth9", l), 0);
+	snprintf(d, sizeof(d), "%s/net/lo9", root);
+	ck_assert_int_eq(mkdir(d, 0700), 0);
+	put(d, "type", "772");
+	ck_assert_int_eq(mkdir(pci, 0700), 0);
+	snprintf(d, sizeof(d), "%s/0000:3b:00.1", pci);
+	ck_assert_int_eq(mkdir(d, 0700), 0);
+	put(d, "class", "0x020000");
+	snprintf(d, sizeof(d), "%s/0000:1a:00.0", pci);
+	ck_assert_int_eq(mkdir(d, 0700), 0);
+	put(d, "class", "0x020000");
+	snprintf(d, sizeof(d), "%s/0000:00:1f.0", pci);
+	ck_assert_int_eq(mkdir(d, 0700), 0);
+	put(d, "class", "0x060100");
+	snprintf(d, sizeof(d), "%s/net", root);
+	nic = uet_nic_new(d, pci, "vlan9");
+	ck_assert_int_eq(nic->bus_attr->bus_type, FI_BUS_PCI);
+	ck_assert_uint_eq(nic->bus_attr->attr.pci.bus_id, 0x3b);
+	ck_assert_uint_eq(nic->bus_attr->attr.pci.function_id, 1);
+	ck_assert_ptr_null(nic->device_attr->vendor_id);
+	ck_assert_ptr_null(nic->device_attr->driver);
+	ck_assert_int_eq(fi_close(&nic->fid), 0);
+	nic = uet_nic_new(d, pci, "lo9");
+	ck_assert_int_eq(nic->bus_attr->bus_type, FI_BUS_PCI);
+	ck_assert_uint_eq(nic->bus_attr->attr.pci.domain_id, 0);
+	ck_assert_uint_eq(nic->bus_attr->attr.pci.bus_id, 0x1a);
+	ck_assert_uint_eq(nic->bus_attr->attr.pci.device_id, 0);
+	ck_assert_uint_eq(nic->bus_attr->attr.pci.function_id, 0);
+	ck_assert_str_eq(nic->link_attr->network_type, "loopback");
+	ck_assert_ptr_null(nic->device_attr->vendor_id);
+	/* fi_dupinfo's path (FI_DUP) keeps the anchor */
+	ck_assert_int_eq(fi_control(&nic->fid, FI_DUP, &dupnic), 0);
+	ck_assert_int_eq(dupnic->bus_attr->bus_type, FI_BUS_PCI);
+	ck_assert_uint_eq(dupnic->bus_attr->attr.pci.bus_id, 0x1a);
+	ck_assert_int_eq(fi_close(&dupnic->fid), 0);
+	ck_assert_int_eq(fi_close(&nic->fid), 0);
+	nic = uet_nic_new(d, NULL, "lo9");
+	ck_assert_int_eq(nic->bus_attr->bus_type, FI_BUS_UNKNOWN);
+	ck_assert_int_eq(fi_close(&nic->fid), 0);
+	snprintf(d, sizeof(d), "%s/0000:1a:00.0", pci);
+	put(d, "class", "0x030000");
+	snprintf(d, sizeof(d), "%s/0000:3b:00.1", pci);
+	put(d, "class", "0x010802");
+	snprintf(d, sizeof(d), "%s/net", root);
+	nic = uet_nic_new(d, pci, "lo9");
+	ck_assert_int_eq(nic->bus_attr->bus_type, FI_BUS_UNKNOWN);
+	ck_assert_int_eq(fi_close(&nic->fid), 0);
 	snprintf(l, sizeof(l), "rm -rf '%s'", root);
 	ck_assert_int_eq(system(l), 0);
 }

@@ -334,6 +334,8 @@ int uet_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 			     FI_PROGRESS_MANUAL;
 	dom->mr_mode = info->domain_attr ? (uint64_t)info->domain_attr->mr_mode
 					 : 0;
+	dom->hmem = (info->caps & FI_HMEM) &&
+		    FI_VERSION_GE(fabric->api_version, UET_HMEM_API);
 	ret = uet_domain_job_id(info->domain_attr, dom);
 	if (ret)
 		goto err_lock;

@@ -502,20 +502,34 @@ static ssize_t uet_ep_cancel(fid_t fid, void *context)
 }
 
 /*
- * Endpoint options.  Both generations: FI_OPT_MIN_MULTI_RECV; FI_OPT_
- * FI_HMEM_P2P is answered as by a provider without FI_HMEM (uet never
- * moves device memory peer to peer: FI_HMEM_P2P_DISABLED is accepted,
- * the others are -FI_EOPNOTSUPP).  libfabric 2 (1.20 headers and later)
- * adds the per-operation size limits (get: the endpoint's; set: the
- * untagged message limits, which may only shrink), the shared-memory
- * permission (uet moves no data through shared memory: either value is
- * honoured by doing nothing different) and FI_OPT_CUDA_API_PERMITTED
- * (no CUDA in the process as far as uet knows: -FI_EINVAL, as fi_endpoint(3)
- * says for a provider without a CUDA device).
+ * Endpoint options.  Every generation: FI_OPT_MIN_MULTI_RECV;
+ * FI_OPT_FI_HMEM_P2P (uet never lets a device reach device memory peer
+ * to peer, it serves system memory only: getopt answers
+ * FI_HMEM_P2P_DISABLED; setopt accepts DISABLED, ENABLED (the provider
+ * decides) and PREFERRED, and refuses REQUIRED with -FI_EOPNOTSUPP);
+ * FI_OPT_CUDA_API_PERMITTED (libfabric 1.18's option 10, answered with
+ * older headers too, since an application built against newer ones may
+ * ask): true (the default) is 0; false is -FI_EOPNOTSUPP, the answer
+ * fi_endpoint(3) gives a provider whose CUDA memory support would need
+ * the CUDA API: uet serves no CUDA memory at all, so a client that may
+ * not let it call CUDA (aws-ofi-nccl with GPUDirect) turns GPUDirect off
+ * and stages through host memory.  Not -FI_EINVAL, which fi_endpoint(3)
+ * gives for "no CUDA library or device" and aws-ofi-nccl takes as fatal.
+ * Getting it is -FI_ENOPROTOOPT (a set-only option).  libfabric 2
+ * (1.20 headers and later) adds the per-operation size limits (get: the
+ * endpoint's; set: the untagged message limits, which may only shrink)
+ * and the shared-memory permission (uet moves no data through shared
+ * memory: either value is honoured by doing nothing different).
  */
 #if FI_VERSION_GE(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), \
 		  FI_VERSION(1, 20))
 #define UET_EP_OPT_SIZES	1
+#endif
+#if FI_VERSION_GE(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), \
+		  FI_VERSION(1, 18))
+#define UET_OPT_CUDA_API_PERMITTED	FI_OPT_CUDA_API_PERMITTED
+#else
+#define UET_OPT_CUDA_API_PERMITTED	10	/* fi_endpoint.h, 1.18 */
 #endif
 
 static int uet_ep_opt_size_out(size_t v, void *optval, size_t *optlen)
@@ -601,8 +615,24 @@ static int uet_ep_setopt(fid_t fid, int level, int optname,
 	case FI_OPT_FI_HMEM_P2P:
 		if (!optval || optlen != sizeof(int))
 			return -FI_EINVAL;
-		return *(const int *)optval == FI_HMEM_P2P_DISABLED ? 0 :
-		       -FI_EOPNOTSUPP;
+		switch (*(const int *)optval) {
+		case FI_HMEM_P2P_DISABLED:
+		case FI_HMEM_P2P_ENABLED:
+		case FI_HMEM_P2P_PREFERRED:
+			return 0;
+		case FI_HMEM_P2P_REQUIRED:
+			return -FI_EOPNOTSUPP;
+		default:
+			return -FI_EINVAL;
+		}
+	case UET_OPT_CUDA_API_PERMITTED:
+		if (!optval || optlen != sizeof(bool))
+			return -FI_EINVAL;
+		if (*(const bool *)optval)
+			return 0;
+		UET_INFO(FI_LOG_EP_CTRL, "FI_OPT_CUDA_API_PERMITTED false: "
+			 "uet serves no CUDA memory\n");
+		return -FI_EOPNOTSUPP;
 #ifdef UET_EP_OPT_SIZES
 	case FI_OPT_MAX_MSG_SIZE:
 		return uet_ep_opt_size_in(optval, optlen, ep->max_msg_size,
@@ -615,12 +645,6 @@ static int uet_ep_setopt(fid_t fid, int level, int optname,
 			return -FI_EINVAL;
 		ep->shm_permitted = *(const bool *)optval;
 		return 0;
-	case FI_OPT_CUDA_API_PERMITTED:
-		if (!optval || optlen != sizeof(bool))
-			return -FI_EINVAL;
-		UET_INFO(FI_LOG_EP_CTRL, "FI_OPT_CUDA_API_PERMITTED: uet "
-			 "has no CUDA support\n");
-		return -FI_EINVAL;
 #endif
 	default:
 		return uet_ep_ext_setopt(ep, optname, optval, optlen);

@@ -112,6 +112,36 @@ void uet_iface_set_fabric(struct uet_iface *ifc)
 	snprintf(ifc->fabric, sizeof(ifc->fabric), "%s/%u", txt, prefix);
 }
 
+static const struct uet_env_enum uet_iface_scopes[] = {
+	{ "subnet", UET_IFACE_SCOPE_SUBNET },
+	{ "routed", UET_IFACE_SCOPE_ROUTED },
+	{ NULL, 0 },
+};
+const struct uet_env_var uet_iface_env_fabric =
+	UET_ENV_ENUM_VAR("fabric", UET_IFACE_SCOPE_SUBNET, uet_iface_scopes,
+			 "What one fabric spans: subnet (one fabric per IP "
+			 "subnet) or routed (every non-loopback IPv4 address "
+			 "in fabric uet-ipv4, every global IPv6 address in "
+			 "uet-ipv6: multi-rail hosts, one subnet per rail)");
+
+void uet_iface_scope_fabric(struct uet_iface *ifc, enum uet_iface_scope scope)
+{
+	if (scope != UET_IFACE_SCOPE_ROUTED)
+		return;
+	switch (uet_iface_class_of(ifc)) {
+	case UET_IFACE_IPV4:
+		snprintf(ifc->fabric, sizeof(ifc->fabric), "%s",
+			 UET_IFACE_FABRIC_IPV4);
+		break;
+	case UET_IFACE_IPV6_GLOBAL:
+		snprintf(ifc->fabric, sizeof(ifc->fabric), "%s",
+			 UET_IFACE_FABRIC_IPV6);
+		break;
+	default:
+		break;
+	}
+}
+
 /* Whether IPv6 address sa of interface name is in bad (the addresses
  * bind() refuses yet, uet_iface_v6_unusable). */
 static bool uet_iface_v6_listed(const struct uet_iface_v6_addr *bad,
@@ -199,6 +229,8 @@ int uet_iface_get(const char *list, int want, struct uet_iface **ifsp,
 		ifs[n].loopback = !!(ifa->ifa_flags & IFF_LOOPBACK);
 		ifs[n].mtu = uet_iface_mtu(fd, ifa->ifa_name);
 		uet_iface_set_fabric(&ifs[n]);
+		uet_iface_scope_fabric(&ifs[n],
+				       uet_env_get_enum(&uet_iface_env_fabric));
 		if (family == AF_INET6)
 			nv6++;
 		n++;

@@ -25,6 +25,7 @@
 #include <sys/socket.h>
 
 #include "uet_addr.h"
+#include "uet_env.h"
 
 /* "ffff:...:ffff/128" */
 #define UET_IFACE_FABRIC_LEN	(INET6_ADDRSTRLEN + 5)
@@ -101,6 +102,26 @@ bool uet_iface_nl_from_kernel(const struct sockaddr_nl *from,
 
 /* Fill ifc->fabric from its address and mask (pure: for tests too). */
 void uet_iface_set_fabric(struct uet_iface *ifc);
+
+/*
+ * FI_UET_FABRIC: what one fabric spans.  "subnet" (the default): one
+ * fabric per IP subnet, as above.  "routed": every IPv4 address outside
+ * loopback is in one fabric named "uet-ipv4", every global IPv6 address
+ * in "uet-ipv6" (link-local and loopback addresses keep their subnet's
+ * name): for hosts whose interfaces reach each other's subnets through
+ * routing, such as multi-rail hosts with one subnet per rail, so that a
+ * client that keeps the first fabric's infos only (aws-ofi-nccl) sees
+ * every rail (docs/nccl.md).
+ */
+enum uet_iface_scope {
+	UET_IFACE_SCOPE_SUBNET = 0,
+	UET_IFACE_SCOPE_ROUTED,
+};
+extern const struct uet_env_var uet_iface_env_fabric;
+#define UET_IFACE_FABRIC_IPV4	"uet-ipv4"
+#define UET_IFACE_FABRIC_IPV6	"uet-ipv6"
+/* Rename ifc->fabric (set by uet_iface_set_fabric) for scope (pure). */
+void uet_iface_scope_fabric(struct uet_iface *ifc, enum uet_iface_scope scope);
 
 /* The offer class of an address (pure). */
 enum uet_iface_class uet_iface_class_of(const struct uet_iface *ifc);

@@ -496,10 +496,15 @@ static int uet_info_apply_domain(uint32_t version, struct fi_info *info,
 	if (!uet_info_threading_ok(h->threading))
 		return uet_info_refuse("an unknown threading model");
 	/* Every object locks for itself (FI_THREAD_SAFE), which meets any
-	 * model asked for; no other is offered, as none would let uet skip
-	 * a lock (the device thread of FI_PROGRESS_AUTO and the endpoint
-	 * sets of CQs and counters still run beside the application's
-	 * threads). */
+	 * model asked for, and the info says the model asked for, as
+	 * libfabric's own providers answer (util's fi_alter_domain_attr):
+	 * MPICH's ch4:ofi refuses a provider whose info does not return
+	 * the FI_THREAD_DOMAIN it asked for.  No lock is skipped for a
+	 * weaker model (the device thread of FI_PROGRESS_AUTO and the
+	 * endpoint sets of CQs and counters still run beside the
+	 * application's threads). */
+	if (h->threading != FI_THREAD_UNSPEC)
+		d->threading = h->threading;
 	ret = uet_info_apply_progress(h->control_progress,
 				      &d->control_progress);
 	if (!ret)
@@ -590,8 +595,11 @@ static int uet_info_apply_ep(struct fi_info *info, const struct fi_ep_attr *h)
 /* Everything an info's endpoint type offers (before the hints). */
 static uint64_t uet_info_type_caps(const struct fi_info *info)
 {
-	return info->ep_attr->type == FI_EP_RDM ? UET_CAPS_RDM :
-	       UET_CAPS_DGRAM;
+	uint64_t caps = info->ep_attr->type == FI_EP_RDM ? UET_CAPS_RDM :
+			UET_CAPS_DGRAM;
+
+	return FI_VERSION_LT(info->fabric_attr->api_version, UET_HMEM_API) ?
+	       caps & ~FI_HMEM : caps;
 }
 
 /* Checks common to tx and rx attributes. */
@@ -813,6 +821,10 @@ static struct fi_info *uet_info_new(uint32_t version,
 	s.wire = req->has_src && req->src.wire ? req->src.wire :
 		 uet_info_wire();
 	info->caps = type == FI_EP_RDM ? UET_CAPS_RDM : UET_CAPS_DGRAM;
+	/* Before 1.9 an application's fi_mr_attr has no iface: no FI_HMEM
+	 * (hints asking for it find nothing). */
+	if (FI_VERSION_LT(version, UET_HMEM_API))
+		info->caps &= ~FI_HMEM;
 	info->addr_format = req->text ? FI_ADDR_STR : uet_addr_fi_format(src);
 	if (uet_info_set_addr(&info->src_addr, &info->src_addrlen, &s,
 			      req->text) ||
@@ -878,7 +890,8 @@ static struct fi_info *uet_info_new(uint32_t version,
 	info->fabric_attr->name = strdup(ifc->fabric);
 	if (!info->fabric_attr->name)
 		goto err_free_info;
-	info->nic = uet_nic_new(UET_NIC_SYSFS_NET, ifc->name);
+	info->nic = uet_nic_new(UET_NIC_SYSFS_NET, UET_NIC_SYSFS_PCI,
+				 ifc->name);
 	if (!info->nic)
 		goto err_free_info;
 	info->fabric_attr->prov_version = uet_prov.version;

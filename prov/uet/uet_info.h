@@ -26,9 +26,18 @@
 #include "uet_wire_consts.h"	/* UET_JOB_ID_MAX */
 
 /* ---- capabilities ---- */
+/* FI_HMEM: buffers of FI_HMEM_SYSTEM memory are accepted with every
+ * operation and in fi_mr_regattr (iface and device honoured from API 1.9,
+ * where struct fi_mr_attr has them); device memory (CUDA, ROCr, ZE,
+ * Neuron, SynapseAI) is refused at registration (-FI_EOPNOTSUPP), which
+ * makes clients that can stage through host memory do so (uet_mr.c).
+ * Offered from API 1.9 (uet_info.c), a primary capability: given only
+ * when asked for (or when the hints name no capability). */
 #define UET_CAPS_MSG	(FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | \
 			 FI_DIRECTED_RECV | FI_SOURCE | FI_MULTI_RECV | \
-			 FI_NAMED_RX_CTX)
+			 FI_NAMED_RX_CTX | FI_HMEM)
+/* The first API version whose struct fi_mr_attr has iface and device. */
+#define UET_HMEM_API		FI_VERSION(1, 9)
 /* RMA and atomics need a reliable delivery mode: RDM only.  FI_FENCE:
  * a fenced operation starts when every earlier one has completed. */
 #define UET_CAPS_RMA	(FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | \

@@ -187,8 +187,16 @@ int uet_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr,
 		return -FI_EINVAL;
 	if (attr->access & ~(uint64_t)UET_MR_ACCESS)
 		return -FI_EINVAL;
-	if (attr->iface != FI_HMEM_SYSTEM)
-		return -FI_ENOSYS;
+	/* iface and device are read only where the application has them
+	 * (FI_HMEM, API 1.9 on), as libfabric's own providers do; device
+	 * memory is not served: the CPU of the software NIC cannot read
+	 * it, and a client that can stage through host memory (NCCL's
+	 * plugin, an MPI) does so on this answer. */
+	if (dom->hmem && attr->iface != FI_HMEM_SYSTEM) {
+		UET_INFO(FI_LOG_MR, "hmem iface %d: uet registers system "
+			 "memory only\n", (int)attr->iface);
+		return -FI_EOPNOTSUPP;
+	}
 	addr = attr->iov_count ? attr->mr_iov[0].iov_base : NULL;
 	len = 0;
 	for (i = 0; i < attr->iov_count; i++) {

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,9 +309,100 @@ static enum fi_link_state uet_nic_state(const char *ifdir)
 	return FI_LINK_UNKNOWN;
 }
 
-struct fid_nic *uet_nic_new(const char *sysfs_net, const char *ifname)
+/* The PCI function on the sysfs path of ifdir's device: its directory
+ * into pcidir (PATH_MAX) and its address; false when there is none. */
+static bool uet_nic_own_pci(const char *ifdir, char *pcidir,
+			    struct fi_pci_attr *pci)
 {
-	char ifdir[PATH_MAX], dev[PATH_MAX], pcidir[PATH_MAX];
+	char dev[PATH_MAX];
+
+	return (size_t)snprintf(dev, sizeof(dev), "%s/device", ifdir) <
+	       sizeof(dev) && realpath(dev, pcidir) &&
+	       uet_nic_pci_of(pcidir, pci);
+}
+
+#define UET_NIC_LOWER_DEPTH	4
+
+/* The PCI function of a lower interface of ifname (the lower_<if>
+ * links of a vlan, macvlan or bond), depth levels down at most. */
+static bool uet_nic_lower_pci(const char *sysfs_net, const char *ifname,
+			      int depth, struct fi_pci_attr *pci)
+{
+	char ifdir[PATH_MAX], lower[PATH_MAX], pcidir[PATH_MAX];
+	struct dirent *e;
+	bool found = false;
+	DIR *d;
+
+	if (depth <= 0 || (size_t)snprintf(ifdir, sizeof(ifdir), "%s/%s",
+					   sysfs_net, ifname) >= sizeof(ifdir))
+		return false;
+	d = opendir(ifdir);
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		if (strncmp(e->d_name, "lower_", 6) || !e->d_name[6] ||
+		    strchr(e->d_name + 6, '/'))
+			continue;
+		if ((size_t)snprintf(lower, sizeof(lower), "%s/%s", sysfs_net,
+				     e->d_name + 6) >= sizeof(lower))
+			continue;
+		found = uet_nic_own_pci(lower, pcidir, pci) ||
+			uet_nic_lower_pci(sysfs_net, e->d_name + 6, depth - 1,
+					  pci);
+	}
+	closedir(d);
+	return found;
+}
+
+static bool uet_nic_pci_less(const struct fi_pci_attr *a,
+			     const struct fi_pci_attr *b)
+{
+	uint64_t ka = (uint64_t)a->domain_id << 24 |
+		      (uint64_t)a->bus_id << 16 | (uint64_t)a->device_id << 8 |
+		      a->function_id;
+	uint64_t kb = (uint64_t)b->domain_id << 24 |
+		      (uint64_t)b->bus_id << 16 | (uint64_t)b->device_id << 8 |
+		      b->function_id;
+
+	return ka < kb;
+}
+
+/* The host's first network controller (PCI class 0x02) under sysfs_pci,
+ * in domain:bus:device.function order. */
+static bool uet_nic_first_netdev(const char *sysfs_pci,
+				 struct fi_pci_attr *pci)
+{
+	char dir[PATH_MAX];
+	struct fi_pci_attr cur;
+	struct dirent *e;
+	bool found = false;
+	long cls;
+	DIR *d;
+
+	if (!sysfs_pci)
+		return false;
+	d = opendir(sysfs_pci);
+	if (!d)
+		return false;
+	while ((e = readdir(d))) {
+		if (!uet_nic_pci_name(e->d_name, &cur) ||
+		    (size_t)snprintf(dir, sizeof(dir), "%s/%s", sysfs_pci,
+				     e->d_name) >= sizeof(dir) ||
+		    !uet_nic_read_long(dir, "class", &cls) ||
+		    (cls >> 16) != 0x02)
+			continue;
+		if (!found || uet_nic_pci_less(&cur, pci))
+			*pci = cur;
+		found = true;
+	}
+	closedir(d);
+	return found;
+}
+
+struct fid_nic *uet_nic_new(const char *sysfs_net, const char *sysfs_pci,
+			    const char *ifname)
+{
+	char ifdir[PATH_MAX], pcidir[PATH_MAX];
 	char vendor[32], device[32], rev[32], driver[64], addr[64], ntype[32];
 	struct uet_nic_strs s;
 	struct fi_bus_attr bus;
@@ -347,9 +439,7 @@ struct fid_nic *uet_nic_new(const char *sysfs_net, const char *ifname)
 
 	if (uet_nic_link_base(ifdir, "device/driver", driver, sizeof(driver)))
 		s.driver = driver;
-	if ((size_t)snprintf(dev, sizeof(dev), "%s/device", ifdir) <
-	    sizeof(dev) && realpath(dev, pcidir) &&
-	    uet_nic_pci_of(pcidir, &bus.attr.pci)) {
+	if (uet_nic_own_pci(ifdir, pcidir, &bus.attr.pci)) {
 		bus.bus_type = FI_BUS_PCI;
 		if (uet_nic_read(pcidir, "vendor", vendor, sizeof(vendor)))
 			s.vendor_id = vendor;
@@ -357,6 +447,11 @@ struct fid_nic *uet_nic_new(const char *sysfs_net, const char *ifname)
 			s.device_id = device;
 		if (uet_nic_read(pcidir, "revision", rev, sizeof(rev)))
 			s.device_version = rev;
+	} else if (uet_nic_lower_pci(sysfs_net, ifname, UET_NIC_LOWER_DEPTH,
+				     &bus.attr.pci) ||
+		   uet_nic_first_netdev(sysfs_pci, &bus.attr.pci)) {
+		/* a virtual interface, anchored (uet_nic.h) */
+		bus.bus_type = FI_BUS_PCI;
 	}
 	return uet_nic_build(&s, &bus, (size_t)mtu,
 			     (size_t)speed * 1000 * 1000, state);

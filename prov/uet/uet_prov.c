@@ -13,6 +13,7 @@
 
 #include "uet_env.h"
 #include "uet_hsi_dev.h"
+#include "uet_iface.h"
 #include "uet_info.h"
 #include "uet_prov.h"
 
@@ -61,6 +62,7 @@ static const struct uet_env_var *const uet_env_vars[] = {
 	&uet_info_env_job_id,
 	&uet_info_env_addr_family,
 	&uet_info_env_wire,
+	&uet_iface_env_fabric,
 };
 
 /*

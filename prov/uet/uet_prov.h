@@ -104,6 +104,9 @@ struct uet_domain {
 	uint8_t secret[FI_UET_TSS_SECRET_LEN];
 	enum fi_progress data_progress;
 	uint64_t mr_mode;
+	/* fi_mr_attr's iface/device are the application's: FI_HMEM asked
+	 * for with API 1.9 or later (uet_mr.c) */
+	bool hmem;
 	bool auto_progress;		/* device thread started */
 	bool standby;			/* device standby thread started */
 	pthread_mutex_t lock;		/* pid allocation, mr_map */
