@@ -76,3 +76,26 @@ cap_suite() {
 		pp_fail "$4 ($3): $(tail -3 "$pp_tmp/$1.$4.$3")"
 	fi
 }
+
+# cap_ns_setup NS TEST...: skip unless tcpdump and test/TEST... are
+# there, then make namespace NS with its loopback up, the capture
+# stopped at its end, and one datagram per captured frame (no GSO).
+cap_ns_setup() {
+	cap_ns=$1
+	shift
+	command -v tcpdump >/dev/null 2>&1 ||
+		pp_skip_all "tcpdump not installed (apt-get install tcpdump)"
+	for t in "$@"; do
+		[ -x "./test/$t" ] || pp_skip_all "test/$t not built"
+	done
+	ns_begin
+	ns_first "$cap_ns"
+	ns_step ip -n "$cap_ns" link set lo up
+	FI_UET_GSO=0
+	export FI_UET_GSO
+}
+
+# shellcheck disable=SC2317 # called by ns_end on exit
+ns_hook() {
+	cap_stop >/dev/null
+}

@@ -26,34 +26,12 @@ src="${srcdir:-$(dirname "$0")/..}"
 lua=$src/contrib/wireshark/uet.lua
 pp_want=""
 ns=uet-lua-$$
-for t in tshark tcpdump; do
-	command -v "$t" >/dev/null 2>&1 ||
-		pp_skip_all "$t not installed (apt-get install tshark tcpdump)"
-done
-for t in uet_pcap_fields check_prov_rma check_prov_ext; do
-	[ -x "./test/$t" ] || pp_skip_all "test/$t not built"
-done
-ns_begin
-
-# shellcheck disable=SC2317 # called by ns_end on exit
-ns_hook() {
-	cap_stop >/dev/null
-}
-
-ns_first "$ns"
-ns_step ip -n "$ns" link set lo up
-FI_UET_GSO=0		# one datagram per captured frame
+command -v tshark >/dev/null 2>&1 ||
+	pp_skip_all "tshark not installed (apt-get install tshark)"
+cap_ns_setup "$ns" uet_pcap_fields check_prov_rma check_prov_ext
 FI_UET_CC_ENTROPIES=4	# spray: source ports P + 1 .. of each NIC
-export FI_UET_GSO FI_UET_CC_ENTROPIES
-
-# Profiles the software NIC speaks: ue once it registers FI_UET_WIRE.
-profiles=ueplus
-if env ${pp_preload:+"LD_PRELOAD=$pp_preload"} timeout -k 5 30 \
-	fi_info -p uet -e 2>/dev/null | grep -q FI_UET_WIRE; then
-	profiles="ueplus ue"
-else
-	echo "note: FI_UET_WIRE not registered by the provider: UE+ only"
-fi
+export FI_UET_CC_ENTROPIES
+profiles="ueplus ue"
 
 fields=$(./test/uet_pcap_fields --fields) || exit 1
 tsargs=""

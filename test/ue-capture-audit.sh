@@ -24,22 +24,7 @@ set -u
 
 pp_want=""
 ns=uet-audit-$$
-command -v tcpdump >/dev/null 2>&1 ||
-	pp_skip_all "tcpdump not installed (apt-get install tcpdump)"
-for t in ue_capture_audit check_prov_rma check_prov_ext; do
-	[ -x "./test/$t" ] || pp_skip_all "test/$t not built"
-done
-ns_begin
-
-# shellcheck disable=SC2317 # called by ns_end on exit
-ns_hook() {
-	cap_stop >/dev/null
-}
-
-ns_first "$ns"
-ns_step ip -n "$ns" link set lo up
-FI_UET_GSO=0		# one datagram per captured frame
-export FI_UET_GSO
+cap_ns_setup "$ns" ue_capture_audit check_prov_rma check_prov_ext
 
 for wp in ue ueplus; do
 	cap=$pp_tmp/$wp.pcap
