@@ -426,7 +426,7 @@ static int ses_rma_req_check(const struct uet_ses *ses,
 	if (ses_amo_is_cas(req->amo_op)) {
 		if (len != size || room < cas_len)
 			return -EINVAL;
-		/* UE 1.0.1: MSWAP's mask travels after its operand */
+		/* UE 1.0.1: MSWAP's mask and operand travel as the payload */
 		if (!uet_ses_amo_uses_cas(ses->cfg.wire, req->amo_op) &&
 		    room < amo_len + 2 * len)
 			return -EINVAL;
