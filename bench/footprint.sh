@@ -17,13 +17,14 @@
 # make check.
 #
 #   sh bench/footprint.sh [LIBDIR] [ITERS] [TOP]    LIBDIR: build/.libs
+#   FP_KEEP=FILE keeps the callgrind output (callgrind_annotate FILE)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 lib=${1:-$top/build/.libs}
 iters=${2:-3000}
 ntop=${3:-15}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap '[ -n "${FP_KEEP:-}" ] && cp "$tmp/cg" "$FP_KEEP"; rm -rf "$tmp"' EXIT INT TERM
 for t in cc gawk valgrind fi_pingpong; do
 	command -v $t >/dev/null 2>&1 || { echo "footprint.sh: needs $t" >&2; exit 2; }
 done

@@ -242,6 +242,12 @@ def build_cases(args):
             cases.append(("sweep_bw_%d" % size, "bandwidth %d B" % size,
                           "GB/s", True,
                           lambda p, a, s=size: case_pp_bw(p, a, s), None))
+    if args.medium:
+        # issue 34: no size between 4 KiB and 64 KiB slower than tcp
+        for size in (4096, 8192, 12288, 16384, 24576, 32768, 49152, 65536):
+            cases.append(("med_lat_%d" % size, "latency %d B" % size,
+                          "usec", False,
+                          lambda p, a, s=size: case_pp_lat(p, a, s), None))
     return cases
 
 
@@ -270,6 +276,8 @@ def main():
     ap.add_argument("--providers", default=",".join(PEERS))
     ap.add_argument("--iters-lat", type=int, default=10000)
     ap.add_argument("--sweep", action="store_true")
+    ap.add_argument("--medium", action="store_true",
+                    help="fi_pingpong latency at 4 KiB .. 64 KiB")
     ap.add_argument("--plot", action="store_true")
     ap.add_argument("--cases", default=None,
                     help="comma-separated case ids to run (default: all)")

@@ -23,7 +23,9 @@
  * UET_LINK_UDP_GSO_SEGS datagrams and the largest UDP payload in all: the
  * kernel sends one large buffer through the stack and cuts it into those
  * datagrams at the device (or hands it whole to a UDP_GRO receiver on
- * loopback).  A kernel that refuses it (EIO, EINVAL on such a msghdr)
+ * loopback).  A run of just two whose first is UET_LINK_UDP_GSO_PAIR_SPLIT
+ * bytes or more goes as two msghdrs instead (measured cheaper for large
+ * pairs).  A kernel that refuses it (EIO, EINVAL on such a msghdr)
  * turns GSO off for the link and the datagrams go one per msghdr.
  *
  * recv(): one recvmmsg(MSG_DONTWAIT) into UET_LINK_UDP_BATCH buffers
@@ -81,6 +83,11 @@
 /* iovecs of one sendmmsg() call (a GSO run carries many datagrams' worth;
  * the kernel takes up to UIO_MAXIOV = 1024 per msghdr). */
 #define UET_LINK_UDP_TX_IOV		(UET_LINK_UDP_BATCH * UET_LINK_MAX_IOV)
+/* A run of exactly two datagrams whose first is at least this long goes
+ * as two msghdrs, not one GSO buffer (a 16 KiB message on loopback:
+ * docs/performance.md, "Medium sizes"); shorter pairs (a reply and the
+ * ACK riding with it) keep GSO. */
+#define UET_LINK_UDP_GSO_PAIR_SPLIT	4096u
 /* Receive buffer with UDP_GRO: the largest coalesced datagram. */
 #define UET_LINK_UDP_GRO_BUF		65536u
 /* Datagrams one recvmmsg() brings that make a burst (UDP_GRO on). */
@@ -338,6 +345,11 @@ static unsigned int uet_link_udp_build(struct uet_link_udp *lu,
 				break;
 			}
 		} while (1);
+		if (segs == 2 && len >= UET_LINK_UDP_GSO_PAIR_SPLIT) {
+			/* the second datagram starts the next msghdr */
+			iovs = first + pkts[p].iovcnt;
+			segs = 1;
+		}
 		mh->msg_iovlen = iovs - first;
 		if (segs > 1) {
 			mh->msg_control = lu->tx_ctl[m].buf;
