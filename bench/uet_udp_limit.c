@@ -19,7 +19,9 @@
  *   uet_udp_limit gso SEG BYTES         one-way throughput, SEG-byte
  *                                       segments sent with UDP GSO in
  *                                       batches below 64 KB, received
- *                                       with GRO
+ *                                       with GRO (both streams read with
+ *                                       recvmmsg() of up to 32 buffers
+ *                                       a call)
  *
  * Both ends run in this process's two children (fork) on 127.0.0.1 (or
  * ::1 with -6).  Prints one line: "<mode> <size> <value> <unit>".
@@ -285,6 +287,35 @@ static int pingpong_shaped(size_t size, unsigned long iters)
 	return 0;
 }
 
+/* Receive buffers of the stream: RX_BATCH of BIG bytes, one recvmmsg(). */
+#define RX_BATCH 32
+
+struct stream_rx {
+	struct mmsghdr msgs[RX_BATCH];
+	struct iovec iov[RX_BATCH];
+	char *bufs;
+};
+
+static struct stream_rx *stream_rx_new(void)
+{
+	struct stream_rx *rx = calloc(1, sizeof(*rx));
+
+	if (!rx)
+		return NULL;
+	rx->bufs = calloc(RX_BATCH, BIG);
+	if (!rx->bufs) {
+		free(rx);
+		return NULL;
+	}
+	for (int k = 0; k < RX_BATCH; k++) {
+		rx->iov[k].iov_base = rx->bufs + (size_t)k * BIG;
+		rx->iov[k].iov_len = BIG;
+		rx->msgs[k].msg_hdr.msg_iov = &rx->iov[k];
+		rx->msgs[k].msg_hdr.msg_iovlen = 1;
+	}
+	return rx;
+}
+
 static int stream(size_t size, uint64_t bytes, bool gso)
 {
 	struct sockaddr_storage a, b;
@@ -298,7 +329,9 @@ static int stream(size_t size, uint64_t bytes, bool gso)
 	int pfd[2];
 	pid_t pid;
 
-	if (!buf || !chunk || size > BIG - 64)
+	struct stream_rx *rx = stream_rx_new();
+
+	if (!buf || !rx || !chunk || size > BIG - 64)
 		return 2;
 	fa = open_sock(&a, &alen);
 	fb = open_sock(&b, &blen);
@@ -339,16 +372,24 @@ static int stream(size_t size, uint64_t bytes, bool gso)
 	close(pfd[0]);
 	if (write(pfd[1], "g", 1) != 1)
 		die("write");
-	for (;;) {
-		ssize_t n = recv(fb, buf, BIG, 0);
+	/* The receiver reads the best way raw sockets can: recvmmsg() of up
+	 * to RX_BATCH buffers a call (MSG_WAITFORONE: the first blocks, 2 s
+	 * at most, the rest are taken if already queued). */
+	for (bool end = false; !end;) {
+		int n = recvmmsg(fb, rx->msgs, RX_BATCH, MSG_WAITFORONE, NULL);
 
-		if (n < 0)
+		if (n <= 0)
 			break;		/* 2 s of silence */
-		if (n == 1 && buf[0] == 1)
-			break;
 		if (!t0)
 			t0 = now_ns();
-		got += (uint64_t)n;
+		for (int k = 0; k < n; k++) {
+			if (rx->msgs[k].msg_len == 1 &&
+			    rx->bufs[(size_t)k * BIG] == 1) {
+				end = true;
+				break;
+			}
+			got += rx->msgs[k].msg_len;
+		}
 		t1 = now_ns();
 	}
 	kill(pid, SIGTERM);
@@ -356,6 +397,8 @@ static int stream(size_t size, uint64_t bytes, bool gso)
 	printf("%s %zu %.3f GB/s (%.1f%% received)\n", gso ? "gso" : "stream",
 	       size, t1 > t0 ? (double)got / (double)(t1 - t0) : 0.0,
 	       100.0 * (double)got / (double)bytes);
+	free(rx->bufs);
+	free(rx);
 	free(buf);
 	return 0;
 }
