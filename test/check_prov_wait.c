@@ -367,6 +367,76 @@ START_TEST(test_poll_set_data)
 }
 END_TEST
 
+/* Spin and sleep counts of side i's domain since the last call. */
+static void spin_counts(struct pair *p, int i, uint64_t *spins,
+			uint64_t *sleeps)
+{
+	struct uet_domain *d = uet_container_of(p->s[i].dom,
+						struct uet_domain, fid);
+
+	*spins = atomic_exchange(&d->wait_spins, 0);
+	*sleeps = atomic_exchange(&d->wait_sleeps, 0);
+}
+
+/*
+ * FI_UET_SPIN_US: a blocking call polls that long before it sleeps, and
+ * never past its own timeout.  0 sleeps at once; a spin longer than the
+ * timeout ends with the timeout, without sleeping; a message that
+ * arrives within the spin is read without sleeping; a short spin is
+ * followed by sleeps.
+ */
+START_TEST(test_spin_bounded)
+{
+	static char tx[64] = "spin", rx[64];
+	struct fi_cq_entry e;
+	uint64_t t0, spins, sleeps;
+	struct pair p;
+
+	setenv("FI_UET_SPIN_US", "0", 1);
+	pair_open(&p, FI_EP_RDM, true);
+	t0 = uet_clock_now_ns();
+	ck_assert_int_eq(fi_cq_sread(p.s[1].rxcq, &e, 1, NULL, 20), -FI_EAGAIN);
+	ck_assert_uint_ge(ms_since(t0), 20);
+	spin_counts(&p, 1, &spins, &sleeps);
+	ck_assert_uint_eq(spins, 0);
+	ck_assert_uint_ge(sleeps, 1);
+	pair_close(&p);
+
+	setenv("FI_UET_SPIN_US", "1000000", 1);		/* 1 s */
+	pair_open(&p, FI_EP_RDM, true);
+	t0 = uet_clock_now_ns();
+	ck_assert_int_eq(fi_cq_sread(p.s[1].rxcq, &e, 1, NULL, 20), -FI_EAGAIN);
+	ck_assert_int_eq(fi_cntr_wait(p.s[1].rxc, 1, 20), -FI_ETIMEDOUT);
+	ck_assert_int_eq(fi_wait(p.s[1].ws, 20), -FI_ETIMEDOUT);
+	ck_assert_uint_ge(ms_since(t0), 60);
+	ck_assert_uint_lt(ms_since(t0), 900);	/* the timeouts, not 3 s */
+	spin_counts(&p, 1, &spins, &sleeps);
+	ck_assert_uint_gt(spins, 0);
+	ck_assert_uint_eq(sleeps, 0);
+	ck_assert_int_eq(fi_recv(p.s[1].ep, rx, sizeof(rx), NULL, 0, rx), 0);
+	ck_assert_int_eq(fi_send(p.s[0].ep, tx, sizeof(tx), NULL,
+				 p.s[0].peer, tx), 0);
+	ck_assert_int_eq(fi_cq_sread(p.s[1].rxcq, &e, 1, NULL, WAIT_MS), 1);
+	ck_assert_ptr_eq(e.op_context, rx);
+	ck_assert_str_eq(rx, "spin");
+	spin_counts(&p, 1, &spins, &sleeps);
+	ck_assert_uint_eq(sleeps, 0);
+	ck_assert_int_eq(fi_cq_sread(p.s[0].txcq, &e, 1, NULL, WAIT_MS), 1);
+	pair_close(&p);
+
+	setenv("FI_UET_SPIN_US", "5000", 1);		/* 5 ms */
+	pair_open(&p, FI_EP_RDM, true);
+	t0 = uet_clock_now_ns();
+	ck_assert_int_eq(fi_cq_sread(p.s[1].rxcq, &e, 1, NULL, 50), -FI_EAGAIN);
+	ck_assert_uint_ge(ms_since(t0), 50);
+	spin_counts(&p, 1, &spins, &sleeps);
+	ck_assert_uint_gt(spins, 0);
+	ck_assert_uint_ge(sleeps, 1);
+	pair_close(&p);
+	unsetenv("FI_UET_SPIN_US");
+}
+END_TEST
+
 static Suite *prov_wait_suite(void)
 {
 	Suite *s = suite_create("prov_wait");
@@ -380,6 +450,10 @@ static Suite *prov_wait_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_poll_set_objects);
 	tcase_add_test(tc, test_poll_set_data);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("spin");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_spin_bounded);
 	suite_add_tcase(s, tc);
 	return s;
 }

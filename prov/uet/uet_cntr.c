@@ -91,8 +91,9 @@ static int uet_cntr_wait(struct fid_cntr *fid, uint64_t threshold,
 	uint64_t now = uet_clock_now_ns();
 	uint64_t end = timeout < 0 ? UINT64_MAX :
 		       now + (uint64_t)timeout * UET_NSEC_PER_MSEC;
+	uint64_t spin_end = uet_domain_spin_end(c->domain, now, end);
 	uint64_t err0 = atomic_load(&c->err);
-	int ms, ret;
+	int ret;
 
 	for (;;) {
 		uet_cntr_progress(c);
@@ -103,10 +104,7 @@ static int uet_cntr_wait(struct fid_cntr *fid, uint64_t threshold,
 		now = uet_clock_now_ns();
 		if (now >= end)
 			return -FI_ETIMEDOUT;
-		ms = end == UINT64_MAX ? UET_WAIT_SLICE_MS :
-		     (int)((end - now + UET_NSEC_PER_MSEC - 1) /
-			   UET_NSEC_PER_MSEC);
-		ret = uet_domain_wait(c->domain, -1, ms);
+		ret = uet_domain_block(c->domain, -1, now, spin_end, end);
 		if (ret)
 			return ret;
 	}

@@ -275,9 +275,9 @@ static ssize_t uet_cq_sreadfrom(struct fid_cq *fid, void *buf, size_t count,
 	uint64_t now = uet_clock_now_ns();
 	uint64_t end = timeout < 0 ? UINT64_MAX :
 		       now + (uint64_t)timeout * UET_NSEC_PER_MSEC;
+	uint64_t spin_end = uet_domain_spin_end(cq->domain, now, end);
 	ssize_t ret;
 	uint64_t v;
-	int ms;
 
 	if (cq->wait_obj == FI_WAIT_NONE)
 		return -FI_EINVAL;
@@ -296,10 +296,8 @@ static ssize_t uet_cq_sreadfrom(struct fid_cq *fid, void *buf, size_t count,
 		now = uet_clock_now_ns();
 		if (now >= end)
 			return -FI_EAGAIN;
-		ms = end == UINT64_MAX ? UET_WAIT_SLICE_MS :
-		     (int)((end - now + UET_NSEC_PER_MSEC - 1) /
-			   UET_NSEC_PER_MSEC);
-		ret = uet_domain_wait(cq->domain, cq->signal_fd, ms);
+		ret = uet_domain_block(cq->domain, cq->signal_fd, now,
+				       spin_end, end);
 		if (ret)
 			return ret;
 	}

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uet_clock.h"
+#include "uet_env.h"
 #include "uet_fi_no.h"
 #include "uet_info.h"
 #include "uet_peer.h"
@@ -43,6 +45,37 @@ void uet_domain_progress_eps(struct uet_domain *dom)
 	uet_unlock(&dom->eps->lock, UET_LOCK_BIND);
 	if (!any)
 		uet_domain_progress(dom);
+}
+
+const struct uet_env_var uet_domain_env_spin_us =
+	UET_ENV_UINT_VAR("spin_us", 20, 0, 1000000,
+			 "Microseconds a blocking call (fi_cq_sread, "
+			 "fi_cntr_wait, fi_wait) polls before it sleeps; 0: "
+			 "sleep at once");
+
+uint64_t uet_domain_spin_end(const struct uet_domain *dom, uint64_t now,
+			     uint64_t end)
+{
+	return dom->spin_ns < end - now ? now + dom->spin_ns : end;
+}
+
+int uet_domain_block(struct uet_domain *dom, int extra_fd, uint64_t now,
+		     uint64_t spin_end, uint64_t end)
+{
+	int ms;
+
+	if (now < spin_end) {
+		atomic_fetch_add_explicit(&dom->wait_spins, 1,
+					  memory_order_relaxed);
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+		return 0;
+	}
+	atomic_fetch_add_explicit(&dom->wait_sleeps, 1, memory_order_relaxed);
+	ms = end == UINT64_MAX ? UET_WAIT_SLICE_MS :
+	     (int)((end - now + UET_NSEC_PER_MSEC - 1) / UET_NSEC_PER_MSEC);
+	return uet_domain_wait(dom, extra_fd, ms);
 }
 
 int uet_domain_wait(struct uet_domain *dom, int extra_fd, int timeout_ms)
@@ -336,6 +369,8 @@ int uet_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 					 : 0;
 	dom->hmem = (info->caps & FI_HMEM) &&
 		    FI_VERSION_GE(fabric->api_version, UET_HMEM_API);
+	dom->spin_ns = uet_env_get_uint(&uet_domain_env_spin_us) *
+		       UET_NSEC_PER_USEC;
 	ret = uet_domain_job_id(info->domain_attr, dom);
 	if (ret)
 		goto err_lock;

@@ -63,6 +63,7 @@ static const struct uet_env_var *const uet_env_vars[] = {
 	&uet_info_env_addr_family,
 	&uet_info_env_wire,
 	&uet_iface_env_fabric,
+	&uet_domain_env_spin_us,
 };
 
 /*

@@ -117,6 +117,11 @@ struct uet_domain {
 	atomic_int mr_cntrs;		/* entries of mr_map */
 	struct uet_bind_set *eps;	/* enabled endpoints */
 	atomic_int neps;
+	/* Blocking calls poll this long before they sleep (FI_UET_SPIN_US;
+	 * uet_domain_block); counted for the tests. */
+	uint64_t spin_ns;
+	atomic_uint_fast64_t wait_spins;	/* polls of a spin, no sleep */
+	atomic_uint_fast64_t wait_sleeps;	/* poll() calls */
 };
 
 /* fi_open_ops on a domain: FI_UET_OPS_V1, _V2 (uet_ext_ops.c). */
@@ -139,6 +144,22 @@ void uet_domain_progress_eps(struct uet_domain *dom);
 /* Sleep until the device may have work or timeout_ms passes (or until
  * extra_fd is readable, when >= 0).  Returns 0 or -errno. */
 int uet_domain_wait(struct uet_domain *dom, int extra_fd, int timeout_ms);
+/*
+ * One turn of a blocking call that found nothing (fi_cq_sread, fi_cntr_wait,
+ * fi_wait), at time now, with its deadline end (UINT64_MAX: none):
+ * before spin_end (uet_domain_spin_end, at the call's start) it returns at
+ * once for the caller to poll again (a bounded spin: the answer to a
+ * message just sent often comes within microseconds); after it, it sleeps
+ * in uet_domain_wait until the device may have work, extra_fd is
+ * readable, end or UET_WAIT_SLICE_MS.  Returns 0 or -errno.
+ */
+int uet_domain_block(struct uet_domain *dom, int extra_fd, uint64_t now,
+		     uint64_t spin_end, uint64_t end);
+/* now + the domain's spin, not past end. */
+uint64_t uet_domain_spin_end(const struct uet_domain *dom, uint64_t now,
+			     uint64_t end);
+/* FI_UET_SPIN_US (uet_domain.c) */
+extern const struct uet_env_var uet_domain_env_spin_us;
 
 /* ------------------------------------------------------------------ */
 /* endpoint sets of CQs and counters, wait objects (uet_bind.c)        */
@@ -178,6 +199,7 @@ struct uet_wait {
 	atomic_int ref;			/* members */
 	enum fi_wait_obj wait_obj;	/* FI_WAIT_FD */
 	int epfd;
+	uint64_t spin_ns;		/* FI_UET_SPIN_US, as a domain's */
 	pthread_mutex_t lock;		/* members */
 	struct uet_dlist members;	/* struct uet_wait_member */
 };

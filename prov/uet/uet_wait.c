@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "uet_clock.h"
+#include "uet_env.h"
 #include "uet_fi_no.h"
 #include "uet_prov.h"
 
@@ -83,6 +84,7 @@ static int uet_wait_wait(struct fid_wait *fid, int timeout)
 	uint64_t now = uet_clock_now_ns();
 	uint64_t end = timeout < 0 ? UINT64_MAX :
 		       now + (uint64_t)timeout * UET_NSEC_PER_MSEC;
+	uint64_t spin_end = ws->spin_ns < end - now ? now + ws->spin_ns : end;
 	int ms;
 
 	for (;;) {
@@ -91,6 +93,12 @@ static int uet_wait_wait(struct fid_wait *fid, int timeout)
 		now = uet_clock_now_ns();
 		if (now >= end)
 			return -FI_ETIMEDOUT;
+		if (now < spin_end) {	/* the bounded spin (uet_domain_block) */
+#if defined(__x86_64__) || defined(__i386__)
+			__builtin_ia32_pause();
+#endif
+			continue;
+		}
 		ms = UET_WAIT_SLICE_MS;
 		if (end != UINT64_MAX && end - now <
 		    (uint64_t)ms * UET_NSEC_PER_MSEC)
@@ -278,6 +286,8 @@ int uet_wait_open(struct fid_fabric *fabric, struct fi_wait_attr *attr,
 	ws = calloc(1, sizeof(*ws));
 	if (!ws)
 		return -FI_ENOMEM;
+	ws->spin_ns = uet_env_get_uint(&uet_domain_env_spin_us) *
+		      UET_NSEC_PER_USEC;
 	ws->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (ws->epfd < 0) {
 		ret = -errno;
