@@ -14,6 +14,7 @@
 
 #include "uet_clock.h"
 #include "uet_fi_no.h"
+#include "uet_hmem.h"
 #include "uet_info.h"
 #include "uet_peer.h"
 #include "uet_prov.h"
@@ -64,6 +65,10 @@ struct uet_op *uet_op_alloc(struct uet_ep *ep, enum uet_op_kind kind)
 
 void uet_op_free(struct uet_ep *ep, struct uet_op *op)
 {
+	if (op->hb) {
+		uet_hmem_bounce_free(op->hb);
+		op->hb = NULL;
+	}
 	op->kind = UET_OP_FREE;
 	op->next_free = ep->free_head;
 	ep->free_head = uet_op_index(ep, op);
@@ -85,10 +90,14 @@ static int uet_ep_ops_init(struct uet_ep *ep)
 
 static void uet_ep_ops_fini(struct uet_ep *ep)
 {
-	uint32_t i;
+	uint32_t i, j;
 
-	for (i = 0; i < ep->nops >> UET_OP_CHUNK_SHIFT; i++)
+	for (i = 0; i < ep->nops >> UET_OP_CHUNK_SHIFT; i++) {
+		/* operations still in flight: their bounce buffers */
+		for (j = 0; j < UET_OP_CHUNK; j++)
+			uet_hmem_bounce_free(ep->op_chunks[i][j].hb);
 		free(ep->op_chunks[i]);
+	}
 	free(ep->op_chunks);
 	ep->op_chunks = NULL;
 	ep->nops = 0;
