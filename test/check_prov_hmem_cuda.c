@@ -14,7 +14,7 @@
  *              registrations checked (device, range, memory type), and
  *              data in both directions between a side whose buffers are
  *              device memory and a side with host memory: send/receive
- *              (inline, eager, multi-packet), RMA write and read as
+ *              (inline, eager, rendezvous), RMA write and read as
  *              initiator and as target, atomics at a device target and
  *              with device operand and result; every byte compared, the
  *              fake driver's copy counters prove the copies ran
@@ -500,11 +500,15 @@ START_TEST(test_cuda_fake_data)
 	unsigned long long h, d, hb, db;
 	struct cu c;
 
+	/* the largest messages by rendezvous (the target pulls from the
+	 * sender's bounce) */
+	setenv("FI_UET_RDZV_THRESHOLD", "64K", 1);
 	shim_use(UET_FAKE_CUDA_LIB);
 	ck_assert_ptr_nonnull(uet_hmem_get(FI_HMEM_CUDA));
 	cu_open(&c, UET_FAKE_CUDA_LIB);
 	ck_assert_ptr_nonnull(c.counts);
 	hmem_data(&c);
+	unsetenv("FI_UET_RDZV_THRESHOLD");
 	c.counts(&h, &d, &hb, &db);
 	printf("fake CUDA driver: %llu copies to the device (%llu bytes), "
 	       "%llu from it (%llu bytes)\n", h, hb, d, db);
