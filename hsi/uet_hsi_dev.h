@@ -63,6 +63,19 @@ struct uet_hsi_queue_attr {
 /* mr_reg flags. */
 #define UET_HSI_MR_USER_KEY		0x1
 #define UET_HSI_MR_VIRT_ADDR		0x2
+/* Device (accelerator) memory that neither the device nor the kernel can
+ * address: every byte moves in and out of it through the mem ops given
+ * with set_mem_ops (never zero copy). */
+#define UET_HSI_MR_DEVMEM		0x4
+
+/* How a device copies between host memory and memory registered with
+ * UET_HSI_MR_DEVMEM (the provider's accelerator runtime): 0 or a
+ * negative errno.  Called from the device's progress, any thread. */
+struct uet_hsi_mem_ops {
+	int (*to_dev)(void *ctx, void *dev, const void *host, size_t len);
+	int (*from_dev)(void *ctx, void *host, const void *dev, size_t len);
+	void *ctx;
+};
 
 /* mr_reg access rights (HSI values; the provider translates libfabric's
  * FI_READ ... FI_REMOTE_WRITE). */
@@ -230,6 +243,11 @@ struct uet_hsi_dev_ops {
 		       size_t nsegs, uint64_t access, uint64_t flags,
 		       uint64_t *key);
 	int (*mr_dereg)(struct uet_hsi_dev *dev, uint64_t key);
+	/* The copies for UET_HSI_MR_DEVMEM registrations (copied; set
+	 * before the first such registration).  NULL: a backend that
+	 * serves no device memory (mr_reg refuses the flag). */
+	int (*set_mem_ops)(struct uet_hsi_dev *dev,
+			   const struct uet_hsi_mem_ops *ops);
 	/* The device's size limits (NULL in a backend without them). */
 	int (*get_limits)(struct uet_hsi_dev *dev,
 			  struct uet_hsi_dev_limits *lim);

@@ -309,7 +309,22 @@ struct uet_ses_mr_attr {
 	bool virt_addr;		/* buffer_offset is a virtual address */
 	bool user_key;		/* use requested_key instead of a new one */
 	uint64_t requested_key;
+	/* Device memory: copied in and out with the mem ops
+	 * (uet_ses_set_mem_ops), never addressed directly; -EINVAL before
+	 * those are set. */
+	bool devmem;
 };
+
+/* How SES copies into and out of devmem registrations: 0 or -errno. */
+struct uet_ses_mem_ops {
+	int (*to_dev)(void *ctx, void *dev, const void *host, size_t len);
+	int (*from_dev)(void *ctx, void *host, const void *dev, size_t len);
+	void *ctx;
+};
+
+/* Set (copied) the copies of devmem registrations; NULL clears them. */
+void uet_ses_set_mem_ops(struct uet_ses *ses,
+			 const struct uet_ses_mem_ops *ops);
 
 /* 0 and *key, -EINVAL (bad attr, user key with bit 63, more than
  * UET_SES_MR_SEGS_MAX segments, a segment of len > 0 at NULL, a total

@@ -461,6 +461,10 @@ struct uet_ses_mr {
 	uint32_t access;		/* UET_SES_ACC_* */
 	bool virt_addr;
 	bool user;
+	/* Device memory: every copy through ses->mem_ops, reads answered
+	 * from a host copy (rp->own), atomics applied to a host copy. */
+	bool devmem;
+	const struct uet_ses_mem_ops *mops;	/* &ses->mem_ops (devmem) */
 	uint8_t gen;			/* ri_generation expected */
 	struct uet_dlist replies;	/* uet_ses_reply served from it */
 	struct uet_dlist pkts;		/* uet_ses_pkt whose payload is in
@@ -508,6 +512,7 @@ struct uet_ses_notice {
 
 struct uet_ses {
 	struct uet_ses_cfg cfg;
+	struct uet_ses_mem_ops mem_ops;	/* devmem registrations' copies */
 	struct uet_pds *pds;
 	struct uet_pds_upcalls pds_up;
 	struct uet_ses_upcalls up;
@@ -790,11 +795,12 @@ uint8_t uet_ses_mr_access(struct uet_ses *ses, uint64_t key, uint8_t ri_gen,
 bool uet_ses_mr_contig(const struct uet_ses_mr *mr, uint64_t moff,
 		       uint64_t len);
 /* Copy len bytes into / out of the region at offset moff, across
- * segments (the range was checked by uet_ses_mr_access). */
-void uet_ses_mr_put(const struct uet_ses_mr *mr, uint64_t moff,
-		    const void *src, uint64_t len);
-void uet_ses_mr_get(const struct uet_ses_mr *mr, uint64_t moff, void *dst,
-		    uint64_t len);
+ * segments (the range was checked by uet_ses_mr_access); a devmem
+ * region through its mem ops.  0, or -EIO when those failed. */
+int uet_ses_mr_put(const struct uet_ses_mr *mr, uint64_t moff,
+		   const void *src, uint64_t len);
+int uet_ses_mr_get(const struct uet_ses_mr *mr, uint64_t moff, void *dst,
+		   uint64_t len);
 /* Up to max bytes of the region from moff as at most outmax iovecs (one
  * per segment crossed): the bytes they describe (fewer than max when
  * the segments need more iovecs or the region ends). */

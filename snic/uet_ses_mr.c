@@ -19,6 +19,11 @@
  * other; accesses are checked against the whole and copied segment by
  * segment (uet_ses_mr_put / uet_ses_mr_get).
  *
+ * Device memory (devmem: the provider's accelerator runtime owns it) is
+ * never addressed directly: uet_ses_mr_put / _get copy through the mem
+ * ops the device was given (uet_ses_set_mem_ops), reads are answered
+ * from a host copy and atomics applied to one (uet_ses_rma.c).
+ *
  * User keys (bit 63 clear) live in a hash map by the full key.  Their
  * generation is byte 4 of the key (UET_SES_MKEY_GEN), which the initiator
  * also puts in ri_generation, so the generation check passes for them.
@@ -206,41 +211,68 @@ enum ses_mr_dir {
 	SES_MR_OUT_OF,		/* region -> buf */
 };
 
-static void ses_mr_copy(const struct uet_ses_mr *mr, uint64_t moff,
-			uint8_t *buf, uint64_t len, enum ses_mr_dir dir)
+/* n bytes between seg (in the region) and buf. */
+static int ses_mr_copy_one(const struct uet_ses_mr *mr, uint8_t *seg,
+			   uint8_t *buf, size_t n, enum ses_mr_dir dir)
+{
+	const struct uet_ses_mem_ops *m = mr->mops;
+
+	if (!mr->devmem) {
+		if (dir == SES_MR_INTO)
+			memcpy(seg, buf, n);
+		else
+			memcpy(buf, seg, n);
+		return 0;
+	}
+	if (dir == SES_MR_INTO)
+		return m->to_dev(m->ctx, seg, buf, n) ? -EIO : 0;
+	return m->from_dev(m->ctx, buf, seg, n) ? -EIO : 0;
+}
+
+static int ses_mr_copy(const struct uet_ses_mr *mr, uint64_t moff,
+		       uint8_t *buf, uint64_t len, enum ses_mr_dir dir)
 {
 	uint8_t *seg;
 	uint64_t n;
 	size_t i;
 
 	if (!len)
-		return;
+		return 0;
 	for (i = ses_mr_seg_of(mr, moff); len && i < mr->nsegs; i++) {
 		seg = (uint8_t *)mr->segs[i].iov_base + (moff - mr->seg_off[i]);
 		n = mr->segs[i].iov_len - (moff - mr->seg_off[i]);
 		if (n > len)
 			n = len;
-		if (dir == SES_MR_INTO)
-			memcpy(seg, buf, n);
-		else
-			memcpy(buf, seg, n);
+		if (ses_mr_copy_one(mr, seg, buf, (size_t)n, dir))
+			return -EIO;
 		buf += n;
 		len -= n;
 		moff += n;
 	}
+	return 0;
 }
 
-void uet_ses_mr_put(const struct uet_ses_mr *mr, uint64_t moff,
-		    const void *src, uint64_t len)
+int uet_ses_mr_put(const struct uet_ses_mr *mr, uint64_t moff,
+		   const void *src, uint64_t len)
 {
 	/* SES_MR_INTO only reads buf. */
-	ses_mr_copy(mr, moff, (uint8_t *)(uintptr_t)src, len, SES_MR_INTO);
+	return ses_mr_copy(mr, moff, (uint8_t *)(uintptr_t)src, len,
+			   SES_MR_INTO);
 }
 
-void uet_ses_mr_get(const struct uet_ses_mr *mr, uint64_t moff, void *dst,
-		    uint64_t len)
+int uet_ses_mr_get(const struct uet_ses_mr *mr, uint64_t moff, void *dst,
+		   uint64_t len)
 {
-	ses_mr_copy(mr, moff, dst, len, SES_MR_OUT_OF);
+	return ses_mr_copy(mr, moff, dst, len, SES_MR_OUT_OF);
+}
+
+void uet_ses_set_mem_ops(struct uet_ses *ses,
+			 const struct uet_ses_mem_ops *ops)
+{
+	if (ops)
+		ses->mem_ops = *ops;
+	else
+		memset(&ses->mem_ops, 0, sizeof(ses->mem_ops));
 }
 
 uint64_t uet_ses_mr_gather(const struct uet_ses_mr *mr, uint64_t moff,
@@ -356,6 +388,8 @@ int uet_ses_mr_reg(struct uet_ses *ses, const struct uet_ses_mr_attr *a,
 		return -EINVAL;
 	if (a->user_key && ses_mkey_is_prov(a->requested_key))
 		return -EINVAL;
+	if (a->devmem && (!ses->mem_ops.to_dev || !ses->mem_ops.from_dev))
+		return -EINVAL;
 	if (a->user_key &&
 	    uet_hashmap_lookup_u64(&ses->mr_user, a->requested_key))
 		return -EEXIST;
@@ -368,6 +402,8 @@ int uet_ses_mr_reg(struct uet_ses *ses, const struct uet_ses_mr_attr *a,
 		goto err_free;
 	mr->access = a->access;
 	mr->virt_addr = a->virt_addr;
+	mr->devmem = a->devmem;
+	mr->mops = &ses->mem_ops;
 	uet_dlist_init(&mr->replies);
 	uet_dlist_init(&mr->pkts);
 	if (a->user_key) {

@@ -760,8 +760,15 @@ static int ses_rx_write(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 		uet_dlist_remove(&x->inc_entry);
 		uet_dlist_insert_tail(&ses->rma_inc, &x->inc_entry);
 	}
-	if (q->plen)
-		uet_ses_mr_put(mr, moff + q->off, q->data, q->plen);
+	if (q->plen && uet_ses_mr_put(mr, moff + q->off, q->data, q->plen)) {
+		/* device memory the runtime would not copy into */
+		UET_WARN_ONCE(UET_LOG_EP_DATA, "SES: copy into device memory "
+			      "failed\n");
+		ses_rma_rx_drop(ses, x);
+		uet_ses_rx_refuse(ses, rsp, UET_RC_HOST_UNSUCCESS_CMPL,
+				  q->msg_id, q->job_id);
+		return 0;
+	}
 	ses->stats.rma_bytes_rx += q->plen;
 	x->rcvd += q->plen;
 	if (q->som) {
@@ -819,6 +826,28 @@ static uint8_t ses_rx_amo_check(uint8_t op, uint8_t dtype, uint64_t len,
 	if ((uintptr_t)ptr % unit)
 		return UET_RC_AMO_UNALIGNED;
 	return UET_RC_OK;
+}
+
+/* Apply the atomic at ptr (bytes [moff, moff + len) of mr); device
+ * memory on a host copy, read from the device and written back. */
+static uint8_t ses_rx_amo_apply(const struct uet_ses_mr *mr, uint64_t moff,
+				uint8_t op, uint8_t dtype, uint8_t *ptr,
+				const uint8_t *operand, const uint8_t *compare,
+				uint8_t *prior, uint64_t len)
+{
+	uint8_t tmp[UET_SES_AMO_MAX];
+	uint8_t rc;
+
+	if (!mr->devmem)
+		return uet_ses_amo_apply(op, dtype, ptr, operand, compare,
+					 prior, len / uet_ses_amo_size(dtype));
+	if (uet_ses_mr_get(mr, moff, tmp, len))
+		return UET_RC_HOST_UNSUCCESS_CMPL;
+	rc = uet_ses_amo_apply(op, dtype, tmp, operand, compare, prior,
+			       len / uet_ses_amo_size(dtype));
+	if (rc == UET_RC_OK && uet_ses_mr_put(mr, moff, tmp, len))
+		rc = UET_RC_HOST_UNSUCCESS_CMPL;
+	return rc;
 }
 
 static int ses_rx_amo(struct uet_ses *ses, const struct uet_pds_rx_info *info,
@@ -906,10 +935,10 @@ static int ses_rx_amo(struct uet_ses *ses, const struct uet_pds_rx_info *info,
 		if (!rp || !rp->own)
 			goto err_nomem;
 	}
-	rc = uet_ses_amo_apply(op, dtype, ptr, cas ? cx.swap_value : payload,
-			       cas ? cx.compare_mask_value : NULL,
-			       rp ? rp->own : NULL,
-			       len / uet_ses_amo_size(dtype));
+	rc = ses_rx_amo_apply(mr, moff, op, dtype, ptr,
+			      cas ? cx.swap_value : payload,
+			      cas ? cx.compare_mask_value : NULL,
+			      rp ? rp->own : NULL, len);
 	if (rc != UET_RC_OK) {
 		ses->stats.amo_unsupported++;
 		if (rp)
@@ -1019,10 +1048,26 @@ int uet_ses_rx_rma_read(struct uet_ses *ses,
 				uet_ses_release(ses, &x->obj, false);
 			return -EAGAIN;
 		}
-		rp->mr = mr;
-		rp->src = ptr;
-		rp->moff = moff;
-		uet_dlist_insert_tail(&mr->replies, &rp->mr_entry);
+		if (mr->devmem) {
+			/* Device memory: answered from a host copy taken
+			 * now (nothing of the reply refers to the region). */
+			rp->own = malloc(len);
+			if (!rp->own || uet_ses_mr_get(mr, moff, rp->own,
+						       len)) {
+				rc = rp->own ? UET_RC_HOST_UNSUCCESS_CMPL : 0;
+				uet_ses_release(ses, &rp->obj, false);
+				if (x)
+					uet_ses_release(ses, &x->obj, false);
+				if (!rc)
+					return -EAGAIN;
+				goto err_refuse;
+			}
+		} else {
+			rp->mr = mr;
+			rp->src = ptr;
+			rp->moff = moff;
+			uet_dlist_insert_tail(&mr->replies, &rp->mr_entry);
+		}
 		uet_ses_txi_queue(ses, &rp->txi);
 	}
 	ses->stats.rma_bytes_rx += len;

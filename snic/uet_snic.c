@@ -254,7 +254,8 @@ static int snic_mr_regv(struct uet_hsi_dev *d, const struct iovec *segs,
 		return -EINVAL;
 	if (access & ~(uint64_t)UET_SNIC_MR_ACCESS)
 		return -EINVAL;
-	if (flags & ~(uint64_t)(UET_HSI_MR_USER_KEY | UET_HSI_MR_VIRT_ADDR))
+	if (flags & ~(uint64_t)(UET_HSI_MR_USER_KEY | UET_HSI_MR_VIRT_ADDR |
+				UET_HSI_MR_DEVMEM))
 		return -EINVAL;
 	for (i = 0; i < nsegs; i++) {
 		if (segs[i].iov_len && !segs[i].iov_base)
@@ -278,6 +279,7 @@ static int snic_mr_regv(struct uet_hsi_dev *d, const struct iovec *segs,
 	sa.virt_addr = !!(flags & UET_HSI_MR_VIRT_ADDR);
 	sa.user_key = !!(flags & UET_HSI_MR_USER_KEY);
 	sa.requested_key = sa.user_key ? *key : 0;
+	sa.devmem = !!(flags & UET_HSI_MR_DEVMEM);
 
 	pthread_mutex_lock(&dev->lock);
 	ret = uet_ses_mr_reg(dev->ses, &sa, &k);
@@ -298,6 +300,28 @@ err_unlock:
 	pthread_mutex_unlock(&dev->lock);
 	free(mr);
 	return ret;
+}
+
+/* The copies of UET_HSI_MR_DEVMEM registrations, handed to SES (the
+ * same shape: SES knows no HSI). */
+static int snic_set_mem_ops(struct uet_hsi_dev *d,
+			    const struct uet_hsi_mem_ops *ops)
+{
+	struct uet_snic_dev *dev = uet_snic_dev_of(d);
+	struct uet_ses_mem_ops m;
+
+	if (!dev)
+		return -EINVAL;
+	memset(&m, 0, sizeof(m));
+	if (ops) {
+		m.to_dev = ops->to_dev;
+		m.from_dev = ops->from_dev;
+		m.ctx = ops->ctx;
+	}
+	pthread_mutex_lock(&dev->lock);
+	uet_ses_set_mem_ops(dev->ses, ops ? &m : NULL);
+	pthread_mutex_unlock(&dev->lock);
+	return 0;
 }
 
 static int snic_mr_reg(struct uet_hsi_dev *d, void *addr, size_t len,
@@ -1219,6 +1243,7 @@ const struct uet_hsi_dev_ops uet_snic_dev_ops = {
 	.mr_reg = snic_mr_reg,
 	.mr_regv = snic_mr_regv,
 	.mr_dereg = snic_mr_dereg,
+	.set_mem_ops = snic_set_mem_ops,
 	.get_limits = snic_get_limits,
 	.query_counters = uet_snic_query_counters,
 	.query_peer_pdcs = uet_snic_query_peer_pdcs,

@@ -410,6 +410,10 @@ static Suite *prov_hmem_suite(void)
 	Suite *s = suite_create("prov_hmem");
 	TCase *tc = tcase_create("hmem");
 
+	/* System memory only, also on a machine with a GPU (CUDA:
+	 * check_prov_hmem_cuda). */
+	setenv("FI_UET_HMEM_CUDA_LIB", "libuet-no-such-cuda.so.1", 1);
+
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_hmem_discovery);
 	tcase_add_test(tc, test_hmem_nccl_hints);

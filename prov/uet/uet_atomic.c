@@ -27,6 +27,7 @@
 
 #include <string.h>
 
+#include "uet_hmem.h"
 #include "uet_post.h"
 #include "uet_prov.h"
 #include "uet_wire_consts.h"
@@ -305,11 +306,37 @@ static const struct iovec *uet_amo_first(const struct iovec *iov, size_t n)
 	return &iov[i];
 }
 
+/* Stage the operand, compare and result lists in place (uet_hmem.h):
+ * 0 or -FI_E* with *hb freed. */
+static int uet_amo_stage(const struct uet_hmem_ops *h,
+			 struct uet_hmem_bounce **hb,
+			 const struct uet_amo_req *r, struct iovec *iov,
+			 struct iovec *cmpv, struct iovec *res)
+{
+	const struct iovec *l;
+	int ret;
+
+	l = iov;
+	ret = uet_hmem_stage_list(h, hb, &l, r->count, iov, UET_HMEM_OUT);
+	if (!ret && r->kind == UET_AMO_KIND_COMPARE) {
+		l = cmpv;
+		ret = uet_hmem_stage_list(h, hb, &l, r->ccount, cmpv,
+					  UET_HMEM_OUT);
+	}
+	if (!ret && r->kind != UET_AMO_KIND_WRITE) {
+		l = res;
+		ret = uet_hmem_stage_list(h, hb, &l, r->rcount, res,
+					  UET_HMEM_IN);
+	}
+	return ret;
+}
+
 static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 {
 	struct iovec iov[UET_IOV_LIMIT], res[UET_IOV_LIMIT];
 	struct iovec cmpv[UET_IOV_LIMIT], cv[2], gv;
 	uint8_t buf[UET_AMO_BUF_MAX];
+	struct uet_hmem_bounce *hb = NULL;
 	struct uet_post_cmd cmd;
 	size_t size, n, nres = 0, ncmp = 0, len;
 	uint64_t dir, flags = r->flags;
@@ -350,6 +377,14 @@ static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 	}
 	if (r->raddr + len - 1 < r->raddr)
 		return -FI_EINVAL;
+	/* Device memory: operands to host bounce buffers now, results
+	 * back to the device at the completion (the lists are ours). */
+	if (ep->domain->hmem_dev) {
+		ret = uet_amo_stage(ep->domain->hmem_dev, &hb, r, iov, cmpv,
+				    res);
+		if (ret)
+			return ret;
+	}
 
 	memset(&cmd, 0, sizeof(cmd));
 	cmd.seg.family = UET_HSI_FAMILY_ATOMIC;
@@ -421,7 +456,7 @@ static ssize_t uet_amo_post(struct uet_ep *ep, const struct uet_amo_req *r)
 		.dest_addr = r->dest_addr, .context = r->context,
 		.op_flags = FI_ATOMIC | dir, .flags = flags,
 		.opts = r->opts,
-		.len = len, .cmd = &cmd, .ncmd = 1 });
+		.len = len, .cmd = &cmd, .ncmd = 1, .hb = hb });
 }
 
 static ssize_t uet_amo_msg(struct fid_ep *fid, enum uet_amo_kind kind,

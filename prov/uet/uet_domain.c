@@ -18,6 +18,7 @@
 #include "uet_fi_no.h"
 #include "uet_info.h"
 #include "uet_peer.h"
+#include "uet_hmem.h"
 #include "uet_prov.h"
 
 void uet_domain_progress(struct uet_domain *dom)
@@ -337,6 +338,32 @@ err_close:
 	return ret;
 }
 
+/* FI_HMEM asked for: device memory when a runtime is offered and the
+ * device can copy into registrations of it (uet_hmem.h). */
+static void uet_domain_hmem(struct uet_domain *dom)
+{
+	const struct uet_hmem_ops *h = uet_hmem_any();
+	struct uet_hsi_mem_ops m;
+	int ret;
+
+	if (!h)
+		return;
+	if (!dom->ops->set_mem_ops) {
+		UET_INFO(FI_LOG_DOMAIN, "hmem %s: device %s copies no device "
+			 "memory: system memory only\n", h->name,
+			 dom->ops->name);
+		return;
+	}
+	uet_hmem_hsi_ops(h, &m);
+	ret = dom->ops->set_mem_ops(dom->dev, &m);
+	if (ret) {
+		UET_WARN(FI_LOG_DOMAIN, "hmem %s: set_mem_ops: %d: system "
+			 "memory only\n", h->name, ret);
+		return;
+	}
+	dom->hmem_dev = h;
+}
+
 int uet_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 		    struct fid_domain **domain, void *context)
 {
@@ -390,6 +417,8 @@ int uet_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 	ret = uet_domain_open_dev(dom, info);
 	if (ret)
 		goto err_eps;
+	if (dom->hmem)
+		uet_domain_hmem(dom);
 
 	dom->fid.fid.fclass = FI_CLASS_DOMAIN;
 	dom->fid.fid.context = context;

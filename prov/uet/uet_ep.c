@@ -14,6 +14,7 @@
 
 #include "uet_clock.h"
 #include "uet_fi_no.h"
+#include "uet_hmem.h"
 #include "uet_info.h"
 #include "uet_peer.h"
 #include "uet_prov.h"
@@ -64,6 +65,10 @@ struct uet_op *uet_op_alloc(struct uet_ep *ep, enum uet_op_kind kind)
 
 void uet_op_free(struct uet_ep *ep, struct uet_op *op)
 {
+	if (op->hb) {
+		uet_hmem_bounce_free(op->hb);
+		op->hb = NULL;
+	}
 	op->kind = UET_OP_FREE;
 	op->next_free = ep->free_head;
 	ep->free_head = uet_op_index(ep, op);
@@ -85,10 +90,14 @@ static int uet_ep_ops_init(struct uet_ep *ep)
 
 static void uet_ep_ops_fini(struct uet_ep *ep)
 {
-	uint32_t i;
+	uint32_t i, j;
 
-	for (i = 0; i < ep->nops >> UET_OP_CHUNK_SHIFT; i++)
+	for (i = 0; i < ep->nops >> UET_OP_CHUNK_SHIFT; i++) {
+		/* operations still in flight: their bounce buffers */
+		for (j = 0; j < UET_OP_CHUNK; j++)
+			uet_hmem_bounce_free(ep->op_chunks[i][j].hb);
 		free(ep->op_chunks[i]);
+	}
 	free(ep->op_chunks);
 	ep->op_chunks = NULL;
 	ep->nops = 0;
@@ -504,16 +513,16 @@ static ssize_t uet_ep_cancel(fid_t fid, void *context)
 /*
  * Endpoint options.  Every generation: FI_OPT_MIN_MULTI_RECV;
  * FI_OPT_FI_HMEM_P2P (uet never lets a device reach device memory peer
- * to peer, it serves system memory only: getopt answers
+ * to peer, device memory goes through host bounce buffers: getopt answers
  * FI_HMEM_P2P_DISABLED; setopt accepts DISABLED, ENABLED (the provider
  * decides) and PREFERRED, and refuses REQUIRED with -FI_EOPNOTSUPP);
  * FI_OPT_CUDA_API_PERMITTED (libfabric 1.18's option 10, answered with
  * older headers too, since an application built against newer ones may
  * ask): true (the default) is 0; false is -FI_EOPNOTSUPP, the answer
  * fi_endpoint(3) gives a provider whose CUDA memory support would need
- * the CUDA API: uet serves no CUDA memory at all, so a client that may
- * not let it call CUDA (aws-ofi-nccl with GPUDirect) turns GPUDirect off
- * and stages through host memory.  Not -FI_EINVAL, which fi_endpoint(3)
+ * the CUDA API, as uet's bounce buffers do (uet_hmem.h), so a client that
+ * may not let it call CUDA (aws-ofi-nccl with GPUDirect) turns GPUDirect
+ * off and stages through host memory.  Not -FI_EINVAL, which fi_endpoint(3)
  * gives for "no CUDA library or device" and aws-ofi-nccl takes as fatal.
  * Getting it is -FI_ENOPROTOOPT (a set-only option).  libfabric 2
  * (1.20 headers and later) adds the per-operation size limits (get: the
@@ -631,7 +640,7 @@ static int uet_ep_setopt(fid_t fid, int level, int optname,
 		if (*(const bool *)optval)
 			return 0;
 		UET_INFO(FI_LOG_EP_CTRL, "FI_OPT_CUDA_API_PERMITTED false: "
-			 "uet serves no CUDA memory\n");
+			 "uet's CUDA memory support calls the CUDA API\n");
 		return -FI_EOPNOTSUPP;
 #ifdef UET_EP_OPT_SIZES
 	case FI_OPT_MAX_MSG_SIZE:

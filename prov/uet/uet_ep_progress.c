@@ -18,6 +18,7 @@
 
 #include <string.h>
 
+#include "uet_hmem.h"
 #include "uet_peer.h"
 #include "uet_post.h"
 #include "uet_prov.h"
@@ -122,6 +123,10 @@ static void uet_ep_send_done(struct uet_ep *ep, const uint8_t *ent)
 		c.status = op->part_status;
 		c.flags = op->part_flags;
 	}
+	/* Device memory: what a read or fetching atomic brought goes from
+	 * its host bounce to the device now. */
+	if (op->hb && !c.status && uet_hmem_back(op->hb, 0, SIZE_MAX))
+		c.status = FI_EIO;
 	cntr = uet_ep_tx_cntr(ep, op->flags);
 	if (!c.status) {
 		uet_cntr_inc(cntr);
@@ -279,6 +284,13 @@ static void uet_ep_recv_done(struct uet_ep *ep, const uint8_t *ent,
 	}
 	if (op->kind == UET_OP_PEEK)
 		buf = NULL;
+	/* Device memory: the bytes placed go from the host bounce to the
+	 * device before the application hears of them. */
+	if (op->hb && (n.status == 0 || n.status == FI_ETRUNC) &&
+	    uet_hmem_back(op->hb, (size_t)(buf - (uint8_t *)op->buf),
+			  n.total_length < op->len ? n.total_length :
+			  op->len))
+		n.status = FI_EIO;
 
 	switch (n.status) {
 	case 0:

@@ -46,6 +46,7 @@
 #include "uet_addr.h"
 #include "uet_hsi_dev.h"
 #include "uet_iface.h"
+#include "uet_hmem.h"
 #include "uet_info.h"
 #include "uet_log.h"
 #include "uet_nic.h"
@@ -454,7 +455,8 @@ static int uet_info_apply_progress(enum fi_progress h, enum fi_progress *p)
 }
 
 static int uet_info_apply_mr_mode(uint32_t version,
-				  const struct fi_domain_attr *h, int *mode)
+				  const struct fi_domain_attr *h, bool hmem,
+				  int *mode)
 {
 	int hint = h ? h->mr_mode : 0;
 
@@ -474,8 +476,11 @@ static int uet_info_apply_mr_mode(uint32_t version,
 		return 0;
 	}
 	/* Bits the application supports but uet does not require are
-	 * cleared: uet requires none. */
-	*mode = 0;
+	 * cleared: uet requires none, but FI_MR_HMEM where a GPU runtime
+	 * is offered (uet_hmem.h): device buffers that are accessed
+	 * remotely must then be registered with their iface. */
+	*mode = (hint & FI_MR_HMEM) && hmem && uet_hmem_any() ? FI_MR_HMEM :
+		0;
 	return 0;
 }
 
@@ -488,7 +493,8 @@ static int uet_info_apply_domain(uint32_t version, struct fi_info *info,
 	bool given;
 	int ret;
 
-	ret = uet_info_apply_mr_mode(version, h, &d->mr_mode);
+	ret = uet_info_apply_mr_mode(version, h, (info->caps & FI_HMEM) != 0,
+				     &d->mr_mode);
 	if (ret || !h)
 		return ret;
 	if (h->name && strcmp(h->name, d->name))

@@ -28,9 +28,11 @@
 /* ---- capabilities ---- */
 /* FI_HMEM: buffers of FI_HMEM_SYSTEM memory are accepted with every
  * operation and in fi_mr_regattr (iface and device honoured from API 1.9,
- * where struct fi_mr_attr has them); device memory (CUDA, ROCr, ZE,
- * Neuron, SynapseAI) is refused at registration (-FI_EOPNOTSUPP), which
- * makes clients that can stage through host memory do so (uet_mr.c).
+ * where struct fi_mr_attr has them); CUDA memory where the driver loads
+ * with a device, through host bounce buffers (uet_hmem.h); other device
+ * memory (ROCr, ZE, Neuron, SynapseAI) is refused at registration
+ * (-FI_EOPNOTSUPP), which makes clients that can stage through host
+ * memory do so (uet_mr.c).
  * Offered from API 1.9 (uet_info.c), a primary capability: given only
  * when asked for (or when the hints name no capability). */
 #define UET_CAPS_MSG	(FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | \

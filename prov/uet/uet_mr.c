@@ -26,6 +26,10 @@
  * (uet does not ask for FI_MR_RMA_EVENT); fi_mr_enable is accepted.
  *
  * Local descriptors are accepted with data transfers and ignored.
+ *
+ * FI_HMEM: device memory (fi_mr_attr iface and device) is registered in
+ * domains that serve its runtime (uet_mr_hmem_check, uet_hmem.h), with
+ * UET_HSI_MR_DEVMEM: the device copies in and out of it.
  */
 #include "config.h"
 
@@ -33,6 +37,7 @@
 #include <stdlib.h>
 
 #include "uet_fi_no.h"
+#include "uet_hmem.h"
 #include "uet_prov.h"
 #include "uet_xlate.h"
 
@@ -162,9 +167,62 @@ static struct fi_ops uet_mr_fi_ops = {
 	.ops_set = uet_no_ops_set,
 };
 
+/* The device number of attr's iface (device.cuda, .ze, ...). */
+static uint64_t uet_mr_device(const struct fi_mr_attr *attr)
+{
+	switch (attr->iface) {
+	case FI_HMEM_CUDA:
+		return (uint64_t)attr->device.cuda;
+	default:
+		return (uint64_t)attr->device.reserved;
+	}
+}
+
+/*
+ * Device memory (iface other than FI_HMEM_SYSTEM) is registered where
+ * the domain serves that runtime (uet_hmem.h: it loaded with a device,
+ * the domain asked for FI_HMEM): every segment must be device memory of
+ * device attr->device, which the device then copies through host
+ * bounce buffers.  Elsewhere -FI_EOPNOTSUPP, which makes a client that
+ * can stage through host memory itself (NCCL's plugin, an MPI) do so.
+ */
+static int uet_mr_hmem_check(const struct uet_domain *dom,
+			     const struct fi_mr_attr *attr,
+			     enum fi_hmem_iface iface)
+{
+	const struct uet_hmem_ops *h = dom->hmem_dev;
+	size_t i;
+	int ret;
+
+	if (iface == FI_HMEM_SYSTEM)
+		return 0;
+	if (!h || h->iface != iface) {
+		UET_INFO(FI_LOG_MR, "hmem iface %d: not offered in this "
+			 "domain (%s): system memory only\n", (int)iface,
+			 h ? "another runtime" : dom->hmem ?
+			 "no runtime with a device" : "FI_HMEM not asked for");
+		return -FI_EOPNOTSUPP;
+	}
+	for (i = 0; i < attr->iov_count; i++) {
+		if (!attr->mr_iov[i].iov_len)
+			continue;
+		ret = h->reg_check(attr->mr_iov[i].iov_base,
+				   attr->mr_iov[i].iov_len, uet_mr_device(attr));
+		if (ret) {
+			UET_INFO(FI_LOG_MR, "hmem %s: segment %zu is not "
+				 "device memory of device %llu: %s\n", h->name,
+				 i, (unsigned long long)uet_mr_device(attr),
+				 fi_strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
 int uet_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr,
 		   uint64_t flags, struct fid_mr **out)
 {
+	enum fi_hmem_iface iface;
 	struct uet_domain *dom;
 	struct uet_mr *mr;
 	uint64_t mode, dflags = 0;
@@ -188,15 +246,13 @@ int uet_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr,
 	if (attr->access & ~(uint64_t)UET_MR_ACCESS)
 		return -FI_EINVAL;
 	/* iface and device are read only where the application has them
-	 * (FI_HMEM, API 1.9 on), as libfabric's own providers do; device
-	 * memory is not served: the CPU of the software NIC cannot read
-	 * it, and a client that can stage through host memory (NCCL's
-	 * plugin, an MPI) does so on this answer. */
-	if (dom->hmem && attr->iface != FI_HMEM_SYSTEM) {
-		UET_INFO(FI_LOG_MR, "hmem iface %d: uet registers system "
-			 "memory only\n", (int)attr->iface);
-		return -FI_EOPNOTSUPP;
-	}
+	 * (FI_HMEM, API 1.9 on), as libfabric's own providers do. */
+	iface = dom->hmem ? attr->iface : FI_HMEM_SYSTEM;
+	ret = uet_mr_hmem_check(dom, attr, iface);
+	if (ret)
+		return ret;
+	if (iface != FI_HMEM_SYSTEM)
+		dflags |= UET_HSI_MR_DEVMEM;
 	addr = attr->iov_count ? attr->mr_iov[0].iov_base : NULL;
 	len = 0;
 	for (i = 0; i < attr->iov_count; i++) {
@@ -237,6 +293,8 @@ int uet_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr,
 		return ret;
 	}
 	mr->domain = dom;
+	mr->iface = iface;
+	mr->device = iface == FI_HMEM_SYSTEM ? 0 : uet_mr_device(attr);
 	mr->access = attr->access;
 	mr->addr = addr;
 	mr->len = len;

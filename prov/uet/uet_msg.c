@@ -16,11 +16,15 @@
  *                        receive, peek/claim/discard, multi-receive,
  *                        cancel
  *   metadata             the index of the operation in the ep's table
+ *   device memory        (FI_HMEM with a runtime, uet_hmem.h) staged
+ *                        through host bounce buffers: a send's copied
+ *                        now, a receive's copied back at completion
  */
 #include "config.h"
 
 #include <string.h>
 
+#include "uet_hmem.h"
 #include "uet_post.h"
 #include "uet_prov.h"
 
@@ -83,10 +87,14 @@ struct uet_msg_req {
 static ssize_t uet_ep_send(struct uet_ep *ep, const struct uet_msg_req *m)
 {
 	bool tagged = m->kind == FI_TAGGED;
+	struct iovec bounce[UET_IOV_LIMIT];
+	struct uet_hmem_bounce *hb = NULL;
+	const struct iovec *iov = m->iov;
 	struct uet_post_cmd cmd;
 	uint64_t flags = m->flags;
 	size_t len;
 	bool copy;
+	int ret;
 
 	if (m->count > UET_IOV_LIMIT || (m->count && !m->iov) ||
 	    !uet_iov_valid(m->iov, m->count))
@@ -99,6 +107,12 @@ static ssize_t uet_ep_send(struct uet_ep *ep, const struct uet_msg_req *m)
 	if ((flags & FI_INJECT) &&
 	    len > (tagged ? ep->inject_size : ep->msg_inject_size))
 		return -FI_EMSGSIZE;
+	if (ep->domain->hmem_dev) {
+		ret = uet_hmem_stage_list(ep->domain->hmem_dev, &hb, &iov,
+					  m->count, bounce, UET_HMEM_OUT);
+		if (ret)
+			return ret;
+	}
 
 	memset(&cmd, 0, sizeof(cmd));
 	cmd.seg.family = tagged ? UET_HSI_FAMILY_TAGGED : UET_HSI_FAMILY_MSG;
@@ -124,7 +138,7 @@ static ssize_t uet_ep_send(struct uet_ep *ep, const struct uet_msg_req *m)
 	}
 	cmd.data = len <= UET_HSI_CMD_INLINE_MAX ? UET_POST_DATA_INLINE :
 		   UET_POST_DATA_SGL;
-	cmd.iov = m->iov;
+	cmd.iov = iov;
 	cmd.count = m->count;
 	cmd.flags = flags;
 
@@ -132,12 +146,15 @@ static ssize_t uet_ep_send(struct uet_ep *ep, const struct uet_msg_req *m)
 		.dest_addr = m->addr, .context = m->context,
 		.op_flags = FI_SEND | m->kind, .flags = flags,
 		.opts = m->opts,
-		.len = len, .cmd = &cmd, .ncmd = 1 });
+		.len = len, .cmd = &cmd, .ncmd = 1, .hb = hb });
 }
 
 static ssize_t uet_ep_recv(struct uet_ep *ep, const struct uet_msg_req *m)
 {
 	bool tagged = m->kind == FI_TAGGED;
+	struct iovec bounce[UET_IOV_LIMIT];
+	struct uet_hmem_bounce *hb = NULL;
+	const struct iovec *iov = m->iov;
 	uint64_t flags = m->flags;
 	struct uet_post_cmd cmd;
 	struct uet_op *op;
@@ -186,8 +203,17 @@ static ssize_t uet_ep_recv(struct uet_ep *ep, const struct uet_msg_req *m)
 		/* Peeks place no data. */
 		cmd.data = UET_POST_DATA_NONE;
 	} else {
+		/* Device memory: the data lands in host bounce buffers,
+		 * copied to the device at the completion. */
+		if (ep->domain->hmem_dev) {
+			ret = uet_hmem_stage_list(ep->domain->hmem_dev, &hb,
+						  &iov, m->count, bounce,
+						  UET_HMEM_IN);
+			if (ret)
+				return ret;
+		}
 		cmd.data = UET_POST_DATA_SGL;
-		cmd.iov = m->iov;
+		cmd.iov = iov;
 		cmd.count = m->count;
 	}
 	cmd.flags = flags;
@@ -222,6 +248,8 @@ static ssize_t uet_ep_recv(struct uet_ep *ep, const struct uet_msg_req *m)
 		     (flags & FI_COMPLETION);
 	op->buf = m->count ? m->iov[0].iov_base : NULL;
 	op->len = uet_sgl_len(uet_iov_len(m->iov, m->count));
+	op->hb = hb;
+	hb = NULL;
 	cmd.seg.metadata = uet_op_index(ep, op);
 	ret = uet_post_cmd_locked(ep, &cmd);
 	if (ret)
@@ -230,6 +258,7 @@ static ssize_t uet_ep_recv(struct uet_ep *ep, const struct uet_msg_req *m)
 		ep->rx_inflight++;
 unlock:
 	uet_ep_unlock(ep);
+	uet_hmem_bounce_free(hb);
 	return ret;
 }
 

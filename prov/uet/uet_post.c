@@ -17,6 +17,7 @@
 
 #include <string.h>
 
+#include "uet_hmem.h"
 #include "uet_post.h"
 #include "uet_prov.h"
 
@@ -205,6 +206,8 @@ ssize_t uet_post_tx(struct uet_ep *ep, struct uet_post_req *req)
 	op->report = !op->silent &&
 		     (!ep->tx_selective || (req->flags & FI_COMPLETION));
 	op->len = req->len;
+	op->hb = req->hb;
+	req->hb = NULL;
 	for (i = 0; i < req->ncmd; i++) {
 		req->cmd[i].seg.dest = dest;
 		req->cmd[i].seg.metadata = uet_op_index(ep, op);
@@ -231,5 +234,9 @@ ssize_t uet_post_tx(struct uet_ep *ep, struct uet_post_req *req)
 	ep->tx_inflight++;
 unlock:
 	uet_ep_unlock(ep);
+	if (req->hb) {
+		uet_hmem_bounce_free(req->hb);
+		req->hb = NULL;
+	}
 	return ret;
 }

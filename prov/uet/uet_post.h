@@ -22,6 +22,7 @@
 #include "uet_hsi_formats.h"
 
 struct uet_ep;
+struct uet_hmem_bounce;
 
 /* Where a command's data is. */
 enum uet_post_data {
@@ -68,6 +69,10 @@ struct uet_post_req {
 	size_t len;			/* the operation's bytes */
 	struct uet_post_cmd *cmd;	/* dest and metadata filled here */
 	size_t ncmd;			/* 1 .. UET_RMA_IOV_LIMIT */
+	/* Host bounce buffers the commands point at (device memory,
+	 * uet_hmem.h), NULL: none.  The operation owns them once posted;
+	 * uet_post_tx frees them when it fails. */
+	struct uet_hmem_bounce *hb;
 };
 
 /* Post a transmit operation.  0, -FI_EOPBADSTATE (not enabled),

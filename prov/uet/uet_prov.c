@@ -12,6 +12,7 @@
 #include <rdma/fi_errno.h>
 
 #include "uet_env.h"
+#include "uet_hmem.h"
 #include "uet_hsi_dev.h"
 #include "uet_iface.h"
 #include "uet_info.h"
@@ -51,6 +52,7 @@ void uet_prov_backends_init(void)
 
 static void uet_cleanup(void)
 {
+	uet_hmem_fini();
 	uet_env_unregister_all();
 }
 
@@ -64,6 +66,7 @@ static const struct uet_env_var *const uet_env_vars[] = {
 	&uet_info_env_wire,
 	&uet_iface_env_fabric,
 	&uet_domain_env_spin_us,
+	&uet_hmem_env_cuda_lib,
 };
 
 /*

@@ -60,6 +60,8 @@
 struct uet_ep;
 struct uet_eq;
 struct uet_sep;
+struct uet_hmem_ops;
+struct uet_hmem_bounce;
 
 /* The provider structure (uet_hooks.c): every FI_WARN etc. of the tree
  * goes through it, by the log hook uet_prov_hooks_install() sets. */
@@ -107,6 +109,9 @@ struct uet_domain {
 	/* fi_mr_attr's iface/device are the application's: FI_HMEM asked
 	 * for with API 1.9 or later (uet_mr.c) */
 	bool hmem;
+	/* and device memory served through host bounce buffers: the
+	 * runtime's shim, NULL for system memory only (uet_hmem.h) */
+	const struct uet_hmem_ops *hmem_dev;
 	bool auto_progress;		/* device thread started */
 	bool standby;			/* device standby thread started */
 	pthread_mutex_t lock;		/* pid allocation, mr_map */
@@ -415,6 +420,8 @@ struct uet_mr {
 	uint64_t access;
 	void *addr;
 	size_t len;
+	enum fi_hmem_iface iface;	/* fi_mr_attr's (FI_HMEM) */
+	uint64_t device;		/* its device.cuda etc. */
 	struct uet_cntr *cntr;		/* fi_mr_bind: remote accesses */
 	uint64_t cntr_flags;		/* FI_REMOTE_READ / FI_REMOTE_WRITE */
 	struct uet_hnode node;		/* in domain->mr_map while cntr */
@@ -471,6 +478,9 @@ struct uet_op {
 	uint16_t parts_left;
 	uint16_t part_status;
 	uint8_t part_flags;
+	/* Host bounce buffers of device memory (uet_hmem.h), NULL for
+	 * host memory: copied back at completion, freed with the op. */
+	struct uet_hmem_bounce *hb;
 };
 
 /* The operation table grows by chunks of this many (pointers to an op

@@ -31,6 +31,7 @@
 
 #include <string.h>
 
+#include "uet_hmem.h"
 #include "uet_post.h"
 #include "uet_prov.h"
 
@@ -165,10 +166,14 @@ static void uet_rma_seg_cmd(const struct uet_rma_req *r,
 	}
 }
 
-static ssize_t uet_rma_post(struct uet_ep *ep, const struct uet_rma_req *r)
+static ssize_t uet_rma_post(struct uet_ep *ep, const struct uet_rma_req *req)
 {
 	struct uet_post_cmd cmd[UET_RMA_IOV_LIMIT];
 	struct iovec sub[UET_RMA_IOV_LIMIT][UET_IOV_LIMIT];
+	struct iovec bounce[UET_IOV_LIMIT];
+	struct uet_hmem_bounce *hb = NULL;
+	const struct uet_rma_req *r = req;
+	struct uet_rma_req staged;
 	size_t len, i, off, seg_len;
 	int ret;
 
@@ -176,6 +181,18 @@ static ssize_t uet_rma_post(struct uet_ep *ep, const struct uet_rma_req *r)
 	ret = uet_rma_check(ep, r, len);
 	if (ret)
 		return ret;
+	/* Device memory: a write's bytes copied to host bounce buffers
+	 * now, a read's copied to the device at its completion. */
+	if (ep->domain->hmem_dev) {
+		staged = *req;
+		ret = uet_hmem_stage_list(ep->domain->hmem_dev, &hb,
+					  &staged.iov, staged.count, bounce,
+					  r->dir == FI_READ ? UET_HMEM_IN :
+					  UET_HMEM_OUT);
+		if (ret)
+			return ret;
+		r = &staged;
+	}
 
 	memset(&cmd[0], 0, sizeof(cmd[0]));
 	cmd[0].seg.family = UET_HSI_FAMILY_RMA;
@@ -206,7 +223,7 @@ static ssize_t uet_rma_post(struct uet_ep *ep, const struct uet_rma_req *r)
 		.dest_addr = r->dest_addr, .context = r->context,
 		.op_flags = FI_RMA | r->dir, .flags = r->flags,
 		.opts = r->opts,
-		.len = len, .cmd = cmd, .ncmd = r->rma_count });
+		.len = len, .cmd = cmd, .ncmd = r->rma_count, .hb = hb });
 }
 
 /* fi_msg_rma: up to UET_RMA_IOV_LIMIT remote segments, filled in order. */
