@@ -10,7 +10,9 @@
 #   3. `make distcheck`,
 #   4. the unit suites again in an ASan+UBSan build,
 #   5. and in a clang -Werror build (the provider linked with clang's LTO),
-#   6. the Debian packages: built, lintian, installed, fi_info -p uet and
+#   6. a profile-guided provider (--enable-pgo: trained at build time),
+#      fi_pingpong over loopback with data checks through it,
+#   7. the Debian packages: built, lintian, installed, fi_info -p uet and
 #      fi_pingpong through them, purged (test/deb-package.sh).
 # Ends with every suite's libcheck summary; exits non-zero on any failure.
 set -u
@@ -63,6 +65,15 @@ build build-san --enable-sanitizers
 
 echo "=== clang -Werror build: make check"
 build build-clang --enable-werror CC=clang
+
+echo "=== profile-guided build (--enable-pgo): libuet-fi.so trained, then fi_pingpong -c"
+rm -rf "$top/build-pgo"
+mkdir -p "$top/build-pgo"
+(cd "$top/build-pgo" && "$top/configure" --quiet --enable-werror --enable-pgo) ||
+	fail "configure --enable-pgo"
+make -C build-pgo -j"$jobs" libuet-fi.la >/dev/null || fail "build in build-pgo"
+(cd build-pgo && COMBOS='*:*:check:ipv4' sh "$top/test/pingpong.sh") ||
+	fail "fi_pingpong through the --enable-pgo provider"
 
 echo "=== Debian packages: build, lintian, install, fi_info/fi_pingpong, purge"
 sh test/deb-package.sh || fail "Debian packages (test/deb-package.sh)"
