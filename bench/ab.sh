@@ -56,5 +56,5 @@ for s in $sizes; do
 	b=$(awk -v s="$s" '$1 == s && $2 == "B" { print $3 }' "$tmp/all" | sort -g |
 	    awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
 	awk -v s="$s" -v a="${a:-0}" -v b="${b:-0}" \
-		'BEGIN { printf "%-6s %9.3f %9.3f  %5.3f\n", s, a, b, a > 0 ? b / a : 0 }'
+		'BEGIN { printf "%-6s %9.3f %9.3f  %5.3f\n", s, a, b, (a > 0 ? b / a : 0) }'
 done
