@@ -120,9 +120,11 @@ struct uet_ses_recv_cmpl {
  * uet_ses_recv_cmpl.src.pid_on_fep / .ri, and a directed receive matches
  * {src.fa, uet_ses_initiator_id(src.pid_on_fep, src.ri)}.
  */
+#define UET_SES_INITIATOR_PID_SHIFT	12
 static inline uint32_t uet_ses_initiator_id(uint16_t pid_on_fep, uint16_t ri)
 {
-	return ((uint32_t)(pid_on_fep & 0xfffu) << 12) | (ri & 0xfffu);
+	return ((uint32_t)(pid_on_fep & 0xfffu) << UET_SES_INITIATOR_PID_SHIFT) |
+	       (ri & 0xfffu);
 }
 
 /*

@@ -7,8 +7,15 @@
  * and a receive {tagged, tag, ignore, directed, src}:
  *   - tagged messages only match tagged receives, untagged only untagged;
  *   - tagged: (tag & ~ignore) == (receive tag & ~ignore);
- *   - directed receive: the source fabric address and the initiator
- *     field (uet_ses_initiator_id(src.pid_on_fep, src.ri)) are equal.
+ *   - directed receive: the source fabric address and the source
+ *     process (the PIDonFEP of the initiator field, uet_ses_initiator_id)
+ *     are equal.  The resource index is not compared: a process sends
+ *     from any of its queues (a scalable endpoint's transmit context i
+ *     from rx_cnt + i), and its messages are all from that source, as
+ *     libfabric defines a scalable endpoint's (MPICH's ch4:ofi waited
+ *     in MPI_Init for a message directed at its peer's endpoint that
+ *     came from the peer's transmit context).  Two endpoints of one NIC
+ *     never share a PIDonFEP.
  * Posted receives are searched in post order, unexpected messages in the
  * order their first packet was taken (under RUD and ROD: for one source
  * endpoint, its send order).
@@ -29,7 +36,8 @@ static bool ses_recv_match(const struct uet_ses_recv_op *r, bool tagged,
 		return false;
 	if (tagged && ((r->tag ^ tag) & ~r->ignore))
 		return false;
-	if (r->directed && (r->src_initiator != initiator ||
+	if (r->directed && ((r->src_initiator ^ initiator) >>
+			    UET_SES_INITIATOR_PID_SHIFT ||
 			    memcmp(r->src_fa, src_fa, UET_SES_FA_KEY_LEN)))
 		return false;
 	return true;

@@ -189,6 +189,119 @@ START_TEST(test_sep)
 }
 END_TEST
 
+/*
+ * The source of a transmit context's messages is the scalable endpoint
+ * (fi_endpoint(3)): a receive directed at the scalable endpoint's AV
+ * entry takes them, and FI_SOURCE reports that entry.  Transmit context
+ * i sends from resource index rx_cnt + i, which matched no directed
+ * receive: MPICH's ch4:ofi, which uses scalable endpoints over uet,
+ * waited for ever in MPI_Init.
+ */
+START_TEST(test_sep_source)
+{
+	struct fi_info *info = uet_test_lo_info(API, FI_TAGGED |
+						FI_NAMED_RX_CTX |
+						FI_DIRECTED_RECV | FI_SOURCE);
+	struct fi_cq_attr cqa = { .format = FI_CQ_FORMAT_TAGGED };
+	struct fi_av_attr ava = { .type = FI_AV_TABLE };
+	struct fid_fabric *fab;
+	struct fid_domain *dom[2];
+	struct fid_av *av[2];
+	struct fid_cq *acq, *txcq[NCTX];
+	struct fid_ep *aep, *sep, *tx[NCTX];
+	struct fi_cq_tagged_entry e;
+	static char abuf[NCTX][32], other[32];
+	char sbuf[NCTX][32];
+	uint8_t name[64], aname[64];
+	fi_addr_t b_in_a, a_in_b, nobody, src;
+	uint64_t end;
+	size_t len;
+	ssize_t ret;
+	int i, got;
+
+	ck_assert_uint_ne(info->caps & FI_DIRECTED_RECV, 0);
+	ck_assert_uint_ne(info->caps & FI_SOURCE, 0);
+	ck_assert_int_eq(uet_fabric(info->fabric_attr, &fab, NULL), 0);
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(fi_domain(fab, info, &dom[i], NULL), 0);
+		ck_assert_int_eq(fi_av_open(dom[i], &ava, &av[i], NULL), 0);
+	}
+	ck_assert_int_eq(fi_cq_open(dom[0], &cqa, &acq, NULL), 0);
+	ck_assert_int_eq(fi_endpoint(dom[0], info, &aep, NULL), 0);
+	ck_assert_int_eq(fi_ep_bind(aep, &av[0]->fid, 0), 0);
+	ck_assert_int_eq(fi_ep_bind(aep, &acq->fid, FI_TRANSMIT | FI_RECV),
+			 0);
+	ck_assert_int_eq(fi_enable(aep), 0);
+
+	info->ep_attr->tx_ctx_cnt = NCTX;
+	info->ep_attr->rx_ctx_cnt = NCTX;
+	ck_assert_int_eq(fi_scalable_ep(dom[1], info, &sep, NULL), 0);
+	ck_assert_int_eq(fi_scalable_ep_bind(sep, &av[1]->fid, 0), 0);
+	for (i = 0; i < NCTX; i++) {
+		ck_assert_int_eq(fi_tx_context(sep, i, NULL, &tx[i], NULL), 0);
+		ck_assert_int_eq(fi_cq_open(dom[1], &cqa, &txcq[i], NULL), 0);
+		ck_assert_int_eq(fi_ep_bind(tx[i], &txcq[i]->fid, FI_SEND),
+				 0);
+		ck_assert_int_eq(fi_enable(tx[i]), 0);
+	}
+	ck_assert_int_eq(fi_enable(sep), 0);
+	len = sizeof(name);
+	ck_assert_int_eq(fi_getname(&sep->fid, name, &len), 0);
+	ck_assert_int_eq(fi_av_insert(av[0], name, 1, &b_in_a, 0, NULL), 1);
+	len = sizeof(aname);
+	ck_assert_int_eq(fi_getname(&aep->fid, aname, &len), 0);
+	ck_assert_int_eq(fi_av_insert(av[1], aname, 1, &a_in_b, 0, NULL), 1);
+	/* A's own name in its AV: another source, directed at by a
+	 * receive that must take none of B's messages */
+	ck_assert_int_eq(fi_av_insert(av[0], aname, 1, &nobody, 0, NULL), 1);
+
+	ck_assert_int_eq(fi_trecv(aep, other, sizeof(other), NULL, nobody, 5,
+				  0, other), 0);
+	for (i = 0; i < NCTX; i++)
+		ck_assert_int_eq(fi_trecv(aep, abuf[i], sizeof(abuf[i]), NULL,
+					  b_in_a, 5, 0, abuf[i]), 0);
+	for (i = 0; i < NCTX; i++) {
+		snprintf(sbuf[i], sizeof(sbuf[i]), "from tx context %d", i);
+		ck_assert_int_eq(fi_tsend(tx[i], sbuf[i], sizeof(sbuf[i]),
+					  NULL, a_in_b, 5, sbuf[i]), 0);
+	}
+	end = uet_clock_now_ns() + WAIT_MS * UET_NSEC_PER_MSEC;
+	for (got = 0; got < NCTX && uet_clock_now_ns() < end;) {
+		for (i = 0; i < NCTX; i++)
+			fi_cq_read(txcq[i], NULL, 0);
+		ret = fi_cq_readfrom(acq, &e, 1, &src);
+		if (ret == -FI_EAGAIN)
+			continue;
+		ck_assert_int_eq(ret, 1);
+		if (!(e.flags & FI_RECV))
+			continue;
+		ck_assert_msg(e.op_context == abuf[0] ||
+			      e.op_context == abuf[1],
+			      "a receive not directed at B took B's message");
+		ck_assert_uint_eq(src, b_in_a);
+		got++;
+	}
+	ck_assert_int_eq(got, NCTX);
+	ck_assert_str_eq(abuf[0], "from tx context 0");
+	ck_assert_str_eq(abuf[1], "from tx context 1");
+	ck_assert_int_eq(fi_cancel(&aep->fid, other), 0);
+
+	for (i = 0; i < NCTX; i++) {
+		ck_assert_int_eq(fi_close(&tx[i]->fid), 0);
+		ck_assert_int_eq(fi_close(&txcq[i]->fid), 0);
+	}
+	ck_assert_int_eq(fi_close(&sep->fid), 0);
+	ck_assert_int_eq(fi_close(&aep->fid), 0);
+	ck_assert_int_eq(fi_close(&acq->fid), 0);
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(fi_close(&av[i]->fid), 0);
+		ck_assert_int_eq(fi_close(&dom[i]->fid), 0);
+	}
+	ck_assert_int_eq(fi_close(&fab->fid), 0);
+	fi_freeinfo(info);
+}
+END_TEST
+
 static Suite *prov_sep_suite(void)
 {
 	Suite *s = suite_create("prov_sep");
@@ -196,6 +309,7 @@ static Suite *prov_sep_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_sep);
+	tcase_add_test(tc, test_sep_source);
 	suite_add_tcase(s, tc);
 	return s;
 }

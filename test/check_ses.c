@@ -559,12 +559,12 @@ END_TEST
 
 START_TEST(test_directed)
 {
-	uint8_t sa[100], sc[100], r1[100], r2[100], r3[100], r4[100];
+	uint8_t sa[100], sc[100], r1[100], r2[100], r3[100], r4[100], r5[100];
 	const struct uet_ses_recv_cmpl *rc;
 	struct uet_ses_cfg cfg;
 	struct uet_ses_addr other;
 	struct fx *fx;
-	int c1, c2, c3, c4, x;
+	int c1, c2, c3, c4, c5, x;
 
 	test_cfg(&cfg);
 	fx = fx_new(&cfg, FAKE_FIFO, 64, 3);
@@ -591,7 +591,9 @@ START_TEST(test_directed)
 	ck_assert(!memcmp(r1, sc, 100));
 
 	/* Unexpected: A's message arrives first, the directed receive for C
-	 * skips it; the same address with another ri is another source. */
+	 * skips it; C's process with another ri is still C (a scalable
+	 * endpoint's contexts are one source), so the receive directed at
+	 * that ri, posted first, takes C's message. */
 	ck_assert_int_eq(fx_send(fx, 0, &fx->n[1].addr, true, 9, false, 0, sa,
 				 100, 1, &x), 0);
 	fx_run(fx);
@@ -605,11 +607,26 @@ START_TEST(test_directed)
 	ck_assert_int_eq(fx_recv(fx, 1, true, 9, 0, &fx->n[2].addr, r3, 100, 1,
 				 &c3), 0);
 	fx_run(fx);
+	rc = find_recv(&fx->n[1], &c4);
+	ck_assert_ptr_nonnull(rc);
+	check_src(rc, &fx->n[2]);
+	ck_assert(!memcmp(r4, sc, 100));
+	ck_assert_ptr_null(find_recv(&fx->n[1], &c3));
+	/* Another process at C's address is another source: neither A's
+	 * message (still unexpected) nor C's next one goes to it; C's next
+	 * one goes to r3. */
+	other = fx->n[2].addr;
+	other.pid_on_fep++;
+	ck_assert_int_eq(fx_recv(fx, 1, true, 9, 0, &other, r5, 100, 1, &c5),
+			 0);
+	ck_assert_int_eq(fx_send(fx, 2, &fx->n[1].addr, true, 9, false, 0, sc,
+				 100, 1, &x), 0);
+	fx_run(fx);
 	rc = find_recv(&fx->n[1], &c3);
 	ck_assert_ptr_nonnull(rc);
 	check_src(rc, &fx->n[2]);
 	ck_assert(!memcmp(r3, sc, 100));
-	ck_assert_ptr_null(find_recv(&fx->n[1], &c4));
+	ck_assert_ptr_null(find_recv(&fx->n[1], &c5));
 	ck_assert_uint_eq(stats(&fx->n[1]).unexpected, 2);
 	fx_free(fx);
 }

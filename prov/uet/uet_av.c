@@ -476,6 +476,13 @@ fi_addr_t uet_av_reverse_gen(struct uet_av *av, uint32_t peer,
 	n = uet_hashmap_lookup_u64(&av->rev,
 				   uet_av_rev_key(peer, (uint16_t)(initiator >> 12),
 						  (uint16_t)initiator));
+	/* A queue of a process the AV names by its endpoint (resource
+	 * index 0): a scalable endpoint's transmit context i sends from
+	 * rx_cnt + i, and its messages are from the scalable endpoint. */
+	if (!n && (initiator & 0xfffu))
+		n = uet_hashmap_lookup_u64(&av->rev,
+				uet_av_rev_key(peer,
+					       (uint16_t)(initiator >> 12), 0));
 	if (n) {
 		struct uet_av_entry *e = uet_container_of(n,
 							  struct uet_av_entry,
