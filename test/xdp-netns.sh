@@ -402,6 +402,13 @@ if pp_selected xdp:hostile:ipv4; then
 	if [ ! -x "$sender" ]; then
 		pp_skip xdp:hostile:ipv4 "test/hostile_rdata not built"
 	else
+	# One more attempt when the first exchanged nothing at all: twice
+	# in full-suite runs on a loaded 2-CPU machine the pair never set
+	# up (both sides timed out, every forgery counted as a refused PDC
+	# opening), never when the case runs alone, loaded or not; not yet
+	# explained (docs/testing.md).
+	for attempt in 1 2; do
+		nfail0=$pp_nfail
 		hlog=$pp_tmp/hostile
 		port=4793
 		for ns in "$ns_srv" "$ns_cli"; do
@@ -431,6 +438,14 @@ if pp_selected xdp:hostile:ipv4; then
 		else
 			echo "  forged Response-with-Data dropped: rdata_unmatched $rd"
 		fi
+		[ "$pp_nfail" -eq "$nfail0" ] && break
+		if [ "$attempt" -eq 1 ] && [ "$rd" -eq 0 ]; then
+			echo "RETRY xdp:hostile:ipv4: the first attempt set up no PDC (see above); once more"
+			pp_nfail=$nfail0
+		else
+			break
+		fi
+	done
 	fi
 fi
 
