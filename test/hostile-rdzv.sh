@@ -146,6 +146,14 @@ if [ "$srd" -eq 0 ] && [ "$crd" -eq 0 ]; then
 		"the forgeries were not seen"
 	fail=1
 fi
+if [ $fail -ne 0 ] && [ "$srd" -eq 0 ] && [ "$crd" -eq 0 ] &&
+	[ -z "${UET_HOSTILE_RDZV_RETRY:-}" ]; then
+	# The pair never set up while the flood ran (seen in loaded CI
+	# runs, never alone; unexplained: docs/testing.md): once more.
+	echo "RETRY: hostile-rdzv: no PDC of the pair was set up; once more"
+	pp_cleanup 2>/dev/null || true
+	UET_HOSTILE_RDZV_RETRY=1 exec sh "$0" "$@"
+fi
 if [ $fail -ne 0 ]; then
 	echo "FAIL: hostile-rdzv"
 	exit 1
