@@ -17,7 +17,7 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
 	build-essential autoconf automake libtool pkg-config \
 	libfabric-dev libfabric-bin check libssl-dev binutils pandoc iproute2 tcpdump tshark \
-	iputils-ping \
+	iputils-ping gdb \
 	debhelper dpkg-dev fakeroot lintian \
 	clang libfuzzer-14-dev \
 	libxdp-dev libbpf-dev >/dev/null

@@ -95,9 +95,12 @@ done
 "$sender" "$sport" "$cport" 1 "$PP_TIMEOUT" "$SEED" "$GAP_US" "$MODES" \
 	>"$hlog" 2>&1 &
 hpid=$!
+# A hang shows where both sides were, before the timeout kills them.
+pp_watch $((PP_TIMEOUT - 8)) "$clog.hang" "$pp_cpid" "$pp_spid"
 pp_reap "$pp_cpid" "$PP_TIMEOUT"
 crc=$pp_rc
 pp_cpid=""
+pp_watch_stop
 kill "$hpid" 2>/dev/null
 wait "$hpid"
 hpid=""
@@ -141,6 +144,7 @@ for who in server client; do
 		pp_tail "$who" "$log"
 	fi
 done
+[ $fail -ne 0 ] && [ -s "$clog.hang" ] && cat "$clog.hang"
 if [ "$srd" -eq 0 ] && [ "$crd" -eq 0 ]; then
 	echo "no rdata_unmatched drop on either side:" \
 		"the forgeries were not seen"

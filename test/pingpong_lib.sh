@@ -84,6 +84,7 @@ pp_init() {
 
 # Stop the processes of a pair still running and remove the logs.
 pp_cleanup() {
+	pp_watch_stop
 	for pid in $pp_cpid $pp_spid; do
 		kill "$pid" 2>/dev/null
 	done
@@ -165,6 +166,61 @@ pp_reap() {
 	pp_rc=$?
 }
 
+# pp_bt_tree PID: where every fi_pingpong process under PID (its
+# timeout, env and ip netns exec wrappers included) is: each thread's
+# backtrace through gdb when there is one, each thread's kernel wait
+# channel otherwise.  For hangs, printed before the timeout kills them.
+pp_bt_tree() {
+	for p in $(pgrep -x fi_pingpong 2>/dev/null); do
+		a=$p
+		d=0
+		while [ "$d" -lt 8 ] && [ "$a" -gt 1 ] && [ "$a" != "$1" ]; do
+			a=$(awk '{ print $4 }' "/proc/$a/stat" 2>/dev/null)
+			a=${a:-1}
+			d=$((d + 1))
+		done
+		[ "$a" = "$1" ] || continue
+		echo "  --- fi_pingpong $p (under $1), still running:"
+		if command -v gdb >/dev/null 2>&1; then
+			timeout -k 2 30 gdb -p "$p" -batch -nx \
+				-ex 'thread apply all bt 25' </dev/null 2>&1 |
+				grep -E '^(Thread|#)' | sed 's/^/  | /'
+		fi
+		for t in /proc/"$p"/task/*; do
+			echo "  | task ${t##*/}: wchan $(cat "$t/wchan" 2>/dev/null)"
+		done
+	done
+}
+
+# pp_watch SECS OUT PID...: in the background, after SECS seconds, write
+# pp_bt_tree of each PID still alive to OUT (pp_watch_stop ends it
+# first; nothing is written when all ended in time).  pp_watch_pid holds
+# the watcher.
+pp_watch_pid=""
+pp_watch() {
+	secs=$1
+	out=$2
+	shift 2
+	(
+		n=$((secs * 5))
+		while [ "$n" -gt 0 ]; do
+			sleep 0.2
+			n=$((n - 1))
+		done
+		for p in "$@"; do
+			pp_alive "$p" && pp_bt_tree "$p"
+		done
+	) >"$out" 2>&1 </dev/null &
+	pp_watch_pid=$!
+}
+
+pp_watch_stop() {
+	[ -n "$pp_watch_pid" ] || return 0
+	kill "$pp_watch_pid" 2>/dev/null
+	wait "$pp_watch_pid" 2>/dev/null
+	pp_watch_pid=""
+}
+
 # pp_pin IFACE: the env arguments that bind the provider to IFACE, none
 # for "-" (the provider chooses, as deployed).
 pp_pin() {
@@ -226,6 +282,7 @@ pp_fail() {
 	echo "FAIL $pp_combo: $*"
 	[ -f "$pp_slog" ] && pp_tail server "$pp_slog"
 	[ -f "$pp_clog" ] && pp_tail client "$pp_clog"
+	[ -s "$pp_clog.hang" ] && cat "$pp_clog.hang"
 	pp_nfail=$((pp_nfail + 1))
 }
 

@@ -195,9 +195,13 @@ xdp_pair() {
 		"$prog" -p uet $cport "$@" "$dst" \
 		>"$pp_clog" 2>&1 &
 	pp_cpid=$!
+	# A hang shows where both sides were (pp_fail prints it).
+	rm -f "$pp_clog.hang"
+	pp_watch $((PP_TIMEOUT - 8)) "$pp_clog.hang" "$pp_cpid" "$pp_spid"
 	wait "$pp_cpid"
 	crc=$?
 	pp_cpid=""
+	pp_watch_stop
 	pp_reap "$pp_spid" 10
 	src=$pp_rc
 	pp_spid=""
