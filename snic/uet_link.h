@@ -111,8 +111,16 @@ struct uet_link_ops {
 	/* File descriptor that becomes readable when recv() may return
 	 * datagrams (for epoll), or -1 if the link has none. */
 	int (*fd)(struct uet_link *link);
-	/* Largest datagram (UDP payload) this link carries. */
+	/* Largest datagram (UDP payload) this link carries to any
+	 * destination. */
 	size_t (*mtu)(struct uet_link *link);
+	/* Optional (NULL: mtu() everywhere): the largest datagram to dst,
+	 * never below mtu().  UDP: larger where the kernel routes dst over
+	 * a path with a larger MTU, e.g. a destination on this host, which
+	 * goes through the loopback device whatever interface has its
+	 * address.  send() accepts datagrams to dst up to this size. */
+	size_t (*path_mtu)(struct uet_link *link,
+			   const struct uet_link_addr *dst);
 	/* The address peers send to in order to reach this link. */
 	int (*local_addr)(struct uet_link *link, struct uet_link_addr *addr);
 	/* Optional (NULL: none): move up to n unreachable-destination reports

@@ -120,7 +120,8 @@ struct uet_link_mem {
 	struct uet_link_mem_fabric *fab;	/* NULL after fabric_destroy */
 	struct uet_dlist fab_entry;
 	uint16_t port;
-	size_t mtu;
+	size_t mtu;			/* the fabric's: what send() takes */
+	size_t base_mtu;		/* what mtu() says (set_base_mtu) */
 	struct uet_dlist queue;		/* sorted by deliver_ns, stable */
 	struct uet_link_mem_dgram *held;	/* held back for reordering */
 	uint64_t held_release_ns;
@@ -547,7 +548,28 @@ static int uet_link_mem_fd(struct uet_link *link)
 
 static size_t uet_link_mem_mtu(struct uet_link *link)
 {
+	return uet_link_mem_of(link)->base_mtu;
+}
+
+/* Every destination is reached over the fabric's MTU. */
+static size_t uet_link_mem_path_mtu(struct uet_link *link,
+				    const struct uet_link_addr *dst)
+{
+	(void)dst;
 	return uet_link_mem_of(link)->mtu;
+}
+
+int uet_link_mem_set_base_mtu(struct uet_link *link, size_t mtu)
+{
+	struct uet_link_mem *lm;
+
+	if (!link || link->ops != &uet_link_mem_ops)
+		return -EINVAL;
+	lm = uet_link_mem_of(link);
+	if (!mtu || mtu > lm->mtu)
+		return -EINVAL;
+	lm->base_mtu = mtu;
+	return 0;
 }
 
 static int uet_link_mem_local_addr(struct uet_link *link,
@@ -604,6 +626,7 @@ static const struct uet_link_ops uet_link_mem_ops = {
 	.recv = uet_link_mem_recv,
 	.fd = uet_link_mem_fd,
 	.mtu = uet_link_mem_mtu,
+	.path_mtu = uet_link_mem_path_mtu,
 	.local_addr = uet_link_mem_local_addr,
 	.close = uet_link_mem_close,
 	.rx_writable = true,
@@ -794,6 +817,7 @@ int uet_link_mem_open(struct uet_link_mem_fabric *fab, uint16_t port,
 	lm->base.ops = &uet_link_mem_ops;
 	lm->fab = fab;
 	lm->mtu = fab->mtu;
+	lm->base_mtu = fab->mtu;
 	uet_dlist_init(&lm->queue);
 	uet_dlist_init(&lm->rx_done);
 

@@ -63,5 +63,10 @@ uint64_t uet_link_mem_fabric_next_delivery(
  * used on this fabric). */
 int uet_link_mem_open(struct uet_link_mem_fabric *fab, uint16_t port,
 		      struct uet_link **link);
+/* The link's mtu() becomes mtu (at most the fabric's) while its path_mtu()
+ * to every destination stays the fabric's: a host whose interface is
+ * narrower than the path to its peers (UDP: eth0 at 1500, peers on the
+ * same host reached through loopback).  Before a PDS uses the link. */
+int uet_link_mem_set_base_mtu(struct uet_link *link, size_t mtu);
 
 #endif /* UET_LINK_MEM_H */

@@ -64,6 +64,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "uet_clock.h"
+#include "uet_hashmap.h"
 #include "uet_link_udp.h"
 #include "uet_list.h"
 #include "uet_wire_consts.h"
@@ -114,11 +116,20 @@ union uet_link_udp_ctl {
 	struct cmsghdr align;
 };
 
+/* A destination host's path MTU (uet_link_udp_path_mtu). */
+struct uet_link_udp_path {
+	uint8_t key[UET_LINK_ADDR_KEY_LEN];	/* the port bytes zero */
+	size_t mtu;				/* 0: a free slot */
+	uint64_t until_ns;
+};
+
 struct uet_link_udp {
 	struct uet_link base;
 	int fd;
 	int family;
 	size_t mtu;
+	bool mtu_fixed;			/* cfg.mtu: mtu on every path */
+	struct uet_link_udp_path paths[UET_LINK_UDP_PATHS];
 	size_t stride;			/* distance between rx buffers */
 	uint8_t *rx_bufs;		/* UET_LINK_UDP_BATCH * stride */
 	struct uet_link_addr local;
@@ -171,8 +182,11 @@ static inline struct uet_link_udp *uet_link_udp_of(struct uet_link *link)
 
 /* ---- send ---- */
 
+static size_t uet_link_udp_path_of(struct uet_link_udp *lu,
+				   const struct uet_link_addr *dst);
+
 /* 0 when pkt may be sent on this link, else the negative errno. */
-static int uet_link_udp_check(const struct uet_link_udp *lu,
+static int uet_link_udp_check(struct uet_link_udp *lu,
 			      const struct uet_link_pkt *pkt)
 {
 	size_t len = 0;
@@ -187,10 +201,13 @@ static int uet_link_udp_check(const struct uet_link_udp *lu,
 	for (i = 0; i < pkt->iovcnt; i++) {
 		if (pkt->iov[i].iov_len && !pkt->iov[i].iov_base)
 			return -EINVAL;
-		if (pkt->iov[i].iov_len > lu->mtu - len)
+		if (pkt->iov[i].iov_len > lu->cap - len)
 			return -EMSGSIZE;
 		len += pkt->iov[i].iov_len;
 	}
+	/* Above mtu only where the path is wider (a table lookup). */
+	if (len > lu->mtu && len > uet_link_udp_path_of(lu, pkt->dst))
+		return -EMSGSIZE;
 	return 0;
 }
 
@@ -711,6 +728,86 @@ static size_t uet_link_udp_mtu(struct uet_link *link)
 	return uet_link_udp_of(link)->mtu;
 }
 
+/* ---- path MTU ---- */
+
+static void uet_link_udp_set_port(struct uet_link_addr *a, uint16_t port);
+static bool uet_link_udp_is_wildcard(const struct uet_link_addr *a);
+
+/* The MTU of the kernel's route from the link's address to dst, as a UDP
+ * payload: a datagram socket bound like the link's and connected to dst
+ * (no packet is sent).  0 when the kernel does not say. */
+static size_t uet_link_udp_route_mtu(const struct uet_link_udp *lu,
+				     const struct uet_link_addr *dst)
+{
+	struct uet_link_addr src;
+	size_t hdr = lu->family == AF_INET ? UET_LINK_UDP_HDR_V4 :
+					     UET_LINK_UDP_HDR_V6;
+	socklen_t olen = sizeof(int);
+	int fd, m = 0;
+
+	memset(&src, 0, sizeof(src));
+	src.len = sizeof(src.ss);
+	if (getsockname(lu->fd, (struct sockaddr *)&src.ss, &src.len) < 0)
+		return 0;
+	fd = socket(lu->family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	uet_link_udp_set_port(&src, 0);
+	if ((uet_link_udp_is_wildcard(&src) ||
+	     bind(fd, (struct sockaddr *)&src.ss, src.len) == 0) &&
+	    connect(fd, (const struct sockaddr *)&dst->ss, dst->len) == 0 &&
+	    getsockopt(fd, lu->family == AF_INET ? IPPROTO_IP : IPPROTO_IPV6,
+		       lu->family == AF_INET ? IP_MTU : IPV6_MTU, &m,
+		       &olen) < 0)
+		m = 0;
+	close(fd);
+	if (m <= 0 || (size_t)m <= hdr)
+		return 0;
+	return (size_t)m - hdr < lu->cap ? (size_t)m - hdr : lu->cap;
+}
+
+/*
+ * The largest datagram to dst: mtu, or the route's MTU where it is
+ * larger and mtu was not set.  One slot per destination host, chosen by
+ * hash (a colliding host takes the slot over), valid
+ * UET_LINK_UDP_PATH_TTL_NS; a miss asks the kernel.  The table is
+ * bounded, so destinations a peer makes us answer cannot grow it.
+ */
+static size_t uet_link_udp_path_of(struct uet_link_udp *lu,
+				   const struct uet_link_addr *dst)
+{
+	uint8_t key[UET_LINK_ADDR_KEY_LEN];
+	struct uet_link_udp_path *p;
+	uint64_t now;
+	size_t m;
+
+	if (lu->mtu_fixed || !dst || dst->ss.ss_family != lu->family ||
+	    uet_link_addr_key(dst, key))
+		return lu->mtu;
+	key[2] = key[3] = 0;		/* the host, any port */
+	p = &lu->paths[uet_hash_bytes(key, sizeof(key)) %
+		       UET_LINK_UDP_PATHS];
+	now = uet_clock_now_ns();
+	if (p->mtu && now < p->until_ns && !memcmp(p->key, key, sizeof(key)))
+		return p->mtu;
+	m = uet_link_udp_route_mtu(lu, dst);
+	lu->stats.path_probes++;
+	if (m > lu->mtu)
+		lu->stats.path_wide++;
+	else
+		m = lu->mtu;
+	memcpy(p->key, key, sizeof(key));
+	p->mtu = m;
+	p->until_ns = now + UET_LINK_UDP_PATH_TTL_NS;
+	return m;
+}
+
+static size_t uet_link_udp_path_mtu(struct uet_link *link,
+				    const struct uet_link_addr *dst)
+{
+	return uet_link_udp_path_of(uet_link_udp_of(link), dst);
+}
+
 static int uet_link_udp_local_addr(struct uet_link *link,
 				   struct uet_link_addr *addr)
 {
@@ -720,7 +817,6 @@ static int uet_link_udp_local_addr(struct uet_link *link,
 	return 0;
 }
 
-static void uet_link_udp_set_port(struct uet_link_addr *a, uint16_t port);
 static int uet_link_udp_sockbuf(int fd, int opt, int want);
 
 static void uet_link_udp_ent_close(struct uet_link_udp *lu)
@@ -902,6 +998,7 @@ static const struct uet_link_ops uet_link_udp_ops = {
 	.recv = uet_link_udp_recv,
 	.fd = uet_link_udp_fd,
 	.mtu = uet_link_udp_mtu,
+	.path_mtu = uet_link_udp_path_mtu,
 	.local_addr = uet_link_udp_local_addr,
 	.errors = uet_link_udp_errors,
 	.entropies = uet_link_udp_entropies,
@@ -1213,6 +1310,7 @@ int uet_link_udp_open(const struct uet_link_udp_cfg *cfg,
 	if (ret)
 		goto err_close_fd;
 	lu->mtu = cfg->mtu ? cfg->mtu : uet_link_udp_derive_mtu(lu->fd, &addr);
+	lu->mtu_fixed = cfg->mtu != 0;
 	lu->cap = cap;
 	if (!cfg->no_gso) {
 		/* Both are optional: a kernel without them gets plain UDP. */

@@ -14,7 +14,16 @@
  *           are up and carry an address of that family) minus the IP and
  *           UDP headers (28 bytes for IPv4, 48 for IPv6), capped at 65507
  *           (IPv4) / 65527 (IPv6); 1500 when the interface is not found.
- *           A non-zero value above the cap is -EINVAL.
+ *           A non-zero value above the cap is -EINVAL.  With mtu 0 a
+ *           destination the kernel routes over a path with a larger MTU
+ *           gets larger datagrams (path_mtu op): a destination on this
+ *           host goes through the loopback device, whatever interface
+ *           holds its address, so two NICs of one host on eth0 (1500)
+ *           exchange datagrams of up to 65507 bytes.  The kernel is asked
+ *           once per destination host (a UDP socket connected to it,
+ *           IP_MTU / IPV6_MTU), the answer kept UET_LINK_UDP_PATH_TTL_NS
+ *           in a table of UET_LINK_UDP_PATHS hosts.  A non-zero mtu is
+ *           the size for every destination.
  *   sndbuf, rcvbuf
  *           SO_SNDBUF / SO_RCVBUF in bytes when > 0 (failure is an
  *           error); otherwise 4 MiB is tried and a failure ignored (the
@@ -99,7 +108,13 @@ struct uet_link_udp_stats {
 	uint64_t icmp_err;		/* ICMP errors read (IP_RECVERR) */
 	uint64_t rx_ce;			/* datagrams that arrived ECN CE */
 	uint64_t tx_sprayed;		/* left from an entropy socket */
+	uint64_t path_probes;		/* path MTUs asked of the kernel */
+	uint64_t path_wide;		/* of them, larger than mtu */
 };
+
+/* Destination hosts whose path MTU is kept, and for how long. */
+#define UET_LINK_UDP_PATHS		32u
+#define UET_LINK_UDP_PATH_TTL_NS	5000000000ull
 
 /*
  * Open a UDP link.  Returns 0, or -EINVAL (bad cfg or host), -EADDRINUSE,

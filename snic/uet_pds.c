@@ -773,8 +773,31 @@ void uet_pds_destroy(struct uet_pds *pds)
 
 /* ---- send entry points ---- */
 
-static int uet_pds_pkt_check(const struct uet_pds *pds,
-			     const struct uet_pds_tx_pkt *pkt, size_t pds_len)
+size_t uet_pds_path_mtu(struct uet_pds *pds, const struct uet_link_addr *dst)
+{
+	size_t m;
+
+	if (!pds || !dst || !pds->link->ops->path_mtu)
+		return 0;
+	m = pds->link->ops->path_mtu(pds->link, dst);
+	return m > pds->mtu ? m : 0;
+}
+
+size_t uet_pds_reply_mtu(struct uet_pds *pds, void *rx_pdc)
+{
+	struct uet_pdc *pdc;
+
+	if (!pds || !rx_pdc)
+		return 0;
+	pdc = uet_pdc_from_handle(pds, rx_pdc);
+	return pdc ? uet_pds_path_mtu(pds, &pdc->peer) : 0;
+}
+
+/* pkt fits the path to dst (NULL: the link's MTU).  The path is looked
+ * up only for a datagram larger than the MTU. */
+static int uet_pds_pkt_check(struct uet_pds *pds,
+			     const struct uet_pds_tx_pkt *pkt, size_t pds_len,
+			     const struct uet_link_addr *dst)
 {
 	size_t total = pds_len + pkt->hdr_len;
 	unsigned int i;
@@ -788,7 +811,7 @@ static int uet_pds_pkt_check(const struct uet_pds *pds,
 			return -EINVAL;
 		total += pkt->iov[i].iov_len;
 	}
-	if (total > pds->mtu)
+	if (total > pds->mtu && total > uet_pds_path_mtu(pds, dst))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -856,7 +879,7 @@ int uet_pds_send(struct uet_pds *pds, const struct uet_pds_key *key,
 	if (pds->destroying)
 		return -ECANCELED;
 	pds_len = uet_pds_mode_hdr_len(pds, key->mode);
-	ret = uet_pds_pkt_check(pds, pkt, pds_len);
+	ret = uet_pds_pkt_check(pds, pkt, pds_len, &key->dst);
 	if (ret)
 		return ret;
 	uet_pds_pkt_init(pkt, key->mode);
@@ -897,7 +920,8 @@ int uet_pds_send_reply(struct uet_pds *pds, void *rx_pdc,
 	pdc = uet_pdc_from_handle(pds, rx_pdc);
 	if (!pdc || !pdc->rpdcid || pdc->state == UET_PDC_CLOSE_ACK_WAIT)
 		return -ENOTCONN;
-	ret = uet_pds_pkt_check(pds, pkt, UET_PDS_RUD_ROD_REQ_LEN);
+	ret = uet_pds_pkt_check(pds, pkt, UET_PDS_RUD_ROD_REQ_LEN,
+				&pdc->peer);
 	if (ret)
 		return ret;
 	uet_pds_pkt_init(pkt, pdc->mode);

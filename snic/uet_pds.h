@@ -257,6 +257,15 @@ int uet_pds_send(struct uet_pds *pds, const struct uet_pds_key *key,
 int uet_pds_send_reply(struct uet_pds *pds, void *rx_pdc,
 		       struct uet_pds_tx_pkt *pkt, uint64_t now);
 
+/* The largest datagram (PDS and SES headers, payload) to dst where the
+ * link's path to it is wider than the link's MTU (struct uet_link_ops
+ * path_mtu), else 0.  A system call only when the link has not asked the
+ * kernel about dst's host lately. */
+size_t uet_pds_path_mtu(struct uet_pds *pds, const struct uet_link_addr *dst);
+/* The same for the peer of a received request's PDC (rx_pdc of
+ * uet_pds_send_reply); 0 when the PDC is gone. */
+size_t uet_pds_reply_mtu(struct uet_pds *pds, void *rx_pdc);
+
 /* The PDC a packet handed to uet_pds_send() went out on, as
  * uet_pds_rx_info.pdc names it for the packets that arrive on it; NULL
  * for RUDI and UUD. */

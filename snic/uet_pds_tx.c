@@ -197,7 +197,7 @@ static void uet_pdc_tlp_arm(const struct uet_pds *pds, struct uet_pdc *pdc,
 
 /* Whether pkt, sent with a RUD/ROD header, leaves the 16 bytes of a
  * RUD_CC/ROD_CC header's CC state below the MTU (CSIG). */
-static bool uet_pdc_csig_room(const struct uet_pds *pds,
+static bool uet_pdc_csig_room(struct uet_pds *pds, const struct uet_pdc *pdc,
 			      const struct uet_pds_tx_pkt *pkt)
 {
 	size_t total = UET_PDS_RUD_ROD_CC_REQ_LEN + pkt->hdr_len;
@@ -205,7 +205,7 @@ static bool uet_pdc_csig_room(const struct uet_pds *pds,
 
 	for (i = 0; i < pkt->iovcnt; i++)
 		total += pkt->iov[i].iov_len;
-	return total <= pds->mtu;
+	return total <= pds->mtu || total <= uet_pds_path_mtu(pds, &pdc->peer);
 }
 
 int uet_pdc_send(struct uet_pds *pds, struct uet_pdc *pdc,
@@ -234,7 +234,7 @@ int uet_pdc_send(struct uet_pds *pds, struct uet_pdc *pdc,
 	pkt->priv.pds_len = UET_PDS_RUD_ROD_REQ_LEN;
 	/* CSIG: UE+ only (UE 1.0.1's CC request has no CC state) */
 	if (pds->cfg.cc_csig && pdc->ccd && pds->cfg.wire == UET_WIRE_UEPLUS &&
-	    uet_pdc_csig_room(pds, pkt))
+	    uet_pdc_csig_room(pds, pdc, pkt))
 		pkt->priv.pds_len = UET_PDS_RUD_ROD_CC_REQ_LEN;	/* CSIG */
 	memcpy(hb->bytes + pkt->priv.pds_len, pkt->hdr, pkt->hdr_len);
 	pkt->priv.pdc = pdc;

@@ -391,6 +391,7 @@ static void ses_pools_destroy(struct uet_ses *ses)
 	uet_bufpool_destroy(&ses->rxs_pool);
 	uet_bufpool_destroy(&ses->rmarx_pool);
 	uet_bufpool_destroy(&ses->bounce_pool);
+	uet_bufpool_destroy(&ses->bounce_big_pool);
 }
 
 static int ses_pools_init(struct uet_ses *ses)
@@ -412,6 +413,7 @@ static int ses_pools_init(struct uet_ses *ses)
 		{ &ses->rxs_pool, sizeof(struct uet_ses_rxs), 16 },
 		{ &ses->rmarx_pool, sizeof(struct uet_ses_rma_rx), 16 },
 		{ &ses->bounce_pool, (size_t)ses->pay_rdata, 16 },
+		{ &ses->bounce_big_pool, UET_SES_SMALL_LEN_MAX, 4 },
 	};
 	struct uet_bufpool_attr attr;
 	size_t i;
@@ -448,13 +450,20 @@ static void ses_free(struct uet_ses *ses)
 	free(ses);
 }
 
+uint64_t uet_ses_path_pay(size_t mtu, size_t hdr)
+{
+	uint64_t avail = mtu > UET_SES_PDS_HDR_LEN + hdr ?
+			 mtu - UET_SES_PDS_HDR_LEN - hdr : 0;
+
+	return ses_min(avail, UET_SES_SMALL_LEN_MAX);
+}
+
 int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,
 		   struct uet_pds *pds, const struct uet_ses_upcalls *up,
 		   void *up_ctx)
 {
 	enum uet_wire_prof wp;
 	struct uet_ses *ses;
-	uint64_t avail;
 	int ret;
 
 	if (!out || !cfg || !pds || !up || !up->send_done || !up->recv_done)
@@ -476,20 +485,15 @@ int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,
 	ses->mr_rng = cfg->key_seed;
 
 	/* Header sizes are the wire profile's (wire/). */
-	avail = cfg->mtu - UET_SES_PDS_HDR_LEN;
-	ses->pay_small = ses_min(avail - uet_ses_format_len(wp,
-							    UET_SES_FMT_SMALL_MSG),
-				 UET_SES_SMALL_LEN_MAX);
-	ses->pay_std = ses_min(avail - uet_ses_format_len(wp,
-							  UET_SES_FMT_STD_SOM1),
-			       UET_SES_SMALL_LEN_MAX);
-	ses->pay_rdzv = ses_min(avail -
-				uet_ses_format_len(wp, UET_SES_FMT_STD_SOM1) -
-				uet_ses_ext_len(wp, UET_SES_EXT_RDZV),
-				UET_SES_SMALL_LEN_MAX);
-	ses->pay_rdata = ses_min(avail - uet_ses_format_len(wp,
-							    UET_SES_FMT_RSP_DATA),
-				 UET_SES_SMALL_LEN_MAX);
+	ses->pay_small = uet_ses_path_pay(cfg->mtu,
+		uet_ses_format_len(wp, UET_SES_FMT_SMALL_MSG));
+	ses->pay_std = uet_ses_path_pay(cfg->mtu,
+		uet_ses_format_len(wp, UET_SES_FMT_STD_SOM1));
+	ses->pay_rdzv = uet_ses_path_pay(cfg->mtu,
+		uet_ses_format_len(wp, UET_SES_FMT_STD_SOM1) +
+		uet_ses_ext_len(wp, UET_SES_EXT_RDZV));
+	ses->pay_rdata = uet_ses_path_pay(cfg->mtu,
+		uet_ses_format_len(wp, UET_SES_FMT_RSP_DATA));
 	ses->notice_len = uet_ses_format_len(wp, UET_SES_FMT_RSP) +
 			  UET_SES_NOTICE_KEY_LEN;
 

@@ -288,6 +288,10 @@ struct uet_ses_send_op {
 	uint64_t len;
 	uint64_t next_off;		/* first byte not yet packetised */
 	uint64_t eager_len;		/* rendezvous: bytes in packet 1 */
+	/* Payload per packet on the path to the target (its path MTU,
+	 * uet_ses_path_pay): standard packets, Responses with Data. */
+	uint64_t pay_std;
+	uint64_t pay_rdata;
 	bool built_all;			/* every packet built */
 	bool stop;			/* build no more (error, cancel) */
 	bool notice;			/* rendezvous: the target finished */
@@ -439,6 +443,7 @@ struct uet_ses_reply {
 	uint64_t off;			/* offset in the send buffer */
 	uint64_t len;
 	uint64_t next;			/* bytes built */
+	uint64_t pay;			/* payload per packet to the reader */
 	unsigned int pkts_out;
 	bool stop;
 	/* Stopped early: one Response with Data carrying this code (and
@@ -564,6 +569,9 @@ struct uet_ses {
 	struct uet_bufpool rxs_pool;
 	struct uet_bufpool rmarx_pool;
 	struct uet_bufpool bounce_pool;	/* pay_rdata bytes each */
+	/* UET_SES_SMALL_LEN_MAX bytes each: the payload of a packet larger
+	 * than pay_rdata (a wider path, uet_ses_path_pay) */
+	struct uet_bufpool bounce_big_pool;
 
 	size_t pkts_in_pds;		/* packets PDS owns */
 	unsigned int depth;		/* nesting of SES entry points */
@@ -667,7 +675,17 @@ void uet_ses_send_op_address(const struct uet_ses *ses,
 			     struct uet_ses_ep *ep,
 			     const struct uet_ses_addr *dst);
 /* The transmit entry and lists of a new send/RMA/atomic op. */
-void uet_ses_send_op_init(struct uet_ses_send_op *op);
+void uet_ses_send_op_init(struct uet_ses *ses, struct uet_ses_send_op *op);
+/* Payload of a packet with hdr bytes of SES header (and every extension)
+ * on a path carrying datagrams of mtu bytes, within the 14-bit length. */
+uint64_t uet_ses_path_pay(size_t mtu, size_t hdr);
+/* The bounce pool for a packet payload of len bytes. */
+static inline struct uet_bufpool *uet_ses_bounce_pool(struct uet_ses *ses,
+						      uint64_t len)
+{
+	return len > ses->pay_rdata ? &ses->bounce_big_pool :
+				      &ses->bounce_pool;
+}
 /* op is accepted: on ses->sends and the transmit queue, and pushed. */
 void uet_ses_send_op_start(struct uet_ses *ses, struct uet_ses_send_op *op);
 void uet_ses_pds_tx_done(void *ctx, struct uet_pds_tx_pkt *pdspkt,
@@ -820,7 +838,7 @@ void uet_ses_mr_pkt_del(struct uet_ses_pkt *pkt);
 int uet_ses_rma_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		      struct uet_ses_pkt **out);
 /* Bytes per UET_READ of an RMA read (the last one may have fewer). */
-uint64_t uet_ses_rma_read_chunk(const struct uet_ses *ses, uint64_t op_len);
+uint64_t uet_ses_rma_read_chunk(uint64_t pay_rdata, uint64_t op_len);
 /* op stopped: its READs are orphaned (answers to them are ignored). */
 void uet_ses_rma_stop(struct uet_ses *ses, struct uet_ses_send_op *op);
 /* op is finishing: its message_id goes. */

@@ -336,7 +336,8 @@ static int ses_mr_pkts_copy(struct uet_ses *ses, struct uet_ses_mr *mr)
 	unsigned int i;
 
 	uet_dlist_foreach_entry(&mr->pkts, pkt, mr_entry) {
-		pkt->bounce = uet_bufpool_get(&ses->bounce_pool);
+		pkt->bounce = uet_bufpool_get(uet_ses_bounce_pool(ses,
+								  pkt->len));
 		if (!pkt->bounce)
 			goto err_put_bounces;
 	}
@@ -360,7 +361,8 @@ err_put_bounces:
 	uet_dlist_foreach_entry(&mr->pkts, undo, mr_entry) {
 		if (undo == pkt)
 			break;
-		uet_bufpool_put(&ses->bounce_pool, undo->bounce);
+		uet_bufpool_put(uet_ses_bounce_pool(ses, undo->len),
+				undo->bounce);
 		undo->bounce = NULL;
 	}
 	UET_WARN(UET_LOG_MR,

@@ -393,6 +393,15 @@ struct uet_ses_reply *uet_ses_reply_new(struct uet_ses *ses,
 	rp->read_msg_id = read_msg_id;
 	rp->job_id = job_id;
 	rp->len = len;
+	rp->pay = ses->pay_rdata;
+	if (len > ses->pay_rdata) {
+		size_t mtu = uet_pds_reply_mtu(ses->pds, info->pdc);
+
+		if (mtu > ses->cfg.mtu)
+			rp->pay = uet_ses_path_pay(mtu,
+				uet_ses_format_len(ses->cfg.wire,
+						   UET_SES_FMT_RSP_DATA));
+	}
 	return rp;
 }
 
@@ -417,8 +426,8 @@ int uet_ses_reply_build(struct uet_ses *ses, struct uet_ses_reply *rp,
 	pkt = uet_ses_pkt_get(ses, UET_SES_PKT_REPLY, rp);
 	if (!pkt)
 		return -EAGAIN;
-	if (max > ses->pay_rdata)
-		max = ses->pay_rdata;
+	if (max > rp->pay)
+		max = rp->pay;
 	if (rp->stop) {
 		plen = 0;	/* the error answer: no data */
 	} else if (op) {

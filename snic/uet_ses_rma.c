@@ -123,7 +123,7 @@ static int ses_rma_write_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 	if (!pkt)
 		return -EAGAIN;
 	p = &pkt->pds;
-	plen = uet_ses_iov_gather(op->iov, op->iovcnt, off, ses->pay_std,
+	plen = uet_ses_iov_gather(op->iov, op->iovcnt, off, op->pay_std,
 				  p->iov, UET_PDS_TX_MAX_IOV, &p->iovcnt);
 	if (!plen && op->len) {
 		uet_ses_pkt_put(ses, pkt);
@@ -222,15 +222,15 @@ static void ses_rma_read_attach(struct uet_ses_send_op *op,
  * up to UET_SES_RMA_READ_MAX (request_length is 32 bits: one request per
  * fi_read of up to 4 MiB); a larger one in the fewest requests of at most
  * UET_SES_RMA_READ_MAX rounded down to whole Response-with-Data payloads
- * (the target's, taken to be ours: both ends run one MTU), of equal
+ * (the target's, taken to be ours on the path to it), of equal
  * length rounded up to whole payloads, so that every reply but the
  * operation's last is full.  Requests of 64 KiB were 17 per MiB on
  * loopback, each with its own SES response and an immediate ACK of its
  * last reply (docs/performance.md, "RMA read (issue 18, fourth pass)").
  */
-uint64_t uet_ses_rma_read_chunk(const struct uet_ses *ses, uint64_t op_len)
+uint64_t uet_ses_rma_read_chunk(uint64_t pay_rdata, uint64_t op_len)
 {
-	uint64_t p = ses->pay_rdata, m = UET_SES_RMA_READ_MAX, n, c;
+	uint64_t p = pay_rdata, m = UET_SES_RMA_READ_MAX, n, c;
 
 	if (op_len <= m)
 		return op_len ? op_len : 1;
@@ -252,7 +252,7 @@ static int ses_rma_read_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 	uint64_t len = op->len - op->next_off, chunk;
 	ssize_t n;
 
-	chunk = uet_ses_rma_read_chunk(ses, op->len);
+	chunk = uet_ses_rma_read_chunk(op->pay_rdata, op->len);
 	if (len > chunk)
 		len = chunk;
 	rd = ses_rma_read_new(ses, op, &pkt);
@@ -312,7 +312,8 @@ static int ses_rma_amo_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		/* The operand is copied: any number of iovec pieces. */
 		size_t at = mswap ? op->len : 0;
 
-		pkt->bounce = uet_bufpool_get(&ses->bounce_pool);
+		pkt->bounce = uet_bufpool_get(uet_ses_bounce_pool(ses,
+								  at + op->len));
 		ret = -EAGAIN;
 		if (!pkt->bounce)
 			goto err_drop;
@@ -524,7 +525,7 @@ int uet_ses_rma(struct uet_ses *ses, const struct uet_ses_rma_req *req,
 	op->amo_op = req->amo_op;
 	op->amo_dtype = req->amo_dtype;
 	memcpy(op->compare, req->compare, sizeof(op->compare));
-	uet_ses_send_op_init(op);
+	uet_ses_send_op_init(ses, op);
 
 	ses->rma_ops++;
 	ses->stats.rma_tx++;

@@ -238,7 +238,8 @@ void uet_ses_pkt_put(struct uet_ses *ses, struct uet_ses_pkt *pkt)
 {
 	uet_ses_mr_pkt_del(pkt);
 	if (pkt->bounce)
-		uet_bufpool_put(&ses->bounce_pool, pkt->bounce);
+		uet_bufpool_put(uet_ses_bounce_pool(ses, pkt->len),
+				pkt->bounce);
 	uet_bufpool_put(&ses->pkt_pool, pkt);
 }
 
@@ -778,9 +779,9 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 	if (op->small)
 		max = op->len;
 	else if (off == 0)
-		max = op->rdzv ? op->eager_len : ses->pay_std;
+		max = op->rdzv ? op->eager_len : op->pay_std;
 	else
-		max = ses->pay_std;
+		max = op->pay_std;
 	plen = uet_ses_iov_gather(op->iov, op->iovcnt, off, max, p->iov,
 				  UET_PDS_TX_MAX_IOV, &p->iovcnt);
 	if (!plen && op->len) {
@@ -907,8 +908,26 @@ static bool ses_fits_one_pkt(const struct uet_ses_send_op *op,
 				  UET_PDS_TX_MAX_IOV, &cnt) == op->len;
 }
 
-void uet_ses_send_op_init(struct uet_ses_send_op *op)
+/* An operation whose payload fits one standard packet of the link's MTU
+ * (pay_std <= pay_rdata) never asks for its path: the lookup is for the
+ * multi-packet ones. */
+void uet_ses_send_op_init(struct uet_ses *ses, struct uet_ses_send_op *op)
 {
+	size_t mtu;
+
+	op->pay_std = ses->pay_std;
+	op->pay_rdata = ses->pay_rdata;
+	if (op->len > ses->pay_std) {
+		mtu = uet_pds_path_mtu(ses->pds, &op->key.dst);
+		if (mtu > ses->cfg.mtu) {
+			op->pay_std = uet_ses_path_pay(mtu,
+				uet_ses_format_len(ses->cfg.wire,
+						   UET_SES_FMT_STD_SOM1));
+			op->pay_rdata = uet_ses_path_pay(mtu,
+				uet_ses_format_len(ses->cfg.wire,
+						   UET_SES_FMT_RSP_DATA));
+		}
+	}
 	op->txi.type = UET_SES_TXI_SEND;
 	uet_dlist_init(&op->txi.entry);
 	uet_dlist_init(&op->replies);
@@ -999,7 +1018,7 @@ int uet_ses_send(struct uet_ses *ses, const struct uet_ses_send_req *req,
 	op->dc = req->dc;
 	op->op_ctx = req->op_ctx;
 	op->rc = UET_RC_OK;
-	uet_ses_send_op_init(op);
+	uet_ses_send_op_init(ses, op);
 
 	pull_ok = op->key.mode == UET_PDS_MODE_RUD ||
 		  op->key.mode == UET_PDS_MODE_ROD;

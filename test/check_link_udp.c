@@ -690,6 +690,71 @@ START_TEST(test_mtu)
 }
 END_TEST
 
+/*
+ * The path MTU to a destination on this host: the loopback device's
+ * (65536 less the headers, capped) whatever the link's own mtu is; asked
+ * of the kernel once per host, not per port.  A link bound to the
+ * wildcard address has the smallest MTU of the interfaces that are up
+ * (1500 on a host with an Ethernet interface): there, a datagram of the
+ * path's size reaches a peer on 127.0.0.1 / ::1 intact, one byte more
+ * is refused.  A configured mtu holds on every path.
+ */
+static void path_mtu(const char *any, const char *loop, size_t cap)
+{
+	static uint8_t buf[65536];
+	struct uet_link_udp_stats st;
+	struct uet_link *w, *r, *f;
+	struct uet_link_addr dst, other;
+	struct uet_link_pkt pkt;
+	struct uet_link_rx rx;
+	size_t m, p;
+
+	w = open_link(any, 0, 0);
+	r = open_link(loop, 0, 0);
+	dst = addr_of(r);
+	ck_assert_int_eq(uet_link_addr_from_str(&other, loop,
+						(uint16_t)(port_of(&dst) ^ 1)),
+			 0);
+	m = w->ops->mtu(w);
+	ck_assert_ptr_nonnull(w->ops->path_mtu);
+	p = w->ops->path_mtu(w, &dst);
+	ck_assert_uint_gt(p, 60000);
+	ck_assert_uint_le(p, cap);
+	ck_assert_uint_ge(p, m);
+	ck_assert_uint_eq(w->ops->path_mtu(w, &other), p);
+	ck_assert_int_eq(uet_link_udp_get_stats(w, &st), 0);
+	ck_assert_uint_eq(st.path_probes, 1);
+	ck_assert_uint_eq(st.path_wide, m < p);
+
+	uet_test_fill(buf, p, 91);
+	make_pkt(&pkt, &dst, buf, p, 3);
+	ck_assert_int_eq(w->ops->send(w, &pkt, 1), 1);
+	recv_one(r, &rx);
+	ck_assert_uint_eq(rx.len, p);
+	ck_assert(same_bytes(rx.buf, rx.len, 91));
+	make_pkt(&pkt, &dst, buf, p + 1, 2);
+	ck_assert_int_eq(w->ops->send(w, &pkt, 1), -EMSGSIZE);
+	ck_assert_int_eq(uet_link_udp_get_stats(w, &st), 0);
+	ck_assert_uint_eq(st.path_probes, 1);
+
+	f = open_link(any, 0, 1200);
+	ck_assert_uint_eq(f->ops->path_mtu(f, &dst), 1200);
+	make_pkt(&pkt, &dst, buf, 1201, 1);
+	ck_assert_int_eq(f->ops->send(f, &pkt, 1), -EMSGSIZE);
+	ck_assert_int_eq(uet_link_udp_get_stats(f, &st), 0);
+	ck_assert_uint_eq(st.path_probes, 0);
+	f->ops->close(f);
+	w->ops->close(w);
+	r->ops->close(r);
+}
+
+START_TEST(test_path_mtu)
+{
+	path_mtu("0.0.0.0", "127.0.0.1", UET_LINK_UDP_MAX_PAYLOAD_V4);
+	path_mtu("::", "::1", UET_LINK_UDP_MAX_PAYLOAD_V6);
+}
+END_TEST
+
 /* A wildcard bind reports the loopback address and is reachable there. */
 static void wildcard(const char *any, const char *loop, size_t cap)
 {
@@ -1275,6 +1340,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, test_port_rules_v4);
 	tcase_add_test(tc, test_port_rules_v6);
 	tcase_add_test(tc, test_mtu);
+	tcase_add_test(tc, test_path_mtu);
 	tcase_add_test(tc, test_wildcard);
 	tcase_add_test(tc, test_empty_and_poll);
 	tcase_add_test(tc, test_errors);

@@ -55,6 +55,7 @@ struct fx {
 	uint64_t now;
 	uintptr_t seq;			/* for unique op_ctx values */
 	struct uet_ses_cfg cfg;
+	size_t path_mtu;		/* fake_net_cfg.path_mtu */
 };
 
 /* A fresh op_ctx (helpers called repeatedly must not reuse a stack
@@ -100,8 +101,10 @@ static void test_cfg(struct uet_ses_cfg *cfg)
 	cfg->rdzv_threshold = 16 * KIB;
 }
 
-static struct fx *fx_new(const struct uet_ses_cfg *cfg, uint8_t order,
-			 unsigned int window, unsigned int nodes)
+/* path_mtu: every destination's (fake_net_cfg.path_mtu). */
+static struct fx *fx_new_path(const struct uet_ses_cfg *cfg, uint8_t order,
+			      unsigned int window, unsigned int nodes,
+			      size_t path_mtu)
 {
 	static const char *const ip[MAX_NODES] = {
 		"127.0.0.1", "127.0.0.2", "127.0.0.3"
@@ -117,8 +120,10 @@ static struct fx *fx_new(const struct uet_ses_cfg *cfg, uint8_t order,
 	nc.window = window;
 	nc.order = order;
 	nc.rsp_drop_pct = order == FAKE_SHUFFLE ? 30 : 0;
+	nc.path_mtu = path_mtu;
 	ck_assert_int_eq(fake_net_create(&fx->net, &nc), 0);
 	fx->cfg = *cfg;
+	fx->path_mtu = path_mtu;
 	fx->nn = nodes;
 	fx->now = 1000000;
 	for (i = 0; i < nodes; i++) {
@@ -136,6 +141,12 @@ static struct fx *fx_new(const struct uet_ses_cfg *cfg, uint8_t order,
 		n->addr.ri = 0x20 + i;
 	}
 	return fx;
+}
+
+static struct fx *fx_new(const struct uet_ses_cfg *cfg, uint8_t order,
+			 unsigned int window, unsigned int nodes)
+{
+	return fx_new_path(cfg, order, window, nodes, 0);
 }
 
 static void fx_free(struct fx *fx)
@@ -310,17 +321,23 @@ static void check_src(const struct uet_ses_recv_cmpl *rc,
 /*
  * An RMA read's last UET_READ: the whole read up to UET_SES_RMA_READ_MAX,
  * else the rest after the fewest requests of equal length (rounded up to
- * whole Response-with-Data payloads) of at most UET_SES_RMA_READ_MAX.
+ * whole Response-with-Data payloads of pay bytes) of at most
+ * UET_SES_RMA_READ_MAX.
  */
-static uint64_t read_last_len(uint64_t len)
+static uint64_t read_last_len_pay(uint64_t len, uint64_t pay)
 {
-	uint64_t m = UET_SES_RMA_READ_MAX / PAY_RDATA * PAY_RDATA, n, c;
+	uint64_t m = UET_SES_RMA_READ_MAX / pay * pay, n, c;
 
 	if (len <= UET_SES_RMA_READ_MAX)
 		return len;
 	n = (len + m - 1) / m;
-	c = ((len + n - 1) / n + PAY_RDATA - 1) / PAY_RDATA * PAY_RDATA;
+	c = ((len + n - 1) / n + pay - 1) / pay * pay;
 	return len - (n - 1) * c;
+}
+
+static uint64_t read_last_len(uint64_t len)
+{
+	return read_last_len_pay(len, PAY_RDATA);
 }
 
 static const size_t sizes[] = {
@@ -446,6 +463,73 @@ START_TEST(test_sizes_unexpected)
 	/* The largest eager message buffered: 16 KiB. */
 	ck_assert_uint_eq(sb.unexp_bytes_hwm, 16 * KIB);
 	fx_free(fx);
+}
+END_TEST
+
+/* The largest SES packet (header and payload) the fake net carried. */
+static void maxlen_tap(void *arg, const struct uet_link_addr *from,
+		       const struct uet_link_addr *to, uint8_t mode,
+		       uint8_t next_hdr, const uint8_t *ses, size_t len,
+		       int rx_ret)
+{
+	size_t *max = arg;
+
+	(void)from;
+	(void)to;
+	(void)mode;
+	(void)next_hdr;
+	(void)ses;
+	(void)rx_ret;
+	if (len > *max)
+		*max = len;
+}
+
+/* Packets A sends for one message of len bytes (expected or not). */
+static uint64_t pkts_for(struct fx *fx, size_t len, bool expected)
+{
+	uint64_t before = stats(&fx->n[0]).pkts_tx;
+
+	one_message(fx, len, true, false, expected, 3, 2);
+	return stats(&fx->n[0]).pkts_tx - before;
+}
+
+/*
+ * The link's MTU is 1500 but the path to the peer carries 65507-byte
+ * datagrams (a peer on the same host, reached through loopback): the
+ * packets of every multi-packet message and of every rendezvous pull's
+ * replies are path-sized (payload up to the 14-bit limit, 16383), the
+ * single-packet ones and the rendezvous eager part stay as they were,
+ * and the bytes arrive intact in every order.
+ */
+START_TEST(test_sizes_wide_path)
+{
+	static const uint8_t orders[] = { FAKE_FIFO, FAKE_SHUFFLE };
+	struct uet_ses_cfg cfg;
+	struct fx *fx;
+	size_t i, o, max;
+
+	test_cfg(&cfg);
+	for (o = 0; o < sizeof(orders); o++) {
+		fx = fx_new_path(&cfg, orders[o], 64, 2, 65507);
+		max = 0;
+		fake_net_set_tap(fx->net, maxlen_tap, &max);
+		for (i = 0; i < NSIZES; i++) {
+			one_message(fx, sizes[i], false, i & 1, true, 1, 1);
+			one_message(fx, sizes[i], true, true, false, 5, 3);
+		}
+		ck_assert_uint_gt(max, PAY_STD + 44);
+		ck_assert_uint_le(max, UET_SES_SMALL_LEN_MAX + 44);
+		/* One packet as before; 16 KiB eager: 2 packets, not 12. */
+		ck_assert_uint_eq(pkts_for(fx, PAY_SMALL, true), 1);
+		ck_assert_uint_eq(pkts_for(fx, 16 * KIB, true), 2);
+		ck_assert_uint_eq(pkts_for(fx, 16 * KIB, false), 2);
+		/* 4 MiB by rendezvous: the pulls' replies, at most 5 per
+		 * 64 KiB pull (2966 at the link's MTU). */
+		ck_assert_uint_le(pkts_for(fx, 4 * MIB, true),
+				  1 + 5 * (4 * MIB / UET_SES_READ_CHUNK));
+		ck_assert_uint_eq(stats(&fx->n[1]).bad_hdr, 0);
+		fx_free(fx);
+	}
 }
 END_TEST
 
@@ -2921,7 +3005,9 @@ static void rma_roundtrip(struct fx *fx, size_t len, bool virt,
 	e = &b->ev[nev + 1];
 	/* Reported once, for the operation's last UET_READ. */
 	ck_assert_uint_eq(e->kind, UET_SES_RMA_READ);
-	ck_assert_uint_eq(e->len, read_last_len(len));
+	ck_assert_uint_eq(e->len, fx->path_mtu ?
+			  read_last_len_pay(len, UET_SES_SMALL_LEN_MAX) :
+			  read_last_len(len));
 	ck_assert_uint_eq(e->addr + e->len, (uint64_t)(uintptr_t)(mem + pad) +
 			  len);
 	ck_assert(!e->has_data);
@@ -2959,6 +3045,38 @@ static void rma_sizes_run(uint8_t order)
 START_TEST(test_rma_sizes)
 {
 	rma_sizes_run(FAKE_FIFO);
+}
+END_TEST
+
+/*
+ * RMA over a path wider than the link (fake_net_cfg.path_mtu): writes
+ * and read replies go in packets of up to 16383 payload bytes, in order
+ * and shuffled; the bytes arrive intact.
+ */
+START_TEST(test_rma_wide_path)
+{
+	static const uint8_t orders[] = { FAKE_FIFO, FAKE_SHUFFLE };
+	struct uet_ses_cfg cfg;
+	uint64_t ta, tb, per;
+	struct fx *fx;
+	size_t o;
+
+	test_cfg(&cfg);
+	for (o = 0; o < sizeof(orders); o++) {
+		fx = fx_new_path(&cfg, orders[o], 64, 2, 65507);
+		rma_roundtrip(fx, 100000, false, 3, 2);
+		ta = stats(&fx->n[0]).pkts_tx;
+		tb = stats(&fx->n[1]).pkts_tx;
+		rma_roundtrip(fx, MIB, o & 1, 5, 7);
+		/* 1 MiB in 65 packets each way (741 at the link's MTU) */
+		per = (MIB + UET_SES_SMALL_LEN_MAX - 1) /
+		      UET_SES_SMALL_LEN_MAX;
+		ck_assert_uint_eq(stats(&fx->n[0]).pkts_tx - ta, per + 1);
+		ck_assert_uint_le(stats(&fx->n[1]).pkts_tx - tb, per);
+		rma_roundtrip(fx, 4 * MIB + 3, true, 1, 1);
+		ck_assert_uint_eq(stats(&fx->n[1]).bad_hdr, 0);
+		fx_free(fx);
+	}
 }
 END_TEST
 
@@ -3730,6 +3848,7 @@ static Suite *ses_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_sizes_expected);
 	tcase_add_test(tc, test_sizes_unexpected);
+	tcase_add_test(tc, test_sizes_wide_path);
 	tcase_add_test(tc, test_unexpected_batch);
 	tcase_add_test(tc, test_ignore_bits);
 	tcase_add_test(tc, test_directed);
@@ -3767,6 +3886,7 @@ static Suite *ses_suite(void)
 	tcase_add_test(tc, test_order_timeout);
 	tcase_add_test(tc, test_order_first_lost);
 	tcase_add_test(tc, test_rma_sizes);
+	tcase_add_test(tc, test_rma_wide_path);
 	tcase_add_test(tc, test_rma_reorder);
 	tcase_add_test(tc, test_rma_read_iov);
 	tcase_add_test(tc, test_rma_event);

@@ -313,6 +313,18 @@ int uet_pds_send_reply(struct uet_pds *pds, void *rx_pdc,
 	return fake_queue(pds, pdc, pkt, UET_PDS_MODE_RUD);
 }
 
+size_t uet_pds_path_mtu(struct uet_pds *pds, const struct uet_link_addr *dst)
+{
+	(void)dst;
+	return pds->net->cfg.path_mtu;
+}
+
+size_t uet_pds_reply_mtu(struct uet_pds *pds, void *rx_pdc)
+{
+	(void)rx_pdc;
+	return pds->net->cfg.path_mtu;
+}
+
 void *uet_pds_pkt_pdc(const struct uet_pds_tx_pkt *pkt)
 {
 	return pkt->priv.pdc;

@@ -20,6 +20,7 @@
  *   - optionally the response of a packet sent without want_rsp is lost
  *     (a cumulative ACK carries no SES response).
  * uet_pds_destroy() fails the instance's packets with -ECANCELED.
+ * The path MTU of every destination is fake_net_cfg.path_mtu.
  * A tap sees every delivery attempt (and what the rx upcall returned), in
  * the order the net makes them.
  */
@@ -42,6 +43,9 @@ struct fake_net_cfg {
 	unsigned int window;		/* packets in flight per direction */
 	uint8_t order;			/* enum fake_order */
 	unsigned int rsp_drop_pct;	/* lose responses nobody waits for */
+	/* uet_pds_path_mtu / uet_pds_reply_mtu of every destination (a
+	 * path wider than the link); 0: none */
+	size_t path_mtu;
 };
 
 struct fake_net_stats {
