@@ -913,6 +913,20 @@ static void snic_log_counters(struct uet_hsi_dev *d)
 		 st.ses.unexpected, st.ses.held_tx);
 }
 
+/* At close, a UDP link's MTU and the path MTUs it asked the kernel for
+ * (FI_LOG_LEVEL=info): whether peers on wider paths (this host) got
+ * larger datagrams. */
+static void snic_log_udp(struct uet_link *l)
+{
+	struct uet_link_udp_stats st;
+
+	if (uet_link_udp_get_stats(l, &st))
+		return;
+	UET_INFO(UET_LOG_CORE, "software NIC: UDP link MTU %zu, path MTUs "
+		 "asked %" PRIu64 " (wider than the MTU %" PRIu64 ")\n",
+		 l->ops->mtu(l), st.path_probes, st.path_wide);
+}
+
 /* At close, the AF_XDP link's counters (FI_LOG_LEVEL=info): how much
  * went through AF_XDP and how much through the socket beside it. */
 static void snic_log_link(struct uet_snic_dev *dev)
@@ -923,8 +937,12 @@ static void snic_log_link(struct uet_snic_dev *dev)
 	size_t n = 0;
 	uint32_t i;
 
-	if (uet_link_xdp_get_stats(l, &st))
+	if (!uet_log_enabled(UET_LOG_INFO, UET_LOG_CORE))
 		return;
+	if (uet_link_xdp_get_stats(l, &st)) {
+		snic_log_udp(l);
+		return;
+	}
 	perq[0] = '\0';
 	for (i = 0; i < st.queues && n < sizeof(perq); i++) {
 		int k = snprintf(perq + n, sizeof(perq) - n, "%s%" PRIu64,
