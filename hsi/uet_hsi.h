@@ -27,7 +27,7 @@
  *            (the embedded SGL entry, then sgl_count more entries)
  *   flags    COMPLETION: write a completion on success (errors are always
  *            reported); INJECT: data (up to get_limits()->inject_max,
- *            8192 bytes in the software NIC) is copied at doorbell time, the success completion
+ *            16384 bytes in the software NIC) is copied at doorbell time, the success completion
  *            is written only with COMPLETION; REMOTE_CQ: header_data present
  *            (in the extension); FENCE: the command (and the queue behind
  *            it) waits until every earlier send, RMA and atomic of the

@@ -625,13 +625,20 @@ static int snic_pools_init(struct uet_snic_dev *dev)
 	ret = uet_bufpool_init(&dev->large_pool, &a);
 	if (ret)
 		goto err_small;
+	a.size = UET_SNIC_BUF_BIG;
+	a.chunk_count = 4;
+	ret = uet_bufpool_init(&dev->big_pool, &a);
+	if (ret)
+		goto err_large;
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(struct uet_snic_notif);
 	ret = uet_bufpool_init(&dev->notif_pool, &a);
 	if (ret)
-		goto err_large;
+		goto err_big;
 	return 0;
 
+err_big:
+	uet_bufpool_destroy(&dev->big_pool);
 err_large:
 	uet_bufpool_destroy(&dev->large_pool);
 err_small:
@@ -644,6 +651,7 @@ err_op:
 static void snic_pools_fini(struct uet_snic_dev *dev)
 {
 	uet_bufpool_destroy(&dev->notif_pool);
+	uet_bufpool_destroy(&dev->big_pool);
 	uet_bufpool_destroy(&dev->large_pool);
 	uet_bufpool_destroy(&dev->small_pool);
 	uet_bufpool_destroy(&dev->op_pool);

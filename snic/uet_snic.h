@@ -9,7 +9,7 @@
  * what is particular to the software NIC: its configuration, test hooks
  * (explicit clocks, in-memory links) and counters.  The software NIC
  * registers itself with the HSI through uet_snic_backend_register().
- * Its inject limit is UET_SNIC_INJECT_MAX (8192 bytes), its atomic
+ * Its inject limit is UET_SNIC_INJECT_MAX (16384 bytes), its atomic
  * operand limit UET_SES_AMO_MAX (512); mr_reg puts every registration
  * in the SES RI table.
  */

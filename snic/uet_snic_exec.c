@@ -28,11 +28,26 @@
 #include "uet_snic_internal.h"
 #include "uet_wire_consts.h"
 
+/* The size of the NIC buffer that holds a copy of n bytes. */
+static uint32_t snic_copy_size(uint64_t n)
+{
+	if (n <= UET_SNIC_BUF_SMALL)
+		return UET_SNIC_BUF_SMALL;
+	return n <= UET_SNIC_BUF_LARGE ? UET_SNIC_BUF_LARGE : UET_SNIC_BUF_BIG;
+}
+
+static struct uet_bufpool *snic_copy_pool(struct uet_snic_dev *dev,
+					  uint32_t size)
+{
+	if (size == UET_SNIC_BUF_SMALL)
+		return &dev->small_pool;
+	return size == UET_SNIC_BUF_LARGE ? &dev->large_pool : &dev->big_pool;
+}
+
 void uet_snic_op_free_locked(struct uet_snic_dev *dev, struct uet_snic_op *op)
 {
 	if (op->buf)
-		uet_bufpool_put(op->buf_size == UET_SNIC_BUF_SMALL ?
-				&dev->small_pool : &dev->large_pool, op->buf);
+		uet_bufpool_put(snic_copy_pool(dev, op->buf_size), op->buf);
 	uet_bufpool_put(&dev->op_pool, op);
 }
 
@@ -50,10 +65,8 @@ struct uet_snic_op *uet_snic_op_get_locked(struct uet_snic_queue *q,
 	op->q = q;
 	op->kind = kind;
 	if (copy) {
-		op->buf_size = copy <= UET_SNIC_BUF_SMALL ? UET_SNIC_BUF_SMALL :
-							    UET_SNIC_BUF_LARGE;
-		op->buf = uet_bufpool_get(op->buf_size == UET_SNIC_BUF_SMALL ?
-					  &dev->small_pool : &dev->large_pool);
+		op->buf_size = snic_copy_size(copy);
+		op->buf = uet_bufpool_get(snic_copy_pool(dev, op->buf_size));
 		if (!op->buf) {
 			uet_bufpool_put(&dev->op_pool, op);
 			return NULL;
@@ -246,7 +259,7 @@ static int snic_exec_send_locked(struct uet_snic_queue *q, struct uet_snic_cmd *
 				UET_SNIC_COPY_INLINE, &total, &copy);
 	if (ret)
 		return ret;
-	if (total > UINT32_MAX || copy > UET_SNIC_BUF_LARGE)
+	if (total > UINT32_MAX || copy > UET_SNIC_INJECT_MAX)
 		return -EMSGSIZE;
 
 	op = uet_snic_op_get_locked(q, UET_SNIC_OP_SEND, copy);

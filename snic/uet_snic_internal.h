@@ -44,11 +44,14 @@
 #include "uet_snic.h"
 
 /* NIC-owned copies: INLINE payloads and small injects use the small
- * pool, larger injects and inline SGL entries the large one. */
+ * pool, injects and inline SGL entries up to 8 KiB the large one, and
+ * the copies of sends up to 16 KiB the big one (a send the NIC holds
+ * completes before its ACK: docs/software-nic.md, "Held sends"). */
 #define UET_SNIC_BUF_SMALL	256u
 #define UET_SNIC_BUF_LARGE	8192u
+#define UET_SNIC_BUF_BIG	16384u
 /* Largest INJECT payload (copied at doorbell time). */
-#define UET_SNIC_INJECT_MAX	UET_SNIC_BUF_LARGE
+#define UET_SNIC_INJECT_MAX	UET_SNIC_BUF_BIG
 /* SGL entries of one command: the embedded one + 255 extra. */
 #define UET_SNIC_MAX_SGL	(1u + UET_HSI_CMD_SGL_COUNT_MAX)
 /* Receives a send may overtake in one doorbell (uet_snic_exec.c) */
@@ -92,7 +95,7 @@ struct uet_snic_op {
 	struct uet_snic_queue *q;	/* NULL once the queue is closed */
 	uint64_t metadata;		/* op_context / buffer ids */
 	void *buf;			/* bounce buffer or NULL */
-	uint32_t buf_size;		/* UET_SNIC_BUF_SMALL / _LARGE */
+	uint32_t buf_size;		/* UET_SNIC_BUF_SMALL / _LARGE / _BIG */
 	uint8_t kind;			/* enum uet_snic_op_kind */
 	bool completion;		/* success notification wanted */
 	bool held;			/* send notified done once held: its
@@ -170,6 +173,7 @@ struct uet_snic_dev {
 	struct uet_bufpool op_pool;
 	struct uet_bufpool small_pool;
 	struct uet_bufpool large_pool;
+	struct uet_bufpool big_pool;
 	struct uet_bufpool notif_pool;
 
 	/* Doorbell scratch (under the lock). */

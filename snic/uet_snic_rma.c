@@ -106,7 +106,7 @@ static int snic_rma_write(struct uet_snic_queue *q, const struct uet_snic_cmd *c
 	ret = uet_snic_data_len(dev, c, mode, &total, &copy);
 	if (ret)
 		return ret;
-	if (total > UINT32_MAX || copy > UET_SNIC_BUF_LARGE ||
+	if (total > UINT32_MAX || copy > UET_SNIC_INJECT_MAX ||
 	    (inject && total > UET_SNIC_INJECT_MAX))
 		return -EMSGSIZE;
 	op = uet_snic_op_get_locked(q, UET_SNIC_OP_RMA, copy);

@@ -1351,16 +1351,18 @@ static void send_flags(struct pair *p, void *buf, size_t len, void *ctx,
 
 /*
  * Held sends (fi_uet(7), "Completion levels"): once the peer has
- * answered, a send of at most inject_size bytes without a completion
- * level completes while its target has not called libfabric at all (the
- * NIC holds a copy for retransmission); FI_TRANSMIT_COMPLETE and
- * FI_DELIVERY_COMPLETE wait for the target's acknowledgement, and so do a
- * larger send and the first send to a peer.  The target gets every byte
- * as sent, although the sender reused its buffer at once.
+ * answered, a send of at most 16 KiB (UET_COPY_MAX, beyond inject_size:
+ * a send of two packets too) without a completion level completes while
+ * its target has not called libfabric at all (the NIC holds a copy for
+ * retransmission); FI_TRANSMIT_COMPLETE and FI_DELIVERY_COMPLETE wait for
+ * the target's acknowledgement, and so do a larger send and the first
+ * send to a peer.  The target gets every byte as sent, although the
+ * sender reused its buffer at once.
  */
 START_TEST(test_send_held)
 {
-	static uint8_t tx[8192], rx[5][8192];
+	enum { BIG = 16384, N = 6 };
+	static uint8_t tx[BIG + 4096], rx[N][BIG + 4096];
 	struct fi_cq_tagged_entry e;
 	struct fi_cq_err_entry err;
 	struct pair p;
@@ -1385,7 +1387,7 @@ START_TEST(test_send_held)
 	ck_assert_ptr_eq(e.op_context, (void *)0x2);
 	memset(tx, 0xee, 64);		/* the NIC has its own copy */
 
-	/* Explicit levels and a large send wait for the target. */
+	/* Explicit levels wait for the target. */
 	send_flags(&p, tx + 64, 64, (void *)0x3, FI_TRANSMIT_COMPLETE);
 	ck_assert_int_eq(own_comp(&p, 0, 100, &e), -FI_EAGAIN);
 	ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), 1);
@@ -1394,14 +1396,21 @@ START_TEST(test_send_held)
 	ck_assert_int_eq(own_comp(&p, 0, 100, &e), -FI_EAGAIN);
 	ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), 1);
 	ck_assert_ptr_eq(e.op_context, (void *)0x4);
-	ck_assert_uint_gt(sizeof(tx), p.info->tx_attr->inject_size);
-	send_flags(&p, tx, sizeof(tx), (void *)0x5, 0);
+
+	/* 16 KiB, past inject_size and two packets: held too. */
+	ck_assert_uint_lt(p.info->tx_attr->inject_size, BIG);
+	send_flags(&p, tx + 64, BIG, (void *)0x5, 0);
+	ck_assert_int_eq(own_comp(&p, 0, 1000, &e), 1);
+	ck_assert_ptr_eq(e.op_context, (void *)0x5);
+	memset(tx + 64, 0xdd, BIG);
+	/* Larger: waits for the target. */
+	send_flags(&p, tx, sizeof(tx), (void *)0x6, 0);
 	ck_assert_int_eq(own_comp(&p, 0, 100, &e), -FI_EAGAIN);
 	ck_assert_int_eq(wait_comp(&p, 0, &e, NULL, &err), 1);
-	ck_assert_ptr_eq(e.op_context, (void *)0x5);
+	ck_assert_ptr_eq(e.op_context, (void *)0x6);
 
-	/* The target: five messages in send order, the held one intact. */
-	for (k = 0; k < 5; k++) {
+	/* The target: the messages in send order, the held ones intact. */
+	for (k = 0; k < N; k++) {
 		ck_assert_int_eq(fi_recv(p.s[1].ep, rx[k], sizeof(rx[k]), NULL,
 					 FI_ADDR_UNSPEC, (void *)(uintptr_t)
 					 (0x10 + k)), 0);
@@ -1411,7 +1420,10 @@ START_TEST(test_send_held)
 	for (i = 0; i < 64; i++)
 		ck_assert_uint_eq(rx[1][i], (uint8_t)(i * 7 + 1));
 	ck_assert_uint_eq(rx[2][0], (uint8_t)(64 * 7 + 1));
-	ck_assert_int_eq(fi_cntr_read(p.s[0].txc), 5);
+	for (i = 0; i < BIG; i++)
+		ck_assert_uint_eq(rx[4][i], (uint8_t)((i + 64) * 7 + 1));
+	ck_assert_uint_eq(rx[5][64], 0xdd);
+	ck_assert_int_eq(fi_cntr_read(p.s[0].txc), N);
 	ck_assert_int_eq(fi_cntr_readerr(p.s[0].txc), 0);
 	pair_close(&p);
 }

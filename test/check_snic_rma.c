@@ -24,6 +24,7 @@
 
 #include "snic_harness.h"
 #include "uet_ses.h"
+#include "uet_snic_internal.h"
 #include "uet_test.h"
 #include "uet_wire_consts.h"
 
@@ -843,8 +844,8 @@ START_TEST(test_malformed)
 	/* INJECT above the limit */
 	cmd_rma(&c, UET_HSI_FAMILY_RMA, UET_HSI_VARIANT_INJECT, key, 0, buf,
 		1024, 9);
-	c.len = 8193;
-	c.buf = malloc(8193);
+	c.len = UET_SNIC_INJECT_MAX + 1;
+	c.buf = malloc(c.len);
 	expect_malformed(&c, -EMSGSIZE);
 	free(c.buf);
 	/* unknown peer handle */

@@ -205,6 +205,11 @@ static int uet_ep_enable(struct uet_ep *ep)
 			 fi_strerror(-ret));
 		return ret;
 	}
+	ep->copy_max = ep->inject_size;
+	if (ep->type == FI_EP_RDM && d->ops->get_limits &&
+	    !d->ops->get_limits(d->dev, &lim) && lim.inject_max > ep->copy_max)
+		ep->copy_max = lim.inject_max < UET_COPY_MAX ? lim.inject_max :
+			       UET_COPY_MAX;
 	if (ep->type == FI_EP_DGRAM && d->ops->get_limits &&
 	    !d->ops->get_limits(d->dev, &lim) &&
 	    lim.max_single_pkt < ep->max_msg_size) {

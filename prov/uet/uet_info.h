@@ -85,6 +85,11 @@
  * (uet_hsi_dev_limits.max_single_pkt, a NIC buffer). */
 #define UET_DGRAM_MAX_MSG	8192
 #define UET_INJECT_SIZE		4096
+/* Largest send the NIC copies when no completion level is asked for
+ * (ep->copy_max): beyond the inject size, so that a send of a few
+ * packets completes without waiting for its ACK (docs/software-nic.md,
+ * "Held sends"). */
+#define UET_COPY_MAX		16384
 #define UET_QUEUE_SIZE		1024
 #define UET_IOV_LIMIT		8
 #define UET_RMA_IOV_LIMIT	4	/* remote segments per RMA (uet_rma.c) */

@@ -33,7 +33,7 @@
 			 FI_DELIVERY_COMPLETE | FI_MORE | FI_FENCE |	\
 			 FI_MATCH_COMPLETE)
 /* The completion levels an application can ask for.  Without one, a send
- * of at most inject_size bytes is copied by the NIC (INJECT) and may
+ * of at most ep->copy_max bytes is copied by the NIC (INJECT) and may
  * complete once the NIC holds it for retransmission: inject complete,
  * which libfabric allows when no level is requested (fi_uet(7)). */
 #define UET_TX_LEVELS	(FI_TRANSMIT_COMPLETE | FI_DELIVERY_COMPLETE |	\
@@ -117,8 +117,7 @@ static ssize_t uet_ep_send(struct uet_ep *ep, const struct uet_msg_req *m)
 	memset(&cmd, 0, sizeof(cmd));
 	cmd.seg.family = tagged ? UET_HSI_FAMILY_TAGGED : UET_HSI_FAMILY_MSG;
 	copy = (flags & FI_INJECT) ||
-	       (!(flags & UET_TX_LEVELS) &&
-		len <= (tagged ? ep->inject_size : ep->msg_inject_size));
+	       (!(flags & UET_TX_LEVELS) && len <= ep->copy_max);
 	cmd.seg.variant = copy && len > UET_HSI_CMD_INLINE_MAX ?
 			  UET_HSI_VARIANT_INJECT : UET_HSI_VARIANT_SEND;
 	cmd.seg.completion = true;	/* counters and op slots need every one */

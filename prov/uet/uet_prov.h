@@ -517,6 +517,11 @@ struct uet_ep {
 	/* Untagged messages' own limits (FI_OPT_MAX_MSG_SIZE,
 	 * FI_OPT_INJECT_MSG_SIZE; at most the two above). */
 	size_t msg_max_size, msg_inject_size;
+	/* Sends with no completion level of at most this many bytes are
+	 * copied by the NIC and complete once it holds them (inject
+	 * complete): the device's inject limit, at most UET_COPY_MAX, for
+	 * FI_EP_RDM; inject_size otherwise (uet_ep_enable). */
+	size_t copy_max;
 	bool shm_permitted;		/* FI_OPT_SHARED_MEMORY_PERMITTED */
 	uint32_t delivery;		/* FI_OPT_UET_DELIVERY */
 	uint32_t tclass;		/* FI_OPT_UET_TCLASS */
