@@ -75,7 +75,8 @@ enum uet_ses_drop {
 
 /* PDS header in front of every SES header (RUD/ROD request, 12 B). */
 #define UET_SES_PDS_HDR_LEN	UET_PDS_RUD_ROD_REQ_LEN
-/* Largest UET_READ the target issues for a rendezvous pull. */
+/* Largest UET_READ the target issues for a rendezvous pull
+ * (uet_ses_pull_chunk rounds it down to whole replies). */
 #define UET_SES_READ_CHUNK	(64u * 1024)
 /* Largest UET_READ of an RMA read (uet_ses_rma_read_chunk). */
 #define UET_SES_RMA_READ_MAX	(4u << 20)
@@ -839,6 +840,9 @@ int uet_ses_rma_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 		      struct uet_ses_pkt **out);
 /* Bytes per UET_READ of an RMA read (the last one may have fewer). */
 uint64_t uet_ses_rma_read_chunk(uint64_t pay_rdata, uint64_t op_len);
+/* Bytes per UET_READ of a rendezvous pull whose replies carry pay_rdata
+ * bytes each (the last one of the message may have fewer). */
+uint64_t uet_ses_pull_chunk(uint64_t pay_rdata);
 /* op stopped: its READs are orphaned (answers to them are ignored). */
 void uet_ses_rma_stop(struct uet_ses *ses, struct uet_ses_send_op *op);
 /* op is finishing: its message_id goes. */

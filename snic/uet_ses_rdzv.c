@@ -11,7 +11,8 @@
  * Target: once the message is matched (at once for a posted receive, or
  * when a receive takes it from the unexpected list, which holds only its
  * eager bytes) it pulls the rest, up to what the receive can hold, with
- * UET_READ requests of at most UET_SES_READ_CHUNK bytes (standard SOM=1
+ * UET_READ requests of at most UET_SES_READ_CHUNK bytes, rounded down to
+ * whole Response-with-Data payloads (uet_ses_pull_chunk; standard SOM=1
  * header: memory_key in match_bits, buffer_offset, request_length; each
  * with want_rsp so a refusal comes back reliably) sent to the initiator
  * with uet_pds_send().
@@ -98,6 +99,33 @@ bool uet_ses_pull_more(const struct uet_ses_rx_msg *m)
 	return !m->obj.dead && m->recv && m->pull_pos < m->pull_end;
 }
 
+/*
+ * UET_SES_READ_CHUNK rounded down to whole Response-with-Data payloads,
+ * so that every reply but the message's last is full: a 64 KiB pull on a
+ * path of 16383-byte replies took four of them and a fifth of 4 bytes.
+ */
+uint64_t uet_ses_pull_chunk(uint64_t pay_rdata)
+{
+	uint64_t c = UET_SES_READ_CHUNK;
+
+	if (pay_rdata && pay_rdata <= c)
+		c = c / pay_rdata * pay_rdata;
+	return c;
+}
+
+/* The initiator's reply payload on the path to it, taken to be ours
+ * (uet_ses_send_op_init sizes our own replies and sends the same way). */
+static uint64_t ses_pull_pay(struct uet_ses *ses,
+			     const struct uet_ses_rx_msg *m)
+{
+	size_t mtu = uet_pds_path_mtu(ses->pds, &m->peer_key.dst);
+
+	if (mtu <= ses->cfg.mtu)
+		return ses->pay_rdata;
+	return uet_ses_path_pay(mtu, uet_ses_format_len(ses->cfg.wire,
+							UET_SES_FMT_RSP_DATA));
+}
+
 int uet_ses_pull_build(struct uet_ses *ses, struct uet_ses_rx_msg *m,
 		       struct uet_ses_pkt **out)
 {
@@ -122,8 +150,12 @@ int uet_ses_pull_build(struct uet_ses *ses, struct uet_ses_rx_msg *m,
 		return -EAGAIN;
 	}
 	len = m->pull_end - m->pull_pos;
-	if (len > UET_SES_READ_CHUNK)
-		len = UET_SES_READ_CHUNK;
+	if (len > UET_SES_READ_CHUNK) {
+		uint64_t chunk = uet_ses_pull_chunk(ses_pull_pay(ses, m));
+
+		if (len > chunk)
+			len = chunk;
+	}
 
 	memset(&h, 0, sizeof(h));
 	h.ctl.opcode = UET_READ;

@@ -523,10 +523,12 @@ START_TEST(test_sizes_wide_path)
 		ck_assert_uint_eq(pkts_for(fx, PAY_SMALL, true), 1);
 		ck_assert_uint_eq(pkts_for(fx, 16 * KIB, true), 2);
 		ck_assert_uint_eq(pkts_for(fx, 16 * KIB, false), 2);
-		/* 4 MiB by rendezvous: the pulls' replies, at most 5 per
-		 * 64 KiB pull (2966 at the link's MTU). */
+		/* 4 MiB by rendezvous: the pulls' replies, every one full
+		 * but the last (2966 at the link's MTU; 321 when a 64 KiB
+		 * pull took four full replies and one of 4 bytes). */
 		ck_assert_uint_le(pkts_for(fx, 4 * MIB, true),
-				  1 + 5 * (4 * MIB / UET_SES_READ_CHUNK));
+				  1 + (4 * MIB + UET_SES_SMALL_LEN_MAX - 1) /
+				  UET_SES_SMALL_LEN_MAX);
 		ck_assert_uint_eq(stats(&fx->n[1]).bad_hdr, 0);
 		fx_free(fx);
 	}
@@ -926,10 +928,14 @@ START_TEST(test_rdzv_unexpected_memory)
 	sa = stats(&fx->n[0]);
 	sb = stats(&fx->n[1]);
 	ck_assert_uint_eq(sa.rdzv_tx, 1);
-	/* READs of 64 KiB; Response-with-Data of up to 1452 - 12 - 24. */
+	/* READs of 64 KiB rounded down to whole Responses with Data of
+	 * PAY_RDATA (46 of them), every reply full but the last. */
+	ck_assert_uint_eq(uet_ses_pull_chunk(PAY_RDATA), 46 * PAY_RDATA);
 	ck_assert_uint_eq(sb.rdzv_read_pkts,
-			  (len - PAY_RDZV + 64 * KIB - 1) / (64 * KIB));
-	ck_assert_uint_ge(sa.rdzv_read_pkts, (len - PAY_RDZV) / 1416);
+			  (len - PAY_RDZV + 46 * PAY_RDATA - 1) /
+			  (46 * PAY_RDATA));
+	ck_assert_uint_eq(sa.rdzv_read_pkts,
+			  (len - PAY_RDZV + PAY_RDATA - 1) / PAY_RDATA);
 	ck_assert_uint_eq(sb.unexp_bytes, 0);
 	ck_assert_uint_eq(sb.unexp_bytes_hwm, PAY_RDZV);
 	free(src);
