@@ -450,12 +450,15 @@ static void ses_free(struct uet_ses *ses)
 	free(ses);
 }
 
+uint64_t uet_ses_path_one(size_t mtu, size_t hdr)
+{
+	return mtu > UET_SES_PDS_HDR_LEN + hdr ?
+	       mtu - UET_SES_PDS_HDR_LEN - hdr : 0;
+}
+
 uint64_t uet_ses_path_pay(size_t mtu, size_t hdr)
 {
-	uint64_t avail = mtu > UET_SES_PDS_HDR_LEN + hdr ?
-			 mtu - UET_SES_PDS_HDR_LEN - hdr : 0;
-
-	return ses_min(avail, UET_SES_SMALL_LEN_MAX);
+	return ses_min(uet_ses_path_one(mtu, hdr), UET_SES_SMALL_LEN_MAX);
 }
 
 int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,

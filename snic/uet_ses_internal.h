@@ -290,9 +290,12 @@ struct uet_ses_send_op {
 	uint64_t next_off;		/* first byte not yet packetised */
 	uint64_t eager_len;		/* rendezvous: bytes in packet 1 */
 	/* Payload per packet on the path to the target (its path MTU,
-	 * uet_ses_path_pay): standard packets, Responses with Data. */
+	 * uet_ses_path_pay): standard packets, Responses with Data; the
+	 * SOM=1 packet of a send or RMA write, which has no payload_length,
+	 * up to the path (uet_ses_send_op_init). */
 	uint64_t pay_std;
 	uint64_t pay_rdata;
+	uint64_t pay_first;
 	bool built_all;			/* every packet built */
 	bool stop;			/* build no more (error, cancel) */
 	bool notice;			/* rendezvous: the target finished */
@@ -680,6 +683,9 @@ void uet_ses_send_op_init(struct uet_ses *ses, struct uet_ses_send_op *op);
 /* Payload of a packet with hdr bytes of SES header (and every extension)
  * on a path carrying datagrams of mtu bytes, within the 14-bit length. */
 uint64_t uet_ses_path_pay(size_t mtu, size_t hdr);
+/* ... and of a single SOM=1 packet (no payload_length: the path alone
+ * bounds it). */
+uint64_t uet_ses_path_one(size_t mtu, size_t hdr);
 /* The bounce pool for a packet payload of len bytes. */
 static inline struct uet_bufpool *uet_ses_bounce_pool(struct uet_ses *ses,
 						      uint64_t len)

@@ -123,7 +123,8 @@ static int ses_rma_write_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 	if (!pkt)
 		return -EAGAIN;
 	p = &pkt->pds;
-	plen = uet_ses_iov_gather(op->iov, op->iovcnt, off, op->pay_std,
+	plen = uet_ses_iov_gather(op->iov, op->iovcnt, off,
+				  off ? op->pay_std : op->pay_first,
 				  p->iov, UET_PDS_TX_MAX_IOV, &p->iovcnt);
 	if (!plen && op->len) {
 		uet_ses_pkt_put(ses, pkt);

@@ -779,7 +779,7 @@ static int ses_send_build(struct uet_ses *ses, struct uet_ses_send_op *op,
 	if (op->small)
 		max = op->len;
 	else if (off == 0)
-		max = op->rdzv ? op->eager_len : op->pay_std;
+		max = op->rdzv ? op->eager_len : op->pay_first;
 	else
 		max = op->pay_std;
 	plen = uet_ses_iov_gather(op->iov, op->iovcnt, off, max, p->iov,
@@ -908,25 +908,38 @@ static bool ses_fits_one_pkt(const struct uet_ses_send_op *op,
 				  UET_PDS_TX_MAX_IOV, &cnt) == op->len;
 }
 
-/* An operation whose payload fits one standard packet of the link's MTU
+/*
+ * An operation whose payload fits one standard packet of the link's MTU
  * (pay_std <= pay_rdata) never asks for its path: the lookup is for the
- * multi-packet ones. */
+ * multi-packet ones.  On a wider path, packets carry up to the 14-bit
+ * payload_length of continuation packets and Responses with Data (16383
+ * bytes), except the SOM=1 packet of a send or RMA write: that header has
+ * no payload_length (only the 32-bit request_length), so it carries up
+ * to what the path (or a link wider than 16 KiB: loopback) takes.  A
+ * 16 KiB message through loopback is one datagram, not 16383 + 1 bytes
+ * in two; 64 KiB two, not five.
+ */
 void uet_ses_send_op_init(struct uet_ses *ses, struct uet_ses_send_op *op)
 {
-	size_t mtu;
+	size_t mtu, som1;
 
 	op->pay_std = ses->pay_std;
 	op->pay_rdata = ses->pay_rdata;
+	op->pay_first = ses->pay_std;
 	if (op->len > ses->pay_std) {
+		som1 = uet_ses_format_len(ses->cfg.wire, UET_SES_FMT_STD_SOM1);
 		mtu = uet_pds_path_mtu(ses->pds, &op->key.dst);
 		if (mtu > ses->cfg.mtu) {
-			op->pay_std = uet_ses_path_pay(mtu,
-				uet_ses_format_len(ses->cfg.wire,
-						   UET_SES_FMT_STD_SOM1));
+			op->pay_std = uet_ses_path_pay(mtu, som1);
 			op->pay_rdata = uet_ses_path_pay(mtu,
 				uet_ses_format_len(ses->cfg.wire,
 						   UET_SES_FMT_RSP_DATA));
+		} else {
+			mtu = ses->cfg.mtu;
 		}
+		op->pay_first = op->pay_std;
+		if (!op->rma || op->rma == UET_SES_RMA_WRITE)
+			op->pay_first = uet_ses_path_one(mtu, som1);
 	}
 	op->txi.type = UET_SES_TXI_SEND;
 	uet_dlist_init(&op->txi.entry);

@@ -495,11 +495,13 @@ static uint64_t pkts_for(struct fx *fx, size_t len, bool expected)
 
 /*
  * The link's MTU is 1500 but the path to the peer carries 65507-byte
- * datagrams (a peer on the same host, reached through loopback): the
- * packets of every multi-packet message and of every rendezvous pull's
- * replies are path-sized (payload up to the 14-bit limit, 16383), the
- * single-packet ones and the rendezvous eager part stay as they were,
- * and the bytes arrive intact in every order.
+ * datagrams (a peer on the same host, reached through loopback): a
+ * message that fits one SOM=1 packet of the path goes in one (that
+ * header has no payload_length), the packets of every larger message
+ * and of every rendezvous pull's replies are path-sized (payload up to
+ * the 14-bit limit, 16383), the single-packet ones of the link's size
+ * and the rendezvous eager part stay as they were, and the bytes arrive
+ * intact in every order.
  */
 START_TEST(test_sizes_wide_path)
 {
@@ -517,12 +519,12 @@ START_TEST(test_sizes_wide_path)
 			one_message(fx, sizes[i], false, i & 1, true, 1, 1);
 			one_message(fx, sizes[i], true, true, false, 5, 3);
 		}
-		ck_assert_uint_gt(max, PAY_STD + 44);
-		ck_assert_uint_le(max, UET_SES_SMALL_LEN_MAX + 44);
-		/* One packet as before; 16 KiB eager: 2 packets, not 12. */
+		ck_assert_uint_gt(max, UET_SES_SMALL_LEN_MAX + 44);
+		ck_assert_uint_le(max, 65507 - 12);
+		/* One packet as before; 16 KiB eager: 1 packet, not 12. */
 		ck_assert_uint_eq(pkts_for(fx, PAY_SMALL, true), 1);
-		ck_assert_uint_eq(pkts_for(fx, 16 * KIB, true), 2);
-		ck_assert_uint_eq(pkts_for(fx, 16 * KIB, false), 2);
+		ck_assert_uint_eq(pkts_for(fx, 16 * KIB, true), 1);
+		ck_assert_uint_eq(pkts_for(fx, 16 * KIB, false), 1);
 		/* 4 MiB by rendezvous: the pulls' replies, every one full
 		 * but the last (2966 at the link's MTU; 321 when a 64 KiB
 		 * pull took four full replies and one of 4 bytes). */
@@ -532,6 +534,33 @@ START_TEST(test_sizes_wide_path)
 		ck_assert_uint_eq(stats(&fx->n[1]).bad_hdr, 0);
 		fx_free(fx);
 	}
+	/* Eager up to 256 KiB: 65507 - 12 - 44 bytes, the largest message
+	 * in one packet, in one; one byte more in two (the SOM=1 packet as
+	 * large, the continuation within its 14-bit payload_length), and
+	 * 200000 bytes in 1 + 9; every byte intact. */
+	cfg.rdzv_threshold = 256 * KIB;
+	for (o = 0; o < sizeof(orders); o++) {
+		fx = fx_new_path(&cfg, orders[o], 64, 2, 65507);
+		ck_assert_uint_eq(pkts_for(fx, 65507 - 12 - 44, true), 1);
+		ck_assert_uint_eq(pkts_for(fx, 65507 - 12 - 44, false), 1);
+		ck_assert_uint_eq(pkts_for(fx, 65507 - 12 - 44 + 1, true), 2);
+		ck_assert_uint_eq(pkts_for(fx, 200000, false),
+				  1 + (200000 - 65451 + UET_SES_SMALL_LEN_MAX -
+				       1) / UET_SES_SMALL_LEN_MAX);
+		one_message(fx, 200000, true, false, true, 4, 3);
+		one_message(fx, 65507 - 12 - 44, false, false, true, 2, 1);
+		one_message(fx, 65507 - 12 - 44, true, true, false, 3, 2);
+		ck_assert_uint_eq(stats(&fx->n[1]).bad_hdr, 0);
+		fx_free(fx);
+	}
+	/* A link of 65507 bytes (loopback) with no wider path: the same. */
+	cfg.mtu = 65507;
+	fx = fx_new(&cfg, FAKE_SHUFFLE, 64, 2);
+	ck_assert_uint_eq(pkts_for(fx, 16 * KIB, true), 1);
+	ck_assert_uint_eq(pkts_for(fx, 65507 - 12 - 44, false), 1);
+	ck_assert_uint_eq(pkts_for(fx, 65507 - 12 - 44 + 1, true), 2);
+	ck_assert_uint_eq(stats(&fx->n[1]).bad_hdr, 0);
+	fx_free(fx);
 }
 END_TEST
 
@@ -3071,13 +3100,21 @@ START_TEST(test_rma_wide_path)
 	for (o = 0; o < sizeof(orders); o++) {
 		fx = fx_new_path(&cfg, orders[o], 64, 2, 65507);
 		rma_roundtrip(fx, 100000, false, 3, 2);
+		/* A write that fits one SOM=1 packet of the path: one
+		 * packet (the read of it: 4 replies of at most 16383). */
+		ta = stats(&fx->n[0]).pkts_tx;
+		rma_roundtrip(fx, 60000, false, 2, 2);
+		ck_assert_uint_eq(stats(&fx->n[0]).pkts_tx - ta, 2);
 		ta = stats(&fx->n[0]).pkts_tx;
 		tb = stats(&fx->n[1]).pkts_tx;
 		rma_roundtrip(fx, MIB, o & 1, 5, 7);
-		/* 1 MiB in 65 packets each way (741 at the link's MTU) */
+		/* 1 MiB written in 62 packets, the SOM=1 one of 65451 bytes
+		 * (741 at the link's MTU), and read back in 65 replies */
 		per = (MIB + UET_SES_SMALL_LEN_MAX - 1) /
 		      UET_SES_SMALL_LEN_MAX;
-		ck_assert_uint_eq(stats(&fx->n[0]).pkts_tx - ta, per + 1);
+		ck_assert_uint_eq(stats(&fx->n[0]).pkts_tx - ta,
+				  1 + (MIB - 65451 + UET_SES_SMALL_LEN_MAX -
+				       1) / UET_SES_SMALL_LEN_MAX + 1);
 		ck_assert_uint_le(stats(&fx->n[1]).pkts_tx - tb, per);
 		rma_roundtrip(fx, 4 * MIB + 3, true, 1, 1);
 		ck_assert_uint_eq(stats(&fx->n[1]).bad_hdr, 0);

@@ -497,15 +497,16 @@ static uint64_t lw_sent_for(struct lw *w, uint8_t kind, uint64_t key,
 /*
  * Links of 1500 bytes whose every path carries 65507-byte datagrams (a
  * peer on the same host, through loopback): the real PDS carries RMA
- * writes and read replies of up to 16383 payload bytes, with and
- * without loss; a deregistration with path-sized replies in flight
+ * writes and read replies of up to 16383 payload bytes, and a write
+ * that fits one SOM=1 packet of the path in one, with and without loss;
+ * a deregistration with path-sized replies in flight
  * copies them into NIC buffers of their size (a smaller buffer would
  * be overrun: ASan, or the read back differs).
  */
 START_TEST(test_wide_path)
 {
-	static const size_t sizes[] = { 1, 4 * KIB, 100 * KIB + 3, MIB,
-					4 * MIB + 1 };
+	static const size_t sizes[] = { 1, 4 * KIB, 60000, 65507 - 12 - 44,
+					100 * KIB + 3, MIB, 4 * MIB + 1 };
 	struct lw *w = lw_new_mtu(65507, 1500);
 	uint8_t *buf, *mem;
 	uint64_t key, n;
@@ -527,6 +528,12 @@ START_TEST(test_wide_path)
 	ck_assert_uint_gt(n, 64);
 	ck_assert_uint_lt(n, 200);
 	ck_assert_msg(!memcmp(mem, buf, MIB), "read back");
+	/* A write that fits one SOM=1 packet of the path: one datagram
+	 * and its ACK. */
+	uet_test_fill(buf, 60000, 4);
+	n = lw_sent_for(w, UET_SES_RMA_WRITE, key, buf, 60000);
+	ck_assert_uint_le(n, 2);
+	ck_assert_msg(!memcmp(mem, buf, 60000), "written in one");
 	ck_assert_int_eq(uet_ses_mr_dereg(w->n[1].ses, key), 0);
 	free(buf);
 	free(mem);
