@@ -291,8 +291,8 @@ struct uet_ses_send_op {
 	uint64_t eager_len;		/* rendezvous: bytes in packet 1 */
 	/* Payload per packet on the path to the target (its path MTU,
 	 * uet_ses_path_pay): standard packets, Responses with Data; the
-	 * SOM=1 packet of a send or RMA write, which has no payload_length,
-	 * up to the path (uet_ses_send_op_init). */
+	 * SOM=1 packet of a send or RMA write, which has no payload_length:
+	 * the whole message where it fits the path (uet_ses_send_op_init). */
 	uint64_t pay_std;
 	uint64_t pay_rdata;
 	uint64_t pay_first;
