@@ -461,6 +461,14 @@ uint64_t uet_ses_path_pay(size_t mtu, size_t hdr)
 	return ses_min(uet_ses_path_one(mtu, hdr), UET_SES_SMALL_LEN_MAX);
 }
 
+uint64_t uet_ses_rdata_pay(const struct uet_ses *ses, size_t mtu)
+{
+	if (mtu <= ses->cfg.mtu)
+		return ses->pay_rdata;
+	return uet_ses_path_pay(mtu, uet_ses_format_len(ses->cfg.wire,
+							UET_SES_FMT_RSP_DATA));
+}
+
 int uet_ses_create(struct uet_ses **out, const struct uet_ses_cfg *cfg,
 		   struct uet_pds *pds, const struct uet_ses_upcalls *up,
 		   void *up_ctx)

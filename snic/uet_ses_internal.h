@@ -686,6 +686,9 @@ uint64_t uet_ses_path_pay(size_t mtu, size_t hdr);
 /* ... and of a single SOM=1 packet (no payload_length: the path alone
  * bounds it). */
 uint64_t uet_ses_path_one(size_t mtu, size_t hdr);
+/* A Response with Data's payload on a path of mtu: ses->pay_rdata unless
+ * the path is wider than the link. */
+uint64_t uet_ses_rdata_pay(const struct uet_ses *ses, size_t mtu);
 /* The bounce pool for a packet payload of len bytes. */
 static inline struct uet_bufpool *uet_ses_bounce_pool(struct uet_ses *ses,
 						      uint64_t len)

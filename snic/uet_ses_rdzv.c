@@ -118,12 +118,8 @@ uint64_t uet_ses_pull_chunk(uint64_t pay_rdata)
 static uint64_t ses_pull_pay(struct uet_ses *ses,
 			     const struct uet_ses_rx_msg *m)
 {
-	size_t mtu = uet_pds_path_mtu(ses->pds, &m->peer_key.dst);
-
-	if (mtu <= ses->cfg.mtu)
-		return ses->pay_rdata;
-	return uet_ses_path_pay(mtu, uet_ses_format_len(ses->cfg.wire,
-							UET_SES_FMT_RSP_DATA));
+	return uet_ses_rdata_pay(ses,
+				 uet_pds_path_mtu(ses->pds, &m->peer_key.dst));
 }
 
 int uet_ses_pull_build(struct uet_ses *ses, struct uet_ses_rx_msg *m,
@@ -426,14 +422,9 @@ struct uet_ses_reply *uet_ses_reply_new(struct uet_ses *ses,
 	rp->job_id = job_id;
 	rp->len = len;
 	rp->pay = ses->pay_rdata;
-	if (len > ses->pay_rdata) {
-		size_t mtu = uet_pds_reply_mtu(ses->pds, info->pdc);
-
-		if (mtu > ses->cfg.mtu)
-			rp->pay = uet_ses_path_pay(mtu,
-				uet_ses_format_len(ses->cfg.wire,
-						   UET_SES_FMT_RSP_DATA));
-	}
+	if (len > ses->pay_rdata)
+		rp->pay = uet_ses_rdata_pay(ses,
+			uet_pds_reply_mtu(ses->pds, info->pdc));
 	return rp;
 }
 

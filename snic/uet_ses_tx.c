@@ -933,9 +933,7 @@ void uet_ses_send_op_init(struct uet_ses *ses, struct uet_ses_send_op *op)
 		mtu = uet_pds_path_mtu(ses->pds, &op->key.dst);
 		if (mtu > ses->cfg.mtu) {
 			op->pay_std = uet_ses_path_pay(mtu, som1);
-			op->pay_rdata = uet_ses_path_pay(mtu,
-				uet_ses_format_len(ses->cfg.wire,
-						   UET_SES_FMT_RSP_DATA));
+			op->pay_rdata = uet_ses_rdata_pay(ses, mtu);
 		} else {
 			mtu = ses->cfg.mtu;
 		}
